@@ -1,0 +1,96 @@
+import type { Scope } from '../../../shared/src/schemas/admin';
+import type { Channel } from '../../../shared/src/schemas/common';
+import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
+import { type Executor, queryOne } from '../db/query';
+import { ProblemError, notFound, problem } from '../errors/problem';
+import type { Principal, SiteAccess } from './principal';
+import { hashToken, isWellFormedToken } from './tokenFormat';
+
+interface TokenRow {
+  account_id: number;
+  id: number;
+  scopes: Scope[];
+  channel: Channel;
+  all_sites: boolean;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  site_id: number | null;
+  site_name: string | null;
+  timezone: string | null;
+  checkin_config: CheckinConfigUpdate | null;
+  config_version: number | null;
+}
+
+// One round trip: the token, and the requested site if this token may view it. Never cached (CONTRACT §5 of the interface).
+const TOKEN_AND_SITE = `
+  SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
+         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version
+  FROM api_tokens t
+  LEFT JOIN sites s ON s.account_id = t.account_id AND s.id = $2
+    AND (t.all_sites OR EXISTS (
+      SELECT 1 FROM token_sites ts WHERE ts.account_id = t.account_id AND ts.token_id = t.id AND ts.site_id = s.id))
+  WHERE t.token_hash = $1`;
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const unauthenticated = (detail: string, sent: boolean) =>
+  problem('UNAUTHENTICATED', detail, {
+    headers: { 'WWW-Authenticate': sent ? 'Bearer error="invalid_token"' : 'Bearer' },
+  });
+
+/** The bearer token of an Authorization header, or undefined. */
+export function bearerOf(header: string): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Resolves the caller and, for site-scoped paths, the site. 401 for a missing, unknown, expired or
+ * revoked token; 403 for a missing scope; 404 for a site the token cannot view (the same as an unknown one).
+ */
+export async function authenticate(
+  db: Executor,
+  input: { authorization: string; scope?: Scope; siteId?: number; now: Date },
+): Promise<{ principal: Principal; site?: SiteAccess }> {
+  const token = bearerOf(input.authorization);
+  if (token === undefined) throw unauthenticated('Send Authorization: Bearer <token>.', false);
+  if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
+  const row = await queryOne<TokenRow>(db, TOKEN_AND_SITE, [hashToken(token), input.siteId ?? null]);
+  if (!row || row.revoked_at) throw unauthenticated('The token is not valid.', true);
+  if (row.expires_at && row.expires_at.getTime() <= input.now.getTime()) {
+    throw unauthenticated('The token has expired.', true);
+  }
+  const principal: Principal = {
+    tokenId: row.id,
+    accountId: row.account_id,
+    scopes: new Set(row.scopes),
+    channel: row.channel,
+    allSites: row.all_sites,
+  };
+  if (input.scope && !principal.scopes.has(input.scope)) {
+    throw new ProblemError('INSUFFICIENT_SCOPE', `This token lacks the ${input.scope} scope.`);
+  }
+  if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
+    db.sequelize
+      .query('UPDATE api_tokens SET last_used_at = $3 WHERE account_id = $1 AND id = $2', {
+        bind: [row.account_id, row.id, input.now],
+      })
+      .catch(() => undefined);
+  }
+  if (input.siteId === undefined) return { principal };
+  if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) {
+    throw notFound(`Site ${input.siteId} does not exist or is not visible to this token.`);
+  }
+  return {
+    principal,
+    site: {
+      siteId: row.site_id,
+      name: row.site_name,
+      timezone: row.timezone,
+      checkinConfig: row.checkin_config,
+      configVersion: row.config_version ?? 1,
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { DemoData } from './db/seedDemo';
+
+/** What a person starting the server needs to see: where it listens and, the first time, the demo tokens. */
+export function printBanner(input: { host: string; port: number; embedded: boolean; demo: DemoData | undefined }): void {
+  const base = `http://${input.host}:${input.port}`;
+  const lines = [
+    '',
+    `Gatehouse API listening on ${base}/v1${input.embedded ? ' (embedded PostgreSQL)' : ''}`,
+    `Health: ${base}/healthz   Ready: ${base}/readyz`,
+  ];
+  if (input.demo) {
+    const { demo } = input;
+    lines.push(
+      '',
+      `Demo data created: account ${demo.accountId}, sites ${demo.sites.map((site) => `${site.siteId} (${site.name})`).join(', ')}`,
+      `  Integrator token (all sites, all scopes): ${demo.integratorToken}`,
+      `  Kiosk token (site ${demo.sites[0]?.siteId}, KIOSK channel):     ${demo.kioskToken}`,
+      'These tokens are shown once; only their hashes are stored.',
+      '',
+      'Try:',
+      `  curl -s ${base}/v1/sites -H "Authorization: Bearer ${demo.integratorToken}"`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}

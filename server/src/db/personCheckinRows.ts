@@ -1,0 +1,102 @@
+import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
+import type { Source } from '../../../shared/src/schemas/common';
+import { type Executor, queryRows } from './query';
+
+export interface BreakRow {
+  id: number;
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
+/** A person check-in as stored, with its breaks oldest first. */
+export interface PersonCheckinRow {
+  account_id: number;
+  id: number;
+  site_id: number;
+  status: PersonStatus;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  host_name: string | null;
+  purpose: string | null;
+  custom_fields: Record<string, string | boolean>;
+  label_ids: number[];
+  entry_source: Source;
+  entry_at: Date;
+  exit_source: Source | null;
+  exit_at: Date | null;
+  last_event_at: Date;
+  deny_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  breaks: BreakRow[];
+}
+
+/** A row as read, plus the exact (microsecond) entry time that cursors are made of. */
+export type ListedCheckinRow = PersonCheckinRow & { entry_us: number };
+
+type RawRow = Omit<ListedCheckinRow, 'breaks'> & { breaks: Array<{ id: number; startedAt: string; endedAt: string | null }> };
+
+/** The columns every read uses: breaks come along in the same statement (no N+1). */
+export const CHECKIN_COLUMNS = `
+         c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
+         c.host_name, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
+         c.last_event_at, c.deny_reason, c.created_at, c.updated_at,
+         (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,
+         COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
+                                   ORDER BY b.started_at, b.id)
+                   FROM person_breaks b WHERE b.account_id = c.account_id AND b.checkin_id = c.id), '[]') AS breaks`;
+
+export const CHECKIN_SELECT = `SELECT ${CHECKIN_COLUMNS} FROM person_checkins c`;
+
+function fromRaw(raw: RawRow): ListedCheckinRow {
+  return {
+    ...raw,
+    breaks: raw.breaks.map((item) => ({
+      id: item.id,
+      startedAt: new Date(item.startedAt),
+      endedAt: item.endedAt === null ? null : new Date(item.endedAt),
+    })),
+  };
+}
+
+/** Runs a statement built on CHECKIN_SELECT. */
+export async function selectCheckins(db: Executor, sql: string, bind: unknown[]): Promise<ListedCheckinRow[]> {
+  return (await queryRows<RawRow>(db, sql, bind)).map(fromRaw);
+}
+
+export interface CheckinKey {
+  accountId: number;
+  siteId: number;
+  checkinId: number;
+}
+
+/** One check-in of one site, or undefined. */
+export async function findCheckin(db: Executor, key: CheckinKey): Promise<ListedCheckinRow | undefined> {
+  const rows = await selectCheckins(db, `${CHECKIN_SELECT} WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`, [
+    key.accountId,
+    key.siteId,
+    key.checkinId,
+  ]);
+  return rows[0];
+}
+
+/**
+ * The check-in under the row lock that serializes its transitions, with a break id drawn ahead of time
+ * so the response and the outbox event can be built before the single write statement.
+ */
+export async function lockCheckin(
+  db: Executor,
+  key: CheckinKey,
+): Promise<{ row: ListedCheckinRow; nextBreakId: number } | undefined> {
+  const rows = await queryRows<RawRow & { next_break_id: number }>(
+    db,
+    `SELECT ${CHECKIN_COLUMNS}, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
+     FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3 FOR UPDATE OF c`,
+    [key.accountId, key.siteId, key.checkinId],
+  );
+  const raw = rows[0];
+  return raw ? { row: fromRaw(raw), nextBreakId: raw.next_break_id } : undefined;
+}

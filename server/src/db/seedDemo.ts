@@ -1,0 +1,44 @@
+import type { Sequelize } from 'sequelize';
+import { createAccount, createSite, createToken } from '../commands/provisioning';
+import { queryOne } from './query';
+
+export interface DemoData {
+  accountId: number;
+  sites: Array<{ siteId: number; name: string }>;
+  integratorToken: string;
+  kioskToken: string;
+}
+
+/** On an empty database: a demo account with two sites, an integrator token and a kiosk token. */
+export async function seedDemo(sequelize: Sequelize): Promise<DemoData | undefined> {
+  return sequelize.transaction(async (transaction) => {
+    const db = { sequelize, transaction };
+    // Two instances starting on one empty database must not both seed.
+    await queryOne(db, 'LOCK TABLE accounts IN EXCLUSIVE MODE');
+    const any = await queryOne(db, 'SELECT 1 AS found FROM accounts LIMIT 1');
+    if (any) return undefined;
+    const account = await createAccount(db, 'Demo Company');
+    const hq = await createSite(db, { accountId: account.accountId, name: 'Headquarters', timezone: 'Europe/London' });
+    const warehouse = await createSite(db, { accountId: account.accountId, name: 'Warehouse', timezone: 'Europe/London' });
+    const integrator = await createToken(db, {
+      accountId: account.accountId,
+      name: 'Demo integrator',
+      allSites: true,
+      scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
+        'sites:configure', 'webhooks:manage'],
+      channel: 'API',
+    });
+    const kiosk = await createToken(db, {
+      accountId: account.accountId,
+      name: 'Demo lobby kiosk',
+      siteIds: [hq.siteId],
+      channel: 'KIOSK',
+    });
+    return {
+      accountId: account.accountId,
+      sites: [hq, warehouse].map((site) => ({ siteId: site.siteId, name: site.name })),
+      integratorToken: integrator.token,
+      kioskToken: kiosk.token,
+    };
+  });
+}

@@ -1,0 +1,71 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import { createApp } from './app';
+import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
+import { createDatabase, ensureDatabase } from './db/database';
+import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './db/embeddedPostgres';
+import { migrate } from './db/migrate';
+import { seedDemo } from './db/seedDemo';
+import { startIdempotencyPurge } from './jobs/idempotencyPurge';
+import { createLogger } from './logger';
+import { printBanner } from './banner';
+
+const DRAIN_TIMEOUT_MS = 10_000;
+
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const log = createLogger(env.LOG_LEVEL);
+  let embedded: RunningPostgres | undefined;
+  let url = env.DATABASE_URL;
+  if (!url) {
+    log.info('starting embedded PostgreSQL', { dataDir: env.DATA_DIR });
+    embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR });
+    await ensureDatabase(embedded.url, 'gatehouse');
+    url = withDatabase(embedded.url, 'gatehouse');
+  }
+  const sequelize = createDatabase({ url, poolMax: env.DB_POOL_MAX });
+  const applied = await migrate(sequelize, url);
+  if (applied.length > 0) log.info('migrations applied', { applied });
+  const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
+  const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
+
+  const app = createApp({ sequelize, env, log });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.listen(env.PORT, env.HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const drained = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS).unref()),
+    ]);
+    if (!drained) server.closeAllConnections();
+    await purge.stop();
+    await sequelize.close();
+    await embedded?.stop();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (process.env.LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  }
+  process.exit(1);
+});

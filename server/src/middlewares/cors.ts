@@ -1,0 +1,19 @@
+import type { Middleware } from 'koa';
+
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id';
+const EXPOSE_HEADERS = 'ETag, Idempotent-Replayed, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id';
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** Any origin may call the API: credentials are bearer tokens, never cookies (CONTRACT §1). */
+export const cors: Middleware = async (ctx, next) => {
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+  if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
+    ctx.set('Access-Control-Allow-Methods', ALLOW_METHODS);
+    ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    ctx.set('Access-Control-Max-Age', '600');
+    ctx.status = 204;
+    return;
+  }
+  await next();
+};

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+
+/** One webhook event, built in the command and written by the same statement as the change (CONTRACT §9). */
+export interface OutboxEvent {
+  event_id: string;
+  type: string;
+  payload: {
+    id: string;
+    type: string;
+    createdAt: string;
+    accountId: number;
+    siteId: number;
+    data: Record<string, unknown>;
+  };
+}
+
+/** An event of `type` about a site, carrying `data` as it is after the change. */
+export function outboxEvent(input: {
+  type: string;
+  accountId: number;
+  siteId: number;
+  now: Date;
+  data: Record<string, unknown>;
+}): OutboxEvent {
+  const id = `evt_${randomBytes(16).toString('base64url')}`;
+  return {
+    event_id: id,
+    type: input.type,
+    payload: {
+      id,
+      type: input.type,
+      createdAt: input.now.toISOString(),
+      accountId: input.accountId,
+      siteId: input.siteId,
+      data: input.data,
+    },
+  };
+}
+
+/**
+ * A CTE that inserts the events passed as one jsonb parameter; appended to a write statement so the change
+ * and its events are one statement. `$account`, `$site` and `$at` name the bind positions to use.
+ */
+export function outboxInsertCte(positions: { account: number; site: number; at: number; events: number }): string {
+  return `outbox AS (
+    INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
+    SELECT $${positions.account}, e.event_id, $${positions.site}, e.type, e.payload, $${positions.at}
+    FROM jsonb_to_recordset($${positions.events}::jsonb) AS e(event_id text, type text, payload jsonb))`;
+}

@@ -1,0 +1,32 @@
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { PersonCheckinRow } from '../db/personCheckinRows';
+
+/** The API shape of a check-in, field by field (a row is never serialized as it is). */
+export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
+  return {
+    checkinId: row.id,
+    siteId: row.site_id,
+    status: row.status,
+    person: {
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      phone: row.phone,
+      company: row.company,
+    },
+    hostName: row.host_name,
+    purpose: row.purpose,
+    customFields: row.custom_fields,
+    labelIds: row.label_ids,
+    entry: { source: row.entry_source, at: row.entry_at.toISOString() },
+    exit: row.exit_at && row.exit_source ? { source: row.exit_source, at: row.exit_at.toISOString() } : null,
+    denyReason: row.deny_reason,
+    breaks: row.breaks.map((item) => ({
+      breakId: item.id,
+      startedAt: item.startedAt.toISOString(),
+      endedAt: item.endedAt ? item.endedAt.toISOString() : null,
+    })),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,60 @@
+import { problem } from '../errors/problem';
+
+/**
+ * Keyset cursors: the database's own microsecond timestamp and the id tie-breaker (a JS Date would lose
+ * the microseconds and skip or repeat rows). Opaque to clients: base64url JSON.
+ */
+export interface KeysetPosition {
+  atMicros: number;
+  id: number;
+}
+
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.atMicros, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): KeysetPosition {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      Number.isSafeInteger(value[1]) &&
+      (value[1] as number) > 0
+    ) {
+      return { atMicros: value[0] as number, id: value[1] as number };
+    }
+  } catch {
+    // fall through to the one error below
+  }
+  throw problem('INVALID_QUERY', 'The cursor is not one this API issued.');
+}
+
+/** Builds a page from `limit + 1` rows read: the extra row only says there is more. */
+export function toPage<Row extends { id: number }, Item>(
+  rows: Row[],
+  limit: number,
+  present: (row: Row) => Item,
+  position: (row: Row) => KeysetPosition,
+): { data: Item[]; nextCursor: string | null } {
+  const visible = rows.slice(0, limit);
+  const last = visible[visible.length - 1];
+  return {
+    data: visible.map(present),
+    nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null,
+  };
+}
+
+/** SQL for "after this cursor" in newest-first order, on (time, id) columns. */
+export function afterCursorSql(timeColumn: string, idColumn: string, micros: number, id: number): string {
+  return `(${timeColumn}, ${idColumn}) < ('epoch'::timestamptz + $${micros} * interval '1 microsecond', $${id})`;
+}
+
+/** For small tables listed by id ascending: the id after which the page starts. */
+export const afterId = (cursor: string | undefined): number => (cursor ? decodeCursor(cursor).id : 0);
+
+/** A page of a list ordered by id ascending, read with `limit + 1`. */
+export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item) {
+  return toPage(rows, limit, present, (row) => ({ atMicros: 0, id: row.id }));
+}

@@ -1,0 +1,71 @@
+import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
+import type { Source } from '../../../shared/src/schemas/common';
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import { CHECKIN_SELECT, type ListedCheckinRow, selectCheckins } from '../db/personCheckinRows';
+import type { Executor } from '../db/query';
+import { presentPersonCheckin } from '../presenters/personCheckin';
+import { afterCursorSql, decodeCursor, toPage } from './cursor';
+
+export interface PersonCheckinFilter {
+  accountId: number;
+  /** undefined: every site of the account (an all-sites token); else only these (may be empty: nothing). */
+  siteIds?: number[];
+  status?: PersonStatus[];
+  entrySource?: Source[];
+  exitSource?: Source[];
+  from?: Date;
+  to?: Date;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
+
+/** `%` and `_` in a user's text are literal characters, not patterns. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * One keyset page of check-ins, newest entry first. Every filter is a bind parameter; the shapes are
+ * served by the indexes of the foundation migration (site or account, time, open-only partials, prefix).
+ */
+export async function searchPersonCheckins(
+  db: Executor,
+  filter: PersonCheckinFilter,
+): Promise<{ data: PersonCheckin[]; nextCursor: string | null }> {
+  const bind: unknown[] = [filter.accountId];
+  const where = ['c.account_id = $1'];
+  const param = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  if (filter.siteIds !== undefined) {
+    where.push(filter.siteIds.length === 1 ? `c.site_id = ${param(filter.siteIds[0])}` : `c.site_id = ANY(${param(filter.siteIds)}::int[])`);
+  }
+  if (filter.status?.length) {
+    where.push(`c.status = ANY(${param(filter.status)}::text[])`);
+    // Lets the planner use the open-only partial indexes when no closed check-in can match.
+    if (filter.status.every((status) => OPEN_STATUSES.includes(status))) where.push(`c.status <> 'OUT'`);
+  }
+  if (filter.entrySource?.length) where.push(`c.entry_source = ANY(${param(filter.entrySource)}::text[])`);
+  if (filter.exitSource?.length) where.push(`c.exit_source = ANY(${param(filter.exitSource)}::text[])`);
+  if (filter.from) where.push(`c.entry_at >= ${param(filter.from)}`);
+  if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
+  if (filter.q) {
+    const prefix = param(`${escapeLike(filter.q.toLowerCase())}%`);
+    where.push(
+      `(lower(c.first_name) LIKE ${prefix} OR lower(c.last_name) LIKE ${prefix} OR lower(c.email) LIKE ${prefix} OR lower(c.company) LIKE ${prefix})`,
+    );
+  }
+  if (filter.cursor) {
+    const position = decodeCursor(filter.cursor);
+    bind.push(position.atMicros, position.id);
+    where.push(afterCursorSql('c.entry_at', 'c.id', bind.length - 1, bind.length));
+  }
+  const sql = `${CHECKIN_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${param(filter.limit + 1)}`;
+  const rows = await selectCheckins(db, sql, bind);
+  return toPage<ListedCheckinRow, PersonCheckin>(rows, filter.limit, presentPersonCheckin, (row) => ({
+    atMicros: row.entry_us,
+    id: row.id,
+  }));
+}

@@ -1,0 +1,99 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { Scope } from '../../../shared/src/schemas/admin';
+import type { Principal, SiteAccess } from '../auth/principal';
+import type { AppDeps } from '../context';
+import type { Executor } from '../db/query';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler answers: a status, and a body unless 204/304. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What a handler receives: validated input, the caller, and where to run SQL (the command's transaction for writes). */
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  /** Present on every path that has :siteId (the site was resolved with the token). */
+  site: SiteAccess | undefined;
+  db: Executor;
+  now: Date;
+  requestId: string;
+  deps: AppDeps;
+  koa: Context;
+}
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  method: Method;
+  /** Koa-router path under /v1, e.g. `/sites/:siteId/checkins/people`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `token`: a Bearer API token; `admin`: the ADMIN_TOKEN. */
+  auth: 'token' | 'admin';
+  scope?: Scope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The body may be left out entirely (all its fields are optional). */
+  bodyOptional?: boolean;
+  /** Success responses by status; `null` for no body (204). Errors are problem+json. */
+  responses: Record<number, z.ZodType | null>;
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
+}
+
+/** A route with its types erased, as the router and the OpenAPI generator see it. */
+export interface Route {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'token' | 'admin';
+  scope?: Scope;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  bodyOptional: boolean;
+  responses: Record<number, z.ZodType | null>;
+  /** Writes run in a transaction with Idempotency-Key handling. */
+  write: boolean;
+  handler: (ctx: HandlerContext<unknown, unknown, unknown>) => Promise<Reply>;
+}
+
+/** Declares a route: its schemas are the validation and the documentation at once. */
+export function defineRoute<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, Q, B>): Route {
+  return {
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    tag: spec.tag,
+    auth: spec.auth,
+    scope: spec.scope,
+    params: spec.params,
+    query: spec.query,
+    body: spec.body,
+    bodyOptional: spec.bodyOptional ?? false,
+    responses: spec.responses,
+    write: spec.method !== 'GET',
+    // The router validates params, query and body with these very schemas before calling.
+    handler: spec.handler as Route['handler'],
+  };
+}
+
+/** The site of a site-scoped route (resolved with the token before the handler runs). */
+export function siteOf(ctx: { site: SiteAccess | undefined }): SiteAccess {
+  if (!ctx.site) throw new Error('siteOf() on a route without :siteId');
+  return ctx.site;
+}

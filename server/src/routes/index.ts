@@ -1,0 +1,9 @@
+import { adminRoutes } from './admin';
+import type { Route } from './define';
+import { labelRoutes } from './labels';
+import { personCheckinRoutes } from './personCheckins';
+import { siteRoutes } from './sites';
+import { watchlistRoutes } from './watchlist';
+
+/** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
+export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...adminRoutes];

@@ -1,0 +1,143 @@
+import { PageQuery, page } from '../../../../shared/src/schemas/common';
+import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../../shared/src/schemas/labels';
+import { type Executor, queryOne, queryRows } from '../../db/query';
+import { conflict, notFound } from '../../errors/problem';
+import { afterId, idPage } from '../../queries/cursor';
+import { defineRoute } from '../define';
+import { LabelParams } from '../params';
+
+const tag = 'Person labels';
+
+interface LabelRow {
+  id: number;
+  name: string;
+  color: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const present = (row: LabelRow): PersonLabel => ({
+  labelId: row.id,
+  name: row.name,
+  color: row.color,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+async function findByName(db: Executor, accountId: number, name: string): Promise<LabelRow | undefined> {
+  return queryOne<LabelRow>(db, 'SELECT * FROM person_labels WHERE account_id = $1 AND lower(name) = lower($2)', [accountId, name]);
+}
+
+const nameTaken = (existing: LabelRow) =>
+  conflict('LABEL_NAME_TAKEN', `A person label named "${existing.name}" exists already.`, present(existing));
+
+export const labelRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/labels/people',
+    summary: 'Create a person label',
+    tag,
+    auth: 'token',
+    scope: 'labels:write',
+    body: CreatePersonLabelRequest,
+    responses: { 201: PersonLabel },
+    handler: async ({ db, principal, body, now }) => {
+      // ON CONFLICT keeps the transaction usable, so the 409 can be stored for an Idempotency-Key.
+      const row = await queryOne<LabelRow>(
+        db,
+        `INSERT INTO person_labels (account_id, name, color, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+         ON CONFLICT (account_id, lower(name)) DO NOTHING RETURNING *`,
+        [principal.accountId, body.name, body.color ?? null, now],
+      );
+      if (row) return { status: 201, body: present(row) };
+      const existing = await findByName(db, principal.accountId, body.name);
+      if (!existing) throw new Error('label name conflict without a label');
+      throw nameTaken(existing);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/labels/people',
+    summary: 'List person labels (oldest first)',
+    tag,
+    auth: 'token',
+    scope: 'checkins:read',
+    query: PageQuery,
+    responses: { 200: page(PersonLabel) },
+    handler: async ({ db, principal, query }) => {
+      const after = afterId(query.cursor);
+      const rows = await queryRows<LabelRow>(
+        db,
+        'SELECT * FROM person_labels WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+        [principal.accountId, after, query.limit + 1],
+      );
+      return { status: 200, body: idPage(rows, query.limit, present) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/labels/people/:labelId',
+    summary: 'Read a person label',
+    tag,
+    auth: 'token',
+    scope: 'checkins:read',
+    params: LabelParams,
+    responses: { 200: PersonLabel },
+    handler: async ({ db, principal, params }) => {
+      const row = await queryOne<LabelRow>(db, 'SELECT * FROM person_labels WHERE account_id = $1 AND id = $2', [
+        principal.accountId,
+        params.labelId,
+      ]);
+      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
+      return { status: 200, body: present(row) };
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/labels/people/:labelId',
+    summary: 'Rename or recolor a person label (null clears the color)',
+    tag,
+    auth: 'token',
+    scope: 'labels:write',
+    params: LabelParams,
+    body: UpdatePersonLabelRequest,
+    responses: { 200: PersonLabel },
+    handler: async ({ db, principal, params, body, now }) => {
+      if (body.name !== undefined) {
+        const existing = await findByName(db, principal.accountId, body.name);
+        if (existing && existing.id !== params.labelId) throw nameTaken(existing);
+      }
+      const row = await queryOne<LabelRow>(
+        db,
+        `UPDATE person_labels
+         SET name = COALESCE($3, name), color = CASE WHEN $4 THEN $5 ELSE color END, updated_at = $6
+         WHERE account_id = $1 AND id = $2 RETURNING *`,
+        [principal.accountId, params.labelId, body.name ?? null, body.color !== undefined, body.color ?? null, now],
+      );
+      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
+      return { status: 200, body: present(row) };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/labels/people/:labelId',
+    summary: 'Delete a person label (it is taken off every check-in that carries it)',
+    tag,
+    auth: 'token',
+    scope: 'labels:write',
+    params: LabelParams,
+    responses: { 204: null },
+    handler: async ({ db, principal, params }) => {
+      const row = await queryOne<{ id: number }>(
+        db,
+        `WITH gone AS (DELETE FROM person_labels WHERE account_id = $1 AND id = $2 RETURNING id),
+         untagged AS (UPDATE person_checkins SET label_ids = array_remove(label_ids, $2)
+                      WHERE account_id = $1 AND label_ids @> ARRAY[$2]::int[] AND EXISTS (SELECT 1 FROM gone))
+         SELECT id FROM gone`,
+        [principal.accountId, params.labelId],
+      );
+      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
+      return { status: 204 };
+    },
+  }),
+];

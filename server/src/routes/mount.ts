@@ -1,0 +1,115 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { authenticateAdmin } from '../auth/admin';
+import { authenticate } from '../auth/authenticate';
+import type { Principal, SiteAccess } from '../auth/principal';
+import type { AppDeps } from '../context';
+import type { Executor } from '../db/query';
+import { notFound, problem, validationFailed } from '../errors/problem';
+import { fieldErrors } from '../errors/zodErrors';
+import { parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
+import { runWrite } from '../idempotency/runWrite';
+import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
+import { readJsonBody } from '../middlewares/readJsonBody';
+import type { HandlerContext, Route } from './define';
+
+/** The management API acts for no account; its handlers never read the principal. */
+const OPERATOR: Principal = { tokenId: 0, accountId: 0, scopes: new Set(), channel: 'API', allSites: false };
+
+function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {
+  if (!schema) return {};
+  // Path ids arrive as text; anything that is not a positive integer can name nothing: 404, not 400.
+  const numeric = Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value]),
+  );
+  const parsed = schema.safeParse(numeric);
+  if (!parsed.success) throw notFound();
+  return parsed.data as Record<string, unknown>;
+}
+
+function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>): unknown {
+  const parsed = (schema ?? ({ safeParse: (value: unknown) => ({ success: true, data: value }) } as const)).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const first = 'error' in parsed && parsed.error ? fieldErrors(parsed.error as z.ZodError)[0] : undefined;
+  throw problem('INVALID_QUERY', first ? `Query parameter ${first.path || '?'}: ${first.message}` : 'Invalid query.');
+}
+
+/** The body as sent (for the idempotency fingerprint) and as validated (for the handler). */
+async function parseBody(route: Route, ctx: Context): Promise<{ sent: unknown; body: unknown }> {
+  if (!route.body) return { sent: undefined, body: undefined };
+  const raw = await readJsonBody(ctx);
+  const sent = raw === undefined && route.bodyOptional ? {} : raw;
+  const parsed = route.body.safeParse(sent);
+  if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+  return { sent, body: parsed.data };
+}
+
+function checkResponse(route: Route, reply: SerializedReply): void {
+  const schema = route.responses[reply.status];
+  if (!schema || reply.text === null || reply.replayed) return;
+  const result = schema.safeParse(JSON.parse(reply.text));
+  if (!result.success) {
+    throw new Error(`Response of ${route.method} ${route.path} breaks its schema: ${result.error.message}`);
+  }
+}
+
+function send(ctx: Context, reply: SerializedReply): void {
+  for (const [name, value] of Object.entries(reply.headers)) ctx.set(name, value);
+  if (reply.replayed) ctx.set('Idempotent-Replayed', 'true');
+  ctx.status = reply.status;
+  if (reply.text !== null) {
+    ctx.type = contentTypeFor(reply.status);
+    ctx.body = reply.text;
+  }
+}
+
+async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> {
+  const now = deps.clock?.() ?? new Date();
+  const pool: Executor = { sequelize: deps.sequelize };
+  const params = parseParams(route.params, ctx.params as Record<string, string>);
+  let principal = OPERATOR;
+  let site: SiteAccess | undefined;
+  if (route.auth === 'admin') {
+    authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
+  } else {
+    const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
+    ({ principal, site } = await authenticate(pool, { authorization: ctx.get('Authorization'), scope: route.scope, siteId, now }));
+  }
+  const query = parseQuery(route.query, ctx.query);
+  const { sent, body } = await parseBody(route, ctx);
+  const requestId = String(ctx.state.requestId);
+  const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
+    params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
+  });
+  let reply: SerializedReply;
+  if (route.write && route.auth === 'token') {
+    const key = parseIdempotencyKey(ctx.get('Idempotency-Key') || undefined);
+    reply = await runWrite({
+      sequelize: deps.sequelize,
+      accountId: principal.accountId,
+      key,
+      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent),
+      instance: ctx.path,
+      requestId,
+      now,
+      ttlHours: deps.env.IDEMPOTENCY_TTL_HOURS,
+      execute: (db) => route.handler(context(db)),
+    });
+  } else if (route.write) {
+    reply = serializeReply(await deps.sequelize.transaction((transaction) => route.handler(context({ sequelize: deps.sequelize, transaction }))));
+  } else {
+    reply = serializeReply(await route.handler(context(pool)));
+  }
+  if (deps.validateResponses) checkResponse(route, reply);
+  send(ctx, reply);
+}
+
+/** Mounts every declared route under /v1 with one pipeline: params → auth → query → body → idempotency → handler. */
+export function mountRoutes(routes: Route[], deps: AppDeps): Router {
+  const router = new Router({ prefix: '/v1' });
+  for (const route of routes) {
+    router.register(route.path, [route.method], async (ctx) => handle(route, ctx, deps));
+  }
+  return router;
+}

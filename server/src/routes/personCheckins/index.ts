@@ -1,0 +1,104 @@
+import { DEFAULT_PAGE_SIZE, page } from '../../../../shared/src/schemas/common';
+import {
+  CreateCheckinRequest,
+  PeopleCheckinsSearchRequest,
+  PersonCheckin,
+  PersonCheckinListQuery,
+} from '../../../../shared/src/schemas/personCheckins';
+import { createPersonCheckin } from '../../commands/checkinCreator';
+import { findCheckin } from '../../db/personCheckinRows';
+import { notFound } from '../../errors/problem';
+import { viewableSites } from '../../policies/viewableSites';
+import { presentPersonCheckin } from '../../presenters/personCheckin';
+import { searchPersonCheckins } from '../../queries/personCheckinSearch';
+import { defineRoute, siteOf } from '../define';
+import { CheckinParams, SiteParams } from '../params';
+import { personActionRoutes } from './actions';
+
+const tag = 'Person check-ins';
+const base = '/sites/:siteId/checkins/people';
+
+export const personCheckinRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: base,
+    summary: 'Create a person check-in (IN, or PENDING / STOP per site approval and watchlist)',
+    tag,
+    auth: 'token',
+    scope: 'checkins:write',
+    params: SiteParams,
+    body: CreateCheckinRequest,
+    responses: { 201: PersonCheckin },
+    handler: async (ctx) => ({
+      status: 201,
+      body: await createPersonCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: base,
+    summary: 'List the check-ins of one site, newest entry first',
+    tag,
+    auth: 'token',
+    scope: 'checkins:read',
+    params: SiteParams,
+    query: PersonCheckinListQuery,
+    responses: { 200: page(PersonCheckin) },
+    handler: async (ctx) => ({
+      status: 200,
+      body: await searchPersonCheckins(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteIds: [siteOf(ctx).siteId],
+        status: ctx.query.status,
+        limit: ctx.query.limit,
+        cursor: ctx.query.cursor,
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${base}/:checkinId`,
+    summary: 'Read one check-in with its full break history',
+    tag,
+    auth: 'token',
+    scope: 'checkins:read',
+    params: CheckinParams,
+    responses: { 200: PersonCheckin },
+    handler: async (ctx) => {
+      const row = await findCheckin(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteId: siteOf(ctx).siteId,
+        checkinId: ctx.params.checkinId,
+      });
+      if (!row) throw notFound(`Check-in ${ctx.params.checkinId} does not exist on site ${ctx.params.siteId}.`);
+      return { status: 200, body: presentPersonCheckin(row) };
+    },
+  }),
+  ...personActionRoutes,
+  defineRoute({
+    method: 'POST',
+    path: '/checkins/people/search',
+    summary: 'Search person check-ins across one, several or all sites the token can view',
+    tag,
+    auth: 'token',
+    scope: 'checkins:read',
+    body: PeopleCheckinsSearchRequest,
+    bodyOptional: true,
+    responses: { 200: page(PersonCheckin) },
+    handler: async ({ db, principal, body }) => ({
+      status: 200,
+      body: await searchPersonCheckins(db, {
+        accountId: principal.accountId,
+        siteIds: await viewableSites(db, principal, body.siteIds),
+        status: body.status,
+        entrySource: body.entrySource,
+        exitSource: body.exitSource,
+        from: body.from ? new Date(body.from) : undefined,
+        to: body.to ? new Date(body.to) : undefined,
+        q: body.q,
+        limit: body.limit ?? DEFAULT_PAGE_SIZE,
+        cursor: body.cursor,
+      }),
+    }),
+  }),
+];

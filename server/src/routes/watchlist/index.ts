@@ -1,0 +1,98 @@
+import { PageQuery, page } from '../../../../shared/src/schemas/common';
+import { CreateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
+import { normalizeEmail, normalizeName, normalizePhone } from '../../commands/watchlistMatch';
+import { queryOne, queryRows } from '../../db/query';
+import { notFound } from '../../errors/problem';
+import { afterId, idPage } from '../../queries/cursor';
+import { defineRoute } from '../define';
+
+const tag = 'Watchlist';
+
+interface EntryRow {
+  id: number;
+  email: string | null;
+  phone: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  reason: string | null;
+  created_at: Date;
+}
+
+const present = (row: EntryRow): WatchlistEntry => ({
+  entryId: row.id,
+  email: row.email,
+  phone: row.phone,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  reason: row.reason,
+  createdAt: row.created_at.toISOString(),
+});
+
+const COLUMNS = 'id, email, phone, first_name, last_name, reason, created_at';
+
+// The watchlist decides who is stopped at the door: managed with the approver's scope.
+export const watchlistRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/watchlist/people',
+    summary: 'Add a person to the watchlist (matching check-ins are created as STOP)',
+    tag,
+    auth: 'token',
+    scope: 'checkins:approve',
+    body: CreateWatchlistEntryRequest,
+    responses: { 201: WatchlistEntry },
+    handler: async ({ db, principal, body, now }) => {
+      const row = await queryOne<EntryRow>(
+        db,
+        `INSERT INTO watchlist_people (account_id, email, phone, first_name, last_name, reason,
+           email_norm, phone_norm, name_norm, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+        [
+          principal.accountId, body.email ?? null, body.phone ?? null, body.firstName ?? null, body.lastName ?? null,
+          body.reason ?? null, normalizeEmail(body.email), normalizePhone(body.phone),
+          normalizeName(body.firstName, body.lastName), now,
+        ],
+      );
+      if (!row) throw new Error('watchlist insert returned nothing');
+      return { status: 201, body: present(row) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/watchlist/people',
+    summary: 'List watchlist entries (oldest first)',
+    tag,
+    auth: 'token',
+    scope: 'checkins:approve',
+    query: PageQuery,
+    responses: { 200: page(WatchlistEntry) },
+    handler: async ({ db, principal, query }) => {
+      const after = afterId(query.cursor);
+      const rows = await queryRows<EntryRow>(
+        db,
+        `SELECT ${COLUMNS} FROM watchlist_people WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [principal.accountId, after, query.limit + 1],
+      );
+      return { status: 200, body: idPage(rows, query.limit, present) };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/watchlist/people/:entryId',
+    summary: 'Remove a watchlist entry',
+    tag,
+    auth: 'token',
+    scope: 'checkins:approve',
+    params: WatchlistEntryIdParams,
+    responses: { 204: null },
+    handler: async ({ db, principal, params }) => {
+      const row = await queryOne<{ id: number }>(
+        db,
+        'DELETE FROM watchlist_people WHERE account_id = $1 AND id = $2 RETURNING id',
+        [principal.accountId, params.entryId],
+      );
+      if (!row) throw notFound(`Watchlist entry ${params.entryId} does not exist.`);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,76 @@
+import type { ConfigField, StandardFieldName } from '../schemas/sites';
+import { standardFieldNames } from '../schemas/sites';
+
+/** The parts of a create request the site configuration speaks about. */
+export interface CheckinFormInput {
+  person: { firstName?: string; lastName?: string; email?: string; phone?: string; company?: string };
+  hostName?: string;
+  purpose?: string;
+  customFields?: Record<string, string | boolean>;
+}
+
+export interface FormError {
+  path: string;
+  message: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ().\/-]+$/;
+
+const isStandard = (name: string): name is StandardFieldName => (standardFieldNames as readonly string[]).includes(name);
+
+const personFields = new Set(['firstName', 'lastName', 'email', 'phone', 'company']);
+
+/** Where a configured field lives in the request, as a path for error messages. */
+export function fieldPath(name: string): string {
+  if (personFields.has(name)) return `person.${name}`;
+  if (isStandard(name)) return name;
+  return `customFields.${name}`;
+}
+
+function valueOf(input: CheckinFormInput, name: string): string | boolean | undefined {
+  if (name === 'hostName') return input.hostName;
+  if (name === 'purpose') return input.purpose;
+  if (personFields.has(name)) return input.person[name as keyof CheckinFormInput['person']];
+  return input.customFields?.[name];
+}
+
+function checkField(field: ConfigField, value: string | boolean | undefined): string | undefined {
+  const empty = value === undefined || value === '' || value === false;
+  if (field.type === 'checkbox') {
+    if (value !== undefined && typeof value !== 'boolean') return `${field.label} must be true or false`;
+    return field.required && value !== true ? `${field.label} must be accepted` : undefined;
+  }
+  if (empty) return field.required ? `${field.label} is required` : undefined;
+  if (typeof value !== 'string') return `${field.label} must be text`;
+  if (field.type === 'email' && !EMAIL.test(value)) return `${field.label} must be an email address`;
+  if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3)) {
+    return `${field.label} must be a phone number`;
+  }
+  if (field.type === 'select' && !(field.options ?? []).includes(value)) {
+    return `${field.label} must be one of: ${(field.options ?? []).join(', ')}`;
+  }
+  return undefined;
+}
+
+/**
+ * Checks a check-in against its site's configured fields: every required field present, every value of
+ * its type, and no custom field the site does not ask for. The server refuses with these errors (422);
+ * the kiosk shows them inline before anything is queued.
+ */
+export function validateCheckinForm(fields: readonly ConfigField[], input: CheckinFormInput): FormError[] {
+  const errors: FormError[] = [];
+  for (const field of fields) {
+    const message = checkField(field, valueOf(input, field.name));
+    if (message) errors.push({ path: fieldPath(field.name), message });
+  }
+  const configured = new Set(fields.map((field) => field.name));
+  for (const name of Object.keys(input.customFields ?? {})) {
+    if (isStandard(name)) {
+      errors.push({ path: `customFields.${name}`, message: `${name} is a standard field; send it in its own place` });
+    } else if (!configured.has(name)) {
+      errors.push({ path: `customFields.${name}`, message: `This site has no field named ${name}` });
+    }
+  }
+  return errors;
+}

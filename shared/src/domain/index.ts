@@ -1,0 +1,5 @@
+export * from './occurredAt';
+export * from './transition';
+export * from './personCheckin';
+export * from './vehicleCheckin';
+export * from './checkinForm';

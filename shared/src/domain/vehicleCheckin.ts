@@ -1,0 +1,85 @@
+import { applyRule, type Transition, type TransitionRule } from './transition';
+
+/** Every status a vehicle check-in can have (CONTRACT §8); vehicles take no breaks. */
+export const vehicleStatuses = ['IN', 'PENDING', 'STOP', 'OUT'] as const;
+/** The status of a vehicle check-in. */
+export type VehicleStatus = (typeof vehicleStatuses)[number];
+
+/** What the transition needs to know about a vehicle check-in. */
+export interface VehicleCheckinState {
+  status: VehicleStatus;
+  lastEventAt: Date;
+}
+
+/** A request that changes a vehicle check-in; `occurredAt` is the claimed time (an offline kiosk's clock). */
+export type VehicleEvent =
+  | { type: 'CHECKOUT'; occurredAt?: Date }
+  | { type: 'APPROVE'; occurredAt?: Date }
+  | { type: 'DENY'; occurredAt?: Date };
+
+/** The webhook event kinds a vehicle check-in emits (CONTRACT §9). */
+export type VehicleWebhookEvent =
+  | 'VEHICLE_CHECKIN_ENTERED'
+  | 'VEHICLE_CHECKIN_EXITED'
+  | 'VEHICLE_CHECKIN_PENDING'
+  | 'VEHICLE_CHECKIN_STOPPED';
+
+/** What the caller must do to persist an accepted transition, in order. */
+export type VehicleEffect = { type: 'SET_EXIT'; at: Date } | { type: 'EMIT'; event: VehicleWebhookEvent };
+
+type Rule = TransitionRule<VehicleStatus, VehicleEffect>;
+
+const emit = (event: VehicleWebhookEvent): VehicleEffect => ({ type: 'EMIT', event });
+const notPending: Rule = { reject: 'NOT_PENDING' };
+const checkout: Rule = {
+  to: 'OUT',
+  effects: (at) => [{ type: 'SET_EXIT', at }, emit('VEHICLE_CHECKIN_EXITED')],
+};
+
+const vehicleTable: Record<VehicleEvent['type'], Record<VehicleStatus, Rule>> = {
+  CHECKOUT: { IN: checkout, PENDING: checkout, STOP: checkout, OUT: { reject: 'CHECKIN_CLOSED' } },
+  APPROVE: {
+    IN: notPending,
+    PENDING: { to: 'IN', effects: () => [emit('VEHICLE_CHECKIN_ENTERED')] },
+    STOP: notPending,
+    OUT: notPending,
+  },
+  DENY: {
+    IN: notPending,
+    PENDING: { to: 'STOP', effects: () => [emit('VEHICLE_CHECKIN_STOPPED')] },
+    STOP: notPending,
+    OUT: notPending,
+  },
+};
+
+const statusEvents: Record<VehicleStatus, VehicleWebhookEvent> = {
+  IN: 'VEHICLE_CHECKIN_ENTERED',
+  PENDING: 'VEHICLE_CHECKIN_PENDING',
+  STOP: 'VEHICLE_CHECKIN_STOPPED',
+  OUT: 'VEHICLE_CHECKIN_EXITED',
+};
+
+/** registered=false → PENDING; a blocking label → STOP (wins over everything); else IN. */
+export function initialVehicleStatus(input: { registered: boolean; blocked: boolean }): VehicleStatus {
+  if (input.blocked) return 'STOP';
+  return input.registered ? 'IN' : 'PENDING';
+}
+
+/** The webhook event kind that entering a status emits. */
+export function vehicleStatusEvent(status: VehicleStatus): VehicleWebhookEvent {
+  return statusEvents[status];
+}
+
+/** True for the states that count as "open visit" (IN or PENDING): one per plate per site. */
+export function isOpenVehicleStatus(status: VehicleStatus): boolean {
+  return status === 'IN' || status === 'PENDING';
+}
+
+/** Decides one event on a vehicle check-in: the next state and effects, or a typed rejection. Pure. */
+export function transitionVehicle(
+  state: VehicleCheckinState,
+  event: VehicleEvent,
+  now: Date,
+): Transition<VehicleCheckinState, VehicleEffect> {
+  return applyRule(vehicleTable[event.type][state.status], state.lastEventAt, event.occurredAt, now);
+}

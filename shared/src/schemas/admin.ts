@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { Channel, Id, Text, Timestamp } from './common';
+
+export const scopes = [
+  'checkins:read',
+  'checkins:write',
+  'checkins:approve',
+  'vehicles:read',
+  'vehicles:write',
+  'labels:write',
+  'sites:configure',
+  'webhooks:manage',
+] as const;
+export const Scope = z.enum(scopes);
+export type Scope = z.infer<typeof Scope>;
+
+/** What a token created without `scopes` gets: all but webhooks:manage and sites:configure. */
+export const defaultScopes: Scope[] = scopes.filter((scope) => scope !== 'webhooks:manage' && scope !== 'sites:configure');
+
+export const CreateAccountRequest = z.strictObject({ name: Text(200) });
+export const Account = z.object({ accountId: Id, name: z.string() });
+
+const timezoneNames = new Set(Intl.supportedValuesOf('timeZone'));
+export const Timezone = z
+  .string()
+  .refine((zone) => zone === 'UTC' || timezoneNames.has(zone), 'Unknown IANA time zone');
+
+export const CreateSiteRequest = z.strictObject({ name: Text(200), timezone: Timezone.optional() });
+export const AdminSite = z.object({ siteId: Id, accountId: Id, name: z.string(), timezone: z.string() });
+
+export const CreateTokenRequest = z
+  .strictObject({
+    name: Text(200),
+    siteIds: z.array(Id).max(1000).optional(),
+    allSites: z.boolean().optional(),
+    scopes: z.array(Scope).optional(),
+    channel: Channel.optional(),
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((token) => !(token.allSites && token.siteIds), { message: 'Give siteIds or allSites, not both' })
+  .refine((token) => token.allSites === true || token.siteIds !== undefined, {
+    message: 'Give siteIds or allSites: true',
+  });
+export type CreateTokenRequest = z.infer<typeof CreateTokenRequest>;
+
+export const UpdateTokenRequest = z
+  .strictObject({
+    siteIds: z.array(Id).max(1000).optional(),
+    allSites: z.boolean().optional(),
+    scopes: z.array(Scope).optional(),
+  })
+  .refine((token) => !(token.allSites === true && token.siteIds), { message: 'Give siteIds or allSites, not both' });
+export type UpdateTokenRequest = z.infer<typeof UpdateTokenRequest>;
+
+export const Token = z.object({
+  tokenId: Id,
+  accountId: Id,
+  name: z.string(),
+  siteIds: z.array(Id),
+  allSites: z.boolean(),
+  scopes: z.array(Scope),
+  channel: Channel,
+  expiresAt: Timestamp.nullable(),
+  lastUsedAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+});
+export const CreatedToken = Token.extend({ token: z.string() });

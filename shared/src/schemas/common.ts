@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** Positive integer identifier (siteId, checkinId, …). */
+export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** RFC 3339 UTC timestamp with milliseconds, as the API writes them. */
+export const Timestamp = z.iso.datetime({ precision: 3 });
+
+/** An RFC 3339 instant a client sends (any offset, any precision). */
+export const Instant = z.iso.datetime({ offset: true });
+
+export const sources = ['API', 'KIOSK', 'QR_CODE', 'WORKFORCE', 'MANUAL', 'OTHER'] as const;
+export const Source = z.enum(sources);
+export type Source = z.infer<typeof Source>;
+
+export const channels = ['API', 'KIOSK'] as const;
+export const Channel = z.enum(channels);
+export type Channel = z.infer<typeof Channel>;
+
+/** Non-empty trimmed text of bounded length. */
+export const Text = (max: number) => z.string().trim().min(1).max(max);
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export const Limit = z.number().int().min(1).max(MAX_PAGE_SIZE);
+export const Cursor = z.string().min(1).max(512);
+
+/** `limit` and `cursor` as they arrive in a query string. */
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  cursor: Cursor.optional(),
+});
+
+/** The list envelope of CONTRACT §4. */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), nextCursor: z.string().nullable() });
+
+/** A comma-separated query value (`status=IN,ON_BREAK`) read as an array of enum values. */
+export const commaList = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))
+    .pipe(z.array(z.enum(values)).min(1));
+
+/** RFC 9457 problem details as every error response carries them (CONTRACT §2). */
+export const Problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  instance: z.string(),
+  requestId: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  current: z.unknown().optional(),
+});
+export type Problem = z.infer<typeof Problem>;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { personStatuses } from '../domain/personCheckin';
+import { Cursor, Id, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList, sources } from './common';
+
+export const PersonStatus = z.enum(personStatuses);
+
+export const Person = z.strictObject({
+  firstName: Text(100).optional(),
+  lastName: Text(100).optional(),
+  email: z.string().trim().max(254).optional(),
+  phone: z.string().trim().max(40).optional(),
+  company: z.string().trim().max(200).optional(),
+});
+
+export const CustomFieldValue = z.union([z.string().max(1000), z.boolean()]);
+
+/** `CreateCheckinRequest`: `entry` is set by the server and refused here (strict object). */
+export const CreateCheckinRequest = z.strictObject({
+  person: Person,
+  hostName: z.string().trim().max(200).optional(),
+  purpose: z.string().trim().max(500).optional(),
+  customFields: z.record(z.string().max(64), CustomFieldValue).optional(),
+  labelIds: z.array(Id).max(50).optional(),
+  occurredAt: Instant.optional(),
+});
+export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
+
+/** Body of break start, break end and approve (each may say when it really happened). */
+export const TimedActionRequest = z.strictObject({ occurredAt: Instant.optional() });
+export type TimedActionRequest = z.infer<typeof TimedActionRequest>;
+
+export const DenyRequest = z.strictObject({ reason: z.string().trim().max(500).optional(), occurredAt: Instant.optional() });
+export type DenyRequest = z.infer<typeof DenyRequest>;
+
+export const CheckoutRequest = z.strictObject({
+  exit: z.strictObject({ source: Source.optional() }).optional(),
+  occurredAt: Instant.optional(),
+});
+export type CheckoutRequest = z.infer<typeof CheckoutRequest>;
+
+export const Break = z.object({ breakId: Id, startedAt: Timestamp, endedAt: Timestamp.nullable() });
+
+export const PersonCheckin = z.object({
+  checkinId: Id,
+  siteId: Id,
+  status: PersonStatus,
+  person: z.object({
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    company: z.string().nullable(),
+  }),
+  hostName: z.string().nullable(),
+  purpose: z.string().nullable(),
+  customFields: z.record(z.string(), CustomFieldValue),
+  labelIds: z.array(Id),
+  entry: z.object({ source: Source, at: Timestamp }),
+  exit: z.object({ source: Source, at: Timestamp }).nullable(),
+  denyReason: z.string().nullable(),
+  breaks: z.array(Break),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type PersonCheckin = z.infer<typeof PersonCheckin>;
+
+export const PersonCheckinListQuery = PageQuery.extend({ status: commaList(personStatuses).optional() });
+
+/** `PeopleCheckinsSearchRequest` (interface §2.6, CONTRACT §5). */
+export const PeopleCheckinsSearchRequest = z
+  .strictObject({
+    siteIds: z.array(Id).max(500).optional(),
+    status: z.array(PersonStatus).optional(),
+    entrySource: z.array(z.enum(sources)).optional(),
+    exitSource: z.array(z.enum(sources)).optional(),
+    from: Instant.optional(),
+    to: Instant.optional(),
+    q: z.string().trim().min(1).max(100).optional(),
+    limit: Limit.optional(),
+    cursor: Cursor.optional(),
+  })
+  .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
+    path: ['to'],
+    message: 'to must not be before from',
+  });
+export type PeopleCheckinsSearchRequest = z.infer<typeof PeopleCheckinsSearchRequest>;

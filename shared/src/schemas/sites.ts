@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { Id, Text } from './common';
+
+export const Site = z.object({ siteId: Id, name: z.string(), timezone: z.string() });
+export type Site = z.infer<typeof Site>;
+
+export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox'] as const;
+export const standardFieldNames = ['firstName', 'lastName', 'email', 'phone', 'company', 'hostName', 'purpose'] as const;
+export type StandardFieldName = (typeof standardFieldNames)[number];
+
+export const ConfigField = z.strictObject({
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'Use letters, digits and _ (starting with a letter)'),
+  label: Text(120),
+  type: z.enum(fieldTypes),
+  required: z.boolean(),
+  options: z.array(Text(120)).max(100).optional(),
+});
+export type ConfigField = z.infer<typeof ConfigField>;
+
+export const CheckinConfig = z.object({
+  siteId: Id,
+  requiresApproval: z.boolean(),
+  fields: z.array(ConfigField),
+});
+export type CheckinConfig = z.infer<typeof CheckinConfig>;
+
+/** `PUT …/checkins/people/config`: replaces the configuration; firstName and lastName stay required text. */
+export const CheckinConfigUpdate = z
+  .strictObject({ requiresApproval: z.boolean(), fields: z.array(ConfigField).min(2).max(50) })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.fields.forEach((field, index) => {
+      if (seen.has(field.name)) {
+        ctx.addIssue({ code: 'custom', path: ['fields', index, 'name'], message: `Field ${field.name} appears twice` });
+      }
+      seen.add(field.name);
+      if (field.type === 'select' && (field.options ?? []).length === 0) {
+        ctx.addIssue({ code: 'custom', path: ['fields', index, 'options'], message: 'A select needs at least one option' });
+      }
+      if (field.type !== 'select' && field.options !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['fields', index, 'options'], message: 'Only a select has options' });
+      }
+    });
+    for (const name of ['firstName', 'lastName']) {
+      const field = config.fields.find((candidate) => candidate.name === name);
+      if (!field || field.type !== 'text' || !field.required) {
+        ctx.addIssue({ code: 'custom', path: ['fields'], message: `${name} must be a required text field` });
+      }
+    }
+  });
+export type CheckinConfigUpdate = z.infer<typeof CheckinConfigUpdate>;
+
+/** The configuration a new site starts with (CONTRACT §5). */
+export const defaultCheckinConfig: CheckinConfigUpdate = {
+  requiresApproval: false,
+  fields: [
+    { name: 'firstName', label: 'First name', type: 'text', required: true },
+    { name: 'lastName', label: 'Last name', type: 'text', required: true },
+    { name: 'email', label: 'Email', type: 'email', required: false },
+    { name: 'company', label: 'Company', type: 'text', required: false },
+  ],
+};

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { Id, Text, Timestamp } from './common';
+
+export const WatchlistEntry = z.object({
+  entryId: Id,
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: Timestamp,
+});
+export type WatchlistEntry = z.infer<typeof WatchlistEntry>;
+
+/** An entry needs an identifier: an email, a phone with digits, or a full name (first and last). */
+export const CreateWatchlistEntryRequest = z
+  .strictObject({
+    email: z.email().max(254).optional(),
+    phone: z.string().trim().max(40).regex(/\d/, 'A phone number needs digits').optional(),
+    firstName: Text(100).optional(),
+    lastName: Text(100).optional(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .refine((entry) => entry.email || entry.phone || (entry.firstName && entry.lastName), {
+    message: 'Give an email, a phone, or both firstName and lastName',
+  });
+export type CreateWatchlistEntryRequest = z.infer<typeof CreateWatchlistEntryRequest>;
+
+export const WatchlistEntryIdParams = z.object({ entryId: Id });
