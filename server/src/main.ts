@@ -12,6 +12,9 @@ import { printBanner } from './banner';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
+/** The embedded database while start-up can still fail: a failed start must not leave it running. */
+let stopOnFailure: RunningPostgres | undefined;
+
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const log = createLogger(env.LOG_LEVEL);
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
   if (!url) {
     log.info('starting embedded PostgreSQL', { dataDir: env.DATA_DIR });
     embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR });
+    stopOnFailure = embedded;
     await ensureDatabase(embedded.url, 'gatehouse');
     url = withDatabase(embedded.url, 'gatehouse');
   }
@@ -27,6 +31,7 @@ async function main(): Promise<void> {
   const applied = await migrate(sequelize, url);
   if (applied.length > 0) log.info('migrations applied', { applied });
   const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
+  stopOnFailure = undefined;
   const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
 
   const app = createApp({ sequelize, env, log });
@@ -60,12 +65,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
+  await stopOnFailure?.stop();
   if (error instanceof EnvError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Gatehouse failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (process.env.LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   }
   process.exit(1);
 });

@@ -1,0 +1,57 @@
+import type { Scope } from '../../shared/src/schemas/admin';
+import type { Channel } from '../../shared/src/schemas/common';
+import { createAccount, createSite, createToken } from '../../server/src/commands/provisioning';
+import { type ApiClient, apiClient } from './http';
+import type { TestServer } from './testServer';
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix} ${++counter}`;
+
+export async function buildAccount(server: TestServer, name = unique('Account')) {
+  return createAccount({ sequelize: server.sequelize }, name);
+}
+
+export async function buildSite(server: TestServer, accountId: number, name = unique('Site')) {
+  return createSite({ sequelize: server.sequelize }, { accountId, name });
+}
+
+export async function buildToken(
+  server: TestServer,
+  input: { accountId: number; siteIds?: number[]; allSites?: boolean; scopes?: Scope[]; channel?: Channel; expiresAt?: string },
+) {
+  return createToken({ sequelize: server.sequelize }, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
+}
+
+export interface World {
+  accountId: number;
+  siteId: number;
+  otherSiteId: number;
+  token: string;
+  api: ApiClient;
+}
+
+/** An account with two sites and an all-sites token with every scope, plus a client using it. */
+export async function buildWorld(server: TestServer): Promise<World> {
+  const account = await buildAccount(server);
+  const site = await buildSite(server, account.accountId);
+  const other = await buildSite(server, account.accountId);
+  const token = await buildToken(server, {
+    accountId: account.accountId,
+    allSites: true,
+    scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
+      'sites:configure', 'webhooks:manage'],
+  });
+  return {
+    accountId: account.accountId,
+    siteId: site.siteId,
+    otherSiteId: other.siteId,
+    token: token.token,
+    api: apiClient(server.baseUrl, token.token),
+  };
+}
+
+/** A valid person check-in body. */
+export const visitor = (firstName = 'Ada', lastName = 'Lovelace', extra: Record<string, unknown> = {}) => ({
+  person: { firstName, lastName },
+  ...extra,
+});

@@ -1,0 +1,50 @@
+import http from 'node:http';
+import { once } from 'node:events';
+import type { Sequelize } from 'sequelize';
+import { createApp } from '../../server/src/app';
+import { type Env, parseEnv } from '../../server/src/config/env';
+import { createDatabase } from '../../server/src/db/database';
+import type { Logger } from '../../server/src/logger';
+import { createTestDatabase } from './database';
+
+export interface TestServer {
+  baseUrl: string;
+  databaseUrl: string;
+  sequelize: Sequelize;
+  env: Env;
+  /** Log lines written during the test (errors included), to assert nothing unexpected was logged. */
+  logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+/** The real app on 127.0.0.1 and a port of its own, on a database of its own. */
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+  const databaseUrl = await createTestDatabase();
+  const env = parseEnv({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...overrides });
+  const sequelize = createDatabase({ url: databaseUrl, poolMax: 20 });
+  const logs: TestServer['logs'] = [];
+  const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    logs.push({ level, message, fields });
+  };
+  const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
+  const app = createApp({ sequelize, env, log, validateResponses: true });
+  const server = http.createServer(app.callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl,
+    sequelize,
+    env,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sequelize.close();
+    },
+  };
+}
