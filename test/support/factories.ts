@@ -4,19 +4,22 @@ import { createAccount, createSite, createToken } from '../../server/src/command
 import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
 
+/** What factories need: the database, and where the API listens (for the client they hand out). */
+type Harness = Pick<TestServer, 'sequelize' | 'baseUrl'>;
+
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${++counter}`;
 
-export async function buildAccount(server: TestServer, name = unique('Account')) {
+export async function buildAccount(server: Harness, name = unique('Account')) {
   return createAccount({ sequelize: server.sequelize }, name);
 }
 
-export async function buildSite(server: TestServer, accountId: number, name = unique('Site')) {
+export async function buildSite(server: Harness, accountId: number, name = unique('Site')) {
   return createSite({ sequelize: server.sequelize }, { accountId, name });
 }
 
 export async function buildToken(
-  server: TestServer,
+  server: Harness,
   input: { accountId: number; siteIds?: number[]; allSites?: boolean; scopes?: Scope[]; channel?: Channel; expiresAt?: string },
 ) {
   return createToken({ sequelize: server.sequelize }, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
@@ -31,7 +34,7 @@ export interface World {
 }
 
 /** An account with two sites and an all-sites token with every scope, plus a client using it. */
-export async function buildWorld(server: TestServer): Promise<World> {
+export async function buildWorld(server: Harness): Promise<World> {
   const account = await buildAccount(server);
   const site = await buildSite(server, account.accountId);
   const other = await buildSite(server, account.accountId);
