@@ -26,13 +26,11 @@ const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
- * One keyset page of check-ins, newest entry first. Every filter is a bind parameter; the shapes are
- * served by the indexes of the foundation migration (site or account, time, open-only partials, prefix).
+ * The statement for one keyset page (limit + 1 rows), newest entry first. Every filter is a bind parameter;
+ * the shapes are served by the indexes of the foundation migration (site or account, time, open-only
+ * partials, prefix). Separate from running it so the benchmark can EXPLAIN exactly what runs.
  */
-export async function searchPersonCheckins(
-  db: Executor,
-  filter: PersonCheckinFilter,
-): Promise<{ data: PersonCheckin[]; nextCursor: string | null }> {
+export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: string; bind: unknown[] } {
   const bind: unknown[] = [filter.accountId];
   const where = ['c.account_id = $1'];
   const param = (value: unknown) => {
@@ -63,6 +61,15 @@ export async function searchPersonCheckins(
     where.push(afterCursorSql('c.entry_at', 'c.id', bind.length - 1, bind.length));
   }
   const sql = `${CHECKIN_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${param(filter.limit + 1)}`;
+  return { sql, bind };
+}
+
+/** One keyset page of check-ins, newest entry first. */
+export async function searchPersonCheckins(
+  db: Executor,
+  filter: PersonCheckinFilter,
+): Promise<{ data: PersonCheckin[]; nextCursor: string | null }> {
+  const { sql, bind } = personCheckinSearchSql(filter);
   const rows = await selectCheckins(db, sql, bind);
   return toPage<ListedCheckinRow, PersonCheckin>(rows, filter.limit, presentPersonCheckin, (row) => ({
     atMicros: row.entry_us,
