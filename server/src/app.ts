@@ -38,13 +38,14 @@ export function createApp(deps: AppDeps): Koa {
     }
     await next();
   });
+  app.use(async (ctx, next) => {
+    await next();
+    // allowedMethods answered 405 (or 501 for a method nothing takes) with an Allow header: send it as a problem (RFC 9110 §15.5.6).
+    if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+      throw problem('METHOD_NOT_ALLOWED', 'This endpoint does not take that method.', { headers: { Allow: ctx.response.get('Allow') } });
+    }
+  });
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => problem('METHOD_NOT_ALLOWED', 'This endpoint does not take that method.'),
-      notImplemented: () => problem('METHOD_NOT_ALLOWED', 'This method is not supported.'),
-    }),
-  );
+  app.use(router.allowedMethods());
   return app;
 }

@@ -50,10 +50,13 @@ async function main(): Promise<void> {
     log.info('shutting down', { signal });
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // A keep-alive connection goes idle when its in-flight request finishes: close it then, not at the drain timeout.
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
     const drained = await Promise.race([
       closed.then(() => true),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS).unref()),
     ]);
+    clearInterval(reaper);
     if (!drained) server.closeAllConnections();
     await purge.stop();
     await sequelize.close();

@@ -3,6 +3,7 @@ import type { Channel } from '../../../shared/src/schemas/common';
 import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
 import { type Executor, queryOne } from '../db/query';
 import { ProblemError, notFound, problem } from '../errors/problem';
+import type { StoredOutcome } from '../idempotency/store';
 import type { Principal, SiteAccess } from './principal';
 import { hashToken, isWellFormedToken } from './tokenFormat';
 
@@ -20,16 +21,22 @@ interface TokenRow {
   timezone: string | null;
   checkin_config: CheckinConfigUpdate | null;
   config_version: number | null;
+  stored_fingerprint: string | null;
+  stored_status: number | null;
+  stored_body: string | null;
 }
 
-// One round trip: the token, and the requested site if this token may view it. Never cached (CONTRACT §5 of the interface).
+// One round trip: the token, the requested site if this token may view it (never cached: interface §5),
+// and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
 const TOKEN_AND_SITE = `
   SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
-         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version
+         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
+         k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body
   FROM api_tokens t
   LEFT JOIN sites s ON s.account_id = t.account_id AND s.id = $2
     AND (t.all_sites OR EXISTS (
       SELECT 1 FROM token_sites ts WHERE ts.account_id = t.account_id AND ts.token_id = t.id AND ts.site_id = s.id))
+  LEFT JOIN idempotency_keys k ON k.account_id = t.account_id AND k.key = $3 AND k.created_at >= $4
   WHERE t.token_hash = $1`;
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -51,12 +58,24 @@ export function bearerOf(header: string): string | undefined {
  */
 export async function authenticate(
   db: Executor,
-  input: { authorization: string; scope?: Scope; siteId?: number; now: Date },
-): Promise<{ principal: Principal; site?: SiteAccess }> {
+  input: {
+    authorization: string;
+    scope?: Scope;
+    siteId?: number;
+    now: Date;
+    /** An Idempotency-Key to look up, with the start of its retention window. */
+    idempotency?: { key: string; since: Date };
+  },
+): Promise<{ principal: Principal; site?: SiteAccess; stored?: StoredOutcome }> {
   const token = bearerOf(input.authorization);
   if (token === undefined) throw unauthenticated('Send Authorization: Bearer <token>.', false);
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
-  const row = await queryOne<TokenRow>(db, TOKEN_AND_SITE, [hashToken(token), input.siteId ?? null]);
+  const row = await queryOne<TokenRow>(db, TOKEN_AND_SITE, [
+    hashToken(token),
+    input.siteId ?? null,
+    input.idempotency?.key ?? null,
+    input.idempotency?.since ?? null,
+  ]);
   if (!row || row.revoked_at) throw unauthenticated('The token is not valid.', true);
   if (row.expires_at && row.expires_at.getTime() <= input.now.getTime()) {
     throw unauthenticated('The token has expired.', true);
@@ -79,12 +98,17 @@ export async function authenticate(
       })
       .catch(() => undefined);
   }
-  if (input.siteId === undefined) return { principal };
+  const stored =
+    row.stored_fingerprint !== null && row.stored_status !== null && row.stored_body !== null
+      ? { fingerprint: row.stored_fingerprint, status: row.stored_status, body: row.stored_body }
+      : undefined;
+  if (input.siteId === undefined) return { principal, stored };
   if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) {
     throw notFound(`Site ${input.siteId} does not exist or is not visible to this token.`);
   }
   return {
     principal,
+    stored,
     site: {
       siteId: row.site_id,
       name: row.site_name,

@@ -19,7 +19,7 @@ const PRECHECK = `
   SELECT nextval(pg_get_serial_sequence('person_checkins', 'id')) AS id,
     EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = $1 AND (
       w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
-    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::int[])) AS known_labels`;
+    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`;
 
 const INSERT = `
   WITH checkin AS (

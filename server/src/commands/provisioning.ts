@@ -49,7 +49,9 @@ async function checkSitesBelong(db: Executor, accountId: number, siteIds: number
 async function setTokenSites(db: Executor, accountId: number, tokenId: number, siteIds: number[]): Promise<void> {
   await queryOne(
     db,
-    `WITH cleared AS (DELETE FROM token_sites WHERE account_id = $1 AND token_id = $2)
+    // Keep the rows that stay: a DELETE and an INSERT in one statement share a snapshot, so a re-inserted
+    // site would hit ON CONFLICT against the row being deleted and vanish.
+    `WITH cleared AS (DELETE FROM token_sites WHERE account_id = $1 AND token_id = $2 AND site_id <> ALL($3::int[]))
      INSERT INTO token_sites (account_id, token_id, site_id) SELECT $1, $2, unnest($3::int[]) ON CONFLICT DO NOTHING`,
     [accountId, tokenId, [...new Set(siteIds)]],
   );

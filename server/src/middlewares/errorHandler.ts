@@ -20,6 +20,8 @@ export function errorHandler(log: Logger): Middleware {
           method: ctx.method,
           path: ctx.path,
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          // Sequelize keeps the database's own message (never sent to the client) on `parent`.
+          cause: error instanceof Error && 'parent' in error ? String(error.parent) : undefined,
         });
       }
       sendProblem(ctx, result);

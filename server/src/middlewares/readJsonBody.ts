@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { problem } from '../errors/problem';
+import { type FieldError, problem, validationFailed } from '../errors/problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -19,6 +19,19 @@ async function readRaw(ctx: Context): Promise<Buffer> {
 
 const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
 
+/** Where the body holds a NUL character (`\u0000`), which PostgreSQL text cannot store: a 422, not a database error. */
+function nulCharacters(value: unknown, path: string[] = []): FieldError[] {
+  const here = path.join('.');
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [{ path: here, message: 'Must not contain NUL (\\u0000) characters' }] : [];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [
+    ...(key.includes('\u0000') ? [{ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' }] : []),
+    ...nulCharacters(item, [...path, key]),
+  ]);
+}
+
 /**
  * Reads a JSON body (CONTRACT §1): over 64 KiB → 413, a non-JSON Content-Type → 415, unparsable → 400.
  * An empty body reads as undefined, so actions whose fields are all optional may send none.
@@ -30,9 +43,13 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
     throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    body = JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
     throw problem('MALFORMED_JSON', 'The request body is not valid JSON.');
   }
+  const nul = nulCharacters(body);
+  if (nul.length > 0) throw validationFailed(nul);
+  return body;
 }

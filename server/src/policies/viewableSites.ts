@@ -13,7 +13,7 @@ export async function viewableSites(db: Executor, principal: Principal, requeste
     const rows = await queryRows<{ id: number }>(
       db,
       `SELECT s.id FROM sites s
-       WHERE s.account_id = $1 AND s.id = ANY($2::int[])
+       WHERE s.account_id = $1 AND s.id = ANY($2::bigint[])
          AND ($3 OR EXISTS (SELECT 1 FROM token_sites ts
                             WHERE ts.account_id = s.account_id AND ts.token_id = $4 AND ts.site_id = s.id))`,
       [principal.accountId, wanted, principal.allSites, principal.tokenId],

@@ -10,6 +10,7 @@ import { notFound, problem, validationFailed } from '../errors/problem';
 import { fieldErrors } from '../errors/zodErrors';
 import { parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
 import { runWrite } from '../idempotency/runWrite';
+import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
 import { readJsonBody } from '../middlewares/readJsonBody';
 import type { HandlerContext, Route } from './define';
@@ -68,13 +69,23 @@ async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> 
   const now = deps.clock?.() ?? new Date();
   const pool: Executor = { sequelize: deps.sequelize };
   const params = parseParams(route.params, ctx.params as Record<string, string>);
+  const keyed = route.write && route.auth === 'token';
+  const key = keyed ? parseIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : undefined;
+  const since = new Date(now.getTime() - deps.env.IDEMPOTENCY_TTL_HOURS * 3_600_000);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
+  let stored: StoredOutcome | undefined;
   if (route.auth === 'admin') {
     authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
   } else {
     const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
-    ({ principal, site } = await authenticate(pool, { authorization: ctx.get('Authorization'), scope: route.scope, siteId, now }));
+    ({ principal, site, stored } = await authenticate(pool, {
+      authorization: ctx.get('Authorization'),
+      scope: route.scope,
+      siteId,
+      now,
+      idempotency: key === undefined ? undefined : { key, since },
+    }));
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
@@ -83,17 +94,17 @@ async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> 
     params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
   });
   let reply: SerializedReply;
-  if (route.write && route.auth === 'token') {
-    const key = parseIdempotencyKey(ctx.get('Idempotency-Key') || undefined);
+  if (keyed) {
     reply = await runWrite({
       sequelize: deps.sequelize,
       accountId: principal.accountId,
       key,
+      stored,
       fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent),
       instance: ctx.path,
       requestId,
       now,
-      ttlHours: deps.env.IDEMPOTENCY_TTL_HOURS,
+      since,
       execute: (db) => route.handler(context(db)),
     });
   } else if (route.write) {

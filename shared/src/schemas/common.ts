@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** Positive integer identifier (siteId, checkinId, …). */
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** An id kept in a PostgreSQL `integer` column (sites, labels, accounts, tokens, watchlist entries): a larger one names nothing. */
+export const IntId = Id.max(2_147_483_647);
+
 /** RFC 3339 UTC timestamp with milliseconds, as the API writes them. */
 export const Timestamp = z.iso.datetime({ precision: 3 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Text, Timestamp } from './common';
+import { Id, IntId, Text, Timestamp } from './common';
 
 export const WatchlistEntry = z.object({
   entryId: Id,
@@ -26,4 +26,4 @@ export const CreateWatchlistEntryRequest = z
   });
 export type CreateWatchlistEntryRequest = z.infer<typeof CreateWatchlistEntryRequest>;
 
-export const WatchlistEntryIdParams = z.object({ entryId: Id });
+export const WatchlistEntryIdParams = z.object({ entryId: IntId });

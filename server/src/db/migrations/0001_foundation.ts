@@ -157,25 +157,5 @@ export const up: MigrationFn = async ({ context: sql }) => {
     );
     CREATE UNIQUE INDEX outbox_events_event_id ON outbox_events (account_id, event_id);
 
-    -- Claims an idempotency key for the calling transaction: a transaction-scoped advisory lock (so a
-    -- concurrent holder is detected at once, not waited for) and then the stored result, if any.
-    -- plpgsql takes a fresh snapshot per statement, so the read sees whatever committed before the lock.
-    CREATE FUNCTION idempotency_claim(p_account integer, p_key text, p_since timestamptz)
-    RETURNS TABLE (locked boolean, fingerprint text, status_code smallint, body text)
-    LANGUAGE plpgsql VOLATILE AS $fn$
-    BEGIN
-      IF NOT pg_try_advisory_xact_lock(hashtextextended(p_account::text || ':' || p_key, 0)) THEN
-        RETURN QUERY SELECT false, NULL::text, NULL::smallint, NULL::text;
-        RETURN;
-      END IF;
-      RETURN QUERY
-        SELECT true, k.fingerprint, k.status_code, k.body
-        FROM idempotency_keys k
-        WHERE k.account_id = p_account AND k.key = p_key AND k.created_at >= p_since;
-      IF NOT FOUND THEN
-        RETURN QUERY SELECT true, NULL::text, NULL::smallint, NULL::text;
-      END IF;
-    END
-    $fn$;
   `);
 };

@@ -28,6 +28,11 @@ async function findByName(db: Executor, accountId: number, name: string): Promis
   return queryOne<LabelRow>(db, 'SELECT * FROM person_labels WHERE account_id = $1 AND lower(name) = lower($2)', [accountId, name]);
 }
 
+/** Serializes writes of one name (case-insensitively) until commit, so a rename racing another write sees it: 409, not a unique violation. */
+async function lockName(db: Executor, accountId: number, name: string): Promise<void> {
+  await queryOne(db, 'SELECT pg_advisory_xact_lock($1, hashtext(lower($2))) AS locked', [accountId, name]);
+}
+
 const nameTaken = (existing: LabelRow) =>
   conflict('LABEL_NAME_TAKEN', `A person label named "${existing.name}" exists already.`, present(existing));
 
@@ -42,6 +47,7 @@ export const labelRoutes = [
     body: CreatePersonLabelRequest,
     responses: { 201: PersonLabel },
     handler: async ({ db, principal, body, now }) => {
+      await lockName(db, principal.accountId, body.name);
       // ON CONFLICT keeps the transaction usable, so the 409 can be stored for an Idempotency-Key.
       const row = await queryOne<LabelRow>(
         db,
@@ -104,6 +110,7 @@ export const labelRoutes = [
     responses: { 200: PersonLabel },
     handler: async ({ db, principal, params, body, now }) => {
       if (body.name !== undefined) {
+        await lockName(db, principal.accountId, body.name);
         const existing = await findByName(db, principal.accountId, body.name);
         if (existing && existing.id !== params.labelId) throw nameTaken(existing);
       }
