@@ -37,7 +37,7 @@ export async function createSite(db: Executor, input: { accountId: number; name:
 }
 
 async function checkSitesBelong(db: Executor, accountId: number, siteIds: number[]): Promise<void> {
-  const rows = await queryRows<{ id: number }>(db, 'SELECT id FROM sites WHERE account_id = $1 AND id = ANY($2::int[])', [
+  const rows = await queryRows<{ id: number }>(db, 'SELECT id FROM sites WHERE account_id = $1 AND id = ANY($2::bigint[])', [
     accountId,
     siteIds,
   ]);
