@@ -158,7 +158,7 @@ describe('PUT …/checkins/people/config', () => {
       [
         'an unknown field property',
         { requiresApproval: false, fields: [...defaultFields, { name: 'badge', label: 'Badge', type: 'text', required: false, placeholder: '17' }] },
-        'fields.4',
+        'fields.4.placeholder',
       ],
       [
         'an unknown field type',
@@ -172,7 +172,7 @@ describe('PUT …/checkins/people/config', () => {
       ],
       ['missing requiresApproval', { fields: defaultFields }, 'requiresApproval'],
       ['missing fields', { requiresApproval: false }, 'fields'],
-      ['an unknown top-level property', { requiresApproval: false, fields: defaultFields, theme: 'dark' }, ''],
+      ['an unknown top-level property', { requiresApproval: false, fields: defaultFields, theme: 'dark' }, 'theme'],
     ];
 
     it.each(cases)('%s', async (_name, body, path) => {
