@@ -45,6 +45,8 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   body?: B;
   /** The body may be left out entirely (all its fields are optional). */
   bodyOptional?: boolean;
+  /** A POST that changes nothing (search): no transaction, no Idempotency-Key (interface §4.1: reads are safe to retry). */
+  readOnly?: boolean;
   /** Success responses by status; `null` for no body (204). Errors are problem+json. */
   responses: Record<number, z.ZodType | null>;
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
@@ -86,7 +88,7 @@ export function defineRoute<
     body: spec.body,
     bodyOptional: spec.bodyOptional ?? false,
     responses: spec.responses,
-    write: spec.method !== 'GET',
+    write: spec.method !== 'GET' && !spec.readOnly,
     // The router validates params, query and body with these very schemas before calling.
     handler: spec.handler as Route['handler'],
   };

@@ -84,6 +84,7 @@ export const personCheckinRoutes = [
     scope: 'checkins:read',
     body: PeopleCheckinsSearchRequest,
     bodyOptional: true,
+    readOnly: true,
     responses: { 200: page(PersonCheckin) },
     handler: async ({ db, principal, body }) => ({
       status: 200,
