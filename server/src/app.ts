@@ -1,10 +1,15 @@
 import Koa from 'koa';
-import type { AppDeps } from './context';
+import type { AppDeps, ResolvedDeps } from './context';
 import { migrationsApplied } from './db/migrate';
 import { problem } from './errors/problem';
 import { sendProblem } from './errors/respond';
 import { cors } from './middlewares/cors';
 import { errorHandler } from './middlewares/errorHandler';
+import { observe } from './middlewares/observe';
+import { createMetrics } from './observability/metrics';
+import { buildOpenApiDocument } from './openapi/document';
+import { docsPage } from './openapi/docsPage';
+import { RateLimiter } from './rateLimit/limiter';
 import { requestId } from './middlewares/requestId';
 import { routes } from './routes';
 import { mountRoutes } from './routes/mount';
@@ -17,13 +22,32 @@ async function isReady(deps: AppDeps): Promise<boolean> {
 }
 
 /** The whole HTTP API as a Koa app (no listening here: main.ts and tests decide where). */
-export function createApp(deps: AppDeps): Koa {
+export function createApp(input: AppDeps): Koa {
+  const deps: ResolvedDeps = {
+    ...input,
+    metrics: input.metrics ?? createMetrics(input.sequelize),
+    limiter: input.limiter ?? new RateLimiter(input.sequelize, input.env.RATE_LIMIT_PER_MINUTE),
+  };
   const app = new Koa({ proxy: false });
   const router = mountRoutes(routes, deps);
+  // Made once: the document only changes when the code does.
+  const openApi = JSON.stringify(buildOpenApiDocument(routes));
   app.use(requestId);
+  app.use(observe(deps.metrics, deps.log));
   app.use(cors);
   app.use(errorHandler(deps.log));
+  app.use(docsPage());
   app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = openApi;
+      return;
+    }
+    if (ctx.method === 'GET' && ctx.path === '/metrics') {
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+      return;
+    }
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
       ctx.body = { status: 'ok' };
       return;

@@ -1,6 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import type { Env } from './config/env';
 import type { Logger } from './logger';
+import type { Metrics } from './observability/metrics';
+import type { RateLimiter } from './rateLimit/limiter';
 
 /** What the app is built from: made once at start, shared by every request. */
 export interface AppDeps {
@@ -11,4 +13,10 @@ export interface AppDeps {
   validateResponses?: boolean;
   /** Wall clock; replaceable in tests. */
   clock?: () => Date;
+  /** Shared with the background workers of the process (made by createApp when absent). */
+  metrics?: Metrics;
+  limiter?: RateLimiter;
 }
+
+/** The dependencies with every optional part made. */
+export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter };

@@ -1,23 +1,23 @@
-/** A small structured logger: one JSON object per line on stdout (stderr for errors). */
+import { pino } from 'pino';
+
+/** The few calls the code makes; structured fields travel as an object, never interpolated. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-const levels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 } as const;
-export type LogLevel = keyof typeof levels;
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-export function createLogger(level: LogLevel): Logger {
-  const threshold = levels[level];
-  const write = (name: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => {
-    if (levels[name] < threshold) return;
-    const line = JSON.stringify({ level: name, time: new Date().toISOString(), msg: message, ...fields });
-    (name === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
-  };
+// Secrets never reach a log line, whatever a caller passes by mistake.
+const REDACT = ['authorization', 'token', 'secret', '*.authorization', '*.token', '*.secret', 'headers.authorization'];
+
+/** JSON lines on stdout (pino), one object per event. */
+export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
+  const log = pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' } }, destination ?? process.stdout);
   return {
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
   };
 }

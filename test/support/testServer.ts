@@ -5,6 +5,7 @@ import { createApp } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { createDatabase } from '../../server/src/db/database';
 import type { Logger } from '../../server/src/logger';
+import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { createTestDatabase } from './database';
 
 export interface TestServer {
@@ -19,9 +20,12 @@ export interface TestServer {
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-/** The real app on 127.0.0.1 and a port of its own, on a database of its own. */
-export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
-  const databaseUrl = await createTestDatabase();
+/** The real app on 127.0.0.1 and a port of its own, on a database of its own (or a given one, to share it). */
+export async function startTestServer(
+  overrides: Record<string, string> = {},
+  options: { clock?: () => Date; databaseUrl?: string } = {},
+): Promise<TestServer & { limiter: RateLimiter }> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const env = parseEnv({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...overrides });
   const sequelize = createDatabase({ url: databaseUrl, poolMax: 20 });
   const logs: TestServer['logs'] = [];
@@ -29,7 +33,8 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
     logs.push({ level, message, fields });
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
-  const app = createApp({ sequelize, env, log, validateResponses: true });
+  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
+  const app = createApp({ sequelize, env, log, validateResponses: true, clock: options.clock, limiter });
   const server = http.createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -41,9 +46,11 @@ export async function startTestServer(overrides: Record<string, string> = {}): P
     sequelize,
     env,
     logs,
+    limiter,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await limiter.stop();
       await sequelize.close();
     },
   };

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { authenticateAdmin } from '../auth/admin';
 import { authenticate } from '../auth/authenticate';
 import type { Principal, SiteAccess } from '../auth/principal';
-import type { AppDeps } from '../context';
+import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
 import { notFound, problem, validationFailed } from '../errors/problem';
 import { fieldErrors } from '../errors/zodErrors';
@@ -13,6 +13,7 @@ import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
 import { readJsonBody } from '../middlewares/readJsonBody';
+import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Route } from './define';
 
 /** The management API acts for no account; its handlers never read the principal. */
@@ -65,7 +66,8 @@ function send(ctx: Context, reply: SerializedReply): void {
   }
 }
 
-async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> {
+async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<void> {
+  ctx.state.route = `/v1${route.path}`;
   const now = deps.clock?.() ?? new Date();
   const pool: Executor = { sequelize: deps.sequelize };
   const params = parseParams(route.params, ctx.params as Record<string, string>);
@@ -86,6 +88,7 @@ async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> 
       now,
       idempotency: key === undefined ? undefined : { key, since },
     }));
+    applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
@@ -116,8 +119,19 @@ async function handle(route: Route, ctx: Context, deps: AppDeps): Promise<void> 
   send(ctx, reply);
 }
 
+/** RateLimit headers on every authenticated response; past the limit, 429 with Retry-After (CONTRACT §10). */
+function applyRateLimit(ctx: Context, decision: RateDecision): void {
+  ctx.set('RateLimit-Policy', `"default";q=${decision.limit};w=60`);
+  ctx.set('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) {
+    throw problem('RATE_LIMITED', `This token may make ${decision.limit} requests a minute; retry in ${decision.resetSeconds} s.`, {
+      headers: { 'Retry-After': String(decision.resetSeconds) },
+    });
+  }
+}
+
 /** Mounts every declared route under /v1 with one pipeline: params → auth → query → body → idempotency → handler. */
-export function mountRoutes(routes: Route[], deps: AppDeps): Router {
+export function mountRoutes(routes: Route[], deps: ResolvedDeps): Router {
   const router = new Router({ prefix: '/v1' });
   for (const route of routes) {
     router.register(route.path, [route.method], async (ctx) => handle(route, ctx, deps));

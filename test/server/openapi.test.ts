@@ -1,0 +1,74 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEnv } from '../../server/src/config/env';
+import { createLogger } from '../../server/src/logger';
+import { createMetrics } from '../../server/src/observability/metrics';
+import { openApiPath } from '../../server/src/openapi/document';
+import { RateLimiter } from '../../server/src/rateLimit/limiter';
+import { routes } from '../../server/src/routes';
+import { mountRoutes } from '../../server/src/routes/mount';
+import { apiClient } from '../support/http';
+import { type TestServer, startTestServer } from '../support/testServer';
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown; responses: Record<string, unknown> }>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+let server: TestServer;
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const response = await apiClient(server.baseUrl).get<OpenApiDocument>('/v1/openapi.json');
+  expect(response.status).toBe(200);
+  doc = response.body;
+});
+afterAll(async () => server?.close());
+
+const operations = (document: OpenApiDocument) =>
+  Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+
+describe('GET /v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document, served without a token', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as object);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does reject a broken document (this test could fail).
+    const broken = await new Validator().validate({ openapi: '3.1.0', info: { title: 'x' }, paths: { '/a': { get: { responses: 5 } } } });
+    expect(broken.valid).toBe(false);
+  });
+
+  it('documents exactly the routes the router serves, no more and no fewer', () => {
+    const deps = {
+      sequelize: server.sequelize,
+      env: parseEnv({ LOG_LEVEL: 'silent' }),
+      log: createLogger('silent'),
+      metrics: createMetrics(server.sequelize),
+      limiter: new RateLimiter(server.sequelize, 600),
+    };
+    const router = mountRoutes(routes, deps);
+    const served = router.stack.flatMap((layer) =>
+      layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${openApiPath(layer.path.replace(/^\/v1/, ''))}`),
+    );
+    expect(new Set(served).size).toBe(served.length);
+    expect([...operations(doc)].sort()).toEqual([...served].sort());
+  });
+
+  it('describes security, Idempotency-Key on writes, pagination parameters and problem responses', () => {
+    expect(doc.components.securitySchemes).toHaveProperty('bearerToken');
+    const create = doc.paths['/sites/{siteId}/checkins/people']?.post;
+    expect(create?.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
+      expect.arrayContaining(['path:siteId', 'header:Idempotency-Key']),
+    );
+    expect(create?.requestBody).toBeDefined();
+    expect(Object.keys(create?.responses ?? {})).toEqual(expect.arrayContaining(['201', '401', '404', '409', '422']));
+    const list = doc.paths['/sites/{siteId}/checkins/people']?.get;
+    expect(list?.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'status']));
+    const search = doc.paths['/checkins/people/search']?.post;
+    expect(search?.parameters?.some((parameter) => parameter.name === 'Idempotency-Key')).toBe(false);
+  });
+});
