@@ -3,6 +3,7 @@ import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/sc
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
 import { type Executor, queryOne } from '../db/query';
+import type { GuardedWrite } from '../idempotency/store';
 import { problem, validationFailed } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
@@ -21,19 +22,24 @@ const PRECHECK = `
       w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
     (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`;
 
-const INSERT = `
-  WITH checkin AS (
+/** The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed). */
+const insertCtes = (guard: string) => `
+  checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, created_at, updated_at)
-    VALUES ($1, $4, $2, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $3, $3)),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 })}
-  SELECT 1 AS ok`;
+    SELECT $1::integer, $4::bigint, $2::integer, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::integer[], $15,
+      $16::timestamptz, $16::timestamptz, $3::timestamptz, $3::timestamptz
+    WHERE ${guard}),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 }, guard)}`;
 
-/** Creates a person check-in: validated against the site's fields, IN / PENDING / STOP decided, event queued. */
+/**
+ * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
+ * built. Reads only; the returned write (the row and its event) runs as one statement with the key's record.
+ */
 export async function createPersonCheckin(
   db: Executor,
   input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date },
-): Promise<PersonCheckin> {
+): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { principal, site, request, now } = input;
   const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
   if (formErrors.length > 0) throw validationFailed(formErrors, 'The check-in does not meet the site configuration.');
@@ -82,10 +88,10 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  await queryOne(db, INSERT, [
+  const bind = [
     row.account_id, row.site_id, now, row.id, row.status, row.first_name, row.last_name, row.email, row.phone,
     row.company, row.host_name, row.purpose, JSON.stringify(row.custom_fields), row.label_ids, row.entry_source,
     row.entry_at, JSON.stringify(events),
-  ]);
-  return checkin;
+  ];
+  return { checkin, write: { ctes: insertCtes, bind } };
 }

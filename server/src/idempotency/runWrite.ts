@@ -3,7 +3,7 @@ import type { Executor } from '../db/query';
 import { ProblemError, problem } from '../errors/problem';
 import type { Reply } from '../routes/define';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
-import { type StoredOutcome, findOutcome, saveOutcome } from './store';
+import { type OutcomeRecord, type StoredOutcome, findOutcome, runGuardedWrite, saveOutcome } from './store';
 
 export interface WriteRequest {
   sequelize: Sequelize;
@@ -18,6 +18,7 @@ export interface WriteRequest {
   now: Date;
   /** The start of the retention window: older records count as absent. */
   since: Date;
+  atomicity: 'transaction' | 'statement';
   /** The command. Convention: it throws its 409/422 before it writes anything. */
   execute: (db: Executor) => Promise<Reply>;
 }
@@ -41,38 +42,65 @@ function replay(stored: StoredOutcome, fingerprint: string): SerializedReply {
   return { status: stored.status, text: stored.body === '' ? null : stored.body, headers: {}, replayed: true };
 }
 
+/** Runs the command; a 409/422 it returns becomes the outcome when there is a key to store it under. */
+async function outcomeOf(request: WriteRequest, db: Executor): Promise<{ outcome: SerializedReply; reply?: Reply }> {
+  try {
+    const reply = await request.execute(db);
+    return { outcome: serializeReply(reply), reply };
+  } catch (error) {
+    if (request.key === undefined || !isStoredProblem(error)) throw error;
+    return { outcome: serializeProblem(error, request.instance, request.requestId) };
+  }
+}
+
+const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply): OutcomeRecord => ({
+  accountId: request.accountId,
+  key,
+  fingerprint: request.fingerprint,
+  status: outcome.status,
+  body: outcome.text ?? '',
+  now: request.now,
+  since: request.since,
+});
+
+/** Statement mode: the handler read what it needed; its write and the key's record are one statement. */
+async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
+  const pool: Executor = { sequelize: request.sequelize };
+  const { outcome, reply } = await outcomeOf(request, pool);
+  if (request.key === undefined) {
+    if (reply?.write) await runGuardedWrite(pool, reply.write);
+    return outcome;
+  }
+  const saved = await saveOutcome(pool, recordOf(request, request.key, outcome), reply?.write);
+  if (saved === 'in_use') throw keyInUse();
+  if (saved === 'taken') throw new KeyTakenMeanwhile();
+  return outcome;
+}
+
+/** Transaction mode: the state change (with its outbox events) and the key's record commit together. */
+async function runInTransaction(request: WriteRequest): Promise<SerializedReply> {
+  return request.sequelize.transaction(async (transaction) => {
+    const db: Executor = { sequelize: request.sequelize, transaction };
+    const { outcome, reply } = await outcomeOf(request, db);
+    if (reply?.write) throw new Error('Reply.write is for statement-mode routes');
+    if (request.key === undefined) return outcome;
+    const saved = await saveOutcome(db, recordOf(request, request.key, outcome));
+    if (saved === 'in_use') throw keyInUse();
+    if (saved === 'taken') throw new KeyTakenMeanwhile();
+    return outcome;
+  });
+}
+
 /**
- * Runs one write in one transaction: the state change (with its outbox events) and the key's stored
- * outcome commit together or not at all. A completed key replays its stored bytes with no effect; two
- * requests racing with one key leave exactly one effect (the loser rolls back and replays, or gets 409).
+ * Runs one write atomically with its Idempotency-Key record: both are kept or neither is. A completed key
+ * replays its stored bytes with no effect; two requests racing with one key leave exactly one effect (the
+ * loser keeps nothing and replays the winner's outcome, or gets 409 IDEMPOTENCY_KEY_IN_USE).
  */
 export async function runWrite(request: WriteRequest): Promise<SerializedReply> {
   const { key } = request;
   if (key !== undefined && request.stored) return replay(request.stored, request.fingerprint);
   try {
-    return await request.sequelize.transaction(async (transaction) => {
-      const db: Executor = { sequelize: request.sequelize, transaction };
-      let outcome: SerializedReply;
-      try {
-        outcome = serializeReply(await request.execute(db));
-      } catch (error) {
-        if (key === undefined || !isStoredProblem(error)) throw error;
-        outcome = serializeProblem(error, request.instance, request.requestId);
-      }
-      if (key === undefined) return outcome;
-      const saved = await saveOutcome(db, {
-        accountId: request.accountId,
-        key,
-        fingerprint: request.fingerprint,
-        status: outcome.status,
-        body: outcome.text ?? '',
-        now: request.now,
-        since: request.since,
-      });
-      if (saved === 'in_use') throw keyInUse();
-      if (saved === 'taken') throw new KeyTakenMeanwhile();
-      return outcome;
-    });
+    return request.atomicity === 'statement' ? await runAsStatement(request) : await runInTransaction(request);
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile) || key === undefined) throw error;
     const stored = await findOutcome({ sequelize: request.sequelize }, request.accountId, key, request.since);

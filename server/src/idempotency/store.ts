@@ -22,32 +22,59 @@ export async function findOutcome(db: Executor, accountId: number, key: string, 
 
 export type SaveResult = 'saved' | 'in_use' | 'taken';
 
+export interface OutcomeRecord {
+  accountId: number;
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  now: Date;
+  since: Date;
+}
+
+/** A write statement: data-modifying CTEs that run only when `guard` (SQL) holds, on binds $1…$n. */
+export interface GuardedWrite {
+  ctes: (guard: string) => string;
+  bind: unknown[];
+}
+
 /**
- * Records the outcome in the same transaction as the change it guards, in one statement: a transaction
- * lock on the key (so a concurrent holder is detected, never waited for), then the insert. `in_use`: the
- * same key is being saved by a transaction still running; `taken`: one committed meanwhile. In both cases
- * the caller rolls back, so exactly one request's effect survives. A record past retention is replaced.
+ * One statement that records the outcome and, in the same statement, runs `write` (if any) only when the
+ * record went in: a transaction lock on the key first (a concurrent holder is detected, never waited for),
+ * then the insert. `in_use`: the same key is being saved by a transaction still running; `taken`: one
+ * committed meanwhile. In both cases nothing of this request is kept (the guarded CTEs did not run, or the
+ * caller rolls back), so exactly one request's effect survives. A record past retention is replaced.
  */
-export async function saveOutcome(
-  db: Executor,
-  record: { accountId: number; key: string; fingerprint: string; status: number; body: string; now: Date; since: Date },
-): Promise<SaveResult> {
+export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: GuardedWrite): Promise<SaveResult> {
+  const bind = write ? [...write.bind] : [];
+  const at = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  const [namespace, key, account, fingerprint, status, body, now, since] = [
+    LOCK_NAMESPACE, record.key, record.accountId, record.fingerprint, record.status, record.body, record.now, record.since,
+  ].map(at);
   const row = await queryOne<{ locked: boolean; saved: boolean }>(
     db,
-    `WITH lock AS (SELECT pg_try_advisory_xact_lock($1::integer, hashtext($3::integer::text || ':' || $2::text)) AS locked),
+    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, hashtext(${account}::integer::text || ':' || ${key}::text)) AS locked),
      saved AS (
        INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, created_at)
-       SELECT $3::integer, $2::text, $4, $5, $6, $7 FROM lock WHERE lock.locked
+       SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${now} FROM lock WHERE lock.locked
        ON CONFLICT (account_id, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
              body = EXCLUDED.body, created_at = EXCLUDED.created_at
-         WHERE idempotency_keys.created_at < $8
-       RETURNING 1)
+         WHERE idempotency_keys.created_at < ${since}
+       RETURNING 1)${write ? `,\n     ${write.ctes('EXISTS (SELECT 1 FROM saved)')}` : ''}
      SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved`,
-    [LOCK_NAMESPACE, record.key, record.accountId, record.fingerprint, record.status, record.body, record.now, record.since],
+    bind,
   );
   if (!row?.locked) return 'in_use';
   return row.saved ? 'saved' : 'taken';
+}
+
+/** Runs a guarded write on its own (no Idempotency-Key): the guard always holds. */
+export async function runGuardedWrite(db: Executor, write: GuardedWrite): Promise<void> {
+  await queryOne(db, `WITH ${write.ctes('true')} SELECT 1 AS ok`, write.bind);
 }
 
 /** Deletes records older than the retention, a bounded batch at a time; returns how many went. */

@@ -4,6 +4,7 @@ import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { AppDeps } from '../context';
 import type { Executor } from '../db/query';
+import type { GuardedWrite } from '../idempotency/store';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -12,6 +13,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Statement-mode routes: the one write, run by the runner together with the Idempotency-Key record. */
+  write?: GuardedWrite;
 }
 
 /** What a handler receives: validated input, the caller, and where to run SQL (the command's transaction for writes). */
@@ -47,6 +50,13 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   bodyOptional?: boolean;
   /** A POST that changes nothing (search): no transaction, no Idempotency-Key (interface §4.1: reads are safe to retry). */
   readOnly?: boolean;
+  /**
+   * `transaction` (default): the handler runs in a transaction and writes as it goes. `statement`: the
+   * handler only reads, then returns its whole change as one guarded statement (`Reply.write`), which the
+   * runner executes as one atomic statement together with the idempotency record: no BEGIN/COMMIT round
+   * trips on the hot path. For creates that need no row lock.
+   */
+  atomicity?: 'transaction' | 'statement';
   /** Success responses by status; `null` for no body (204). Errors are problem+json. */
   responses: Record<number, z.ZodType | null>;
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
@@ -65,8 +75,9 @@ export interface Route {
   body?: z.ZodType;
   bodyOptional: boolean;
   responses: Record<number, z.ZodType | null>;
-  /** Writes run in a transaction with Idempotency-Key handling. */
+  /** Writes run in a transaction (or one statement) with Idempotency-Key handling. */
   write: boolean;
+  atomicity: 'transaction' | 'statement';
   handler: (ctx: HandlerContext<unknown, unknown, unknown>) => Promise<Reply>;
 }
 
@@ -89,6 +100,7 @@ export function defineRoute<
     bodyOptional: spec.bodyOptional ?? false,
     responses: spec.responses,
     write: spec.method !== 'GET' && !spec.readOnly,
+    atomicity: spec.atomicity ?? 'transaction',
     // The router validates params, query and body with these very schemas before calling.
     handler: spec.handler as Route['handler'],
   };

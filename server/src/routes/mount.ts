@@ -108,6 +108,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       requestId,
       now,
       since,
+      atomicity: route.atomicity,
       execute: (db) => route.handler(context(db)),
     });
   } else if (route.write) {

@@ -29,10 +29,16 @@ export const personCheckinRoutes = [
     params: SiteParams,
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
-    handler: async (ctx) => ({
-      status: 201,
-      body: await createPersonCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now }),
-    }),
+    atomicity: 'statement',
+    handler: async (ctx) => {
+      const { checkin, write } = await createPersonCheckin(ctx.db, {
+        principal: ctx.principal,
+        site: siteOf(ctx),
+        request: ctx.body,
+        now: ctx.now,
+      });
+      return { status: 201, body: checkin, write };
+    },
   }),
   defineRoute({
     method: 'GET',
