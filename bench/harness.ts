@@ -4,6 +4,8 @@ import type { Sequelize } from 'sequelize';
 import { createDatabase, ensureDatabase } from '../server/src/db/database';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/db/embeddedPostgres';
 import { migrate } from '../server/src/db/migrate';
+import { queryRows } from '../server/src/db/query';
+import type { World } from '../test/support/factories';
 
 export interface BenchDatabase {
   url: string;
@@ -37,6 +39,17 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
   };
 }
 
+/** Every site id of the world's account, after adding sites (copies of its first) until there are `count`. */
+export async function siteIdsOf(sequelize: Sequelize, world: World, count: number): Promise<number[]> {
+  const extra = await queryRows<{ id: number }>(
+    { sequelize },
+    `INSERT INTO sites (account_id, name, checkin_config)
+     SELECT $1, 'Site ' || g, s.checkin_config FROM sites s, generate_series(1, $3) AS g WHERE s.id = $2 RETURNING id`,
+    [world.accountId, world.siteId, count - 2],
+  );
+  return [world.siteId, world.otherSiteId, ...extra.map((row) => row.id)];
+}
+
 /** Median and 95th percentile of a list of milliseconds. */
 export function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -52,6 +65,22 @@ export async function timeSequential(run: () => Promise<void>, count: number, wa
     const start = process.hrtime.bigint();
     await run();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return samples;
+}
+
+/**
+ * Times several runs round-robin, `count` samples each after `warmup` untimed rounds; milliseconds per run.
+ * Interleaving spreads the drift of a busy machine over all of them alike, so their ratios hold.
+ */
+export async function timeInterleaved(runs: Array<() => Promise<void>>, count: number, warmup = 20): Promise<number[][]> {
+  const samples = runs.map((): number[] => []);
+  for (let round = 0; round < warmup + count; round += 1) {
+    for (const [index, run] of runs.entries()) {
+      const start = process.hrtime.bigint();
+      await run();
+      if (round >= warmup) samples[index]?.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
   }
   return samples;
 }

@@ -9,7 +9,7 @@ import { type PersonCheckinFilter, personCheckinSearchSql } from '../server/src/
 import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
-import { percentiles, printTable, startBenchDatabase, timeSequential } from './harness';
+import { percentiles, printTable, siteIdsOf, startBenchDatabase, timeSequential } from './harness';
 
 const CHECKINS = Number(process.env.BENCH_CHECKINS ?? 200_000);
 const SITES = 50;
@@ -53,13 +53,7 @@ async function main(): Promise<void> {
   const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
   try {
     const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
-    const extra = await queryRows<{ id: number }>(
-      db,
-      `INSERT INTO sites (account_id, name, checkin_config)
-       SELECT $1, 'Site ' || g, s.checkin_config FROM sites s, generate_series(1, $3) AS g WHERE s.id = $2 RETURNING id`,
-      [world.accountId, world.siteId, SITES - 2],
-    );
-    const siteIds = [world.siteId, world.otherSiteId, ...extra.map((row) => row.id)];
+    const siteIds = await siteIdsOf(database.sequelize, world, SITES);
     const started = Date.now();
     await seed(db, world.accountId, siteIds);
     process.stdout.write(`Seeded ${CHECKINS} check-ins over ${siteIds.length} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);

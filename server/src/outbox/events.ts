@@ -39,11 +39,16 @@ export function outboxEvent(input: {
 
 /**
  * A CTE that inserts the events passed as one jsonb parameter; appended to a write statement so the change
- * and its events are one statement. `$account`, `$site` and `$at` name the bind positions to use.
+ * and its events are one statement. `$account`, `$site` and `$at` name the bind positions to use. `onlyIf`
+ * (SQL) holds the events back when the change did not happen (an `INSERT … ON CONFLICT DO NOTHING`).
  */
-export function outboxInsertCte(positions: { account: number; site: number; at: number; events: number }): string {
+export function outboxInsertCte(
+  positions: { account: number; site: number; at: number; events: number },
+  onlyIf?: string,
+): string {
   return `outbox AS (
     INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
     SELECT $${positions.account}, e.event_id, $${positions.site}, e.type, e.payload, $${positions.at}
-    FROM jsonb_to_recordset($${positions.events}::jsonb) AS e(event_id text, type text, payload jsonb))`;
+    FROM jsonb_to_recordset($${positions.events}::jsonb) AS e(event_id text, type text, payload jsonb)${onlyIf ? `
+    WHERE ${onlyIf}` : ''})`;
 }

@@ -7,10 +7,13 @@ import { problem } from '../errors/problem';
 export interface KeysetPosition {
   atMicros: number;
   id: number;
+  /** A sort group ahead of the time (e.g. 0 = a plate's open visits, 1 = the rest); absent for plain lists. */
+  group?: number;
 }
 
 export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.atMicros, position.id])).toString('base64url');
+  const { atMicros, id, group } = position;
+  return Buffer.from(JSON.stringify(group === undefined ? [atMicros, id] : [atMicros, id, group])).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): KeysetPosition {
@@ -18,12 +21,13 @@ export function decodeCursor(cursor: string): KeysetPosition {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (
       Array.isArray(value) &&
-      value.length === 2 &&
+      (value.length === 2 || (value.length === 3 && Number.isSafeInteger(value[2]) && (value[2] as number) >= 0)) &&
       Number.isSafeInteger(value[0]) &&
       Number.isSafeInteger(value[1]) &&
       (value[1] as number) > 0
     ) {
-      return { atMicros: value[0] as number, id: value[1] as number };
+      const position = { atMicros: value[0] as number, id: value[1] as number };
+      return value.length === 3 ? { ...position, group: value[2] as number } : position;
     }
   } catch {
     // fall through to the one error below

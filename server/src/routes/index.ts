@@ -3,7 +3,11 @@ import type { Route } from './define';
 import { labelRoutes } from './labels';
 import { personCheckinRoutes } from './personCheckins';
 import { siteRoutes } from './sites';
+import { vehicleCheckinRoutes } from './vehicleCheckins';
+import { vehicleLabelRoutes } from './vehicleLabels';
+import { vehicleRoutes } from './vehicles';
 import { watchlistRoutes } from './watchlist';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
-export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...adminRoutes];
+export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...adminRoutes,
+  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes];

@@ -3,3 +3,4 @@ export * from './transition';
 export * from './personCheckin';
 export * from './vehicleCheckin';
 export * from './checkinForm';
+export * from './plate';

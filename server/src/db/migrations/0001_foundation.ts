@@ -24,7 +24,6 @@ export const up: MigrationFn = async ({ context: sql }) => {
       updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (account_id, id)
     );
-    CREATE UNIQUE INDEX sites_id_key ON sites (id);
 
     -- Looked up by hash before the account is known: a reference table when distributed.
     CREATE TABLE api_tokens (
@@ -42,7 +41,8 @@ export const up: MigrationFn = async ({ context: sql }) => {
       PRIMARY KEY (account_id, id)
     );
     CREATE UNIQUE INDEX api_tokens_hash_key ON api_tokens (token_hash);
-    CREATE UNIQUE INDEX api_tokens_id_key ON api_tokens (id);
+    -- The management API addresses tokens by id alone.
+    CREATE INDEX api_tokens_id ON api_tokens (id);
 
     CREATE TABLE token_sites (
       account_id integer NOT NULL,
@@ -109,7 +109,6 @@ export const up: MigrationFn = async ({ context: sql }) => {
       FOREIGN KEY (account_id, site_id) REFERENCES sites (account_id, id),
       CHECK ((status = 'OUT') = (exit_at IS NOT NULL))
     );
-    CREATE UNIQUE INDEX person_checkins_id_key ON person_checkins (id);
     CREATE INDEX person_checkins_site_time ON person_checkins (account_id, site_id, entry_at DESC, id DESC);
     CREATE INDEX person_checkins_account_time ON person_checkins (account_id, entry_at DESC, id DESC);
     CREATE INDEX person_checkins_site_open ON person_checkins (account_id, site_id, entry_at DESC, id DESC) WHERE status <> 'OUT';

@@ -1,9 +1,11 @@
 import * as foundation from './0001_foundation';
+import * as vehicles from './0002_vehicles';
 import * as rateLimits from './0004_rate_limits';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
 export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0001_foundation', up: foundation.up },
+  { name: '0002_vehicles', up: vehicles.up },
   { name: '0004_rate_limits', up: rateLimits.up },
 ];

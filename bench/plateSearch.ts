@@ -1,0 +1,188 @@
+/**
+ * npm run bench:plates — search vehicle visits by license plate over 100,000 visits on 10 sites, through the
+ * real HTTP stack, as milliseconds and as a ratio to a baseline (reading one site) sampled round-robin with it;
+ * and the query plan of the plate search, which must read the normalized-plate index (printed in full).
+ * Target: the plate search answers in under 10 ms median, its open visit first.
+ */
+import fs from 'node:fs/promises';
+import type { Sequelize } from 'sequelize';
+import { normalizePlate } from '../shared/src/domain';
+import type { VehicleCheckin } from '../shared/src/schemas/vehicles';
+import { queryOne, queryRows } from '../server/src/db/query';
+import { type VehicleCheckinFilter, vehicleCheckinSearchSql } from '../server/src/queries/vehicleCheckinSearch';
+import { buildWorld } from '../test/support/factories';
+import { apiClient } from '../test/support/http';
+import { spawnServer } from '../test/support/serverProcess';
+import { percentiles, printTable, siteIdsOf, startBenchDatabase, timeInterleaved, timeSequential } from './harness';
+
+const VISITS = Number(process.env.BENCH_VISITS ?? 100_000);
+const PLATES = Math.max(1, Math.floor(VISITS / 5));
+/** One fleet truck with many visits, open at one gate since before its latest visits elsewhere. */
+const BUSY_VISITS = Math.min(5_000, Math.floor(VISITS / 20));
+const SITES = 10;
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+const TARGET_MS = 10;
+
+type Db = { sequelize: Sequelize };
+const plateOf = (n: number) => `P-${String(n).padStart(6, '0')}`;
+const BUSY = 'BUSY-1';
+
+async function seed(db: Db, accountId: number, siteIds: number[]): Promise<void> {
+  // Every plate about five visits over a year, all closed; then the newest visit of every third plate is
+  // still open (IN or PENDING), one per plate, as the unique index wants.
+  await queryOne(
+    db,
+    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
+       exit_source, exit_at, last_event_at, created_at, updated_at)
+     SELECT $1, ($2::int[])[1 + (g % $3)], 'P-' || lpad((g % $5)::text, 6, '0'), 'P' || lpad((g % $5)::text, 6, '0'),
+       'OUT', 'KIOSK', s.entry, 'KIOSK', s.entry + interval '2 hours', s.entry, s.entry, s.entry
+     FROM generate_series(1, $4) AS g,
+     LATERAL (SELECT now() - interval '1 day' - (random() * interval '365 days') AS entry) AS s`,
+    [accountId, siteIds, siteIds.length, VISITS - BUSY_VISITS, PLATES],
+  );
+  await queryOne(
+    db,
+    `UPDATE vehicle_checkins SET status = CASE WHEN id % 2 = 0 THEN 'IN' ELSE 'PENDING' END, exit_at = NULL, exit_source = NULL
+     WHERE id IN (SELECT DISTINCT ON (plate_norm) id FROM vehicle_checkins
+                  WHERE account_id = $1 AND right(plate_norm, 6)::int % 3 = 0 ORDER BY plate_norm, entry_at DESC)`,
+    [accountId],
+  );
+  await queryOne(
+    db,
+    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
+       exit_source, exit_at, last_event_at, created_at, updated_at)
+     SELECT $1, ($2::int[])[1 + (g % $3)], $4, $5, CASE WHEN g = $6 THEN 'IN' ELSE 'OUT' END, 'API', s.entry,
+       CASE WHEN g = $6 THEN NULL ELSE 'API' END, CASE WHEN g = $6 THEN NULL ELSE s.entry + interval '1 hour' END,
+       s.entry, s.entry, s.entry
+     FROM generate_series(1, $7) AS g, LATERAL (SELECT now() - (g * interval '100 minutes') AS entry) AS s`,
+    [accountId, siteIds, siteIds.length, BUSY, normalizePlate(BUSY), 40, BUSY_VISITS],
+  );
+  await queryOne(db, 'ANALYZE vehicle_checkins');
+}
+
+interface PlanNode {
+  'Node Type'?: string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every scan of vehicle_checkins in a plan: the index it reads, or "Seq Scan". */
+function scansOfVisits(node: PlanNode): string[] {
+  const own = node['Relation Name'] === 'vehicle_checkins' ? [node['Index Name'] ?? node['Node Type'] ?? '?'] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOfVisits)];
+}
+
+async function explain(db: Db, filter: VehicleCheckinFilter): Promise<{ scans: string[]; text: string }> {
+  const { sql, bind } = vehicleCheckinSearchSql(filter);
+  const json = await queryRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
+  const text = await queryRows<{ 'QUERY PLAN': string }>(db, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, bind);
+  const root = json[0]?.['QUERY PLAN'][0]?.Plan;
+  return { scans: root ? scansOfVisits(root) : [], text: text.map((row) => row['QUERY PLAN']).join('\n') };
+}
+
+async function main(): Promise<void> {
+  const database = await startBenchDatabase('gatehouse_bench_plates');
+  const db = { sequelize: database.sequelize };
+  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  try {
+    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const siteIds = await siteIdsOf(database.sequelize, world, SITES);
+    const started = Date.now();
+    await seed(db, world.accountId, siteIds);
+    process.stdout.write(`Seeded ${VISITS} vehicle visits (${PLATES} plates, one with ${BUSY_VISITS}) over ${SITES} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
+
+    const api = apiClient(server.baseUrl, world.token);
+    const search = (body: Record<string, unknown>) => api.post<{ data: VehicleCheckin[]; nextCursor: string | null }>('/v1/checkins/vehicles/search', body);
+    // Rotate over plates that have an open visit, each typed as a gate would (lower case, a space).
+    let turn = 0;
+    const openPlate = () => plateOf(3 * (1 + (turn++ % Math.floor((PLATES - 1) / 3)))).toLowerCase().replace('-', ' ');
+    const busyFirst = await search({ licensePlate: BUSY, limit: 50 });
+    if (busyFirst.body.data[0]?.status !== 'IN') throw new Error('the busy plate’s open visit is not first');
+    const sample = await search({ licensePlate: openPlate() });
+    if (!sample.body.data[0] || !['IN', 'PENDING'].includes(sample.body.data[0].status)) throw new Error('the open visit is not first');
+    const busyCursor = busyFirst.body.nextCursor ?? undefined;
+    const account = world.accountId;
+
+    const shapes: Array<{ name: string; request: () => Promise<{ status: number }>; filter?: VehicleCheckinFilter; target?: boolean }> = [
+      { name: 'baseline: GET one site', request: () => api.get(`/v1/sites/${world.siteId}`) },
+      {
+        name: 'search by plate (open visit first)', target: true,
+        request: () => search({ licensePlate: openPlate() }),
+        filter: { accountId: account, plateNorm: normalizePlate(plateOf(3)), limit: 50 },
+      },
+      {
+        name: `search busy plate (${BUSY_VISITS} visits)`, target: true,
+        request: () => search({ licensePlate: BUSY }),
+        filter: { accountId: account, plateNorm: normalizePlate(BUSY), limit: 50 },
+      },
+      {
+        name: 'busy plate, second page', target: true,
+        request: () => search({ licensePlate: BUSY, cursor: busyCursor }),
+        filter: { accountId: account, plateNorm: normalizePlate(BUSY), limit: 50, cursor: busyCursor },
+      },
+      {
+        name: 'site list by plate',
+        request: () => api.get(`/v1/sites/${world.siteId}/checkins/vehicles?licensePlate=${encodeURIComponent(openPlate())}`),
+        filter: { accountId: account, siteIds: [world.siteId], plateNorm: normalizePlate(plateOf(3)), limit: 50 },
+      },
+      {
+        name: 'on site now, all sites',
+        request: () => search({ status: ['IN', 'PENDING'] }),
+        filter: { accountId: account, status: ['IN', 'PENDING'], limit: 50 },
+      },
+    ];
+
+    const timings = await timeInterleaved(
+      shapes.map((shape) => async () => {
+        const response = await shape.request();
+        if (response.status !== 200) throw new Error(`${shape.name}: HTTP ${response.status}`);
+      }),
+      SAMPLES,
+    );
+    const rows: Array<Record<string, string | number>> = [];
+    const baseline = percentiles(timings[0] ?? []).p50;
+    let targetMet = true;
+    let allIndexed = true;
+    for (const [index, shape] of shapes.entries()) {
+      const { p50, p95 } = percentiles(timings[index] ?? []);
+      let plan = '-';
+      let sqlP50 = '-';
+      if (shape.filter) {
+        const { scans } = await explain(db, shape.filter);
+        const seq = scans.includes('Seq Scan');
+        allIndexed &&= !seq && scans.length > 0;
+        plan = [...new Set(scans)].join(' + ');
+        const { sql, bind } = vehicleCheckinSearchSql(shape.filter);
+        sqlP50 = percentiles(await timeSequential(async () => void (await queryRows(db, sql, bind)), SAMPLES)).p50.toFixed(2);
+      }
+      if (shape.target) targetMet &&= p50 < TARGET_MS;
+      rows.push({ shape: shape.name, 'p50 ms': p50.toFixed(2), 'p95 ms': p95.toFixed(2), 'p50 / baseline': (p50 / baseline).toFixed(2), 'SQL p50 ms': sqlP50, reads: plan });
+    }
+    printTable(rows);
+    const plateFilter = shapes[1]?.filter as VehicleCheckinFilter;
+    const { scans, text } = await explain(db, plateFilter);
+    const usesPlateIndex = scans.length > 0 && scans.every((scan) => scan.startsWith('vehicle_checkins_plate_'));
+    process.stdout.write(`\nPlan of the plate search (EXPLAIN ANALYZE):\n${text}\n`);
+    process.stdout.write(
+      `\nTarget: plate search under ${TARGET_MS} ms median: ${targetMet ? 'met' : 'NOT met'}; ` +
+        `plate search reads only the normalized-plate indexes: ${usesPlateIndex ? 'yes' : 'NO'}; ` +
+        `no sequential scan of vehicle_checkins in any plan: ${allIndexed ? 'yes' : 'NO'}\n`,
+    );
+    await fs.mkdir('bench/results', { recursive: true });
+    await fs.writeFile(
+      `bench/results/plates-${Date.now()}.json`,
+      JSON.stringify({ visits: VISITS, plates: PLATES, sites: SITES, rows, targetMet, usesPlateIndex, allIndexed, plan: text }, null, 2),
+    );
+    if (!targetMet || !usesPlateIndex || !allIndexed) process.exitCode = 1;
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:plates failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain';
+import type { Source } from '../../../shared/src/schemas/common';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import { type Executor, queryOne } from '../db/query';
+import { type VehicleCheckinKey, type VehicleCheckinRow, findVehicleCheckin } from '../db/vehicleCheckinRows';
+import { conflict, notFound, problem } from '../errors/problem';
+import { outboxEvent, outboxInsertCte } from '../outbox/events';
+import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
+
+// The whole change in one statement: the visit and its outbox events.
+const PERSIST = `
+  WITH checkin AS (
+    UPDATE vehicle_checkins
+    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
+    WHERE account_id = $1 AND id = $9),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 10 })}
+  SELECT 1 AS ok`;
+
+export interface VehicleAction {
+  event: VehicleEvent;
+  /** For checkout: where the vehicle left through (defaults to the caller's channel). */
+  exitSource?: Source;
+  /** For deny: why. */
+  denyReason?: string;
+}
+
+/**
+ * Applies one state change to a vehicle check-in under its row lock: the shared state machine decides, the
+ * result is written with its events in one statement. Conflicts are 409 with the check-in as `current`.
+ */
+export async function transitionVehicleCheckin(
+  db: Executor,
+  input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; now: Date },
+): Promise<VehicleCheckin> {
+  const { key, action, now } = input;
+  const row = await findVehicleCheckin(db, key, true);
+  if (!row) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
+  if (!result.ok) {
+    if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
+    throw conflict(result.code, `Vehicle check-in ${row.id}: ${result.message}`, presentVehicleCheckin(row));
+  }
+  const next: VehicleCheckinRow = {
+    ...row,
+    status: result.state.status,
+    last_event_at: result.state.lastEventAt,
+    deny_reason: action.denyReason ?? row.deny_reason,
+    updated_at: now,
+  };
+  const emitted: string[] = [];
+  for (const effect of result.effects) {
+    if (effect.type === 'SET_EXIT') {
+      next.exit_at = effect.at;
+      next.exit_source = action.exitSource ?? input.exitSource;
+    } else {
+      emitted.push(effect.event);
+    }
+  }
+  const checkin = presentVehicleCheckin(next);
+  const events = emitted.map((type) => outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }));
+  await queryOne(db, PERSIST, [
+    row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
+    next.deny_reason, row.id, JSON.stringify(events),
+  ]);
+  return checkin;
+}

@@ -1,0 +1,65 @@
+import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
+import type { Source } from '../../../shared/src/schemas/common';
+import { type Executor, queryOne } from './query';
+
+/** A vehicle check-in (a visit) as stored. `license_plate` is as sent; `plate_norm` is what is compared. */
+export interface VehicleCheckinRow {
+  account_id: number;
+  id: number;
+  site_id: number;
+  vehicle_id: number | null;
+  license_plate: string;
+  plate_norm: string;
+  status: VehicleStatus;
+  driver_name: string | null;
+  notes: string | null;
+  entry_source: Source;
+  entry_at: Date;
+  exit_source: Source | null;
+  exit_at: Date | null;
+  last_event_at: Date;
+  deny_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A row as read, plus the exact (microsecond) entry time that cursors are made of. */
+export type ListedVehicleCheckinRow = VehicleCheckinRow & { entry_us: number };
+
+export const VEHICLE_CHECKIN_COLUMNS = `
+         c.account_id, c.id, c.site_id, c.vehicle_id, c.license_plate, c.plate_norm, c.status, c.driver_name,
+         c.notes, c.entry_source, c.entry_at, c.exit_source, c.exit_at, c.last_event_at, c.deny_reason,
+         c.created_at, c.updated_at, (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us`;
+
+export interface VehicleCheckinKey {
+  accountId: number;
+  siteId: number;
+  checkinId: number;
+}
+
+/** One vehicle check-in of one site, or undefined; `lock` takes the row lock that serializes its transitions. */
+export async function findVehicleCheckin(
+  db: Executor,
+  key: VehicleCheckinKey,
+  lock = false,
+): Promise<ListedVehicleCheckinRow | undefined> {
+  return queryOne<ListedVehicleCheckinRow>(
+    db,
+    `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
+     WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3${lock ? ' FOR UPDATE OF c' : ''}`,
+    [key.accountId, key.siteId, key.checkinId],
+  );
+}
+
+/** The open visit (IN or PENDING) of a plate at a site: there is at most one (a unique index says so). */
+export async function findOpenVehicleCheckin(
+  db: Executor,
+  input: { accountId: number; siteId: number; plateNorm: string },
+): Promise<ListedVehicleCheckinRow | undefined> {
+  return queryOne<ListedVehicleCheckinRow>(
+    db,
+    `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
+     WHERE c.account_id = $1 AND c.site_id = $2 AND c.plate_norm = $3 AND c.status IN ('IN', 'PENDING')`,
+    [input.accountId, input.siteId, input.plateNorm],
+  );
+}

@@ -1,0 +1,88 @@
+import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from '../db/vehicleCheckinRows';
+import { type Executor, queryRows } from '../db/query';
+import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
+import { type KeysetPosition, afterCursorSql, decodeCursor, toPage } from './cursor';
+
+export interface VehicleCheckinFilter {
+  accountId: number;
+  /** undefined: every site of the account (an all-sites token); else only these (may be empty: nothing). */
+  siteIds?: number[];
+  /** Normalized plate: that plate's visits only, its open ones (IN, PENDING) first. */
+  plateNorm?: string;
+  status?: VehicleStatus[];
+  from?: Date;
+  to?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+const NOT_OUT: VehicleStatus[] = ['IN', 'PENDING', 'STOP'];
+const OPEN = `c.status IN ('IN', 'PENDING')`;
+/** Sort groups of a plate search: its open visits, then the rest (each newest entry first). */
+const OPEN_GROUP = 0;
+const REST_GROUP = 1;
+
+type Row = ListedVehicleCheckinRow & { sort_group: number };
+
+/**
+ * The statement for one keyset page (limit + 1 rows), newest entry first. By plate, the page is two index
+ * range reads on (account, plate, entry time) glued together, open visits first, with the group in the
+ * cursor. Every filter is a bind parameter. Separate from running it so the benchmark can EXPLAIN it.
+ */
+export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: string; bind: unknown[] } {
+  const bind: unknown[] = [filter.accountId];
+  const param = (value: unknown) => {
+    bind.push(value);
+    return `$${bind.length}`;
+  };
+  const where = ['c.account_id = $1'];
+  if (filter.siteIds !== undefined) {
+    where.push(filter.siteIds.length === 1 ? `c.site_id = ${param(filter.siteIds[0])}` : `c.site_id = ANY(${param(filter.siteIds)}::int[])`);
+  }
+  if (filter.plateNorm !== undefined) where.push(`c.plate_norm = ${param(filter.plateNorm)}`);
+  if (filter.status?.length) {
+    where.push(`c.status = ANY(${param(filter.status)}::text[])`);
+    // Lets the planner use the not-OUT partial indexes when no closed visit can match.
+    if (filter.status.every((status) => NOT_OUT.includes(status))) where.push(`c.status <> 'OUT'`);
+  }
+  if (filter.from) where.push(`c.entry_at >= ${param(filter.from)}`);
+  if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
+  let position: KeysetPosition | undefined;
+  let after = '';
+  if (filter.cursor) {
+    position = decodeCursor(filter.cursor);
+    after = afterCursorSql('c.entry_at', 'c.id', bind.length + 1, bind.length + 2);
+    bind.push(position.atMicros, position.id);
+  }
+  const limit = param(filter.limit + 1);
+  const branch = (group: number, condition: string | undefined, keyset: boolean) =>
+    `SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${group} AS sort_group FROM vehicle_checkins c
+     WHERE ${[...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])].join(' AND ')}
+     ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
+  if (filter.plateNorm === undefined) return { sql: branch(REST_GROUP, undefined, true), bind };
+  // A cursor in the second group (or one from a list without plate) has left the open visits behind.
+  const inRest = position !== undefined && (position.group ?? REST_GROUP) !== OPEN_GROUP;
+  const rest = `(${branch(REST_GROUP, `NOT (${OPEN})`, inRest)})`;
+  const sql = inRest
+    ? rest
+    : `SELECT * FROM ((${branch(OPEN_GROUP, OPEN, true)}) UNION ALL ${rest}) AS page
+       ORDER BY sort_group, entry_at DESC, id DESC LIMIT ${limit}`;
+  return { sql, bind };
+}
+
+/** One keyset page of vehicle check-ins: newest entry first, and by plate its open visits first. */
+export async function searchVehicleCheckins(
+  db: Executor,
+  filter: VehicleCheckinFilter,
+): Promise<{ data: VehicleCheckin[]; nextCursor: string | null }> {
+  const { sql, bind } = vehicleCheckinSearchSql(filter);
+  const rows = await queryRows<Row>(db, sql, bind);
+  const byPlate = filter.plateNorm !== undefined;
+  return toPage<Row, VehicleCheckin>(rows, filter.limit, presentVehicleCheckin, (row) => ({
+    atMicros: row.entry_us,
+    id: row.id,
+    ...(byPlate ? { group: row.sort_group } : {}),
+  }));
+}

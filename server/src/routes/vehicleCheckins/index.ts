@@ -1,0 +1,106 @@
+import { normalizePlate } from '../../../../shared/src/domain';
+import { DEFAULT_PAGE_SIZE, page } from '../../../../shared/src/schemas/common';
+import {
+  CreateVehicleCheckinRequest,
+  VehicleCheckin,
+  VehicleCheckinListQuery,
+  VehicleCheckinsSearchRequest,
+} from '../../../../shared/src/schemas/vehicles';
+import { createVehicleCheckin } from '../../commands/vehicleCheckinCreator';
+import { findVehicleCheckin } from '../../db/vehicleCheckinRows';
+import { notFound } from '../../errors/problem';
+import { viewableSites } from '../../policies/viewableSites';
+import { presentVehicleCheckin } from '../../presenters/vehicleCheckin';
+import { searchVehicleCheckins } from '../../queries/vehicleCheckinSearch';
+import { defineRoute, siteOf } from '../define';
+import { CheckinParams, SiteParams } from '../params';
+import { vehicleActionRoutes } from './actions';
+
+const tag = 'Vehicle check-ins';
+const base = '/sites/:siteId/checkins/vehicles';
+const plateNorm = (plate: string | undefined) => (plate === undefined ? undefined : normalizePlate(plate));
+
+export const vehicleCheckinRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: base,
+    summary: 'A vehicle arrives: IN if registered, PENDING for an unknown plate, STOP for a blocking label',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:write',
+    params: SiteParams,
+    body: CreateVehicleCheckinRequest,
+    responses: { 201: VehicleCheckin },
+    handler: async (ctx) => ({
+      status: 201,
+      body: await createVehicleCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: base,
+    summary: 'List the vehicle check-ins of one site, newest entry first (by plate: its open visit first)',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    params: SiteParams,
+    query: VehicleCheckinListQuery,
+    responses: { 200: page(VehicleCheckin) },
+    handler: async (ctx) => ({
+      status: 200,
+      body: await searchVehicleCheckins(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteIds: [siteOf(ctx).siteId],
+        plateNorm: plateNorm(ctx.query.licensePlate),
+        status: ctx.query.status,
+        limit: ctx.query.limit,
+        cursor: ctx.query.cursor,
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${base}/:checkinId`,
+    summary: 'Read one vehicle check-in',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    params: CheckinParams,
+    responses: { 200: VehicleCheckin },
+    handler: async (ctx) => {
+      const row = await findVehicleCheckin(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteId: siteOf(ctx).siteId,
+        checkinId: ctx.params.checkinId,
+      });
+      if (!row) throw notFound(`Vehicle check-in ${ctx.params.checkinId} does not exist on site ${ctx.params.siteId}.`);
+      return { status: 200, body: presentVehicleCheckin(row) };
+    },
+  }),
+  ...vehicleActionRoutes,
+  defineRoute({
+    method: 'POST',
+    path: '/checkins/vehicles/search',
+    summary: 'Search vehicle check-ins across sites; by plate, its open visit comes first',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    body: VehicleCheckinsSearchRequest,
+    bodyOptional: true,
+    readOnly: true,
+    responses: { 200: page(VehicleCheckin) },
+    handler: async ({ db, principal, body }) => ({
+      status: 200,
+      body: await searchVehicleCheckins(db, {
+        accountId: principal.accountId,
+        siteIds: await viewableSites(db, principal, body.siteIds),
+        plateNorm: plateNorm(body.licensePlate),
+        status: body.status,
+        from: body.from ? new Date(body.from) : undefined,
+        to: body.to ? new Date(body.to) : undefined,
+        limit: body.limit ?? DEFAULT_PAGE_SIZE,
+        cursor: body.cursor,
+      }),
+    }),
+  }),
+];

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { normalizePlate } from '../../../../shared/src/domain';
+import { Id, page } from '../../../../shared/src/schemas/common';
+import {
+  CreateVehicleRequest,
+  UpdateVehicleRequest,
+  Vehicle,
+  VehicleLabelsRequest,
+  VehicleListQuery,
+} from '../../../../shared/src/schemas/vehicles';
+import { createVehicle } from '../../commands/vehicleCreator';
+import { updateVehicle } from '../../commands/vehicleUpdater';
+import { queryOne } from '../../db/query';
+import { findVehicle } from '../../db/vehicleRows';
+import { notFound } from '../../errors/problem';
+import { presentVehicle } from '../../presenters/vehicle';
+import { listVehicles } from '../../queries/vehicleList';
+import { defineRoute } from '../define';
+
+const tag = 'Vehicles';
+const base = '/profiles/vehicles';
+const VehicleParams = z.object({ vehicleId: Id });
+
+// Deleting keeps the row (past visits point at it and keep their own plate) and frees the plate.
+const DELETE = `
+  WITH gone AS (
+    UPDATE vehicles SET deleted_at = $3, updated_at = $3
+    WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id),
+  unlabeled AS (
+    DELETE FROM vehicle_label_assignments WHERE account_id = $1 AND vehicle_id IN (SELECT id FROM gone))
+  SELECT id FROM gone`;
+
+export const vehicleRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: base,
+    summary: 'Register a vehicle (its plate is unique in the account)',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:write',
+    body: CreateVehicleRequest,
+    responses: { 201: Vehicle },
+    handler: async ({ db, principal, body, now }) => ({
+      status: 201,
+      body: await createVehicle(db, { accountId: principal.accountId, request: body, now }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: base,
+    summary: 'List vehicles, newest first, by plate or label',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    query: VehicleListQuery,
+    responses: { 200: page(Vehicle) },
+    handler: async ({ db, principal, query }) => ({
+      status: 200,
+      body: await listVehicles(db, {
+        accountId: principal.accountId,
+        plateNorm: query.licensePlate === undefined ? undefined : normalizePlate(query.licensePlate),
+        labelId: query.labelId,
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${base}/:vehicleId`,
+    summary: 'Read a vehicle',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    params: VehicleParams,
+    responses: { 200: Vehicle },
+    handler: async ({ db, principal, params }) => {
+      const row = await findVehicle(db, principal.accountId, params.vehicleId);
+      if (!row) throw notFound(`Vehicle ${params.vehicleId} does not exist.`);
+      return { status: 200, body: presentVehicle(row) };
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: `${base}/:vehicleId`,
+    summary: 'Update a vehicle: only the fields sent change, null clears one',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:write',
+    params: VehicleParams,
+    body: UpdateVehicleRequest,
+    responses: { 200: Vehicle },
+    handler: async ({ db, principal, params, body, now }) => ({
+      status: 200,
+      body: await updateVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, request: body, now }),
+    }),
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: `${base}/:vehicleId/labels`,
+    summary: "Replace a vehicle's labels",
+    tag,
+    auth: 'token',
+    scope: 'vehicles:write',
+    params: VehicleParams,
+    body: VehicleLabelsRequest,
+    responses: { 200: Vehicle },
+    handler: async ({ db, principal, params, body, now }) => ({
+      status: 200,
+      body: await updateVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, request: body, now }),
+    }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: `${base}/:vehicleId`,
+    summary: 'Delete a vehicle (its past visits keep their plate)',
+    tag,
+    auth: 'token',
+    scope: 'vehicles:write',
+    params: VehicleParams,
+    responses: { 204: null },
+    handler: async ({ db, principal, params, now }) => {
+      const row = await queryOne<{ id: number }>(db, DELETE, [principal.accountId, params.vehicleId, now]);
+      if (!row) throw notFound(`Vehicle ${params.vehicleId} does not exist.`);
+      return { status: 204 };
+    },
+  }),
+];

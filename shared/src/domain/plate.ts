@@ -1,0 +1,36 @@
+/** Longest normalized plate (CONTRACT §8), counted in characters (code points), not UTF-16 units. */
+export const MAX_PLATE_LENGTH = 16;
+
+// What a gate, a fleet system and a person typing may put between the parts of one plate: `AB-123 CD`,
+// `AB.123.CD`, `AB·123·CD` are all `AB123CD`. Any white space counts as a space (a scanner may send a tab).
+const SEPARATORS = /[\s\-.·]/gu;
+
+// After upper-casing: A–Z, 0–9, and letters of any other script (Ä, Ж, 品 …); nothing else.
+const NORMALIZED = new RegExp(`^(?:[A-Z0-9]|\\p{L}){1,${MAX_PLATE_LENGTH}}$`, 'u');
+
+/**
+ * The form plates are compared in (CONTRACT §8): separators removed, upper case. Then NFC, so a letter
+ * typed precomposed (`Ü`) or as a letter plus a combining accent is the same plate. Pure; the server and
+ * the kiosk use it alike.
+ */
+export function normalizePlate(plate: string): string {
+  return plate.replace(SEPARATORS, '').toUpperCase().normalize('NFC');
+}
+
+/** Why a plate as entered cannot be a plate, or undefined when it can. */
+export function plateProblem(plate: string): string | undefined {
+  const normalized = normalizePlate(plate);
+  if (normalized === '') return 'A license plate needs at least one letter or digit';
+  if ([...normalized].length > MAX_PLATE_LENGTH) {
+    return `A license plate has at most ${MAX_PLATE_LENGTH} letters and digits (separators not counted)`;
+  }
+  if (!NORMALIZED.test(normalized)) {
+    return 'A license plate holds letters, digits 0-9, spaces, "-", "." and "·" only';
+  }
+  return undefined;
+}
+
+/** True when the plate, once normalized, is 1–16 of A–Z, 0–9 or letters of other scripts. */
+export function isValidPlate(plate: string): boolean {
+  return plateProblem(plate) === undefined;
+}

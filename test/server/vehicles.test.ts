@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Problem } from '../../shared/src/schemas/common';
+import type { Vehicle, VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { queryOne } from '../../server/src/db/query';
+import { type World, buildWorld } from '../support/factories';
+import { apiClient } from '../support/http';
+import { type TestServer, startTestServer } from '../support/testServer';
+import {
+  type Page, VEHICLES, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, visit,
+} from '../support/vehicles';
+
+let server: TestServer;
+let world: World;
+let stranger: World;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await buildWorld(server);
+  stranger = await buildWorld(server);
+});
+afterAll(async () => server?.close());
+
+const vehicle = (id: number) => `${VEHICLES}/${id}`;
+const countVehicles = async (plateNorm: string) =>
+  (await queryOne<{ count: number }>({ sequelize: server.sequelize }, 'SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = $1', [plateNorm]))?.count;
+
+describe('POST /v1/profiles/vehicles', () => {
+  it('creates a vehicle (201) with the plate as entered; GET reads it back', async () => {
+    const label = await createVehicleLabel(world.api);
+    const created = await registerVehicle(world.api, {
+      licensePlate: 'ab-123 cd', make: 'Volvo', model: 'FH16', color: 'red', description: 'Tipper', labelIds: [label.labelId],
+    });
+    expect(created).toMatchObject({
+      vehicleId: expect.any(Number), licensePlate: 'ab-123 cd', make: 'Volvo', model: 'FH16', color: 'red', description: 'Tipper',
+      labelIds: [label.labelId],
+    });
+    expect(created.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(created.updatedAt).toBe(created.createdAt);
+    const read = await world.api.get<Vehicle>(vehicle(created.vehicleId));
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created);
+  });
+
+  it('fields not sent (or sent empty) are null; labelIds is []', async () => {
+    const created = await registerVehicle(world.api, { licensePlate: uniquePlate(), make: '' });
+    expect(created).toMatchObject({ make: null, model: null, color: null, description: null, labelIds: [] });
+  });
+
+  it('refuses a plate that is not 1–16 letters and digits once normalized, naming licensePlate', async () => {
+    for (const licensePlate of ['', ' - . ', 'AB_123', 'AB#1', 'X'.repeat(17), 42]) {
+      const response = await world.api.post<Problem>(VEHICLES, { licensePlate });
+      expectProblem(response, 422, 'VALIDATION_FAILED');
+      expect(errorPaths(response)).toContain('licensePlate');
+    }
+    const missing = await world.api.post<Problem>(VEHICLES, { make: 'Volvo' });
+    expect(errorPaths(missing)).toContain('licensePlate');
+    const unknown = await world.api.post<Problem>(VEHICLES, { licensePlate: uniquePlate(), wheels: 6 });
+    expectProblem(unknown, 422, 'VALIDATION_FAILED');
+    expect(errorPaths(unknown)).toContain('wheels');
+  });
+
+  it('a plate already registered in the account, in any spelling, is 409 LICENSE_PLATE_TAKEN with the vehicle as current', async () => {
+    const first = await registerVehicle(world.api, { licensePlate: 'KA-XY 77' });
+    for (const licensePlate of ['KA-XY 77', 'kaxy77', 'KA.XY.77', 'ka·xy·77']) {
+      const response = await world.api.post<Problem>(VEHICLES, { licensePlate });
+      expectProblem(response, 409, 'LICENSE_PLATE_TAKEN');
+      expect(response.body.current).toEqual(first);
+    }
+    expect(await countVehicles('KAXY77')).toBe(1);
+  });
+
+  it('unknown label ids, or another account’s, are 422 naming labelIds', async () => {
+    const theirs = await createVehicleLabel(stranger.api);
+    for (const labelIds of [[999_999], [theirs.labelId]]) {
+      const response = await world.api.post<Problem>(VEHICLES, { licensePlate: uniquePlate(), labelIds });
+      expectProblem(response, 422, 'VALIDATION_FAILED');
+      expect(errorPaths(response)).toEqual(['labelIds']);
+    }
+  });
+
+  it('honours Idempotency-Key: a retry replays the 201 byte for byte and registers nothing more', async () => {
+    const key = randomUUID();
+    const body = { licensePlate: 'ID-EM 1', make: 'Scania' };
+    const first = await world.api.post<Vehicle>(VEHICLES, body, { idempotencyKey: key });
+    const again = await world.api.post<Vehicle>(VEHICLES, body, { idempotencyKey: key });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+    expect(await countVehicles('IDEM1')).toBe(1);
+    const reused = await world.api.post<Problem>(VEHICLES, { ...body, make: 'MAN' }, { idempotencyKey: key });
+    expectProblem(reused, 422, 'IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a stored 409 LICENSE_PLATE_TAKEN replays even after the plate was freed', async () => {
+    const holder = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    const key = randomUUID();
+    const refused = await world.api.post<Problem>(VEHICLES, { licensePlate: holder.licensePlate }, { idempotencyKey: key });
+    expectProblem(refused, 409, 'LICENSE_PLATE_TAKEN');
+    expect((await world.api.delete(vehicle(holder.vehicleId))).status).toBe(204);
+    const replay = await world.api.post<Problem>(VEHICLES, { licensePlate: holder.licensePlate }, { idempotencyKey: key });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(refused.text);
+  });
+
+  it('ten simultaneous creates of one plate: one 201, nine 409 with that vehicle', async () => {
+    const plate = uniquePlate('RACE');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate })));
+    const created = responses.filter((response) => response.status === 201);
+    expect(created).toHaveLength(1);
+    for (const response of responses.filter((item) => item.status !== 201)) {
+      expectProblem(response, 409, 'LICENSE_PLATE_TAKEN');
+      expect(response.body.current).toEqual(created[0]?.body);
+    }
+  });
+});
+
+describe('one plate per account under concurrent writes', () => {
+  it('creates and re-plates racing for one plate: exactly one succeeds, the rest are 409 LICENSE_PLATE_TAKEN (never 500)', async () => {
+    const plate = uniquePlate('RACE');
+    const others = await Promise.all(Array.from({ length: 6 }, () => registerVehicle(world.api, { licensePlate: uniquePlate('OTHER') })));
+    const responses = await Promise.all([
+      ...others.map((other) => world.api.put<Vehicle & Problem>(vehicle(other.vehicleId), { licensePlate: plate })),
+      ...Array.from({ length: 6 }, () => world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate.toLowerCase() })),
+    ]);
+    const won = responses.filter((response) => response.status === 200 || response.status === 201);
+    expect(won).toHaveLength(1);
+    for (const response of responses.filter((item) => item.status >= 300)) {
+      expectProblem(response, 409, 'LICENSE_PLATE_TAKEN');
+      expect(response.body.current).toMatchObject({ vehicleId: won[0]?.body.vehicleId });
+    }
+    expect(await countVehicles(plate.replaceAll('-', ''))).toBe(1);
+  });
+});
+
+describe('GET /v1/profiles/vehicles', () => {
+  it('lists newest first in keyset pages, and filters by plate (any spelling) and by label', async () => {
+    const label = await createVehicleLabel(world.api);
+    const made: Vehicle[] = [];
+    for (let i = 0; i < 5; i += 1) made.push(await registerVehicle(world.api, { licensePlate: uniquePlate('LIST'), labelIds: [label.labelId] }));
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `labelId=${label.labelId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const response = await world.api.get<Page<Vehicle>>(`${VEHICLES}?${query}`);
+      expect(response.status).toBe(200);
+      expect(response.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...response.body.data.map((item) => item.vehicleId));
+      cursor = response.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(made.map((item) => item.vehicleId).reverse());
+
+    const target = made[2] as Vehicle;
+    const spelled = target.licensePlate.toLowerCase().replaceAll('-', ' ');
+    const byPlate = await world.api.get<Page<Vehicle>>(`${VEHICLES}?licensePlate=${encodeURIComponent(spelled)}`);
+    expect(byPlate.body).toEqual({ data: [target], nextCursor: null });
+    const none = await world.api.get<Page<Vehicle>>(`${VEHICLES}?licensePlate=NOPE1`);
+    expect(none.body).toEqual({ data: [], nextCursor: null });
+  });
+
+  it('refuses a bad plate, label id, cursor or unknown parameter with 400 INVALID_QUERY', async () => {
+    for (const query of ['licensePlate=AB_1', 'labelId=abc', 'labelId=0', 'cursor=nope', 'limit=0', 'color=red']) {
+      expectProblem(await world.api.get<Problem>(`${VEHICLES}?${query}`), 400, 'INVALID_QUERY');
+    }
+  });
+});
+
+describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
+  it('changes only the fields sent; null clears an optional field', async () => {
+    const created = await registerVehicle(world.api, { licensePlate: uniquePlate(), make: 'Volvo', model: 'FH', color: 'red' });
+    const updated = await world.api.put<Vehicle>(vehicle(created.vehicleId), { color: 'blue', model: null });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ licensePlate: created.licensePlate, make: 'Volvo', model: null, color: 'blue', description: null });
+    expect(updated.body.createdAt).toBe(created.createdAt);
+    expect((await world.api.get<Vehicle>(vehicle(created.vehicleId))).body).toEqual(updated.body);
+  });
+
+  it('re-plates a vehicle; a plate another vehicle holds is 409 with that vehicle; its own plate respelled is fine', async () => {
+    const mine = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    const other = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    const taken = await world.api.put<Problem>(vehicle(mine.vehicleId), { licensePlate: other.licensePlate.toLowerCase() });
+    expectProblem(taken, 409, 'LICENSE_PLATE_TAKEN');
+    expect(taken.body.current).toEqual(other);
+    const respelled = await world.api.put<Vehicle>(vehicle(mine.vehicleId), { licensePlate: mine.licensePlate.replaceAll('-', ' ') });
+    expect(respelled.status).toBe(200);
+    const fresh = uniquePlate('NEW');
+    const moved = await world.api.put<Vehicle>(vehicle(mine.vehicleId), { licensePlate: fresh });
+    expect(moved.body.licensePlate).toBe(fresh);
+    // The old plate is free again.
+    await registerVehicle(world.api, { licensePlate: mine.licensePlate });
+  });
+
+  it('refuses null for the plate and invalid fields (422); an unknown or deleted vehicle is 404', async () => {
+    const created = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    for (const body of [{ licensePlate: null }, { licensePlate: 'A/B' }, { make: 5 }, { vin: 'x' }]) {
+      expectProblem(await world.api.put<Problem>(vehicle(created.vehicleId), body), 422, 'VALIDATION_FAILED');
+    }
+    expectProblem(await world.api.put<Problem>(vehicle(999_999_999), { make: 'x' }), 404, 'NOT_FOUND');
+    await world.api.delete(vehicle(created.vehicleId));
+    expectProblem(await world.api.put<Problem>(vehicle(created.vehicleId), { make: 'x' }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('PUT /v1/profiles/vehicles/{vehicleId}/labels', () => {
+  it('replaces the labels (200 vehicle); [] clears them; unknown ids are 422 and change nothing', async () => {
+    const [a, b, c] = [await createVehicleLabel(world.api), await createVehicleLabel(world.api), await createVehicleLabel(world.api)];
+    const created = await registerVehicle(world.api, { licensePlate: uniquePlate(), labelIds: [a.labelId, b.labelId] });
+    const replaced = await world.api.put<Vehicle>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [c.labelId, b.labelId, c.labelId] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.labelIds).toEqual([b.labelId, c.labelId].sort((x, y) => x - y));
+    expect((await world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(replaced.body.labelIds);
+
+    const refused = await world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [a.labelId, 999_999] });
+    expectProblem(refused, 422, 'VALIDATION_FAILED');
+    expect(errorPaths(refused)).toEqual(['labelIds']);
+    expect((await world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(replaced.body.labelIds);
+
+    const cleared = await world.api.put<Vehicle>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [] });
+    expect(cleared.body.labelIds).toEqual([]);
+    expectProblem(await world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, {}), 422, 'VALIDATION_FAILED');
+    expectProblem(await world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [] }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('DELETE /v1/profiles/vehicles/{vehicleId}', () => {
+  it('204; then 404; the plate is free again; past visits keep their plate and vehicleId', async () => {
+    const created = await registerVehicle(world.api, { licensePlate: 'DEL 42' });
+    const past = await arrive(world.api, world.siteId, { vehicleId: created.vehicleId });
+    const gone = await world.api.delete(vehicle(created.vehicleId));
+    expect(gone.status).toBe(204);
+    expect(gone.text).toBe('');
+    expectProblem(await world.api.get<Problem>(vehicle(created.vehicleId)), 404, 'NOT_FOUND');
+    expectProblem(await world.api.delete<Problem>(vehicle(created.vehicleId)), 404, 'NOT_FOUND');
+    const listed = await world.api.get<Page<Vehicle>>(`${VEHICLES}?licensePlate=DEL42`);
+    expect(listed.body.data).toEqual([]);
+    const kept = await world.api.get<VehicleCheckin>(visit(past));
+    expect(kept.body).toMatchObject({ licensePlate: 'DEL 42', vehicleId: created.vehicleId, status: 'IN' });
+    const again = await registerVehicle(world.api, { licensePlate: 'del-42' });
+    expect(again.vehicleId).not.toBe(created.vehicleId);
+  });
+});
+
+describe('access', () => {
+  it('reads need vehicles:read, writes vehicles:write (403 INSUFFICIENT_SCOPE); no token is 401', async () => {
+    const created = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    const reader = await clientWith(server, world, ['vehicles:read']);
+    expect((await reader.get(vehicle(created.vehicleId))).status).toBe(200);
+    expect((await reader.get(VEHICLES)).status).toBe(200);
+    expectProblem(await reader.post<Problem>(VEHICLES, { licensePlate: uniquePlate() }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(await reader.put<Problem>(vehicle(created.vehicleId), { make: 'x' }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(await reader.put<Problem>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [] }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(await reader.delete<Problem>(vehicle(created.vehicleId)), 403, 'INSUFFICIENT_SCOPE');
+    const people = await clientWith(server, world, ['checkins:read', 'checkins:write']);
+    expectProblem(await people.get<Problem>(vehicle(created.vehicleId)), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(await apiClient(server.baseUrl).get<Problem>(VEHICLES), 401, 'UNAUTHENTICATED');
+  });
+
+  it('a vehicle id that is not a positive integer is 404', async () => {
+    for (const id of ['0', '-1', 'abc', '1.5', '99999999999999999999']) {
+      expectProblem(await world.api.get<Problem>(`${VEHICLES}/${id}`), 404, 'NOT_FOUND');
+    }
+  });
+
+  it('accounts are isolated: another account neither sees nor changes a vehicle, and may register the same plate', async () => {
+    const mine = await registerVehicle(world.api, { licensePlate: 'ISO 1' });
+    expectProblem(await stranger.api.get<Problem>(vehicle(mine.vehicleId)), 404, 'NOT_FOUND');
+    expectProblem(await stranger.api.put<Problem>(vehicle(mine.vehicleId), { make: 'x' }), 404, 'NOT_FOUND');
+    expectProblem(await stranger.api.put<Problem>(`${vehicle(mine.vehicleId)}/labels`, { labelIds: [] }), 404, 'NOT_FOUND');
+    expectProblem(await stranger.api.delete<Problem>(vehicle(mine.vehicleId)), 404, 'NOT_FOUND');
+    const theirs = await stranger.api.get<Page<Vehicle>>(`${VEHICLES}?limit=200`);
+    expect(theirs.body.data.map((item) => item.vehicleId)).not.toContain(mine.vehicleId);
+    const same = await registerVehicle(stranger.api, { licensePlate: 'iso-1' });
+    expect(same.vehicleId).not.toBe(mine.vehicleId);
+    expect((await world.api.get<Vehicle>(vehicle(mine.vehicleId))).body).toEqual(mine);
+  });
+});
