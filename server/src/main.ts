@@ -7,7 +7,10 @@ import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './db/
 import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
+import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
+import { createMetrics } from './observability/metrics';
+import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -34,7 +37,8 @@ async function main(): Promise<void> {
   stopOnFailure = undefined;
   const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
 
-  const app = createApp({ sequelize, env, log });
+  const metrics = createMetrics(sequelize, () => webhookBacklog({ sequelize }));
+  const app = createApp({ sequelize, env, log, metrics });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST);
@@ -42,6 +46,19 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo });
+  // Every instance may dispatch (leases keep them apart), in a thread of its own; WEBHOOK_DISPATCHER=false
+  // leaves it to `npm run worker`.
+  const dispatcher = env.WEBHOOK_DISPATCHER
+    ? startDispatcherThread(
+        { databaseUrl: url, allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, pollMs: env.WEBHOOK_POLL_MS, logLevel: env.LOG_LEVEL },
+        {
+          log,
+          onResults: (counts) => {
+            for (const [result, count] of Object.entries(counts)) if (count > 0) metrics.webhookDeliveries.inc({ result }, count);
+          },
+        },
+      )
+    : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -58,6 +75,8 @@ async function main(): Promise<void> {
     ]);
     clearInterval(reaper);
     if (!drained) server.closeAllConnections();
+    // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
+    await dispatcher?.stop();
     await purge.stop();
     await sequelize.close();
     await embedded?.stop();

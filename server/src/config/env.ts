@@ -19,6 +19,9 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_DISPATCHER: booleanString.default(true),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
   NODE_ENV: z.string().default('development'),

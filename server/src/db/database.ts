@@ -9,6 +9,8 @@ export interface DatabaseOptions {
   poolMax?: number;
   /** Fail fast instead of queueing forever when Postgres is gone (CONTRACT §2: 503 UNAVAILABLE). */
   acquireTimeoutMs?: number;
+  /** Startup options of every session, e.g. `-c synchronous_commit=off` for the webhook dispatcher's bookkeeping. */
+  sessionOptions?: string;
 }
 
 /** One Sequelize instance (and its pg pool) per process. */
@@ -30,6 +32,7 @@ export function createDatabase(options: DatabaseOptions): Sequelize {
       statement_timeout: 30_000,
       idle_in_transaction_session_timeout: 60_000,
       application_name: 'gatehouse',
+      ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
     },
     define: { underscored: true, timestamps: true },
   });

@@ -7,7 +7,8 @@ import { vehicleCheckinRoutes } from './vehicleCheckins';
 import { vehicleLabelRoutes } from './vehicleLabels';
 import { vehicleRoutes } from './vehicles';
 import { watchlistRoutes } from './watchlist';
+import { webhookRoutes } from './webhooks';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...adminRoutes,
-  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes];
+  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes];

@@ -1,5 +1,6 @@
 import * as foundation from './0001_foundation';
 import * as vehicles from './0002_vehicles';
+import * as webhooks from './0003_webhooks';
 import * as rateLimits from './0004_rate_limits';
 import type { MigrationFn } from './types';
 
@@ -7,5 +8,6 @@ import type { MigrationFn } from './types';
 export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0001_foundation', up: foundation.up },
   { name: '0002_vehicles', up: vehicles.up },
+  { name: '0003_webhooks', up: webhooks.up },
   { name: '0004_rate_limits', up: rateLimits.up },
 ];

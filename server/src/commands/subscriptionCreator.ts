@@ -1,0 +1,41 @@
+import type { CreateWebhookSubscriptionRequest, CreatedWebhookSubscription } from '../../../shared/src/schemas/webhooks';
+import type { Principal } from '../auth/principal';
+import { type Executor, queryOne } from '../db/query';
+import { validationFailed } from '../errors/problem';
+import { subscriptionSites } from '../policies/subscriptionAccess';
+import { type SubscriptionRow, presentSubscription } from '../presenters/webhook';
+import { urlRefusal } from '../webhooks/addressPolicy';
+import { newWebhookSecret } from '../webhooks/signature';
+
+const INSERT = `
+  WITH sub AS (
+    INSERT INTO webhook_subscriptions (account_id, url, events, all_sites, description, secret, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+    RETURNING id, url, events, all_sites, description, enabled, disabled_reason, created_at, updated_at),
+  sites AS (
+    INSERT INTO webhook_subscription_sites (account_id, subscription_id, site_id)
+    SELECT $1, sub.id, site FROM sub, unnest($8::int[]) AS site)
+  SELECT sub.*, $8::int[] AS site_ids FROM sub`;
+
+/** Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed). */
+export async function checkSubscriptionUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const refusal = await urlRefusal(url, allowPrivate);
+  if (refusal) throw validationFailed([{ path: 'url', message: refusal }], 'The webhook URL cannot be used.');
+}
+
+/** Creates a subscription: URL checked, sites resolved with the token, a new secret shown this once. */
+export async function createSubscription(
+  db: Executor,
+  input: { principal: Principal; request: CreateWebhookSubscriptionRequest; allowPrivateUrls: boolean; now: Date },
+): Promise<CreatedWebhookSubscription> {
+  const { principal, request, now } = input;
+  const sites = await subscriptionSites(db, principal, request.siteIds);
+  await checkSubscriptionUrl(request.url, input.allowPrivateUrls);
+  const secret = newWebhookSecret();
+  const row = await queryOne<SubscriptionRow>(db, INSERT, [
+    principal.accountId, request.url, [...new Set(request.events)], sites.allSites, request.description || null, secret, now,
+    sites.siteIds,
+  ]);
+  if (!row) throw new Error('subscription insert returned nothing');
+  return { ...presentSubscription(row), secret };
+}

@@ -1,0 +1,47 @@
+import type { UpdateWebhookSubscriptionRequest, WebhookSubscription } from '../../../shared/src/schemas/webhooks';
+import type { Principal } from '../auth/principal';
+import { findSubscription } from '../db/webhookRows';
+import { type Executor, queryOne } from '../db/query';
+import { notFound } from '../errors/problem';
+import { subscriptionSites } from '../policies/subscriptionAccess';
+import { presentSubscription } from '../presenters/webhook';
+import { checkSubscriptionUrl } from './subscriptionCreator';
+
+const UPDATE = `
+  WITH sub AS (
+    UPDATE webhook_subscriptions
+    SET url = COALESCE($3, url), events = COALESCE($4, events), all_sites = COALESCE($5, all_sites),
+        description = CASE WHEN $6 THEN $7 ELSE description END,
+        enabled = COALESCE($8, enabled),
+        disabled_reason = CASE WHEN $8 IS NULL THEN disabled_reason WHEN $8 THEN NULL ELSE 'Disabled through the API.' END,
+        updated_at = $9
+    WHERE account_id = $1 AND id = $2 RETURNING id),
+  cleared AS (
+    DELETE FROM webhook_subscription_sites ws USING sub
+    WHERE $10 AND ws.account_id = $1 AND ws.subscription_id = sub.id AND ws.site_id <> ALL ($11::int[])),
+  added AS (
+    INSERT INTO webhook_subscription_sites (account_id, subscription_id, site_id)
+    SELECT $1, sub.id, site FROM sub, unnest($11::int[]) AS site WHERE $10
+    ON CONFLICT DO NOTHING)
+  SELECT id FROM sub`;
+
+/** Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view). */
+export async function updateSubscription(
+  db: Executor,
+  input: { principal: Principal; subscriptionId: number; request: UpdateWebhookSubscriptionRequest; allowPrivateUrls: boolean; now: Date },
+): Promise<WebhookSubscription> {
+  const { principal, subscriptionId, request, now } = input;
+  const missing = () => notFound(`Webhook subscription ${subscriptionId} does not exist.`);
+  if (!(await findSubscription(db, principal, subscriptionId))) throw missing();
+  const sites = request.siteIds === undefined ? undefined : await subscriptionSites(db, principal, request.siteIds ?? undefined);
+  if (request.url !== undefined) await checkSubscriptionUrl(request.url, input.allowPrivateUrls);
+  const events = request.events ? [...new Set(request.events)] : null;
+  await queryOne(db, UPDATE, [
+    principal.accountId, subscriptionId, request.url ?? null, events, sites?.allSites ?? null,
+    request.description !== undefined, request.description || null, request.enabled ?? null, now,
+    sites !== undefined, sites?.siteIds ?? [],
+  ]);
+  const row = await findSubscription(db, principal, subscriptionId);
+  if (!row) throw missing();
+  return presentSubscription(row);
+}

@@ -1,0 +1,64 @@
+import type { Principal } from '../auth/principal';
+import { subscriptionVisibleSql } from '../policies/subscriptionAccess';
+import type { DeliveryRow, SubscriptionRow } from '../presenters/webhook';
+import { type Executor, queryOne, queryRows } from './query';
+
+/** Subscription columns, with the site list in the same statement. Binds: $1 account, $2 all-sites token, $3 token id. */
+const SUBSCRIPTION_SELECT = `
+  SELECT s.id, s.url, s.events, s.all_sites, s.description, s.enabled, s.disabled_reason, s.created_at, s.updated_at,
+         ARRAY(SELECT ws.site_id FROM webhook_subscription_sites ws
+               WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id ORDER BY ws.site_id) AS site_ids
+  FROM webhook_subscriptions s
+  WHERE s.account_id = $1 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })}`;
+
+const callerBinds = (principal: Principal) => [principal.accountId, principal.allSites, principal.tokenId];
+
+/** One subscription the token may see, or undefined. */
+export async function findSubscription(db: Executor, principal: Principal, id: number): Promise<SubscriptionRow | undefined> {
+  return queryOne<SubscriptionRow>(db, `${SUBSCRIPTION_SELECT} AND s.id = $4`, [...callerBinds(principal), id]);
+}
+
+/** A page of the subscriptions the token may see, oldest first, after `afterId`. */
+export async function listSubscriptions(db: Executor, principal: Principal, afterId: number, limit: number): Promise<SubscriptionRow[]> {
+  return queryRows<SubscriptionRow>(db, `${SUBSCRIPTION_SELECT} AND s.id > $4 ORDER BY s.id LIMIT $5`, [
+    ...callerBinds(principal), afterId, limit,
+  ]);
+}
+
+export const DELIVERY_COLUMNS = 'd.id, d.outbox_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at';
+
+/**
+ * A page of one subscription's delivery log, newest event first (one delivery per event and subscription,
+ * so the outbox id orders it and is the keyset), optionally by status.
+ */
+export async function listDeliveries(
+  db: Executor,
+  input: { accountId: number; subscriptionId: number; statuses: string[] | undefined; beforeOutboxId: number | undefined; limit: number },
+): Promise<DeliveryRow[]> {
+  return queryRows<DeliveryRow>(
+    db,
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+     WHERE d.account_id = $1 AND d.subscription_id = $2 AND ($3::text[] IS NULL OR d.status = ANY ($3::text[]))
+       AND d.outbox_id < $4
+     ORDER BY d.outbox_id DESC LIMIT $5`,
+    [input.accountId, input.subscriptionId, input.statuses ?? null, input.beforeOutboxId ?? Number.MAX_SAFE_INTEGER, input.limit],
+  );
+}
+
+/**
+ * Schedules an attempt now. A delivery that had finished (delivered or failed) gets one attempt and no
+ * retry schedule after it; a pending one is simply brought forward.
+ */
+export async function retryDelivery(
+  db: Executor,
+  input: { accountId: number; subscriptionId: number; deliveryId: number; now: Date },
+): Promise<DeliveryRow | undefined> {
+  return queryOne<DeliveryRow>(
+    db,
+    `UPDATE webhook_deliveries d
+     SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', next_attempt_at = $4, updated_at = $4
+     WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.id = $3
+     RETURNING ${DELIVERY_COLUMNS}`,
+    [input.accountId, input.subscriptionId, input.deliveryId, input.now],
+  );
+}

@@ -1,0 +1,33 @@
+import type { Principal } from '../auth/principal';
+import type { Executor } from '../db/query';
+import { viewableSites } from './viewableSites';
+
+/**
+ * SQL: the subscription `s` is visible to the token — an all-sites token sees every subscription of its
+ * account; any other token only those filtered to sites it can all view. Anything else is a 404, the
+ * same as an unknown id (no existence leak). `$allSites` and `$tokenId` are the bind positions to use.
+ */
+export function subscriptionVisibleSql(positions: { allSites: number; tokenId: number }): string {
+  return `($${positions.allSites} OR (NOT s.all_sites AND NOT EXISTS (
+      SELECT 1 FROM webhook_subscription_sites ws
+      WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id
+        AND NOT EXISTS (SELECT 1 FROM token_sites ts
+                        WHERE ts.account_id = ws.account_id AND ts.token_id = $${positions.tokenId} AND ts.site_id = ws.site_id))))`;
+}
+
+/** The site filter a subscription gets: `allSites`, or a list of sites the token can view. */
+export interface SubscriptionSites {
+  allSites: boolean;
+  siteIds: number[];
+}
+
+/**
+ * The sites of a new or changed subscription. Listed sites must be viewable (404 otherwise). No list:
+ * every site for an all-sites token; for any other token its own sites, so that a subscription never
+ * reports events of sites its maker cannot see.
+ */
+export async function subscriptionSites(db: Executor, principal: Principal, requested: number[] | undefined): Promise<SubscriptionSites> {
+  const sites = await viewableSites(db, principal, requested);
+  if (sites === undefined) return { allSites: true, siteIds: [] };
+  return { allSites: false, siteIds: [...sites].sort((a, b) => a - b) };
+}

@@ -1,0 +1,54 @@
+import { page } from '../../../../shared/src/schemas/common';
+import { DeliveryParams, SubscriptionParams, WebhookDelivery, WebhookDeliveryListQuery } from '../../../../shared/src/schemas/webhooks';
+import { findSubscription, listDeliveries, retryDelivery } from '../../db/webhookRows';
+import { notFound } from '../../errors/problem';
+import { presentDelivery } from '../../presenters/webhook';
+import { decodeCursor, toPage } from '../../queries/cursor';
+import { defineRoute } from '../define';
+
+const tag = 'Webhooks';
+const log = '/webhooks/subscriptions/:subscriptionId/deliveries';
+const missing = (id: number) => notFound(`Webhook subscription ${id} does not exist.`);
+
+export const deliveryRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: log,
+    summary: "A subscription's delivery log, newest event first, each with its attempts (oldest first)",
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    params: SubscriptionParams,
+    query: WebhookDeliveryListQuery,
+    responses: { 200: page(WebhookDelivery) },
+    handler: async ({ db, principal, params, query }) => {
+      if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
+      const rows = await listDeliveries(db, {
+        accountId: principal.accountId,
+        subscriptionId: params.subscriptionId,
+        statuses: query.status,
+        beforeOutboxId: query.cursor ? decodeCursor(query.cursor).id : undefined,
+        limit: query.limit + 1,
+      });
+      return { status: 200, body: toPage(rows, query.limit, presentDelivery, (row) => ({ atMicros: 0, id: row.outbox_id })) };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${log}/:deliveryId/retry`,
+    summary: 'Attempt a delivery again now (a finished one gets one attempt; a pending one is brought forward)',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    params: DeliveryParams,
+    responses: { 200: WebhookDelivery },
+    handler: async ({ db, principal, params, now }) => {
+      if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
+      const row = await retryDelivery(db, {
+        accountId: principal.accountId, subscriptionId: params.subscriptionId, deliveryId: params.deliveryId, now,
+      });
+      if (!row) throw notFound(`Delivery ${params.deliveryId} of webhook subscription ${params.subscriptionId} does not exist.`);
+      return { status: 200, body: presentDelivery(row) };
+    },
+  }),
+];

@@ -1,0 +1,107 @@
+import { PageQuery, page } from '../../../../shared/src/schemas/common';
+import {
+  CreateWebhookSubscriptionRequest,
+  CreatedWebhookSubscription,
+  SubscriptionParams,
+  UpdateWebhookSubscriptionRequest,
+  WebhookSubscription,
+} from '../../../../shared/src/schemas/webhooks';
+import { createSubscription } from '../../commands/subscriptionCreator';
+import { updateSubscription } from '../../commands/subscriptionUpdater';
+import { findSubscription, listSubscriptions } from '../../db/webhookRows';
+import { queryOne } from '../../db/query';
+import { notFound } from '../../errors/problem';
+import { subscriptionVisibleSql } from '../../policies/subscriptionAccess';
+import { presentSubscription } from '../../presenters/webhook';
+import { afterId, idPage } from '../../queries/cursor';
+import { defineRoute } from '../define';
+import { deliveryRoutes } from './deliveries';
+
+const tag = 'Webhooks';
+const collection = '/webhooks/subscriptions';
+const item = `${collection}/:subscriptionId`;
+const missing = (id: number) => notFound(`Webhook subscription ${id} does not exist.`);
+
+export const webhookRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: collection,
+    summary: 'Subscribe a URL to event kinds, optionally of some sites (the signing secret is shown only here)',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    body: CreateWebhookSubscriptionRequest,
+    responses: { 201: CreatedWebhookSubscription },
+    handler: async ({ db, principal, body, now, deps }) => ({
+      status: 201,
+      body: await createSubscription(db, { principal, request: body, allowPrivateUrls: deps.env.WEBHOOK_ALLOW_PRIVATE_URLS, now }),
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: collection,
+    summary: 'List webhook subscriptions (oldest first)',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    query: PageQuery,
+    responses: { 200: page(WebhookSubscription) },
+    handler: async ({ db, principal, query }) => {
+      const rows = await listSubscriptions(db, principal, afterId(query.cursor), query.limit + 1);
+      return { status: 200, body: idPage(rows, query.limit, presentSubscription) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: item,
+    summary: 'Read a webhook subscription',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    params: SubscriptionParams,
+    responses: { 200: WebhookSubscription },
+    handler: async ({ db, principal, params }) => {
+      const row = await findSubscription(db, principal, params.subscriptionId);
+      if (!row) throw missing(params.subscriptionId);
+      return { status: 200, body: presentSubscription(row) };
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: item,
+    summary: 'Change a webhook subscription (only the fields sent; enabled: true resumes one a 410 disabled)',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    params: SubscriptionParams,
+    body: UpdateWebhookSubscriptionRequest,
+    responses: { 200: WebhookSubscription },
+    handler: async ({ db, principal, params, body, now, deps }) => ({
+      status: 200,
+      body: await updateSubscription(db, {
+        principal, subscriptionId: params.subscriptionId, request: body, allowPrivateUrls: deps.env.WEBHOOK_ALLOW_PRIVATE_URLS, now,
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: item,
+    summary: 'Delete a webhook subscription and its delivery log (nothing more is sent to it)',
+    tag,
+    auth: 'token',
+    scope: 'webhooks:manage',
+    params: SubscriptionParams,
+    responses: { 204: null },
+    handler: async ({ db, principal, params }) => {
+      const row = await queryOne<{ id: number }>(
+        db,
+        `DELETE FROM webhook_subscriptions s
+         WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} RETURNING s.id`,
+        [principal.accountId, principal.allSites, principal.tokenId, params.subscriptionId],
+      );
+      if (!row) throw missing(params.subscriptionId);
+      return { status: 204 };
+    },
+  }),
+  ...deliveryRoutes,
+];

@@ -1,0 +1,160 @@
+import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
+import { type Executor, queryOne, queryRows } from '../db/query';
+
+/**
+ * The request body a receiver gets, as text made by the database: the outbox payload with its envelope
+ * in the documented order (json keeps the order it is built in; jsonb sorts keys its own way), so no
+ * delivery parses and re-serializes it.
+ */
+const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
+  'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`;
+
+/**
+ * Turns a batch of new outbox events into delivery rows for every enabled subscription that asks for the
+ * kind and the site and existed when the event happened, and marks the events dispatched, in one
+ * statement. SKIP LOCKED: concurrent dispatchers take disjoint batches; the unique index makes a second
+ * fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
+ * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
+ */
+const FAN_OUT = `
+  WITH events AS (
+    SELECT account_id, id, event_id, type, site_id, created_at FROM outbox_events
+    WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
+  marked AS (
+    UPDATE outbox_events o SET dispatched_at = clock_timestamp()
+    FROM events e WHERE o.account_id = e.account_id AND o.id = e.id),
+  matches AS (
+    SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type,
+           row_number() OVER (ORDER BY e.id, s.id) AS n
+    FROM events e
+    JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND e.type = ANY (s.events)
+      AND s.created_at <= e.created_at
+      AND (s.all_sites OR EXISTS (SELECT 1 FROM webhook_subscription_sites ws
+           WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id AND ws.site_id = e.site_id))),
+  fanned AS (
+    INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
+      locked_until, created_at, updated_at)
+    SELECT account_id, subscription_id, outbox_id, event_id, type, now(),
+           CASE WHEN n <= $2 THEN date_trunc('milliseconds', now()) + $3 * interval '1 millisecond' END, now(), now()
+    FROM matches ORDER BY n
+    ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING
+    RETURNING account_id, id, subscription_id, outbox_id, event_id, retry_step, final_attempt, locked_until),
+  taken AS (SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM fanned)::int AS deliveries)
+  SELECT taken.events, taken.deliveries, leased.*
+  FROM taken LEFT JOIN (
+    SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, ${BODY}
+    FROM fanned f
+    JOIN webhook_subscriptions s ON s.account_id = f.account_id AND s.id = f.subscription_id
+    JOIN outbox_events o ON o.account_id = f.account_id AND o.id = f.outbox_id
+    WHERE f.locked_until IS NOT NULL) leased ON true`;
+
+type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
+
+/** Fans out up to `limit` events; returns how many events and deliveries it made, and those it leased (at most `lease`). */
+export async function fanOutEvents(
+  db: Executor,
+  input: { limit: number; lease: number; leaseMs: number },
+): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
+  const rows = await queryRows<FanOutRow>(db, FAN_OUT, [input.limit, input.lease, input.leaseMs]);
+  const leased = rows.filter((row): row is FanOutRow & ClaimedDelivery => row.id !== null);
+  return { events: rows[0]?.events ?? 0, deliveries: rows[0]?.deliveries ?? 0, leased };
+}
+
+/**
+ * Leases due deliveries of enabled subscriptions: `locked_until` is set (database time, whole
+ * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
+ * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
+ */
+const CLAIM = `
+  WITH due AS (
+    SELECT d.account_id, d.id FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
+      AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
+      AND EXISTS (SELECT 1 FROM webhook_subscriptions s
+                  WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)
+    ORDER BY d.next_attempt_at LIMIT $1
+    FOR UPDATE OF d SKIP LOCKED),
+  claimed AS (
+    UPDATE webhook_deliveries d
+    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + $2 * interval '1 millisecond'
+    FROM due WHERE d.account_id = due.account_id AND d.id = due.id
+    RETURNING d.account_id, d.id, d.subscription_id, d.outbox_id, d.event_id, d.retry_step, d.final_attempt, d.locked_until)
+  SELECT c.account_id, c.id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
+  FROM claimed c
+  JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
+  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
+
+/** A delivery this dispatcher holds the lease of, with what sending it needs. */
+export interface ClaimedDelivery {
+  account_id: number;
+  id: number;
+  event_id: string;
+  retry_step: number;
+  final_attempt: boolean;
+  /** The lease: recording the attempt only counts while it is still this value. */
+  locked_until: Date;
+  url: string;
+  secret: string;
+  /** The JSON body to send, exactly as signed. */
+  body: string;
+}
+
+export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  return queryRows<ClaimedDelivery>(db, CLAIM, [limit, leaseMs]);
+}
+
+/** The outcome of one attempt, as the record statement takes it. */
+export interface AttemptRecord {
+  accountId: number;
+  deliveryId: number;
+  lease: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt: WebhookAttempt;
+  retryStep: number;
+  /** For `pending`: when to try again, from now. */
+  waitMs: number | null;
+  disableSubscription: boolean;
+}
+
+/**
+ * Writes a batch of attempt outcomes, and disables the subscriptions whose receiver answered 410, in one
+ * statement. A row whose lease was lost (expired and taken by another dispatcher) is left alone: that
+ * dispatcher's outcome counts.
+ */
+const RECORD = `
+  WITH r AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+      "accountId" int, "deliveryId" bigint, lease timestamptz, status text, attempt jsonb, "retryStep" int,
+      "waitMs" bigint, "disableSubscription" boolean)),
+  updated AS (
+    UPDATE webhook_deliveries d
+    SET status = r.status, attempts = d.attempts || jsonb_build_array(r.attempt), retry_step = r."retryStep",
+        next_attempt_at = CASE WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
+        locked_until = NULL, final_attempt = false, updated_at = clock_timestamp()
+    FROM r WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
+    RETURNING d.account_id, d.subscription_id, r."disableSubscription" AS disable),
+  disabled AS (
+    UPDATE webhook_subscriptions s
+    SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
+    FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
+    WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
+  SELECT count(*)::int AS recorded FROM updated`;
+
+/** Records attempt outcomes; returns how many still held their lease. */
+export async function recordAttempts(db: Executor, records: AttemptRecord[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const row = await queryOne<{ recorded: number }>(db, RECORD, [JSON.stringify(records)]);
+  return row?.recorded ?? 0;
+}
+
+/** Undispatched events plus deliveries still to make for enabled subscriptions: the work waiting. */
+export async function countBacklog(db: Executor): Promise<number> {
+  const row = await queryOne<{ backlog: number }>(
+    db,
+    `SELECT ((SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL)
+           + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending'
+              AND EXISTS (SELECT 1 FROM webhook_subscriptions s
+                          WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)))::int AS backlog`,
+  );
+  return row?.backlog ?? 0;
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Problem } from '../../shared/src/schemas/common';
+import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
+import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
+import { apiClient } from '../support/http';
+import { type TestServer, startTestServer } from '../support/testServer';
+import { subscribe } from '../support/webhooks';
+
+let server: TestServer;
+let strict: TestServer;
+let world: World;
+
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  strict = await startTestServer();
+  world = await buildWorld(server);
+});
+afterAll(async () => {
+  await server?.close();
+  await strict?.close();
+});
+
+const collection = '/v1/webhooks/subscriptions';
+const hook = 'http://127.0.0.1:9/hook';
+type Page<T> = { data: T[]; nextCursor: string | null };
+
+describe('subscriptions: create, list, read, update, delete', () => {
+  it('creates with a whsec_ secret shown once, then reads, lists, patches and deletes', async () => {
+    const created = await subscribe(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED', 'PERSON_CHECKIN_ENTERED'], description: 'door' });
+    expect(created).toMatchObject({ url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: null, description: 'door', enabled: true, disabledReason: null });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const item = `${collection}/${created.subscriptionId}`;
+
+    const read = await world.api.get<WebhookSubscription>(item);
+    expect(read.status).toBe(200);
+    expect(read.body).not.toHaveProperty('secret');
+    const { secret: _secret, ...shown } = created;
+    expect(read.body).toEqual(shown);
+
+    const listed = await world.api.get<Page<WebhookSubscription>>(collection);
+    expect(listed.body.data.map((entry) => entry.subscriptionId)).toContain(created.subscriptionId);
+    expect(listed.body.data.every((entry) => !('secret' in entry))).toBe(true);
+
+    const patched = await world.api.patch<WebhookSubscription>(item, {
+      events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [world.siteId], description: null, enabled: false,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [world.siteId], description: null, enabled: false });
+    const cleared = await world.api.patch<WebhookSubscription>(item, { siteIds: null, enabled: true });
+    expect(cleared.body).toMatchObject({ siteIds: null, enabled: true, disabledReason: null, url: hook });
+
+    expect((await world.api.delete(item)).status).toBe(204);
+    expect((await world.api.get(item)).status).toBe(404);
+    expect((await world.api.delete(item)).status).toBe(404);
+    expect((await world.api.get(`${item}/deliveries`)).status).toBe(404);
+  });
+
+  it('pages the list by cursor, oldest first', async () => {
+    const fresh = await buildWorld(server);
+    for (let i = 0; i < 3; i += 1) await subscribe(fresh.api, { url: hook, events: ['PERSON_CHECKIN_EXITED'] });
+    const first = await fresh.api.get<Page<WebhookSubscription>>(`${collection}?limit=2`);
+    expect(first.body.data).toHaveLength(2);
+    const second = await fresh.api.get<Page<WebhookSubscription>>(`${collection}?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.data).toHaveLength(1);
+    expect(second.body.nextCursor).toBeNull();
+    const ids = [...first.body.data, ...second.body.data].map((entry) => entry.subscriptionId);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('replays a keyed create with the same secret and creates one subscription', async () => {
+    const fresh = await buildWorld(server);
+    const body = { url: hook, events: ['PERSON_CHECKIN_ENTERED'] };
+    const first = await fresh.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'sub-1' });
+    const again = await fresh.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'sub-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.secret).toBe(first.body.secret);
+    const listed = await fresh.api.get<Page<WebhookSubscription>>(collection);
+    expect(listed.body.data).toHaveLength(1);
+  });
+});
+
+describe('access', () => {
+  it('needs the webhooks:manage scope (403), which a default token lacks', async () => {
+    const token = await buildToken(server, { accountId: world.accountId });
+    const api = apiClient(server.baseUrl, token.token);
+    const refused = await api.get<Problem>(collection);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await api.post(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] })).status).toBe(403);
+  });
+
+  it('refuses sites the token cannot view with 404, and hides subscriptions of such sites', async () => {
+    const token = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['webhooks:manage'] });
+    const api = apiClient(server.baseUrl, token.token);
+    const hidden = await subscribe(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [world.otherSiteId] });
+    const refused = await api.post<Problem>(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [world.otherSiteId] });
+    expect(refused.status).toBe(404);
+    expect(refused.body.code).toBe('NOT_FOUND');
+    const foreign = await buildSite(server, (await buildWorld(server)).accountId);
+    expect((await world.api.post(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [foreign.siteId] })).status).toBe(404);
+
+    // Without siteIds a site-bound token subscribes to its own sites only.
+    const own = await subscribe(api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
+    expect(own.siteIds).toEqual([world.siteId]);
+    const listed = await api.get<Page<WebhookSubscription>>(collection);
+    expect(listed.body.data.map((entry) => entry.subscriptionId)).toEqual([own.subscriptionId]);
+    const hiddenId = hidden.subscriptionId;
+    expect((await api.get(`${collection}/${hiddenId}`)).status).toBe(404);
+    expect((await api.patch(`${collection}/${hiddenId}`, { enabled: false })).status).toBe(404);
+    expect((await api.delete(`${collection}/${hiddenId}`)).status).toBe(404);
+    expect((await api.patch(`${collection}/${own.subscriptionId}`, { siteIds: [world.otherSiteId] })).status).toBe(404);
+  });
+
+  it('keeps accounts apart', async () => {
+    const mine = await subscribe(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
+    const other = await buildWorld(server);
+    expect((await other.api.get(`${collection}/${mine.subscriptionId}`)).status).toBe(404);
+    expect((await other.api.delete(`${collection}/${mine.subscriptionId}`)).status).toBe(404);
+  });
+});
+
+describe('validation', () => {
+  const problemOf = async (api: World['api'], body: unknown) => {
+    const response = await api.post<Problem>(collection, body);
+    expect(response.status, response.text).toBe(422);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+    return response.body;
+  };
+
+  it('refuses bad URLs, unknown or missing event kinds and unknown fields', async () => {
+    for (const url of ['ftp://example.com/hook', 'not a url', 'https://user:pass@example.com/hook']) {
+      expect((await problemOf(world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]?.path).toBe('url');
+    }
+    expect((await problemOf(world.api, { url: hook, events: ['PERSON_TELEPORTED'] })).errors?.[0]?.path).toMatch(/^events/);
+    expect((await problemOf(world.api, { url: hook, events: [] })).errors?.[0]?.path).toBe('events');
+    expect((await problemOf(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], secret: 'x' })).errors?.[0]?.path).toBe('secret');
+    expect((await problemOf(world.api, { url: 'https://gatehouse-test.invalid/hook', events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]).toMatchObject({
+      path: 'url', message: expect.stringMatching(/does not resolve/),
+    });
+  });
+
+  it('refuses private, loopback and link-local hosts unless WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
+    const strictWorld = await buildWorld(strict);
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook',
+      'http://169.254.169.254/latest/meta-data', 'http://192.168.0.10/hook', 'http://[::ffff:127.0.0.1]/hook']) {
+      const body = await problemOf(strictWorld.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
+      expect(body.errors?.[0]).toMatchObject({ path: 'url', message: expect.stringMatching(/private, loopback or link-local/) });
+    }
+    const created = await subscribe(strictWorld.api, { url: 'https://203.0.113.7/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, { url: 'http://127.0.0.1/hook' });
+    expect(patched.status).toBe(422);
+    // The same URL passes where private URLs are allowed.
+    await subscribe(world.api, { url: 'http://localhost:8080/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+  });
+
+  it('reads a malformed path id or cursor as 404 / 400', async () => {
+    expect((await world.api.get(`${collection}/abc`)).status).toBe(404);
+    expect((await world.api.get(`${collection}/0/deliveries`)).status).toBe(404);
+    const bad = await world.api.get<Problem>(`${collection}?cursor=nope`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('INVALID_QUERY');
+  });
+});
