@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
+import { page } from '../../../shared/src/schemas/common';
+import {
+  type CheckoutRequest,
+  type CreateCheckinRequest,
+  PersonCheckin,
+  type TimedActionRequest,
+} from '../../../shared/src/schemas/personCheckins';
+import { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+import {
+  type CreateVehicleCheckinRequest,
+  VehicleCheckin,
+  type VehicleCheckinsSearchRequest,
+} from '../../../shared/src/schemas/vehicles';
+import type { FetchLike } from '../platform/platform';
+import { type HttpOutcome, type HttpTransport, send } from './http';
+
+const PersonPage = page(PersonCheckin);
+const VehiclePage = page(VehicleCheckin);
+const SitePage = page(Site);
+export type PersonPage = z.infer<typeof PersonPage>;
+export type VehiclePage = z.infer<typeof VehiclePage>;
+
+/** The person-check-in state changes, by the path segment after the check-in. */
+export type PersonActionPath = 'breaks/start' | 'breaks/end';
+
+export interface ListQuery<S extends string> {
+  status?: readonly S[];
+  limit?: number;
+  cursor?: string;
+}
+
+function listPath<S extends string>(base: string, query: ListQuery<S>): string {
+  const params = new URLSearchParams();
+  if (query.status?.length) params.set('status', query.status.join(','));
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  if (query.cursor !== undefined) params.set('cursor', query.cursor);
+  const search = params.toString();
+  return search === '' ? base : `${base}?${search}`;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  token: string;
+  fetch: FetchLike;
+  now(): number;
+  timeoutMs?: number;
+}
+
+/** The kiosk's only way to the server: one method per endpoint it uses, answers checked against shared/. */
+export function createApiClient(options: ApiClientOptions) {
+  const transport: HttpTransport = {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    token: options.token,
+    fetch: options.fetch,
+    now: options.now,
+    timeoutMs: options.timeoutMs ?? 15_000,
+  };
+  const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
+  const vehicles = (siteId: number) => `/v1/sites/${siteId}/checkins/vehicles`;
+  return {
+    listSites: (cursor?: string): Promise<HttpOutcome<z.infer<typeof SitePage>>> =>
+      send(transport, { method: 'GET', path: listPath('/v1/sites', { cursor, limit: 200 }) }, SitePage),
+
+    /** Conditional when `etag` is given: `notModified` means the cached configuration is still current. */
+    getCheckinConfig: (siteId: number, etag?: string): Promise<HttpOutcome<CheckinConfig>> =>
+      send(
+        transport,
+        { method: 'GET', path: `${people(siteId)}/config`, headers: etag ? { 'If-None-Match': etag } : {} },
+        CheckinConfig,
+      ),
+
+    createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>
+      send(transport, { method: 'POST', path: people(siteId), body, idempotencyKey: key }, PersonCheckin),
+
+    personAction: (siteId: number, checkinId: number, action: PersonActionPath, body: TimedActionRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key }, PersonCheckin),
+
+    checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
+      send(transport, { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key }, PersonCheckin),
+
+    listPeople: (siteId: number, query: ListQuery<PersonStatus>): Promise<HttpOutcome<PersonPage>> =>
+      send(transport, { method: 'GET', path: listPath(people(siteId), query) }, PersonPage),
+
+    createVehicleCheckin: (siteId: number, body: CreateVehicleCheckinRequest, key: string) =>
+      send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckin),
+
+    checkoutVehicle: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
+      send(transport, { method: 'PATCH', path: `${vehicles(siteId)}/${checkinId}`, body, idempotencyKey: key }, VehicleCheckin),
+
+    listVehicles: (siteId: number, query: ListQuery<VehicleStatus>): Promise<HttpOutcome<VehiclePage>> =>
+      send(transport, { method: 'GET', path: listPath(vehicles(siteId), query) }, VehiclePage),
+
+    searchVehicles: (body: VehicleCheckinsSearchRequest): Promise<HttpOutcome<VehiclePage>> =>
+      send(transport, { method: 'POST', path: '/v1/checkins/vehicles/search', body }, VehiclePage),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import { Problem } from '../../../shared/src/schemas/common';
+import type { FetchLike } from '../platform/platform';
+
+/**
+ * What became of one request. The sync engine decides from `kind` alone whether an action is done,
+ * retried or shown to a person, so every failure mode is a value here, never an exception.
+ */
+export type HttpOutcome<T> =
+  | { kind: 'ok'; status: number; value: T; replayed: boolean; headers: Headers }
+  /** 304 to a conditional GET: what the caller holds is still current. */
+  | { kind: 'notModified'; headers: Headers }
+  | { kind: 'refused'; status: number; problem: Problem | null; retryAfterMs: number | undefined }
+  /** No answer: offline, connection lost, timed out. The server may or may not have acted. */
+  | { kind: 'unreachable'; message: string }
+  /** A 2xx whose body breaks the wire contract. */
+  | { kind: 'malformed'; status: number; message: string };
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface HttpTransport {
+  baseUrl: string;
+  token: string;
+  fetch: FetchLike;
+  /** A request with no answer by then counts as unreachable (and is retried with its key). */
+  timeoutMs: number;
+  /** The device clock, to read a `Retry-After` given as a date. */
+  now(): number;
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from `nowMs`. */
+export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Sends one request and reads the answer against `schema` (the shared zod schema of the wire contract). */
+export async function send<T>(transport: HttpTransport, request: HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${transport.token}`, ...request.headers };
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
+  let response: Response;
+  let payload: unknown;
+  try {
+    response = await transport.fetch(`${transport.baseUrl}${request.path}`, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(transport.timeoutMs),
+    });
+    // The body is part of the answer: a connection lost while reading it is as good as no answer.
+    payload = await readJson(response);
+  } catch (error) {
+    return { kind: 'unreachable', message: describe(error) };
+  }
+  if (response.status === 304) return { kind: 'notModified', headers: response.headers };
+  if (response.status >= 200 && response.status < 300) {
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return { kind: 'malformed', status: response.status, message: parsed.error.message };
+    const replayed = response.headers.get('Idempotent-Replayed') === 'true';
+    return { kind: 'ok', status: response.status, value: parsed.data, replayed, headers: response.headers };
+  }
+  const problem = Problem.safeParse(payload);
+  return {
+    kind: 'refused',
+    status: response.status,
+    problem: problem.success ? problem.data : null,
+    retryAfterMs: parseRetryAfter(response.headers.get('Retry-After'), transport.now()),
+  };
+}

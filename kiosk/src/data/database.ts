@@ -1,0 +1,35 @@
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
+import type { CachedSiteConfig, MetaRow, OutboxAction, PersonVisit, VehicleVisit } from './types';
+
+/**
+ * Schema versions, oldest first. Append only: a shipped version is never edited, because kiosks in the
+ * field hold databases at every version and Dexie upgrades them step by step. A change of data shape
+ * goes into the new version's `upgrade`, which runs inside Dexie's upgrade transaction.
+ */
+const schemaVersions: ReadonlyArray<{ version: number; stores: Record<string, string> }> = [
+  {
+    version: 1,
+    stores: {
+      outbox: '++seq, visitId, [visitId+seq], state',
+      people: 'visitId, &serverId, siteId, [siteId+status]',
+      vehicles: 'visitId, &serverId, siteId, [siteId+plateKey], [siteId+status]',
+      siteConfigs: 'siteId',
+      meta: 'key',
+    },
+  },
+];
+
+/** The kiosk's IndexedDB: the outbox and the local view it keeps in step with. */
+export class KioskDatabase extends Dexie {
+  outbox!: EntityTable<OutboxAction, 'seq'>;
+  people!: EntityTable<PersonVisit, 'visitId'>;
+  vehicles!: EntityTable<VehicleVisit, 'visitId'>;
+  siteConfigs!: EntityTable<CachedSiteConfig, 'siteId'>;
+  meta!: EntityTable<MetaRow, 'key'>;
+
+  /** `options` carries `indexedDB` and `IDBKeyRange` where there is no global IndexedDB (Node tests). */
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
+    for (const { version, stores } of schemaVersions) this.version(version).stores(stores);
+  }
+}

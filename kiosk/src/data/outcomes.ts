@@ -1,0 +1,82 @@
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import type { KioskDatabase } from './database';
+import type { ActionError, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import { type VisitKind, personVisits, vehicleVisits } from './visitKinds';
+import { actionsOf } from './visits';
+
+// How answers to actions are written down, each write one transaction over the outbox and the visits,
+// so the local view never disagrees with what is still queued.
+
+/** An action the server acknowledged, with the visit as the server now has it. */
+export type Ack =
+  | { visit: 'person'; action: OutboxAction; checkin: PersonCheckin }
+  | { visit: 'vehicle'; action: OutboxAction; checkin: VehicleCheckin };
+
+/**
+ * Applies the server's answers to one visit: it takes the server's state and id. A pull may have brought
+ * the same check-in in under its server id before the create's answer came; that twin is folded in.
+ */
+async function applyToVisit<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  db: KioskDatabase,
+  kind: VisitKind<V, C>,
+  visitId: string,
+  checkins: C[],
+  now: number,
+): Promise<void> {
+  const table = kind.table(db);
+  let visit = await table.get(visitId);
+  const last = checkins.at(-1);
+  if (!visit || !last) return;
+  if (visit.serverId !== last.checkinId) {
+    const twin = await table.where('serverId').equals(last.checkinId).first();
+    if (twin && twin.visitId !== visitId) {
+      await db.outbox.where('visitId').equals(twin.visitId).modify({ visitId });
+      await table.delete(twin.visitId);
+    }
+  }
+  const pending = await actionsOf(db, visitId);
+  for (const checkin of checkins) visit = kind.withServer(visit, checkin, pending, now);
+  await table.put(visit);
+}
+
+/** Acknowledged actions leave the outbox (only they: by seq) and their visits take the server's word. */
+export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.people, db.vehicles], async () => {
+    await db.outbox.bulkDelete(acks.map((ack) => ack.action.seq));
+    const people = new Map<string, PersonCheckin[]>();
+    const vehicles = new Map<string, VehicleCheckin[]>();
+    for (const ack of acks) {
+      if (ack.visit === 'person') people.set(ack.action.visitId, [...(people.get(ack.action.visitId) ?? []), ack.checkin]);
+      else vehicles.set(ack.action.visitId, [...(vehicles.get(ack.action.visitId) ?? []), ack.checkin]);
+    }
+    for (const [visitId, checkins] of people) await applyToVisit(db, personVisits, visitId, checkins, now);
+    for (const [visitId, checkins] of vehicles) await applyToVisit(db, vehicleVisits, visitId, checkins, now);
+  });
+}
+
+/** Not now: try again at `nextAttemptAt`, keeping the key. */
+export async function recordRetry(db: KioskDatabase, action: OutboxAction, error: ActionError, nextAttemptAt: number): Promise<void> {
+  await db.outbox.update(action.seq, { attempts: action.attempts + 1, nextAttemptAt, lastError: error });
+}
+
+/**
+ * Refused for good: the action waits in Needs attention (and blocks its visit's later actions). When the
+ * server sent the check-in along (a 409), the visit shows the server's state from now on.
+ */
+export async function recordAttention<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  db: KioskDatabase,
+  kind: VisitKind<V, C>,
+  action: OutboxAction,
+  error: ActionError,
+  current: C | undefined,
+  now: number,
+): Promise<void> {
+  const table = kind.table(db);
+  await db.transaction('rw', [db.outbox, table], async () => {
+    await db.outbox.update(action.seq, { state: 'ATTENTION', lastError: error });
+    const visit = await table.get(action.visitId);
+    if (!visit || !current || current.checkinId !== visit.serverId) return;
+    await table.put(kind.withServer(visit, current, await actionsOf(db, visit.visitId), now));
+  });
+}

@@ -1,0 +1,106 @@
+import { type CheckinFormInput, type PersonEvent, initialPersonStatus, transitionPerson, validateCheckinForm } from '../../../shared/src/domain';
+import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
+import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
+import { type CommandContext, type CommandResult, queued, refused } from './command';
+import type { PersonVisit } from './types';
+import { personVisits, refreshVisit } from './visitKinds';
+
+export interface CheckinInput extends CheckinFormInput {
+  labelIds?: number[];
+}
+
+const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
+
+/** The create body as it will be sent: empty optional fields left out, so the server sees what we validated. */
+function createBody(input: CheckinInput, occurredAt: string): unknown {
+  const { person } = input;
+  return {
+    person: {
+      firstName: person.firstName,
+      lastName: person.lastName,
+      email: blankToUndefined(person.email),
+      phone: blankToUndefined(person.phone),
+      company: blankToUndefined(person.company),
+    },
+    hostName: blankToUndefined(input.hostName),
+    purpose: blankToUndefined(input.purpose),
+    customFields: input.customFields && Object.keys(input.customFields).length > 0 ? input.customFields : undefined,
+    labelIds: input.labelIds,
+    occurredAt,
+  };
+}
+
+/**
+ * Checks a person in on this device: validated against the site's cached configuration (the server's
+ * defaults if none was ever fetched), then the visit and its create action are written in one
+ * transaction. The status shown is the kiosk's prediction until the server answers.
+ */
+export async function checkIn(ctx: CommandContext, siteId: number, input: CheckinInput): Promise<CommandResult<PersonVisit>> {
+  const { db } = ctx;
+  const occurredAt = new Date(ctx.now()).toISOString();
+  const parsed = CreateCheckinRequest.safeParse(createBody(input, occurredAt));
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    return refused('VALIDATION_FAILED', 'The check-in is not valid.', errors);
+  }
+  const body = parsed.data;
+  const result = await db.transaction('rw', [db.outbox, db.people, db.siteConfigs], async (): Promise<CommandResult<PersonVisit>> => {
+    const config = (await db.siteConfigs.get(siteId))?.config ?? { siteId, ...defaultCheckinConfig };
+    const errors = validateCheckinForm(config.fields, body);
+    if (errors.length > 0) return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
+    const visitId = ctx.randomUUID();
+    const predicted = initialPersonStatus({ watchlisted: false, requiresApproval: config.requiresApproval });
+    const { person } = body;
+    const visit: PersonVisit = {
+      visitId,
+      siteId,
+      person: {
+        firstName: person.firstName ?? '',
+        lastName: person.lastName ?? '',
+        email: person.email ?? null,
+        phone: person.phone ?? null,
+        company: person.company ?? null,
+      },
+      hostName: body.hostName ?? null,
+      purpose: body.purpose ?? null,
+      status: predicted,
+      entryAt: occurredAt,
+      exitAt: null,
+      breaks: [],
+      lastEventAt: occurredAt,
+      predicted,
+      confirmed: null,
+      syncedAt: 0,
+    };
+    await db.people.add(visit);
+    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt }), kind: 'PERSON_CHECKIN', body });
+    return { ok: true, value: visit };
+  });
+  if (result.ok) ctx.onEnqueued?.();
+  return result;
+}
+
+const kinds = { BREAK_START: 'PERSON_BREAK_START', BREAK_END: 'PERSON_BREAK_END', CHECKOUT: 'PERSON_CHECKOUT' } as const;
+
+/** Starts a break, ends it, or checks out, if the shared state machine allows it from what the kiosk shows. */
+async function personAction(ctx: CommandContext, visitId: string, type: keyof typeof kinds): Promise<CommandResult<PersonVisit>> {
+  const { db } = ctx;
+  const result = await db.transaction('rw', [db.outbox, db.people], async (): Promise<CommandResult<PersonVisit>> => {
+    const visit = await db.people.get(visitId);
+    if (!visit) return refused('NOT_FOUND', 'This visit is not on this kiosk.');
+    const at = new Date(ctx.now());
+    const event: PersonEvent = { type, occurredAt: at };
+    const decision = transitionPerson({ status: visit.status, lastEventAt: new Date(visit.lastEventAt) }, event, at);
+    if (!decision.ok) return refused(decision.code, decision.message);
+    const occurredAt = at.toISOString();
+    await db.outbox.add({ ...queued(ctx, { visitId, siteId: visit.siteId, occurredAt }), kind: kinds[type], body: { occurredAt } });
+    const refreshed = await refreshVisit(db, personVisits, visitId);
+    return refreshed ? { ok: true, value: refreshed } : refused('NOT_FOUND', 'This visit is not on this kiosk.');
+  });
+  if (result.ok) ctx.onEnqueued?.();
+  return result;
+}
+
+export const startBreak = (ctx: CommandContext, visitId: string) => personAction(ctx, visitId, 'BREAK_START');
+export const endBreak = (ctx: CommandContext, visitId: string) => personAction(ctx, visitId, 'BREAK_END');
+export const checkOut = (ctx: CommandContext, visitId: string) => personAction(ctx, visitId, 'CHECKOUT');

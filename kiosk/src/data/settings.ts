@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { Id } from '../../../shared/src/schemas/common';
+import type { KioskDatabase } from './database';
+
+export const KioskSettings = z.object({
+  serverUrl: z.string().url(),
+  token: z.string().min(1),
+  siteId: Id,
+  mode: z.enum(['visitor', 'gate']),
+});
+export type KioskSettings = z.infer<typeof KioskSettings>;
+
+const KEY = 'settings';
+
+export async function readSettings(db: KioskDatabase): Promise<KioskSettings | undefined> {
+  const parsed = KioskSettings.safeParse((await db.meta.get(KEY))?.value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'; pending: number; message: string };
+
+/**
+ * Pairs the kiosk, or changes its settings. Moving to another server or site (or unpairing) while
+ * actions are unsynced would strand them, so it is refused; changing the mode or the token is not.
+ */
+export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
+  return db.transaction('rw', [db.meta, db.outbox], async (): Promise<SettingsChange> => {
+    const current = await readSettings(db);
+    const moves = current !== undefined && (next === null || next.siteId !== current.siteId || next.serverUrl !== current.serverUrl);
+    const pending = await db.outbox.count();
+    if (moves && pending > 0) {
+      return {
+        ok: false,
+        code: 'ACTIONS_PENDING',
+        pending,
+        message: `${pending} action${pending === 1 ? ' is' : 's are'} not synced yet; unpairing or changing site must wait.`,
+      };
+    }
+    if (next === null) await db.meta.delete(KEY);
+    else await db.meta.put({ key: KEY, value: KioskSettings.parse(next) });
+    return { ok: true };
+  });
+}

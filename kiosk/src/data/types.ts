@@ -1,0 +1,129 @@
+import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
+import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
+import type { CheckinConfig } from '../../../shared/src/schemas/sites';
+import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
+
+export interface LocalBreak {
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** What the server last said about a person visit (its answer to our action, or a pull). */
+export interface ConfirmedPerson {
+  status: PersonStatus;
+  entryAt: string;
+  exitAt: string | null;
+  breaks: LocalBreak[];
+  updatedAt: string;
+}
+
+/**
+ * A person on (or recently on) site, as the kiosk shows them. The display fields are derived: the
+ * server's last word (`confirmed`, or `predicted` before the server has seen the create) with the
+ * actions still in the outbox applied on top, so discarding or acknowledging an action can always
+ * recompute them (see projection.ts).
+ */
+export interface PersonVisit {
+  /** Local id: a UUID for a visit created here, `server:<checkinId>` for one learnt from a pull. */
+  visitId: string;
+  siteId: number;
+  /** The server's checkinId, once the create is acknowledged (or the visit came from the server). */
+  serverId?: number;
+  person: { firstName: string; lastName: string; email: string | null; phone: string | null; company: string | null };
+  hostName: string | null;
+  purpose: string | null;
+  status: PersonStatus;
+  entryAt: string;
+  exitAt: string | null;
+  breaks: LocalBreak[];
+  lastEventAt: string;
+  /** The status the kiosk expected its create to get, used until the server decides. */
+  predicted: PersonStatus;
+  confirmed: ConfirmedPerson | null;
+  /** Device time when server data was last applied (a pull older than that must not overwrite it). */
+  syncedAt: number;
+}
+
+export interface ConfirmedVehicle {
+  status: VehicleStatus;
+  entryAt: string;
+  exitAt: string | null;
+  updatedAt: string;
+}
+
+/** A vehicle visit at the gate; derived like PersonVisit. */
+export interface VehicleVisit {
+  visitId: string;
+  siteId: number;
+  serverId?: number;
+  /** As the guard entered it (or the server returned it). */
+  licensePlate: string;
+  /** normalizePlate(licensePlate): what plates are compared by. */
+  plateKey: string;
+  status: VehicleStatus;
+  entryAt: string;
+  exitAt: string | null;
+  lastEventAt: string;
+  predicted: VehicleStatus;
+  confirmed: ConfirmedVehicle | null;
+  syncedAt: number;
+}
+
+export type ActionState = 'QUEUED' | 'ATTENTION';
+
+/** Why the server refused an action (or why it could not be sent). */
+export interface ActionError {
+  status: number | null;
+  code: string;
+  message: string;
+}
+
+interface ActionBase {
+  /** Per-device sequence number (the outbox's auto-increment key): the order actions happened in. */
+  seq: number;
+  /** Idempotency-Key: generated once at enqueue, sent on every attempt. */
+  key: string;
+  /** The visit this action belongs to; actions of one visit are sent in `seq` order. */
+  visitId: string;
+  siteId: number;
+  /** When it happened, by the device clock; also inside `body`. */
+  occurredAt: string;
+  state: ActionState;
+  /** Failed attempts since the last success or manual retry (the backoff exponent). */
+  attempts: number;
+  /** Device time before which the action is not sent again. */
+  nextAttemptAt: number;
+  lastError: ActionError | null;
+}
+
+/** One queued request, with its body exactly as it will be sent (the idempotency fingerprint). */
+export type OutboxAction = ActionBase &
+  (
+    | { kind: 'PERSON_CHECKIN'; body: CreateCheckinRequest }
+    | { kind: 'PERSON_BREAK_START'; body: TimedActionRequest }
+    | { kind: 'PERSON_BREAK_END'; body: TimedActionRequest }
+    | { kind: 'PERSON_CHECKOUT'; body: CheckoutRequest }
+    | { kind: 'VEHICLE_ENTRY'; body: CreateVehicleCheckinRequest }
+    | { kind: 'VEHICLE_EXIT'; body: CheckoutRequest }
+  );
+
+export type ActionKind = OutboxAction['kind'];
+
+/** The actions that create a visit: every later action of the visit depends on them. */
+export const isCreate = (kind: ActionKind): boolean => kind === 'PERSON_CHECKIN' || kind === 'VEHICLE_ENTRY';
+
+export const isVehicleAction = (kind: ActionKind): boolean => kind === 'VEHICLE_ENTRY' || kind === 'VEHICLE_EXIT';
+
+export interface CachedSiteConfig {
+  siteId: number;
+  config: CheckinConfig;
+  etag: string | null;
+  /** Device time of the last answer from the server (200 or 304). */
+  fetchedAt: number;
+}
+
+/** Settings and bookkeeping, one row per key; settings.ts reads them through zod. */
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}

@@ -1,0 +1,62 @@
+import Dexie from 'dexie';
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import { normalizePlate } from '../../../shared/src/domain';
+import type { KioskDatabase } from './database';
+import { confirmPerson, confirmVehicle, projectPerson, projectVehicle } from './projection';
+import type { OutboxAction, PersonVisit, VehicleVisit } from './types';
+
+// Helpers for use inside a caller's Dexie transaction (over outbox, people and vehicles as needed).
+
+/** The visit's actions not yet acknowledged, oldest first. */
+export function actionsOf(db: KioskDatabase, visitId: string): Promise<OutboxAction[]> {
+  return db.outbox.where('[visitId+seq]').between([visitId, Dexie.minKey], [visitId, Dexie.maxKey]).toArray();
+}
+
+/** The first unacknowledged action of every visit, in seq order (only these can be sent now). */
+export async function visitHeads(db: KioskDatabase): Promise<OutboxAction[]> {
+  const heads = new Map<string, OutboxAction>();
+  // Primary-key order is seq order: the first action met for a visit is its head. (toArray, not each():
+  // one getAll is several times faster than a cursor.)
+  for (const action of await db.outbox.toArray()) {
+    if (!heads.has(action.visitId)) heads.set(action.visitId, action);
+  }
+  return [...heads.values()];
+}
+
+/** The id a visit learnt from the server gets (stable, so two pulls cannot make two records). */
+export const serverVisitId = (kind: 'person' | 'vehicle', checkinId: number) => `server:${kind}:${checkinId}`;
+
+/** A person visit as the server has it, for one the kiosk did not create. */
+export function personVisitFromServer(checkin: PersonCheckin, syncedAt: number): PersonVisit {
+  const confirmed = confirmPerson(checkin);
+  const visit = {
+    visitId: serverVisitId('person', checkin.checkinId),
+    siteId: checkin.siteId,
+    serverId: checkin.checkinId,
+    person: { ...checkin.person },
+    hostName: checkin.hostName,
+    purpose: checkin.purpose,
+    predicted: checkin.status,
+    confirmed,
+    entryAt: confirmed.entryAt,
+    syncedAt,
+  };
+  return { ...visit, ...projectPerson(visit, []) };
+}
+
+export function vehicleVisitFromServer(checkin: VehicleCheckin, syncedAt: number): VehicleVisit {
+  const confirmed = confirmVehicle(checkin);
+  const visit = {
+    visitId: serverVisitId('vehicle', checkin.checkinId),
+    siteId: checkin.siteId,
+    serverId: checkin.checkinId,
+    licensePlate: checkin.licensePlate,
+    plateKey: normalizePlate(checkin.licensePlate),
+    predicted: checkin.status,
+    confirmed,
+    entryAt: confirmed.entryAt,
+    syncedAt,
+  };
+  return { ...visit, ...projectVehicle(visit, []) };
+}

@@ -1,0 +1,74 @@
+import type { DexieOptions } from 'dexie';
+import { createApiClient } from './api/client';
+import { attentionItems, discardAction, retryAction } from './data/attention';
+import type { CommandContext } from './data/command';
+import { KioskDatabase } from './data/database';
+import { observeQuery } from './data/observe';
+import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
+import { findPeople, rollCall, vehiclesOnSite } from './data/queries';
+import { vehicleEntry } from './data/vehicleCommands';
+import type { Platform } from './platform/platform';
+import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
+import { exitByPlate } from './sync/gateExit';
+import { siteConfigSource } from './sync/siteConfig';
+
+export interface KioskOptions {
+  platform: Platform;
+  /** IndexedDB database name: one per paired kiosk. */
+  databaseName: string;
+  /** `indexedDB` and `IDBKeyRange` where there is no global IndexedDB. */
+  databaseOptions?: DexieOptions;
+  serverUrl: string;
+  token: string;
+  siteId: number;
+  mode: 'visitor' | 'gate';
+  requestTimeoutMs?: number;
+  sync?: Pick<SyncEngineOptions, 'concurrency' | 'retryPolicy' | 'pullIntervalMs' | 'onError'>;
+}
+
+/**
+ * Everything a kiosk screen needs, bound to one database, server and site: local commands that answer
+ * at once, live views, Needs attention, and the sync engine behind them. Independent of React and
+ * Electron: the UI subscribes to the observables and calls the commands.
+ */
+export function openKiosk(options: KioskOptions) {
+  const { platform, siteId } = options;
+  const now = () => platform.clock.now();
+  const db = new KioskDatabase(options.databaseName, options.databaseOptions);
+  const api = createApiClient({ baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs });
+  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, ...options.sync });
+  const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
+  const config = siteConfigSource({ db, api, now, hasLink: engine.hasLink });
+  return {
+    db,
+    api,
+    engine,
+    siteId,
+    checkIn: (input: CheckinInput) => checkIn(ctx, siteId, input),
+    startBreak: (visitId: string) => startBreak(ctx, visitId),
+    endBreak: (visitId: string) => endBreak(ctx, visitId),
+    checkOut: (visitId: string) => checkOut(ctx, visitId),
+    vehicleEntry: (licensePlate: string) => vehicleEntry(ctx, siteId, licensePlate),
+    vehicleExit: (licensePlate: string) => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId }, licensePlate),
+    /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline). */
+    siteConfig: () => config.get(siteId),
+    findPeople: (typed: string) => findPeople(db, siteId, typed),
+    rollCall: observeQuery(() => rollCall(db, siteId)),
+    vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
+    needsAttention: observeQuery(() => attentionItems(db)),
+    status: engine.status,
+    async retry(seq: number): Promise<boolean> {
+      const retried = await retryAction(db, seq, () => platform.randomUUID());
+      if (retried) engine.kick();
+      return retried;
+    },
+    discard: (seq: number) => discardAction(db, seq),
+    start: () => engine.start(),
+    async close(): Promise<void> {
+      await engine.stop();
+      db.close();
+    },
+  };
+}
+
+export type Kiosk = ReturnType<typeof openKiosk>;

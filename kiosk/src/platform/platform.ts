@@ -1,0 +1,35 @@
+/**
+ * What differs between a browser, Electron's renderer and a Node test: the engine receives one of these
+ * and never asks which platform it runs on.
+ */
+
+/** Wall-clock time (for `occurredAt`) and timers (for backoff and the periodic sync). */
+export interface Clock {
+  /** Milliseconds since the epoch, as the device believes. */
+  now(): number;
+  /** Calls `callback` once after `ms`; the returned function cancels it. */
+  setTimer(ms: number, callback: () => void): () => void;
+}
+
+/** What the device says about its network link (a hint only: the engine also learns from requests). */
+export interface OnlineStatus {
+  isOnline(): boolean;
+  /** Calls `listener` on every change; returns the unsubscribe function. */
+  subscribe(listener: (online: boolean) => void): () => void;
+}
+
+/** A lock shared by every window of the app, so only one sync loop runs at a time. */
+export interface LockProvider {
+  withLock<T>(name: string, job: () => Promise<T>): Promise<T>;
+}
+
+/** The subset of `fetch` the API client uses. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface Platform {
+  clock: Clock;
+  online: OnlineStatus;
+  fetch: FetchLike;
+  locks: LockProvider;
+  randomUUID(): string;
+}

@@ -1,0 +1,138 @@
+import type { ApiClient } from '../api/client';
+import type { KioskDatabase } from '../data/database';
+import type { Observable } from '../data/observe';
+import type { Platform } from '../platform/platform';
+import { ackWriter } from './ackWriter';
+import { type RetryPolicy, fullJitterBackoff } from './backoff';
+import { createConnectivity } from './connectivity';
+import { guardedLoop } from './guardedLoop';
+import { pullPeople, pullVehicles } from './pull';
+import { pushOutbox } from './push';
+import { nextRetryAt, resetNetworkBackoff } from './schedule';
+import { type SyncStatus, syncStatus } from './status';
+import { wakeTimer } from './wakeTimer';
+
+export interface SyncEngineOptions {
+  db: KioskDatabase;
+  api: ApiClient;
+  platform: Platform;
+  siteId: number;
+  /** Gate kiosks also keep the vehicles on site in step. */
+  mode?: 'visitor' | 'gate';
+  concurrency?: number;
+  retryPolicy?: RetryPolicy;
+  /** How often the site's state is pulled while nothing else happens. */
+  pullIntervalMs?: number;
+  /** Web Lock name: one sync loop per database across every window. */
+  lockName?: string;
+  onError?: (error: unknown) => void;
+}
+
+export interface SyncEngine {
+  start(): void;
+  /** Stops triggering passes and waits for the running one (its in-flight answers are still written down). */
+  stop(): Promise<void>;
+  /** Asks for a push soon (after a local command queued something). */
+  kick(): void;
+  /** A pass with a pull, resolved when the loop is idle again. */
+  syncNow(): Promise<void>;
+  /** Resolves when no pass is running or asked for. */
+  idle(): Promise<void>;
+  status: Observable<SyncStatus>;
+  isOnline(): boolean;
+  /** The device link alone (for lookups that need the server, like exit by plate). */
+  hasLink(): boolean;
+}
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const { db, api, platform, siteId } = options;
+  const { clock } = platform;
+  const policy = options.retryPolicy ?? fullJitterBackoff();
+  const pullIntervalMs = options.pullIntervalMs ?? 30_000;
+  const onError = options.onError ?? (() => {});
+  const connectivity = createConnectivity(platform.online);
+  const now = () => clock.now();
+  const acks = ackWriter(db, now, onError);
+  let stopped = true;
+  let started = false;
+  let pullWanted = true;
+  let backoffReset = false;
+  // While the server does not answer at all, the whole queue waits (not just the visits that were
+  // tried): a backoff for the server itself, so a long queue does not hammer it one visit at a time.
+  let outages = 0;
+  let pausedUntil = 0;
+  let unsubscribeLink: (() => void) | undefined;
+
+  const pass = async () => {
+    // Without a link every request fails at once; waiting costs nothing and keeps the backoff short.
+    if (stopped || !connectivity.hasLink()) return;
+    if (backoffReset) {
+      backoffReset = false;
+      outages = 0;
+      pausedUntil = 0;
+      await resetNetworkBackoff(db);
+    }
+    if (now() >= pausedUntil) {
+      const reach = { now, onReachability: connectivity.report };
+      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
+      outages = pushed === 'unreachable' ? outages + 1 : 0;
+      pausedUntil = outages === 0 ? 0 : now() + policy.delayMs(outages, undefined);
+      if (pullWanted && !stopped && connectivity.isOnline()) {
+        pullWanted = false;
+        const pulled = await pullPeople({ db, api, ...reach }, siteId);
+        const pulledVehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
+        if (pulled === 'failed' || pulledVehicles === 'failed') pullWanted = true;
+      }
+    }
+    if (!stopped) {
+      const retryAt = await nextRetryAt(db, now(), policy);
+      if (retryAt === undefined) retryTimer.cancel();
+      else retryTimer.wakeAt(Math.max(retryAt, pausedUntil));
+    }
+  };
+
+  const loop = guardedLoop({ locks: platform.locks, lockName: options.lockName ?? `gatehouse-sync:${db.name}`, pass, onError });
+  const retryTimer = wakeTimer(clock, () => loop.request());
+  const pullTimer = wakeTimer(clock, () => {
+    pullWanted = true;
+    loop.request();
+    pullTimer.wakeAt(now() + pullIntervalMs);
+  });
+
+  return {
+    start() {
+      // An engine runs once: after stop() its subscriptions are gone; make a new one to sync again.
+      if (started) return;
+      started = true;
+      stopped = false;
+      pullWanted = true;
+      unsubscribeLink = platform.online.subscribe((online) => {
+        if (!online) return;
+        // Back online: what failed for want of a network goes now, not after its backoff.
+        backoffReset = true;
+        pullWanted = true;
+        loop.request();
+      });
+      pullTimer.wakeAt(now() + pullIntervalMs);
+      loop.request();
+    },
+    async stop() {
+      stopped = true;
+      unsubscribeLink?.();
+      connectivity.dispose();
+      retryTimer.cancel();
+      pullTimer.cancel();
+      await loop.idle();
+    },
+    kick: () => loop.request(),
+    async syncNow() {
+      pullWanted = true;
+      loop.request();
+      await loop.idle();
+    },
+    idle: () => loop.idle(),
+    status: syncStatus(db, connectivity),
+    isOnline: connectivity.isOnline,
+    hasLink: connectivity.hasLink,
+  };
+}

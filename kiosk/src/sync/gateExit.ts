@@ -1,0 +1,25 @@
+import type { ApiClient } from '../api/client';
+import { type CommandContext, type CommandResult, refused } from '../data/command';
+import type { VehicleVisit } from '../data/types';
+import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/vehicleCommands';
+
+/**
+ * "Exit" at the gate for a plate: the visit this kiosk knows first (no network needed), else the open
+ * visit the server finds by plate, made local and checked out through the outbox like any other exit.
+ */
+export async function exitByPlate(
+  ctx: CommandContext,
+  deps: { api: ApiClient; hasLink(): boolean; siteId: number },
+  licensePlate: string,
+): Promise<CommandResult<VehicleVisit>> {
+  const local = await findLocalVehicleVisit(ctx.db, deps.siteId, licensePlate);
+  if (local) return vehicleExit(ctx, local.visitId);
+  if (!deps.hasLink()) return refused('NOT_FOUND', `No visit of ${licensePlate} is known here, and the server cannot be asked offline.`);
+  const found = await deps.api.searchVehicles({ siteIds: [deps.siteId], licensePlate, limit: 5 });
+  if (found.kind === 'unreachable') return refused('UNREACHABLE', `The server cannot be reached to look up ${licensePlate}.`);
+  if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${licensePlate}.`);
+  const open = found.value.data.find((visit) => visit.status !== 'OUT');
+  if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
+  const visit = await adoptVehicleVisit(ctx.db, open, ctx.now());
+  return vehicleExit(ctx, visit.visitId);
+}

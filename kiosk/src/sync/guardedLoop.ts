@@ -1,0 +1,40 @@
+import type { LockProvider } from '../platform/platform';
+
+/**
+ * Runs sync passes one at a time: within this window (a request during a pass asks for one more pass
+ * after it, never a second concurrent one) and across windows (each pass holds the lock, Web Locks in a
+ * browser, so two windows of the app never push the same outbox at once).
+ */
+export interface GuardedLoop {
+  /** Asks for a pass; returns at once. */
+  request(): void;
+  /** Resolves once no pass is running or asked for. */
+  idle(): Promise<void>;
+}
+
+export function guardedLoop(options: { locks: LockProvider; lockName: string; pass: () => Promise<void>; onError(error: unknown): void }): GuardedLoop {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const loop = async () => {
+    do {
+      again = false;
+      try {
+        await options.locks.withLock(options.lockName, options.pass);
+      } catch (error) {
+        options.onError(error);
+      }
+    } while (again);
+  };
+  return {
+    request() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = loop().finally(() => (running = undefined));
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}

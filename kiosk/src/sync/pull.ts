@@ -1,0 +1,58 @@
+import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
+import type { ApiClient, ListQuery } from '../api/client';
+import type { HttpOutcome } from '../api/http';
+import type { KioskDatabase } from '../data/database';
+import { applySnapshot } from '../data/snapshot';
+import type { PersonVisit, VehicleVisit } from '../data/types';
+import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
+
+export interface PullContext {
+  db: KioskDatabase;
+  api: ApiClient;
+  now(): number;
+  onReachability(reachable: boolean): void;
+}
+
+export type PullResult = 'pulled' | 'failed';
+
+const PAGE = 200;
+
+/** Reads every page of a list, or nothing if any page fails (a partial list would drop people from the view). */
+async function readAll<T>(ctx: PullContext, page: (cursor: string | undefined) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>) {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const outcome = await page(cursor);
+    ctx.onReachability(outcome.kind !== 'unreachable');
+    if (outcome.kind !== 'ok') return undefined;
+    items.push(...outcome.value.data);
+    cursor = outcome.value.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
+}
+
+async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  ctx: PullContext,
+  kind: VisitKind<V, C>,
+  siteId: number,
+  page: (cursor: string | undefined) => Promise<HttpOutcome<{ data: C[]; nextCursor: string | null }>>,
+): Promise<PullResult> {
+  const startedAt = ctx.now();
+  const items = await readAll(ctx, page);
+  if (!items) return 'failed';
+  await applySnapshot(ctx.db, kind, { siteId, items, startedAt, now: ctx.now() });
+  return 'pulled';
+}
+
+const peopleOnSite: ListQuery<PersonStatus>['status'] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
+const vehiclesOnSite: ListQuery<VehicleStatus>['status'] = ['IN', 'PENDING', 'STOP'];
+
+/** Refreshes the local view of the people on a site from the server's current state. */
+export function pullPeople(ctx: PullContext, siteId: number): Promise<PullResult> {
+  return pull(ctx, personVisits, siteId, (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }));
+}
+
+/** The same for vehicles at the gate. */
+export function pullVehicles(ctx: PullContext, siteId: number): Promise<PullResult> {
+  return pull(ctx, vehicleVisits, siteId, (cursor) => ctx.api.listVehicles(siteId, { status: vehiclesOnSite, limit: PAGE, cursor }));
+}

@@ -1,0 +1,147 @@
+import type { z } from 'zod';
+import { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import type { ApiClient } from '../api/client';
+import type { HttpOutcome } from '../api/http';
+import type { KioskDatabase } from '../data/database';
+import { recordAttention, recordRetry } from '../data/outcomes';
+import { type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
+import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
+import { actionsOf, visitHeads } from '../data/visits';
+import type { AckWriter } from './ackWriter';
+import { type RetryPolicy, isDue } from './backoff';
+import { decide } from './decide';
+import { sendAction } from './requests';
+
+export interface PushContext {
+  db: KioskDatabase;
+  api: ApiClient;
+  now(): number;
+  policy: RetryPolicy;
+  /** Visits synced at the same time (each visit's own actions always go one after another). */
+  concurrency: number;
+  isStopped(): boolean;
+  acks: AckWriter;
+  /** Told after every attempt whether the server answered at all (the status bar's Online/Offline). */
+  onReachability(reachable: boolean): void;
+}
+
+/** After this many attempts in a row without an answer, the pass starts no new visit: the server is away. */
+const UNREACHABLE_STREAK = 3;
+
+type Step = { result: 'acknowledged'; checkinId: number } | { result: 'stopped' } | { result: 'unreachable' };
+
+/** Writes down the answer to one attempt, whatever it is. */
+async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  ctx: PushContext,
+  kind: VisitKind<V, C>,
+  schema: z.ZodType<C>,
+  action: OutboxAction,
+  outcome: HttpOutcome<C>,
+  acknowledge: (checkin: C) => void,
+): Promise<Step> {
+  ctx.onReachability(outcome.kind !== 'unreachable');
+  const decision = decide(outcome, schema);
+  if (decision.type === 'ack') {
+    acknowledge(decision.value);
+    return { result: 'acknowledged', checkinId: decision.value.checkinId };
+  }
+  // Rare paths: let the visit's earlier acknowledgements land first, so this write sees them.
+  await ctx.acks.flushed();
+  const now = ctx.now();
+  switch (decision.type) {
+    case 'retry':
+      await recordRetry(ctx.db, action, decision.error, now + ctx.policy.delayMs(action.attempts + 1, decision.retryAfterMs));
+      return { result: outcome.kind === 'unreachable' ? 'unreachable' : 'stopped' };
+    case 'attention':
+      await recordAttention(ctx.db, kind, action, decision.error, decision.current, now);
+      return { result: 'stopped' };
+  }
+}
+
+async function attempt(ctx: PushContext, action: OutboxAction, checkinId: number | undefined): Promise<Step> {
+  const sent = await sendAction(ctx.api, action, checkinId);
+  return sent.visit === 'person'
+    ? settle(ctx, personVisits, PersonCheckin, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'person', action, checkin }))
+    : settle(ctx, vehicleVisits, VehicleCheckin, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'vehicle', action, checkin }));
+}
+
+/**
+ * Sends one visit's actions in order until it has none left or one is not acknowledged. The create
+ * goes first; every later action uses the server id its acknowledgement brought.
+ */
+async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['result']> {
+  let actions = await actionsOf(ctx.db, visitId);
+  const first = actions[0];
+  if (!first) return 'acknowledged';
+  const visit = isVehicleAction(first.kind) ? await ctx.db.vehicles.get(visitId) : await ctx.db.people.get(visitId);
+  let checkinId = visit?.serverId;
+  for (;;) {
+    // Queued while we were sending (skipping what is acknowledged but not yet written).
+    if (actions.length === 0) actions = (await actionsOf(ctx.db, visitId)).filter((action) => !ctx.acks.has(action.seq));
+    const action = actions.shift();
+    if (!action) return 'acknowledged';
+    if (ctx.isStopped() || action.state !== 'QUEUED' || !isDue(action.nextAttemptAt, ctx.now(), ctx.policy)) return 'stopped';
+    if (!isCreate(action.kind) && checkinId === undefined) {
+      // Its create was discarded (which discards this too) or never existed: nothing to send it to.
+      const error = { status: null, code: 'NOT_CREATED', message: 'The visit this action belongs to was never created on the server.' };
+      await (isVehicleAction(action.kind)
+        ? recordAttention(ctx.db, vehicleVisits, action, error, undefined, ctx.now())
+        : recordAttention(ctx.db, personVisits, action, error, undefined, ctx.now()));
+      return 'stopped';
+    }
+    const step = await attempt(ctx, action, checkinId);
+    if (step.result !== 'acknowledged') return step.result;
+    checkinId = step.checkinId;
+  }
+}
+
+/** The visits whose first unacknowledged action can be sent now, oldest first. */
+async function readyVisits(ctx: PushContext, skip: Set<string>): Promise<string[]> {
+  const now = ctx.now();
+  return (await visitHeads(ctx.db))
+    .filter((head) => head.state === 'QUEUED' && isDue(head.nextAttemptAt, now, ctx.policy) && !skip.has(head.visitId))
+    .map((head) => head.visitId);
+}
+
+/**
+ * One push pass: up to `concurrency` visits at a time, each in order. A visit tried in this pass is not
+ * tried again in it (its retry waits for its backoff), so a pass always ends. 'unreachable': it stopped
+ * early because the server did not answer several attempts in a row.
+ */
+export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachable'> {
+  const tried = new Set<string>();
+  let queue: string[] = [];
+  let drained = false;
+  let refill: Promise<void> | undefined;
+  let unreachableStreak = 0;
+
+  const next = async (): Promise<string | undefined> => {
+    for (;;) {
+      if (ctx.isStopped() || unreachableStreak >= UNREACHABLE_STREAK) return undefined;
+      const visitId = queue.shift();
+      if (visitId !== undefined) {
+        if (tried.has(visitId)) continue;
+        tried.add(visitId);
+        return visitId;
+      }
+      if (drained) return undefined;
+      refill ??= readyVisits(ctx, tried).then((ids) => {
+        queue = ids;
+        drained = ids.length === 0;
+        refill = undefined;
+      });
+      await refill;
+    }
+  };
+
+  const worker = async () => {
+    for (let visitId = await next(); visitId !== undefined; visitId = await next()) {
+      const result = await syncVisit(ctx, visitId);
+      unreachableStreak = result === 'unreachable' ? unreachableStreak + 1 : 0;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
+  await ctx.acks.flushed();
+  return unreachableStreak >= UNREACHABLE_STREAK ? 'unreachable' : 'done';
+}

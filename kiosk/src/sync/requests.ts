@@ -1,0 +1,34 @@
+import type { ApiClient } from '../api/client';
+import type { HttpOutcome } from '../api/http';
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import type { OutboxAction } from '../data/types';
+
+/** An action's answer, tagged with the kind of visit it is about. */
+export type ActionOutcome =
+  | { visit: 'person'; outcome: HttpOutcome<PersonCheckin> }
+  | { visit: 'vehicle'; outcome: HttpOutcome<VehicleCheckin> };
+
+const person = async (outcome: Promise<HttpOutcome<PersonCheckin>>): Promise<ActionOutcome> => ({ visit: 'person', outcome: await outcome });
+const vehicle = async (outcome: Promise<HttpOutcome<VehicleCheckin>>): Promise<ActionOutcome> => ({ visit: 'vehicle', outcome: await outcome });
+
+/**
+ * Sends one outbox action with its own key and body. `checkinId` is the server's id of the visit, which
+ * every action but a create needs (the push waits for the create before sending them).
+ */
+export function sendAction(api: ApiClient, action: OutboxAction, checkinId: number | undefined): Promise<ActionOutcome> {
+  const { siteId, key } = action;
+  if (action.kind === 'PERSON_CHECKIN') return person(api.createPersonCheckin(siteId, action.body, key));
+  if (action.kind === 'VEHICLE_ENTRY') return vehicle(api.createVehicleCheckin(siteId, action.body, key));
+  if (checkinId === undefined) throw new Error(`${action.kind} #${action.seq} sent before its visit exists on the server`);
+  switch (action.kind) {
+    case 'PERSON_BREAK_START':
+      return person(api.personAction(siteId, checkinId, 'breaks/start', action.body, key));
+    case 'PERSON_BREAK_END':
+      return person(api.personAction(siteId, checkinId, 'breaks/end', action.body, key));
+    case 'PERSON_CHECKOUT':
+      return person(api.checkoutPerson(siteId, checkinId, action.body, key));
+    case 'VEHICLE_EXIT':
+      return vehicle(api.checkoutVehicle(siteId, checkinId, action.body, key));
+  }
+}

@@ -1,0 +1,75 @@
+// First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom, testNetwork } from '../../kiosk/src/platform/testPlatform';
+import type { TestServer } from '../support/testServer';
+import { expectServerToMatch, playDay } from './day';
+import { buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startKioskServer();
+});
+afterAll(async () => server?.close());
+
+const HOURS = 3_600_000;
+
+describe('exactly once through a bad network', () => {
+  it('30% of requests lost and 30% of answers lost after the server committed: still each action exactly once', async () => {
+    const site = await buildKioskSite(server);
+    const { kiosk, platform, network } = openTestKiosk(server, site, { online: false, clockOffsetMs: -8 * HOURS, random: seededRandom(7) });
+    kiosk.start();
+    const { expected, actions } = await playDay(kiosk, platform.clock, 40, 'Faulty');
+
+    network.setFaults({ failRequests: 0.3, dropResponses: 0.3 });
+    network.setOnline(true);
+    await drain(kiosk, 60_000);
+
+    expect(await kiosk.db.outbox.count()).toBe(0);
+    expectServerToMatch(await serverPeople(site), expected);
+    // The faults really happened: answers were lost after the server acted, and those requests were sent again.
+    expect(network.stats.sent - network.stats.delivered).toBeGreaterThan(actions * 0.15);
+    expect(network.stats.delivered).toBeGreaterThanOrEqual(actions);
+    await kiosk.close();
+  });
+});
+
+describe('a restart in the middle of a sync', () => {
+  it('a new engine on the same database, after the old one died with answers in flight, loses and duplicates nothing', async () => {
+    const site = await buildKioskSite(server);
+    const first = openTestKiosk(server, site, { online: false, clockOffsetMs: -6 * HOURS, concurrency: 6 });
+    first.kiosk.start();
+    const { expected } = await playDay(first.kiosk, first.platform.clock, 30, 'Restart');
+
+    first.network.setOnline(true);
+    await until(async () => first.network.stats.delivered >= 25);
+    // The process dies: requests on the wire reach the server, their answers are never read.
+    first.network.freeze();
+    const remaining = await first.kiosk.db.outbox.count();
+    expect(remaining).toBeGreaterThan(0);
+
+    const second = openTestKiosk(server, site, { databaseName: first.databaseName, clockOffsetMs: -6 * HOURS });
+    second.kiosk.start();
+    await drain(second.kiosk);
+    expect(await second.kiosk.db.outbox.count()).toBe(0);
+    expectServerToMatch(await serverPeople(site), expected);
+    expect(first.network.stats.sent).toBeGreaterThan(first.network.stats.delivered);
+    await second.kiosk.close();
+  });
+
+  it('restarts while offline keep the queue: a new engine sends what the old one queued', async () => {
+    const site = await buildKioskSite(server);
+    const first = openTestKiosk(server, site, { online: false, clockOffsetMs: -2 * HOURS });
+    first.kiosk.start();
+    const { expected, actions } = await playDay(first.kiosk, first.platform.clock, 8, 'Reload');
+    await first.kiosk.close();
+
+    const second = openTestKiosk(server, site, { databaseName: first.databaseName, online: true });
+    expect(await second.kiosk.db.outbox.count()).toBe(actions);
+    second.kiosk.start();
+    await until(async () => (await second.kiosk.db.outbox.count()) === 0);
+    expectServerToMatch(await serverPeople(site), expected);
+    await second.kiosk.close();
+  });
+});

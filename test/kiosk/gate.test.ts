@@ -1,0 +1,102 @@
+// First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import type { VehicleVisit } from '../../kiosk/src/data/types';
+import type { TestServer } from '../support/testServer';
+import { buildKioskSite, drain, openTestKiosk, serverVehicles, startKioskServer } from './harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startKioskServer();
+});
+afterAll(async () => server?.close());
+
+const HOURS = 3_600_000;
+
+function visitOf(result: { ok: true; value: VehicleVisit } | { ok: false; message: string }): VehicleVisit {
+  if (!result.ok) throw new Error(result.message);
+  return result.value;
+}
+
+describe('the gate: entry and exit by plate', () => {
+  it('a registered plate enters (server says IN), a second entry is refused at once, Exit by plate checks it out', async () => {
+    const site = await buildKioskSite(server);
+    const registered = await site.api.post('/v1/profiles/vehicles', { licensePlate: 'GH-101 AB' });
+    expect(registered.status).toBe(201);
+    const { kiosk } = openTestKiosk(server, site, { mode: 'gate' });
+    kiosk.start();
+
+    const entered = visitOf(await kiosk.vehicleEntry('gh 101 ab'));
+    expect(entered).toMatchObject({ licensePlate: 'gh 101 ab', plateKey: 'GH101AB', status: 'PENDING', confirmed: null });
+    await drain(kiosk);
+    expect((await kiosk.db.vehicles.get(entered.visitId))?.status).toBe('IN');
+    const again = await kiosk.vehicleEntry('GH101AB');
+    expect(again).toMatchObject({ ok: false, code: 'VEHICLE_ALREADY_ON_SITE' });
+
+    const left = visitOf(await kiosk.vehicleExit('GH.101.AB'));
+    expect(left.status).toBe('OUT');
+    await drain(kiosk);
+    const [visit] = await serverVehicles(site);
+    expect(visit).toMatchObject({ status: 'OUT', licensePlate: 'gh 101 ab', entry: { at: entered.entryAt, source: 'KIOSK' }, exit: { at: left.exitAt } });
+    await kiosk.close();
+  });
+
+  it('offline, an unknown plate enters and leaves; online, the server gets one visit with both times', async () => {
+    const site = await buildKioskSite(server);
+    const { kiosk, platform, network } = openTestKiosk(server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
+    kiosk.start();
+    const entered = visitOf(await kiosk.vehicleEntry('XY 999'));
+    platform.clock.shift(HOURS);
+    const left = visitOf(await kiosk.vehicleExit('xy999'));
+    expect(await kiosk.db.outbox.count()).toBe(2);
+    network.setOnline(true);
+    await drain(kiosk);
+    const visits = await serverVehicles(site);
+    expect(visits).toHaveLength(1);
+    expect(visits[0]).toMatchObject({ status: 'OUT', vehicleId: null, entry: { at: entered.entryAt }, exit: { at: left.exitAt } });
+    await kiosk.close();
+  });
+
+  it('Exit of a plate this kiosk never saw asks the server by plate, then checks the visit out through the outbox', async () => {
+    const site = await buildKioskSite(server);
+    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'QR 77' });
+    expect(created.status).toBe(201);
+    const { kiosk, network } = openTestKiosk(server, site, { mode: 'gate' });
+
+    network.setOnline(false);
+    expect(await kiosk.vehicleExit('QR77')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    network.setOnline(true);
+    const left = visitOf(await kiosk.vehicleExit('QR77'));
+    expect(left).toMatchObject({ serverId: created.body.checkinId, status: 'OUT' });
+    kiosk.start();
+    await drain(kiosk);
+    const [visit] = await serverVehicles(site);
+    expect(visit).toMatchObject({ checkinId: created.body.checkinId, status: 'OUT', exit: { at: left.exitAt } });
+    expect(await kiosk.vehicleExit('QR77')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    await kiosk.close();
+  });
+
+  it('a gate kiosk pulls the vehicles on site, so Exit works offline for a visit another gate let in', async () => {
+    const site = await buildKioskSite(server);
+    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'LM-5' });
+    const { kiosk, network } = openTestKiosk(server, site, { mode: 'gate' });
+    kiosk.start();
+    await kiosk.engine.syncNow();
+    const seen = await new Promise<VehicleVisit[]>((resolve) => {
+      const stop = kiosk.vehiclesOnSite.subscribe((visits) => {
+        queueMicrotask(() => stop());
+        resolve(visits);
+      });
+    });
+    expect(seen.map((visit) => [visit.serverId, visit.status])).toEqual([[created.body.checkinId, 'PENDING']]);
+    network.setOnline(false);
+    const left = visitOf(await kiosk.vehicleExit('LM5'));
+    network.setOnline(true);
+    await drain(kiosk);
+    const [visit] = await serverVehicles(site);
+    expect(visit).toMatchObject({ status: 'OUT', exit: { at: left.exitAt } });
+    await kiosk.close();
+  });
+});

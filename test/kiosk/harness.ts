@@ -1,0 +1,107 @@
+import 'fake-indexeddb/auto';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { randomUUID } from 'node:crypto';
+import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { type Kiosk, openKiosk } from '../../kiosk/src/kiosk';
+import { type TestNetwork, type TestPlatform, testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
+import { visitHeads } from '../../kiosk/src/data/visits';
+import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
+import { buildSite, buildToken, buildWorld } from '../support/factories';
+import type { ApiClient } from '../support/http';
+import { type TestServer, startTestServer } from '../support/testServer';
+
+/** The real server, with a rate limit no kiosk test reaches (retrying 429s is tested on its own). */
+export const startKioskServer = () => startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' });
+
+export interface KioskSite {
+  siteId: number;
+  /** A kiosk-channel token for this site only, as a paired kiosk holds. */
+  kioskToken: string;
+  /** An integrator client with every scope, to look at (and change) the server directly. */
+  api: ApiClient;
+}
+
+/** A fresh site of its own (so tests and property runs never see each other's visits). */
+export async function buildKioskSite(server: TestServer): Promise<KioskSite> {
+  const world = await buildWorld(server);
+  const site = await buildSite(server, world.accountId);
+  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  return { siteId: site.siteId, kioskToken: token.token, api: world.api };
+}
+
+/** Backoff in milliseconds, so faults cost tests nothing; the shape (full jitter, cap) is the real one. */
+export const testRetryPolicy = () => fullJitterBackoff({ baseMs: 2, capMs: 25 });
+
+export interface TestKiosk {
+  kiosk: Kiosk;
+  platform: TestPlatform;
+  network: TestNetwork;
+  databaseName: string;
+}
+
+/** A kiosk on fake-indexeddb talking to the real server through a network the test controls. */
+export function openTestKiosk(
+  server: TestServer,
+  site: KioskSite,
+  options: { databaseName?: string; online?: boolean; clockOffsetMs?: number; random?: () => number; mode?: 'visitor' | 'gate'; concurrency?: number } = {},
+): TestKiosk {
+  const network = testNetwork({ online: options.online ?? true, random: options.random });
+  const platform = testPlatform({ network, clockOffsetMs: options.clockOffsetMs });
+  const databaseName = options.databaseName ?? `kiosk-${randomUUID()}`;
+  const kiosk = openKiosk({
+    platform,
+    databaseName,
+    // Given explicitly rather than as globals: Dexie reads globals when it is first imported.
+    databaseOptions: { indexedDB, IDBKeyRange },
+    serverUrl: server.baseUrl,
+    token: site.kioskToken,
+    siteId: site.siteId,
+    mode: options.mode ?? 'visitor',
+    requestTimeoutMs: 10_000,
+    sync: { retryPolicy: testRetryPolicy(), concurrency: options.concurrency ?? 4, pullIntervalMs: 60_000 },
+  });
+  return { kiosk, platform, network, databaseName };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True while some visit's next action can be sent (not refused, nor waiting behind a refused one). */
+export const hasSendable = async (kiosk: Kiosk) => (await visitHeads(kiosk.db)).some((head) => head.state === 'QUEUED');
+
+/** Syncs until nothing is left to send (refused actions stay, in Needs attention, with those behind them). */
+export async function drain(kiosk: Kiosk, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await kiosk.engine.syncNow();
+    if (!(await hasSendable(kiosk))) return;
+    if (Date.now() > deadline) throw new Error('the outbox did not drain in time');
+    await sleep(5);
+  }
+}
+
+/** Waits for a condition the engine reaches by itself (a trigger, not a test's syncNow). */
+export async function until(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+}
+
+async function readAll<T>(api: ApiClient, path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const response = await api.get<{ data: T[]; nextCursor: string | null }>(`${path}?limit=200${query}`);
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text}`);
+    items.push(...response.body.data);
+    cursor = response.body.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** Every person check-in of the site, whatever its status, as the server has it. */
+export const serverPeople = (site: KioskSite) => readAll<PersonCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/people`);
+export const serverVehicles = (site: KioskSite) => readAll<VehicleCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/vehicles`);

@@ -1,0 +1,52 @@
+// First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncStatus } from '../../kiosk/src/sync/status';
+import type { TestServer } from '../support/testServer';
+import { expectServerToMatch, playDay } from './day';
+import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startKioskServer();
+});
+afterAll(async () => server?.close());
+
+const HOURS = 3_600_000;
+
+describe('a day offline, then online', () => {
+  let site: KioskSite;
+  beforeAll(async () => {
+    site = await buildKioskSite(server);
+  });
+
+  it('confirms every action at once offline, then gives the server exactly those visits, breaks and checkouts at their times', async () => {
+    const { kiosk, platform, network } = openTestKiosk(server, site, { online: false, clockOffsetMs: -10 * HOURS });
+    const statuses: SyncStatus[] = [];
+    const stop = kiosk.status.subscribe((status) => statuses.push(status));
+    kiosk.start();
+
+    const { expected, actions } = await playDay(kiosk, platform.clock, 24, 'Offline');
+    expect(await kiosk.db.outbox.count()).toBe(actions);
+    expect(network.stats.sent).toBe(0);
+    expect(await serverPeople(site)).toEqual([]);
+    await until(async () => statuses.at(-1)?.pending === actions);
+    expect(statuses.at(-1)).toMatchObject({ online: false, text: `${actions} pending` });
+
+    // Coming online is the trigger: nobody calls sync.
+    network.setOnline(true);
+    await until(async () => (await kiosk.db.outbox.count()) === 0);
+    expectServerToMatch(await serverPeople(site), expected);
+    await until(async () => statuses.at(-1)?.text === 'All synced' && statuses.at(-1)?.online === true);
+
+    // The roll call (local) now shows who the server says is on site, with the server's ids.
+    await kiosk.engine.syncNow();
+    expect(network.stats.delivered).toBe(network.stats.sent);
+    const onSite = (await serverPeople(site)).filter((checkin) => checkin.status !== 'OUT');
+    const local = await kiosk.findPeople('');
+    expect(local.map((visit) => visit.serverId).sort()).toEqual(onSite.map((checkin) => checkin.checkinId).sort());
+    stop();
+    await kiosk.close();
+  });
+});
