@@ -1,5 +1,5 @@
 import type { DexieOptions } from 'dexie';
-import { createApiClient } from './api/client';
+import { createApiClient } from '../../shared/src/client';
 import { attentionItems, discardAction, retryAction } from './data/attention';
 import type { CommandContext } from './data/command';
 import { KioskDatabase } from './data/database';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PersonCheckin } from '../../shared/src/schemas/personCheckins';
-import { parseRetryAfter } from '../../kiosk/src/api/http';
+import { parseRetryAfter } from '../../shared/src/client/http';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { createMemoryLock } from '../../kiosk/src/platform/memoryLock';
 import type { LockProvider } from '../../kiosk/src/platform/platform';

@@ -24,7 +24,9 @@ export interface LockProvider {
 }
 
 /** The subset of `fetch` the API client uses. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+import type { FetchLike } from '../../../shared/src/client/http';
+
+export type { FetchLike };
 
 export interface Platform {
   clock: Clock;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HttpOutcome } from '../api/http';
+import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { ActionError } from '../data/types';
 
 /** What to do with an action after one attempt. */

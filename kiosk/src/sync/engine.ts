@@ -1,4 +1,4 @@
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
 import type { Observable } from '../data/observe';
 import type { Platform } from '../platform/platform';

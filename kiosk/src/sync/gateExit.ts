@@ -1,4 +1,4 @@
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../../../shared/src/client';
 import { type CommandContext, type CommandResult, refused } from '../data/command';
 import type { VehicleVisit } from '../data/types';
 import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/vehicleCommands';

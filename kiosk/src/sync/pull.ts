@@ -1,6 +1,6 @@
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import type { ApiClient, ListQuery } from '../api/client';
-import type { HttpOutcome } from '../api/http';
+import type { ApiClient, ListQuery } from '../../../shared/src/client';
+import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
 import { applySnapshot } from '../data/snapshot';
 import type { PersonVisit, VehicleVisit } from '../data/types';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { ApiClient } from '../api/client';
-import type { HttpOutcome } from '../api/http';
+import type { ApiClient } from '../../../shared/src/client';
+import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
 import { recordAttention, recordRetry } from '../data/outcomes';
 import { type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';

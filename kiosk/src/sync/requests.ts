@@ -1,5 +1,5 @@
-import type { ApiClient } from '../api/client';
-import type { HttpOutcome } from '../api/http';
+import type { ApiClient } from '../../../shared/src/client';
+import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { OutboxAction } from '../data/types';

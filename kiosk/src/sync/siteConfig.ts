@@ -1,5 +1,5 @@
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
 
 /** How long a fetched configuration is used without asking the server again (its Cache-Control). */

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
-import { Problem } from '../../../shared/src/schemas/common';
-import type { FetchLike } from '../platform/platform';
+import { Problem } from '../schemas/common';
+
+/** The fetch the client uses: the platform's (browser, Electron, a test network). */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /**
  * What became of one request. The sync engine decides from `kind` alone whether an action is done,

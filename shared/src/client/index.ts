@@ -1,20 +1,19 @@
 import { z } from 'zod';
-import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import { page } from '../../../shared/src/schemas/common';
+import type { PersonStatus, VehicleStatus } from '../domain';
+import { page } from '../schemas/common';
 import {
   type CheckoutRequest,
   type CreateCheckinRequest,
   PersonCheckin,
   type TimedActionRequest,
-} from '../../../shared/src/schemas/personCheckins';
-import { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+} from '../schemas/personCheckins';
+import { CheckinConfig, Site } from '../schemas/sites';
 import {
   type CreateVehicleCheckinRequest,
   VehicleCheckin,
   type VehicleCheckinsSearchRequest,
-} from '../../../shared/src/schemas/vehicles';
-import type { FetchLike } from '../platform/platform';
-import { type HttpOutcome, type HttpTransport, send } from './http';
+} from '../schemas/vehicles';
+import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 
 const PersonPage = page(PersonCheckin);
 const VehiclePage = page(VehicleCheckin);
@@ -48,7 +47,10 @@ export interface ApiClientOptions {
   timeoutMs?: number;
 }
 
-/** The kiosk's only way to the server: one method per endpoint it uses, answers checked against shared/. */
+/**
+ * A typed client of the API: one method per endpoint, answers checked against the same zod schemas the
+ * server validates with. The kiosk's only way to the server, and usable by any TypeScript integrator.
+ */
 export function createApiClient(options: ApiClientOptions) {
   const transport: HttpTransport = {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
