@@ -81,6 +81,20 @@ describe('a completed key replays its stored response with no second effect', ()
   });
 });
 
+describe('a replay carries the response headers the handler set', () => {
+  it('a replayed configuration PUT has the same ETag', async () => {
+    const path = `/v1/sites/${world.otherSiteId}/checkins/people/config`;
+    const current = await world.api.get<{ fields: unknown[] }>(path);
+    const key = randomUUID();
+    const body = { requiresApproval: false, fields: current.body.fields };
+    const first = await world.api.put(path, body, { idempotencyKey: key });
+    const again = await world.api.put(path, body, { idempotencyKey: key });
+    expect(first.headers.get('etag')).toMatch(/^"cfg-/);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+  });
+});
+
 describe('a key used for a different request is refused', () => {
   it('different body → 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();

@@ -24,6 +24,7 @@ interface TokenRow {
   stored_fingerprint: string | null;
   stored_status: number | null;
   stored_body: string | null;
+  stored_headers: Record<string, string> | null;
 }
 
 // One round trip: the token, the requested site if this token may view it (never cached: interface §5),
@@ -31,7 +32,8 @@ interface TokenRow {
 const TOKEN_AND_SITE = `
   SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
-         k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body
+         k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
+         k.headers AS stored_headers
   FROM api_tokens t
   LEFT JOIN sites s ON s.account_id = t.account_id AND s.id = $2
     AND (t.all_sites OR EXISTS (
@@ -100,7 +102,7 @@ export async function authenticate(
   }
   const stored =
     row.stored_fingerprint !== null && row.stored_status !== null && row.stored_body !== null
-      ? { fingerprint: row.stored_fingerprint, status: row.stored_status, body: row.stored_body }
+      ? { fingerprint: row.stored_fingerprint, status: row.stored_status, body: row.stored_body, headers: row.stored_headers ?? {} }
       : undefined;
   if (input.siteId === undefined) return { principal, stored };
   if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) {

@@ -39,7 +39,7 @@ function replay(stored: StoredOutcome, fingerprint: string): SerializedReply {
   if (stored.fingerprint !== fingerprint) {
     throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
   }
-  return { status: stored.status, text: stored.body === '' ? null : stored.body, headers: {}, replayed: true };
+  return { status: stored.status, text: stored.body === '' ? null : stored.body, headers: stored.headers, replayed: true };
 }
 
 /** Runs the command; a 409/422 it returns becomes the outcome when there is a key to store it under. */
@@ -59,6 +59,7 @@ const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply):
   fingerprint: request.fingerprint,
   status: outcome.status,
   body: outcome.text ?? '',
+  headers: outcome.headers,
   now: request.now,
   since: request.since,
 });

@@ -5,6 +5,8 @@ export interface StoredOutcome {
   fingerprint: string;
   status: number;
   body: string;
+  /** Response headers the handler set (an ETag, say): a replay carries them too. */
+  headers: Record<string, string>;
 }
 
 /** Any integer: the advisory-lock namespace of idempotency keys (the key's hash is the other half). */
@@ -14,7 +16,7 @@ const LOCK_NAMESPACE = 71_003;
 export async function findOutcome(db: Executor, accountId: number, key: string, since: Date): Promise<StoredOutcome | undefined> {
   return queryOne<StoredOutcome>(
     db,
-    `SELECT fingerprint, status_code AS status, body FROM idempotency_keys
+    `SELECT fingerprint, status_code AS status, body, headers FROM idempotency_keys
      WHERE account_id = $1 AND key = $2 AND created_at >= $3`,
     [accountId, key, since],
   );
@@ -28,6 +30,7 @@ export interface OutcomeRecord {
   fingerprint: string;
   status: number;
   body: string;
+  headers: Record<string, string>;
   now: Date;
   since: Date;
 }
@@ -51,18 +54,20 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
     bind.push(value);
     return `$${bind.length}`;
   };
-  const [namespace, key, account, fingerprint, status, body, now, since] = [
+  const [namespace, key, account, fingerprint, status, body, now, since, headers] = [
     LOCK_NAMESPACE, record.key, record.accountId, record.fingerprint, record.status, record.body, record.now, record.since,
+    JSON.stringify(record.headers),
   ].map(at);
   const row = await queryOne<{ locked: boolean; saved: boolean }>(
     db,
     `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, hashtext(${account}::integer::text || ':' || ${key}::text)) AS locked),
      saved AS (
-       INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, created_at)
-       SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${now} FROM lock WHERE lock.locked
+       INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
+       SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${headers}::jsonb, ${now}
+       FROM lock WHERE lock.locked
        ON CONFLICT (account_id, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
-             body = EXCLUDED.body, created_at = EXCLUDED.created_at
+             body = EXCLUDED.body, headers = EXCLUDED.headers, created_at = EXCLUDED.created_at
          WHERE idempotency_keys.created_at < ${since}
        RETURNING 1)${write ? `,\n     ${write.ctes('EXISTS (SELECT 1 FROM saved)')}` : ''}
      SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved`,

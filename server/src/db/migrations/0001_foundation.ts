@@ -139,6 +139,7 @@ export const up: MigrationFn = async ({ context: sql }) => {
       fingerprint text NOT NULL,
       status_code smallint NOT NULL,
       body text NOT NULL,
+      headers jsonb NOT NULL DEFAULT '{}',
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (account_id, key)
     );
