@@ -1,3 +1,4 @@
+import { LockNamespace, lockUntilCommit } from './advisoryLocks';
 import { type Executor, queryOne, queryRows } from './query';
 
 /** A vehicle profile as stored, with its label ids (ascending). Deleted vehicles are never read as profiles. */
@@ -58,7 +59,7 @@ export async function findVehicleByPlate(db: Executor, accountId: number, plateN
  * "is the plate free?" and a create racing it cannot both succeed (the loser sees the winner: 409).
  */
 export async function lockPlate(db: Executor, accountId: number, plateNorm: string): Promise<void> {
-  await queryOne(db, `SELECT pg_advisory_xact_lock($1, hashtext('vehicle-plate:' || $2)) AS locked`, [accountId, plateNorm]);
+  await lockUntilCommit(db, LockNamespace.VEHICLE_PLATE, accountId, plateNorm);
 }
 
 /**

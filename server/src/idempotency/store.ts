@@ -1,3 +1,4 @@
+import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 
 /** A completed request's outcome, as stored under its key. */
@@ -9,8 +10,6 @@ export interface StoredOutcome {
   headers: Record<string, string>;
 }
 
-/** Any integer: the advisory-lock namespace of idempotency keys (the key's hash is the other half). */
-const LOCK_NAMESPACE = 71_003;
 
 /** The stored outcome of a key within retention, if any (a plain read, outside any transaction). */
 export async function findOutcome(db: Executor, accountId: number, key: string, since: Date): Promise<StoredOutcome | undefined> {
@@ -54,13 +53,18 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
     bind.push(value);
     return `$${bind.length}`;
   };
-  const [namespace, key, account, fingerprint, status, body, now, since, headers] = [
-    LOCK_NAMESPACE, record.key, record.accountId, record.fingerprint, record.status, record.body, record.now, record.since,
-    JSON.stringify(record.headers),
-  ].map(at);
+  const namespace = at(LockNamespace.IDEMPOTENCY_KEY);
+  const key = at(record.key);
+  const account = at(record.accountId);
+  const fingerprint = at(record.fingerprint);
+  const status = at(record.status);
+  const body = at(record.body);
+  const now = at(record.now);
+  const since = at(record.since);
+  const headers = at(JSON.stringify(record.headers));
   const row = await queryOne<{ locked: boolean; saved: boolean }>(
     db,
-    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, hashtext(${account}::integer::text || ':' || ${key}::text)) AS locked),
+    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, ${lockHashSql(account, key)}) AS locked),
      saved AS (
        INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
        SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${headers}::jsonb, ${now}

@@ -1,6 +1,7 @@
 import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../../shared/src/schemas/labels';
 import { type Executor, queryOne, queryRows } from '../../db/query';
+import { LockNamespace, lockUntilCommit } from '../../db/advisoryLocks';
 import { conflict, notFound } from '../../errors/problem';
 import { afterId, idPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
@@ -30,7 +31,7 @@ async function findByName(db: Executor, accountId: number, name: string): Promis
 
 /** Serializes writes of one name (case-insensitively) until commit, so a rename racing another write sees it: 409, not a unique violation. */
 async function lockName(db: Executor, accountId: number, name: string): Promise<void> {
-  await queryOne(db, 'SELECT pg_advisory_xact_lock($1, hashtext(lower($2))) AS locked', [accountId, name]);
+  await lockUntilCommit(db, LockNamespace.PERSON_LABEL_NAME, accountId, name.toLowerCase());
 }
 
 const nameTaken = (existing: LabelRow) =>

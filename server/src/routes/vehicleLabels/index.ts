@@ -2,6 +2,7 @@ import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreateVehicleLabelRequest, UpdateVehicleLabelRequest, VehicleLabel } from '../../../../shared/src/schemas/vehicles';
 import { type Executor, queryOne, queryRows } from '../../db/query';
 import type { VehicleLabelRow } from '../../db/vehicleRows';
+import { LockNamespace, lockUntilCommit } from '../../db/advisoryLocks';
 import { conflict, notFound } from '../../errors/problem';
 import { presentVehicleLabel as present } from '../../presenters/vehicle';
 import { afterId, idPage } from '../../queries/cursor';
@@ -20,7 +21,7 @@ async function findByName(db: Executor, accountId: number, name: string): Promis
 
 /** Serializes writes of one name (case-insensitively) until commit, so a rename racing another write sees it: 409, not a unique violation. */
 async function lockName(db: Executor, accountId: number, name: string): Promise<void> {
-  await queryOne(db, `SELECT pg_advisory_xact_lock($1, hashtext('vehicle-label:' || lower($2))) AS locked`, [accountId, name]);
+  await lockUntilCommit(db, LockNamespace.VEHICLE_LABEL_NAME, accountId, name.toLowerCase());
 }
 
 const nameTaken = (existing: VehicleLabelRow) =>

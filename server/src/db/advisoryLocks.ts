@@ -1,0 +1,25 @@
+import { type Executor, queryOne } from './query';
+
+/**
+ * Namespaces of transaction-scoped advisory locks, one per kind of thing locked, so that a label name and
+ * an idempotency key can never take each other's lock. The second half is a hash of (account, text).
+ */
+export const LockNamespace = {
+  IDEMPOTENCY_KEY: 71_001,
+  PERSON_LABEL_NAME: 71_002,
+  VEHICLE_LABEL_NAME: 71_003,
+  VEHICLE_PLATE: 71_004,
+} as const;
+
+/** The SQL expression of a lock's second key, for statements that take the lock themselves. */
+export const lockHashSql = (account: string, text: string) => `hashtext(${account}::integer::text || ':' || ${text}::text)`;
+
+/** Waits for and takes the lock on (account, text) in `namespace` until the transaction ends. */
+export async function lockUntilCommit(
+  db: Executor,
+  namespace: (typeof LockNamespace)[keyof typeof LockNamespace],
+  accountId: number,
+  text: string,
+): Promise<void> {
+  await queryOne(db, `SELECT pg_advisory_xact_lock($1::integer, ${lockHashSql('$2', '$3')}) AS locked`, [namespace, accountId, text]);
+}
