@@ -15,6 +15,7 @@ import { routes } from './routes';
 import { mountRoutes } from './routes/mount';
 
 const READY_TIMEOUT_MS = 2_000;
+const FIXED_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json', '/docs']);
 
 async function isReady(deps: AppDeps): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), READY_TIMEOUT_MS).unref());
@@ -36,6 +37,12 @@ export function createApp(input: AppDeps): Koa {
   app.use(observe(deps.metrics, deps.log));
   app.use(cors);
   app.use(errorHandler(deps.log));
+  app.use(async (ctx, next) => {
+    // The fixed endpoints are routes too, for metrics and logs (anything else unmatched stays "unmatched").
+    if (FIXED_ROUTES.has(ctx.path)) ctx.state.route = ctx.path;
+    else if (ctx.path.startsWith('/docs/')) ctx.state.route = '/docs/*';
+    await next();
+  });
   app.use(docsPage());
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
