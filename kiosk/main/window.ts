@@ -1,0 +1,82 @@
+import type { BrowserWindowConstructorOptions, Event, RenderProcessGoneDetails, WebContents } from 'electron';
+
+/**
+ * The one kiosk window: full screen with no way out to the desktop, and a renderer that is a web page
+ * only (isolated context, no Node, OS sandbox). The preload script is its only door to the main process.
+ */
+export function kioskWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    kiosk: true,
+    fullscreen: true,
+    autoHideMenuBar: true,
+    backgroundColor: '#f4f6fa',
+    show: false,
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      sandbox: true,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  };
+}
+
+/** Whether `url` belongs to the app itself (same scheme and host as the page the window loaded). */
+export function isAppUrl(url: string, appOrigin: string): boolean {
+  try {
+    const target = new URL(url);
+    const app = new URL(appOrigin);
+    // Not URL.origin: Node gives every non-http scheme (app:, file:, data:) the same origin "null".
+    return target.protocol === app.protocol && target.host === app.host && target.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keeps the window on the app: a link or a script cannot take a lobby tablet to another site, and no
+ * new window (or webview) can be opened from it.
+ */
+export function lockNavigation(contents: WebContents, appOrigin: string): void {
+  const guard = (event: Event, url: string) => {
+    if (!isAppUrl(url, appOrigin)) event.preventDefault();
+  };
+  contents.on('will-navigate', guard);
+  contents.on('will-redirect', guard);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+export interface CrashClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+}
+
+/** After this many crashes within the window, reloads are spaced out instead of immediate. */
+const CRASH_BURST = 3;
+const CRASH_WINDOW_MS = 60_000;
+const CRASH_PAUSE_MS = 10_000;
+
+/**
+ * Reloads the page when its renderer process dies (out of memory, GPU fault, killed): the outbox lives in
+ * IndexedDB, so a reload loses nothing. A renderer that keeps crashing is reloaded every 10 s rather than
+ * in a tight loop that would burn the CPU of a small kiosk PC.
+ */
+export function reloadOnCrash(contents: WebContents, clock: CrashClock, log: (line: string) => void = () => {}): void {
+  const recent: number[] = [];
+  contents.on('render-process-gone', (_event: Event, details: RenderProcessGoneDetails) => {
+    if (details.reason === 'clean-exit') return;
+    const now = clock.now();
+    while (recent.length > 0 && (recent[0] ?? now) < now - CRASH_WINDOW_MS) recent.shift();
+    recent.push(now);
+    const delay = recent.length > CRASH_BURST ? CRASH_PAUSE_MS : 0;
+    log(`renderer gone (${details.reason}, exit code ${details.exitCode}); reloading in ${delay} ms`);
+    clock.setTimeout(() => {
+      if (!contents.isDestroyed()) contents.reload();
+    }, delay);
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The contract between Electron's main process, the preload script and the renderer. Types and constants
+ * only: the sandboxed preload bundles this file, so it must not pull in anything else.
+ */
+
+/** Settings a deployment may preset (kiosk.json or KIOSK_* variables); any of them may be missing. */
+export interface PresetSettings {
+  serverUrl?: string;
+  token?: string;
+  siteId?: number;
+  mode?: 'visitor' | 'gate';
+}
+
+/** What the renderer may ask of the main process: deliberately tiny (no Node, no IPC exposed as such). */
+export interface KioskBridge {
+  readonly platform: 'electron';
+  /** The settings from kiosk.json and the KIOSK_* variables, already validated by the main process. */
+  presetSettings(): Promise<PresetSettings>;
+}
+
+/** IPC channel names, shared so the main process and the preload cannot drift apart. */
+export const bridgeChannels = {
+  presetSettings: 'gatehouse:preset-settings',
+} as const;
+
+/** The name the bridge is exposed under: `window.gatehouse`. */
+export const bridgeKey = 'gatehouse';

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import type { KioskDatabase } from '../src/data/database';
+import type { KioskSettings } from '../src/data/settings';
+import { Icon, type IconName } from './components/Icon';
+import { StatusBar } from './components/StatusBar';
+import { useKiosk } from './hooks/useKiosk';
+import { useObservable } from './hooks/useObservable';
+import { GateScreen } from './screens/GateScreen';
+import { NeedsAttention } from './screens/NeedsAttention';
+import { RollCall } from './screens/RollCall';
+import { SetupScreen } from './screens/SetupScreen';
+import { VisitorScreen } from './screens/VisitorScreen';
+
+type View = 'home' | 'rollCall' | 'attention' | 'settings';
+
+interface KioskShellProps {
+  device: KioskDatabase;
+  settings: KioskSettings;
+  notice: string | undefined;
+  onSettingsSaved(settings: KioskSettings | undefined): void;
+}
+
+/** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
+export function KioskShell({ device, settings, notice, onSettingsSaved }: KioskShellProps) {
+  const kiosk = useKiosk(settings);
+  const status = useObservable(kiosk?.status);
+  const [view, setView] = useState<View>('home');
+  // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
+  const [homeKey, setHomeKey] = useState(0);
+  const attention = status?.attention ?? 0;
+
+  const tab = (target: View, label: string, icon: IconName) => (
+    <button type="button" className={`tab${view === target ? ' is-current' : ''}`} aria-current={view === target ? 'page' : undefined}
+      onClick={() => { setView(target); if (target === 'home') setHomeKey((key) => key + 1); }}>
+      <Icon name={icon} size={22} />
+      <span>{label}</span>
+      {target === 'attention' && attention > 0 ? <span className="tab-badge" aria-hidden="true">{attention}</span> : null}
+    </button>
+  );
+
+  let screen = <p className="loading">Opening…</p>;
+  if (kiosk && view === 'home') screen = settings.mode === 'gate' ? <GateScreen kiosk={kiosk} /> : <VisitorScreen key={homeKey} kiosk={kiosk} />;
+  if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
+  if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} />;
+  if (view === 'settings') {
+    screen = <SetupScreen device={device} current={settings} prefill={{}} onCancel={() => setView('home')}
+      onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />;
+  }
+
+  return (
+    <div className={`shell mode-${settings.mode}`}>
+      <header className="top-bar">
+        <span className="brand">Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span></span>
+        <nav className="tabs" aria-label="Kiosk">
+          {tab('home', 'Home', settings.mode === 'gate' ? 'car' : 'home')}
+          {tab('rollCall', 'Roll call', 'people')}
+          {tab('attention', 'Needs attention', 'alert')}
+          {tab('settings', 'Settings', 'gear')}
+        </nav>
+      </header>
+      {notice ? <p className="banner" role="alert">{notice}</p> : null}
+      <main className="screen">{screen}</main>
+      <StatusBar status={status} />
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { useEffect, useRef } from 'react';
+import { Icon } from '../components/Icon';
+
+/** How long a confirmation stays before the visitor home comes back by itself (the contract says ≤ 5 s). */
+export const CONFIRMATION_MS = 4000;
+
+export interface ConfirmationMessage {
+  title: string;
+  detail: string;
+  tone: 'success' | 'notice';
+}
+
+/**
+ * The answer to a visitor's action. It never waits for the network: the action is already safe in the
+ * outbox. It goes back home by itself, or at once on a tap anywhere or a key press.
+ */
+export function Confirmation({ message, onDone }: { message: ConfirmationMessage; onDone(): void }) {
+  // Through a ref: the parent re-renders on every status change, and that must not restart the timer.
+  const done = useRef(onDone);
+  useEffect(() => {
+    done.current = onDone;
+  });
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    button.current?.focus();
+    const timer = window.setTimeout(() => done.current(), CONFIRMATION_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
+  return (
+    <div className={`confirmation tone-${message.tone}`} onClick={() => done.current()}>
+      <div className="confirmation-mark"><Icon name={message.tone === 'success' ? 'check' : 'alert'} size={72} /></div>
+      <h1 className="confirmation-title">{message.title}</h1>
+      <p className="confirmation-detail">{message.detail}</p>
+      <button ref={button} type="button" className="button button-secondary" onClick={() => done.current()}>Done</button>
+      <div className="confirmation-timer" aria-hidden="true" style={{ animationDuration: `${CONFIRMATION_MS}ms` }} />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { Kiosk } from '../../src/kiosk';
+import { StatusBadge } from '../components/StatusBadge';
+import { useObservable } from '../hooks/useObservable';
+import { personStatusWords, shortTime } from '../words';
+
+/**
+ * Everyone on site, from this device's own data: in an evacuation the network may be the first thing to
+ * go, and this list must still be there. Visits the server has not seen yet are marked.
+ */
+export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: boolean }) {
+  const people = useObservable(kiosk.rollCall);
+  const vehicles = useObservable(kiosk.vehiclesOnSite);
+  if (!people) return <p className="loading">Loading…</p>;
+  return (
+    <div className="roll-call">
+      <div className="screen-head">
+        <h1 className="screen-title">Roll call</h1>
+        <p className="screen-count"><strong>{people.length}</strong> {people.length === 1 ? 'person' : 'people'} on site</p>
+      </div>
+      {people.length === 0 ? (
+        <p className="empty">Nobody is on site.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr><th scope="col">Name</th><th scope="col">Company</th><th scope="col">Status</th><th scope="col">Since</th></tr>
+          </thead>
+          <tbody>
+            {people.map((visit) => (
+              <tr key={visit.visitId}>
+                <th scope="row">
+                  {visit.person.lastName}, {visit.person.firstName}
+                  {visit.serverId === undefined ? <span className="tag">not synced yet</span> : null}
+                </th>
+                <td>{visit.person.company ?? '—'}</td>
+                <td><StatusBadge status={visit.status} label={personStatusWords[visit.status]} /></td>
+                <td>{shortTime(visit.lastEventAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {showVehicles && vehicles ? (
+        <>
+          <h2 className="section-title">Vehicles <span className="count">{vehicles.length}</span></h2>
+          {vehicles.length === 0 ? <p className="empty">No vehicles on site.</p> : (
+            <table className="table">
+              <thead><tr><th scope="col">Plate</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
+              <tbody>
+                {vehicles.map((visit) => (
+                  <tr key={visit.visitId}>
+                    <th scope="row" className="vehicle-plate">{visit.licensePlate}</th>
+                    <td><StatusBadge status={visit.status} /></td>
+                    <td>{shortTime(visit.entryAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}

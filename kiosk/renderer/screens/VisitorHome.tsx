@@ -1,0 +1,27 @@
+import { Icon } from '../components/Icon';
+
+export type VisitorIntent = 'checkin' | 'checkout' | 'break';
+
+/** The lobby screen: three large choices, nothing else to read. */
+export function VisitorHome({ onChoose }: { onChoose(intent: VisitorIntent): void }) {
+  return (
+    <div className="visitor-home">
+      <h1 className="hero-title">Welcome</h1>
+      <p className="hero-lead">Please check in when you arrive and check out when you leave.</p>
+      <div className="tiles">
+        <button type="button" className="tile tile-primary" onClick={() => onChoose('checkin')}>
+          <Icon name="arrive" size={56} />
+          <span className="tile-label">Check in</span>
+        </button>
+        <button type="button" className="tile" onClick={() => onChoose('break')}>
+          <Icon name="cup" size={56} />
+          <span className="tile-label">Break</span>
+        </button>
+        <button type="button" className="tile" onClick={() => onChoose('checkout')}>
+          <Icon name="leave" size={56} />
+          <span className="tile-label">Check out</span>
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import type { Kiosk } from '../../src/kiosk';
+import type { PersonVisit } from '../../src/data/types';
+import { CheckinForm } from './CheckinForm';
+import { Confirmation, type ConfirmationMessage } from './Confirmation';
+import { FindYourName } from './FindYourName';
+import { VisitorHome } from './VisitorHome';
+
+type Step = { step: 'home' } | { step: 'form' } | { step: 'find'; intent: 'checkout' | 'break' } | { step: 'done'; message: ConfirmationMessage };
+
+function welcome(visit: PersonVisit): ConfirmationMessage {
+  const title = `Welcome, ${visit.person.firstName}`;
+  if (visit.status === 'PENDING') return { title, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };
+  return { title, detail: 'You are checked in. Please check out when you leave.', tone: 'success' };
+}
+
+/** Visitor mode: home → form or find-your-name → confirmation → home. */
+export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
+  const [step, setStep] = useState<Step>({ step: 'home' });
+  const home = () => setStep({ step: 'home' });
+  switch (step.step) {
+    case 'home':
+      return <VisitorHome onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
+    case 'form':
+      return <CheckinForm kiosk={kiosk} onCancel={home} onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />;
+    case 'find':
+      return <FindYourName kiosk={kiosk} intent={step.intent} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
+    case 'done':
+      return <Confirmation message={step.message} onDone={home} />;
+  }
+}

@@ -1,0 +1,57 @@
+import type { PersonStatus, VehicleStatus } from '../../shared/src/domain';
+import type { ActionError } from '../src/data/types';
+
+/** How a person's state reads on screen. */
+export const personStatusWords: Record<PersonStatus, string> = {
+  IN: 'On site',
+  ON_BREAK: 'On a break',
+  PENDING: 'Waiting for approval',
+  STOP: 'Please see reception',
+  OUT: 'Left',
+};
+
+/** What a vehicle status means to the guard (the status itself is shown beside it). */
+export const vehicleStatusWords: Record<VehicleStatus, string> = {
+  IN: 'Entry allowed',
+  PENDING: 'Unknown vehicle: a guard decides',
+  STOP: 'Entry refused',
+  OUT: 'Left the site',
+};
+
+// Plain words for the refusals a person can meet; the server's own detail is shown beneath as a hint.
+const reasons: Record<string, string> = {
+  NOT_FOUND: 'The server does not know this site or visit. This kiosk may no longer have access to the site.',
+  UNAUTHENTICATED: 'The server no longer accepts this kiosk. Ask an administrator to pair it again.',
+  INSUFFICIENT_SCOPE: 'This kiosk is not allowed to do that. Ask an administrator.',
+  VALIDATION_FAILED: 'Some details were not accepted.',
+  OCCURRED_AT_OUT_OF_RANGE: 'This happened too long ago for the server to accept it (more than 7 days).',
+  CHECKIN_CLOSED: 'This visit is already checked out.',
+  BREAK_ALREADY_OPEN: 'A break has already started.',
+  NO_OPEN_BREAK: 'There is no break to end.',
+  CHECKIN_NOT_ADMITTED: 'This visit has not been admitted yet (waiting for approval, or stopped).',
+  VEHICLE_ALREADY_ON_SITE: 'This vehicle is already on site.',
+  LICENSE_PLATE_TAKEN: 'This plate is already registered.',
+  IDEMPOTENCY_KEY_REUSED: 'The server saw a different request under the same key. Discard it and try again.',
+  UNREACHABLE: 'The server cannot be reached right now.',
+  LOOKUP_FAILED: 'The server could not look this up.',
+  ACTIONS_PENDING: 'Some actions are not synced yet.',
+};
+
+/** The plain sentence for a refusal code, or the given message when the code has none. */
+export function plainReason(code: string, fallback: string): string {
+  return reasons[code] ?? fallback;
+}
+
+/** Needs attention: what went wrong with a refused action, in words. */
+export function describeRefusal(error: ActionError | null): { reason: string; detail: string | undefined } {
+  if (!error) return { reason: 'The server refused this action.', detail: undefined };
+  const reason = reasons[error.code] ?? 'The server refused this action.';
+  return { reason, detail: error.message && error.message !== reason ? error.message : undefined };
+}
+
+/** "09:41", or "Mon 09:41" when not today: times a person reads at a glance. */
+export function shortTime(iso: string, now: Date = new Date()): string {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString([], { weekday: 'short' })} ${time}`;
+}

@@ -1,0 +1,168 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { browserAvailable, launchChromium } from '../support/browser';
+import { buildSite, buildToken, buildWorld } from '../support/factories';
+import { type ApiClient, apiClient } from '../support/http';
+import { type KioskWeb, checkInThroughForm, openKioskPage, outboxCount, screenshot, serveKioskWeb } from '../support/kioskWeb';
+import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+
+interface Site {
+  siteId: number;
+  otherSiteId: number;
+  kioskToken: string;
+  kioskTokenId: number;
+  api: ApiClient;
+}
+
+describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs attention, setup', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let web: KioskWeb;
+  let admin: ApiClient;
+
+  beforeAll(async () => {
+    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+    admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
+  });
+  afterAll(async () => {
+    // A server-side error behind a failed step is otherwise invisible (LOG_LEVEL is silent in tests).
+    for (const line of server?.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    await browser?.close();
+    await web?.close();
+    await server?.close();
+  });
+
+  async function newSite(): Promise<Site> {
+    const world = await buildWorld(server);
+    const site = await buildSite(server, world.accountId, 'North gate');
+    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+    return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
+  }
+
+  const open = (site: Site, mode: 'visitor' | 'gate') =>
+    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode });
+  const statusBar = (page: Page) => page.getByRole('status');
+  const result = (page: Page) => page.getByLabel('Result');
+  /** Gives the kiosk token access to these sites only (the management API; takes effect on the next request). */
+  const setTokenSites = async (site: Site, siteIds: number[]) =>
+    expect((await admin.patch(`/v1/admin/tokens/${site.kioskTokenId}`, { siteIds })).status).toBe(200);
+
+  it('a plate enters with a scanner\'s Enter and exits with Exit, and the server has that visit', async () => {
+    const site = await newSite();
+    expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: 'GH-100 AB' })).status).toBe(201);
+    const { context, page } = await open(site, 'gate');
+    const plate = page.getByLabel('License plate');
+    await expect.poll(() => plate.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    // A keyboard-wedge scanner types into the focused input and ends with Enter.
+    await page.keyboard.type('GH-100 AB', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toContain('GH-100 AB');
+    // Registered: the server lets it in, and the result follows the server's decision.
+    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/\bIN\b/);
+    expect(await plate.inputValue()).toBe('');
+
+    await page.keyboard.type('ZZ 999', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/ZZ 999\s+PENDING/);
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    // Unknown to the server: it stays PENDING once synced (a guard decides).
+    expect(await result(page).innerText()).toMatch(/ZZ 999\s+PENDING/);
+    await page.keyboard.type('ZZ 999', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toContain('already on site');
+    await page.getByRole('button', { name: 'Exit', exact: true }).click();
+    await expect.poll(() => result(page).innerText()).toMatch(/ZZ 999\s+OUT/);
+
+    await plate.fill('gh 100 ab');
+    await page.getByRole('button', { name: 'Exit', exact: true }).click();
+    await expect.poll(() => result(page).innerText()).toMatch(/GH-100 AB\s+OUT/);
+
+    await page.keyboard.type('KL-4711', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/KL-4711\s+PENDING/);
+    await screenshot(page, 'kiosk-gate');
+
+    const visitsOf = async (licensePlate: string) =>
+      (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId], licensePlate })).body.data;
+    await expect.poll(async () => (await visitsOf('GH100AB')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['OUT']);
+    expect((await visitsOf('GH100AB'))[0]).toMatchObject({ licensePlate: 'GH-100 AB', entry: { source: 'KIOSK' }, exit: { source: 'KIOSK' } });
+    await expect.poll(async () => (await visitsOf('ZZ999')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['OUT']);
+    await expect.poll(async () => (await visitsOf('KL4711')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['PENDING']);
+    await context.close();
+  }, 40_000);
+
+  it('an action the server refuses waits under Needs attention until a person retries or discards it', async () => {
+    const site = await newSite();
+    const { context, page } = await open(site, 'visitor');
+    await expect.poll(() => statusBar(page).textContent()).toContain('All synced');
+    // The kiosk loses access to its site: the server now answers 404 for it.
+    await setTokenSites(site, [site.otherSiteId]);
+    await checkInThroughForm(page, 'Rosa', 'Parks');
+    await expect.poll(() => statusBar(page).textContent(), { timeout: 10_000 }).toContain('1 needs attention');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Check-in of Rosa Parks' });
+    await item.waitFor();
+    expect(await item.textContent()).toContain('This kiosk may no longer have access to the site');
+    await screenshot(page, 'kiosk-needs-attention');
+
+    // While it waits, moving this kiosk to another site is refused (the action would be stranded).
+    const visible = await apiClient(server.baseUrl, site.kioskToken).get<{ data: Array<{ name: string }> }>('/v1/sites');
+    const otherName = visible.body.data[0]?.name ?? 'missing';
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('radio', { name: otherName, exact: true }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not synced yet');
+    await page.getByRole('button', { name: 'Unpair' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not synced yet');
+    await page.getByRole('button', { name: 'Back' }).click();
+
+    // Access restored, Retry sends it.
+    await setTokenSites(site, [site.siteId]);
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    await item.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => statusBar(page).textContent(), { timeout: 10_000 }).toContain('All synced');
+    expect(await page.getByText('Nothing needs attention').count()).toBe(1);
+
+    // Refused again, Discard drops it: the kiosk forgets the visit and says so.
+    await setTokenSites(site, [site.otherSiteId]);
+    await page.getByRole('button', { name: 'Home' }).click();
+    await checkInThroughForm(page, 'Dan', 'Discard');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Check-in of Dan Discard' }).getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Discarded Check-in of Dan Discard');
+    await expect.poll(() => outboxCount(page)).toBe(0);
+    await setTokenSites(site, [site.siteId]);
+    const visits = await site.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${site.siteId}/checkins/people`);
+    expect(visits.body.data.map((visit) => visit.person.firstName)).toEqual(['Rosa']);
+    await context.close();
+  }, 40_000);
+
+  it('pairs through the setup screen with a site chosen from the server', async () => {
+    const site = await newSite();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    await page.goto(web.url);
+    await expect.poll(() => statusBar(page).textContent()).toContain('Not paired');
+    await page.getByLabel('Server URL').fill(server.baseUrl);
+    await page.getByLabel('Kiosk token').fill('ck_not_a_real_token');
+    await page.getByRole('button', { name: 'Find sites' }).click();
+    await page.getByText('The server did not accept this token.').waitFor();
+    await page.getByLabel('Kiosk token').fill(site.kioskToken);
+    await page.getByRole('button', { name: 'Find sites' }).click();
+    await page.getByRole('radio', { name: 'North gate' }).check();
+    await page.getByRole('radio', { name: /Gate/ }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('License plate').waitFor();
+    await expect.poll(() => statusBar(page).textContent()).toMatch(/Online.*All synced/);
+    // Paired for good: a reload comes back to the gate, not to the setup screen.
+    await page.reload();
+    await page.getByLabel('License plate').waitFor();
+    await context.close();
+  }, 30_000);
+});

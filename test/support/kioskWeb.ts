@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, preview } from 'vite';
+
+const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.meta.url));
+export const screenshotDir = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
+
+export interface KioskWeb {
+  /** Where the built renderer is served, ending in `/`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The kiosk renderer as `npm run kiosk:web` serves it, but built once into a folder of this test file and
+ * served by Vite's preview server on 127.0.0.1 and a free port (a build has no dependency optimisation that
+ * could reload the page half-way through a test, as the dev server may).
+ */
+export async function serveKioskWeb(): Promise<KioskWeb> {
+  const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-kiosk-web-'));
+  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const { port } = server.httpServer.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      await server.close();
+      await fs.rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface KioskPageOptions {
+  serverUrl: string;
+  token: string;
+  siteId: number;
+  mode: 'visitor' | 'gate';
+}
+
+/** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
+export async function openKioskPage(browser: Browser, web: KioskWeb, options: KioskPageOptions): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  // Well under the tests' own limits, so a step that cannot happen fails by name instead of a test timeout.
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const query = new URLSearchParams({ server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode });
+  await page.goto(`${web.url}?${query}`);
+  await page.getByRole('status').getByText('Online').waitFor({ timeout: 10_000 });
+  return { context, page };
+}
+
+/** Rows in the kiosk's outbox, read from IndexedDB itself (not from what the screen says). */
+export function outboxCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('gatehouse-kiosk');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const count = db.transaction('outbox').objectStore('outbox').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+  );
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await fs.mkdir(screenshotDir, { recursive: true });
+  // Animations off, so the confirmation's countdown bar and transitions do not blur the picture.
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), animations: 'disabled' });
+}
+
+/** Fills the default check-in form (first and last name) and submits it. */
+export async function checkInThroughForm(page: Page, firstName: string, lastName: string): Promise<void> {
+  await page.getByRole('button', { name: 'Check in', exact: true }).click();
+  await page.getByLabel('First name', { exact: true }).fill(firstName);
+  await page.getByLabel('Last name', { exact: true }).fill(lastName);
+  await page.getByRole('button', { name: 'Check in', exact: true }).click();
+  await page.getByText(`Welcome, ${firstName}`).waitFor();
+}
+
+/** From visitor home: Break or Check out → Find your name → the person → the action → back home. */
+export async function personAction(
+  page: Page,
+  entry: 'Break' | 'Check out',
+  name: string,
+  action: 'Start break' | 'End break' | 'Check out',
+  screenshotName?: string,
+): Promise<void> {
+  await page.getByRole('button', { name: entry, exact: true }).click();
+  await page.getByLabel('Find your name').fill(name.split(' ')[0] ?? name);
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  if (screenshotName) await screenshot(page, screenshotName);
+  await page.getByRole('button', { name: action, exact: true }).click();
+  await page.getByRole('button', { name: 'Done' }).click();
+}

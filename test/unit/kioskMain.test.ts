@@ -1,0 +1,281 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** A stand-in for Electron's main-process modules: records what the kiosk asks of them. */
+const electron = vi.hoisted(() => {
+  const emitter = () => {
+    const handlers = new Map<string, Handler[]>();
+    return {
+      handlers,
+      on(event: string, handler: Handler) {
+        handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+      },
+      emit(event: string, ...args: unknown[]) {
+        for (const handler of handlers.get(event) ?? []) handler(...args);
+      },
+    };
+  };
+  const windows: FakeWindow[] = [];
+  class FakeWindow {
+    readonly events = emitter();
+    readonly webContents = {
+      ...emitter(),
+      openHandler: undefined as Handler | undefined,
+      setWindowOpenHandler(handler: Handler) {
+        this.openHandler = handler;
+      },
+      reload: vi.fn(),
+      isDestroyed: () => false,
+    };
+    minimized = false;
+    constructor(readonly options: Record<string, unknown>) {
+      windows.push(this);
+    }
+    once = (event: string, handler: Handler) => this.events.on(event, handler);
+    loadURL = vi.fn(async () => undefined);
+    show = vi.fn();
+    focus = vi.fn();
+    restore = vi.fn(() => (this.minimized = false));
+    isMinimized = () => this.minimized;
+    isDestroyed = () => false;
+  }
+  const app = {
+    ...emitter(),
+    userData: '',
+    requestSingleInstanceLock: vi.fn(() => true),
+    quit: vi.fn(),
+    exit: vi.fn(),
+    whenReady: () => Promise.resolve(),
+    appData: '',
+    setPath: vi.fn((name: string, value: string) => {
+      if (name === 'userData') app.userData = value;
+    }),
+    getPath: (name: string) => (name === 'userData' ? app.userData : name === 'appData' ? app.appData : '/nonexistent'),
+  };
+  const ipcHandlers = new Map<string, Handler>();
+  return {
+    app,
+    windows,
+    FakeWindow,
+    ipcHandlers,
+    ipcMain: { handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler) },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
+    net: { fetch: vi.fn() },
+  };
+});
+
+vi.mock('electron', () => ({
+  app: electron.app,
+  BrowserWindow: electron.FakeWindow,
+  ipcMain: electron.ipcMain,
+  protocol: electron.protocol,
+  session: electron.session,
+  net: electron.net,
+}));
+
+const { startKioskApp } = await import('../../kiosk/main/app');
+const { kioskWindowOptions, lockNavigation, reloadOnCrash } = await import('../../kiosk/main/window');
+const { loadSettings } = await import('../../kiosk/main/settings');
+const { rendererFile } = await import('../../kiosk/main/protocol');
+const { bridgeChannels } = await import('../../kiosk/preload/bridge');
+const { electronBinary } = await import('../../kiosk/scripts/electronBinary');
+
+let userData: string;
+
+beforeEach(() => {
+  const appData = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-kiosk-main-'));
+  userData = path.join(appData, 'Gatehouse Kiosk');
+  fs.mkdirSync(userData);
+  electron.app.appData = appData;
+  electron.app.userData = '';
+  electron.app.handlers.clear();
+  electron.app.requestSingleInstanceLock.mockReturnValue(true);
+  electron.app.quit.mockClear();
+  electron.protocol.registerSchemesAsPrivileged.mockClear();
+  electron.windows.length = 0;
+  electron.ipcHandlers.clear();
+});
+afterEach(() => fs.rmSync(path.dirname(userData), { recursive: true, force: true }));
+
+const start = () => startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env: {}, log: () => {} });
+
+describe('kiosk main process: window', () => {
+  it('opens one full-screen kiosk window whose renderer is isolated, sandboxed and without Node', async () => {
+    await start();
+    expect(electron.windows).toHaveLength(1);
+    const options = electron.windows[0]?.options;
+    expect(options).toMatchObject({ kiosk: true, fullscreen: true });
+    expect(options?.webPreferences).toMatchObject({
+      contextIsolation: true,
+      nodeIntegration: false,
+      sandbox: true,
+      webviewTag: false,
+      preload: '/opt/kiosk/preload.cjs',
+    });
+    expect(options).toEqual(kioskWindowOptions('/opt/kiosk/preload.cjs'));
+    expect(electron.windows[0]?.loadURL).toHaveBeenCalledWith('app://kiosk/index.html');
+    // The app's own scheme is registered before ready, so storage and Web Locks work as on the web.
+    expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
+  });
+});
+
+describe('kiosk main process: single instance', () => {
+  it('a second launch quits at once, without a window', async () => {
+    electron.app.requestSingleInstanceLock.mockReturnValue(false);
+    expect(start()).toBeUndefined();
+    expect(electron.app.quit).toHaveBeenCalledOnce();
+    expect(electron.windows).toHaveLength(0);
+    expect(electron.protocol.registerSchemesAsPrivileged).not.toHaveBeenCalled();
+  });
+
+  it('the first instance brings its window back when another launch is attempted', async () => {
+    await start();
+    const window = electron.windows[0];
+    if (!window) throw new Error('no window');
+    window.minimized = true;
+    electron.app.emit('second-instance');
+    expect(window.restore).toHaveBeenCalledOnce();
+    expect(window.focus).toHaveBeenCalledOnce();
+    expect(electron.app.quit).not.toHaveBeenCalled();
+  });
+});
+
+describe('kiosk main process: navigation lock', () => {
+  function lockedContents() {
+    const window = new electron.FakeWindow({});
+    lockNavigation(window.webContents as never, 'app://kiosk');
+    const navigate = (event: string, url: string) => {
+      const preventDefault = vi.fn();
+      window.webContents.emit(event, { preventDefault }, url);
+      return preventDefault.mock.calls.length > 0;
+    };
+    return { window, navigate };
+  }
+
+  it('stays on the app: other origins are refused, the app itself is allowed', () => {
+    const { navigate } = lockedContents();
+    expect(navigate('will-navigate', 'https://example.com/')).toBe(true);
+    expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-navigate', 'data:text/html,<h1>hi</h1>')).toBe(true);
+    expect(navigate('will-navigate', 'app://elsewhere/index.html')).toBe(true);
+    expect(navigate('will-redirect', 'http://127.0.0.1:3000/')).toBe(true);
+    expect(navigate('will-navigate', 'not a url')).toBe(true);
+    expect(navigate('will-navigate', 'app://kiosk/index.html')).toBe(false);
+  });
+
+  it('opens no new window and no webview', () => {
+    const { window, navigate } = lockedContents();
+    expect(window.webContents.openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    expect(navigate('will-attach-webview', 'https://example.com/')).toBe(true);
+  });
+
+  it('gives the preset settings (the kiosk token) to the app page only', async () => {
+    fs.writeFileSync(path.join(userData, 'kiosk.json'), JSON.stringify({ token: 'ck_secret' }));
+    await start();
+    const handler = electron.ipcHandlers.get(bridgeChannels.presetSettings);
+    expect(handler?.({ senderFrame: { url: 'https://evil.example/' } })).toEqual({});
+    expect(handler?.({ senderFrame: null })).toEqual({});
+    expect(handler?.({ senderFrame: { url: 'app://kiosk/index.html' } })).toEqual({ token: 'ck_secret' });
+  });
+
+  it('serves files of the renderer folder only', () => {
+    expect(rendererFile('/opt/r', 'app://kiosk/')).toBe('/opt/r/index.html');
+    expect(rendererFile('/opt/r', 'app://kiosk/assets/index.js')).toBe('/opt/r/assets/index.js');
+    // The URL parser folds these dot segments away: the path stays inside the folder.
+    expect(rendererFile('/opt/r', 'app://kiosk/%2e%2e/%2e%2e/etc/passwd')).toBe('/opt/r/etc/passwd');
+    expect(rendererFile('/opt/r', 'app://kiosk/..%2f..%2fetc/passwd')).toBeUndefined();
+  });
+});
+
+describe('kiosk main process: crash recovery', () => {
+  it('reloads a renderer that died, at once, then every 10 s if it keeps dying', () => {
+    const window = new electron.FakeWindow({});
+    let now = 0;
+    const timers: Array<{ ms: number; callback: () => void }> = [];
+    reloadOnCrash(window.webContents as never, { now: () => now, setTimeout: (callback, ms) => timers.push({ ms, callback }) });
+    window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
+    expect(timers).toHaveLength(0);
+    for (let crash = 0; crash < 4; crash += 1) {
+      now += 1_000;
+      window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+    }
+    expect(timers.map((timer) => timer.ms)).toEqual([0, 0, 0, 10_000]);
+    for (const timer of timers) timer.callback();
+    expect(window.webContents.reload).toHaveBeenCalledTimes(4);
+    now += 120_000; // a quiet spell: the next crash is reloaded at once again
+    window.webContents.emit('render-process-gone', {}, { reason: 'oom', exitCode: 1 });
+    expect(timers.at(-1)?.ms).toBe(0);
+  });
+});
+
+describe('kiosk main process: settings', () => {
+  const writeJson = (value: unknown) => fs.writeFileSync(path.join(userData, 'kiosk.json'), JSON.stringify(value));
+
+  it('reads kiosk.json from the user-data folder', () => {
+    writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate', extra: true });
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({
+      settings: { serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' },
+      problems: [],
+    });
+  });
+
+  it('lets each KIOSK_* variable override its value; empty variables count as unset', () => {
+    writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' });
+    const env = { KIOSK_SERVER_URL: 'http://10.0.0.5:3000', KIOSK_SITE_ID: '7', KIOSK_MODE: 'visitor', KIOSK_TOKEN: '' };
+    expect(loadSettings({ userDataDir: userData, env }).settings).toEqual({
+      serverUrl: 'http://10.0.0.5:3000',
+      token: 'ck_abc',
+      siteId: 7,
+      mode: 'visitor',
+    });
+  });
+
+  it('works from the variables alone, and with nothing at all', () => {
+    const env = { KIOSK_SERVER_URL: 'http://127.0.0.1:3000', KIOSK_TOKEN: 'ck_env', KIOSK_SITE_ID: '1', KIOSK_MODE: 'gate' };
+    expect(loadSettings({ userDataDir: userData, env }).settings).toEqual({ serverUrl: 'http://127.0.0.1:3000', token: 'ck_env', siteId: 1, mode: 'gate' });
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({ settings: {}, problems: [] });
+  });
+
+  it('drops invalid values one by one and says which', () => {
+    writeJson({ serverUrl: 'not a url', token: 'ck_abc', siteId: -1 });
+    const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_MODE: 'lobby' } });
+    expect(loaded.settings).toEqual({ token: 'ck_abc' });
+    expect(loaded.problems.join('\n')).toMatch(/serverUrl[\s\S]*siteId[\s\S]*mode/);
+  });
+
+  it('ignores a kiosk.json that is not JSON, and says so', () => {
+    fs.writeFileSync(path.join(userData, 'kiosk.json'), '{ serverUrl: ');
+    const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_TOKEN: 'ck_env' } });
+    expect(loaded.settings).toEqual({ token: 'ck_env' });
+    expect(loaded.problems).toEqual([expect.stringContaining('not valid JSON')]);
+  });
+
+  it('hands the loaded settings to the renderer through the bridge channel', async () => {
+    writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'visitor' });
+    await start();
+    const handler = electron.ipcHandlers.get(bridgeChannels.presetSettings);
+    expect(handler?.({ senderFrame: { url: 'app://kiosk/index.html' } })).toEqual({
+      serverUrl: 'https://gatehouse.example',
+      token: 'ck_abc',
+      siteId: 4,
+      mode: 'visitor',
+    });
+  });
+});
+
+describe('npm run kiosk: finding the Electron binary', () => {
+  it('is missing when the package throws (no download happened) or names a file that is not there', () => {
+    expect(electronBinary(() => { throw new Error('Electron failed to install correctly'); })).toBeUndefined();
+    expect(electronBinary(() => path.join(userData, 'electron'))).toBeUndefined();
+    const binary = path.join(userData, 'electron');
+    fs.writeFileSync(binary, '');
+    expect(electronBinary(() => binary)).toBe(binary);
+  });
+});
