@@ -1,5 +1,8 @@
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import { createDatabase, ensureDatabase } from '../server/src/db/database';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/db/embeddedPostgres';
@@ -9,6 +12,8 @@ import type { World } from '../test/support/factories';
 
 export interface BenchDatabase {
   url: string;
+  /** The PostgreSQL server itself (its `postgres` database), for companions that make databases of their own. */
+  serverUrl: string;
   sequelize: Sequelize;
   close(): Promise<void>;
 }
@@ -25,16 +30,32 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
     });
     serverUrl = postgres.url;
   }
+  const database = await openBenchDatabase(serverUrl, name);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await postgres?.stop();
+    },
+  };
+}
+
+/** One more migrated database on a bench PostgreSQL; `close` with `drop` removes it (and its cached pages). */
+export async function openBenchDatabase(serverUrl: string, name: string): Promise<BenchDatabase & { close(drop?: boolean): Promise<void> }> {
   await ensureDatabase(serverUrl, name);
   const url = withDatabase(serverUrl, name);
   const sequelize = createDatabase({ url, poolMax: 4 });
   await migrate(sequelize, url);
   return {
     url,
+    serverUrl,
     sequelize,
-    async close() {
+    async close(drop = false) {
       await sequelize.close();
-      await postgres?.stop();
+      if (!drop) return;
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(name)} WITH (FORCE)`).finally(() => admin.end());
     },
   };
 }
@@ -94,4 +115,26 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(width(columns[i] ?? ''))).join('  ');
   process.stdout.write(`${line(columns)}\n${line(columns.map((column) => '-'.repeat(width(column))))}\n`);
   for (const row of rows) process.stdout.write(`${line(columns.map((column) => String(row[column])))}\n`);
+}
+
+/** True when the module of `moduleUrl` is the script node was started with (not imported by another). */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  return script !== undefined && pathToFileURL(path.resolve(script)).href === moduleUrl;
+}
+
+/** A number from the environment, or the default when unset or empty. */
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+/** Resident and peak resident memory of a process, in MiB (Linux /proc). */
+export async function memoryOf(pid: number): Promise<{ rssMiB: number; peakMiB: number }> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }

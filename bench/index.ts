@@ -1,76 +1,146 @@
 /**
- * npm run bench — throughput and latency of the write paths, each as a ratio to a baseline measured in
- * the same run (these machines are noisy: compare ratios, never absolute numbers across runs).
- * Now: create person check-in with and without Idempotency-Key (the key must cost < 20%).
+ * npm run bench — one harness for the whole product: it starts its own PostgreSQL (or uses DATABASE_URL's
+ * server) and API servers, seeds, and prints tables in which every number stands next to a baseline measured
+ * in the same run (these machines are noisy: compare ratios, never absolute numbers across runs):
+ *   1. the write paths at 1, 8 and 32 connections, against the database ceiling of a create (its own SQL
+ *      replayed by plain pg clients) — the API's create should reach ≥ 60% of it — and keyed against unkeyed;
+ *   2. search and list pages at 10k, 100k and 1M check-ins (a database and server of their own), against
+ *      reading one site at the same moment: the cost should not grow with the table;
+ *   3. the companions: plate search, webhook dispatch overhead, kiosk drain rate;
+ *   4. the write server's memory at the end against its memory after start.
+ * Settings (env): BENCH_SECONDS per write case and connection count (3), BENCH_ROUNDS (3), BENCH_CONNECTIONS
+ * (1,8,32), BENCH_SEARCH_SIZES (10000,100000,1000000; BENCH_QUICK=1 stops at 100k), BENCH_SEARCH_SAMPLES (100),
+ * BENCH_COMPANIONS (plates,webhooks,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
+ * bench/companions.ts. The default run takes about 5 minutes on a 2-core machine.
  */
 import fs from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
 import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
-import { printTable, startBenchDatabase } from './harness';
-import { type LoadResult, closedLoop } from './load';
+import { COMPANIONS, type CompanionRun, runCompanion } from './companions';
+import { envNumber, memoryOf, openBenchDatabase, printTable, startBenchDatabase } from './harness';
+import { type ScalingStep, measureSearchScaling, scalingRows } from './searchScaling';
+import { CASES, type WriteReport, measureWrites } from './writes';
 
-const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = [1, 8, 32];
+const SECONDS = envNumber('BENCH_SECONDS', 3);
+const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,8,32').split(',').map(Number);
+const SEARCH_SAMPLES = Math.round(envNumber('BENCH_SEARCH_SAMPLES', 100));
+const SIZES = (process.env.BENCH_SEARCH_SIZES || (process.env.BENCH_QUICK === '1' ? '10000,100000' : '10000,100000,1000000')).split(',').map(Number);
+const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,kiosk').split(',').filter((name) => name && name !== 'none');
+const COMPANION_TIMEOUT_MS = envNumber('BENCH_COMPANION_TIMEOUT_SECONDS', 240) * 1000;
+const CEILING_TARGET = 0.6;
+/** The server settings of every benchmark: the limiter stays on (its cost is measured) but never refuses. */
+const SERVER_ENV = { SEED_DEMO: 'false', DB_POOL_MAX: '20', RATE_LIMIT_PER_MINUTE: '1000000000' };
 
-/** Sums interleaved rounds, so drift in the machine's speed falls on both sides alike. */
-function merge(results: LoadResult[]): LoadResult {
-  const requests = results.reduce((sum, result) => sum + result.requests, 0);
-  return {
-    requests,
-    perSecond: results.reduce((sum, result) => sum + result.perSecond, 0) / results.length,
-    p50: results.reduce((sum, result) => sum + result.p50, 0) / results.length,
-    p99: results.reduce((sum, result) => sum + result.p99, 0) / results.length,
-    unexpected: results.reduce((sum, result) => sum + result.unexpected, 0),
-  };
+const out = (text: string) => process.stdout.write(text);
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+function printWrites(writes: WriteReport): void {
+  const ceilingOf = (connections: number, name: string) =>
+    writes.cases.find((entry) => entry.connections === connections && entry.name === name)?.result.perSecond ?? Number.NaN;
+  const keyedCase = (name: string) => name === CASES.createKeyed || name === CASES.ceilingKeyed;
+  printTable(writes.cases.map((entry) => ({
+    case: entry.name,
+    conns: entry.connections,
+    'req/s': fixed(entry.result.perSecond, 0),
+    'p50 ms': fixed(entry.result.p50),
+    'p99 ms': fixed(entry.result.p99),
+    '÷ ceiling': fixed(entry.result.perSecond / ceilingOf(entry.connections, keyedCase(entry.name) ? CASES.ceilingKeyed : CASES.ceiling)),
+    requests: entry.result.requests,
+    errors: entry.result.unexpected,
+  })));
+  const plain = writes.ceilingRatios.map((entry) => entry.plain);
+  const verdict = plain.every((ratio) => ratio >= CEILING_TARGET) ? 'met' : 'NOT met';
+  out(`\nDatabase ceiling: the API's create reaches ${plain.map((ratio) => fixed(ratio)).join(' / ')} of the plain-pg replay of its own SQL at ${CONNECTIONS.join(' / ')} connections (keyed: ${writes.ceilingRatios.map((entry) => fixed(entry.keyed)).join(' / ')}); target ≥ ${CEILING_TARGET}: ${verdict}.\n`);
+  out(`Idempotency-Key overhead: keyed create throughput is ${writes.idempotencyRatios.map((entry) => fixed(entry.ratio)).join(' / ')} of unkeyed (target > 0.80).\n`);
+  out('(The keyed create is over the keyed ceiling, every other row over the unkeyed one: actions other than create have no ceiling of their own.)\n');
+}
+
+/** Section 2, on a database and API server of its own, so the table holds exactly the seeded rows; dropped after. */
+async function searchSection(serverUrl: string): Promise<ScalingStep[]> {
+  const database = await openBenchDatabase(serverUrl, 'gatehouse_bench_search');
+  const server = await spawnServer({ ...SERVER_ENV, DATABASE_URL: database.url });
+  try {
+    return await measureSearchScaling({
+      sequelize: database.sequelize, baseUrl: server.baseUrl, sizes: SIZES, samples: SEARCH_SAMPLES,
+      onStep: (step) => out(`  ${step.tableRows} rows: seeded in ${fixed(step.seedSeconds, 1)} s, measured\n`),
+    });
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await database.close(true);
+  }
+}
+
+async function companionSection(serverUrl: string): Promise<CompanionRun[]> {
+  const runs: CompanionRun[] = [];
+  for (const name of COMPANION_NAMES) {
+    const companion = COMPANIONS[name];
+    if (!companion) throw new Error(`BENCH_COMPANIONS: unknown "${name}" (known: ${Object.keys(COMPANIONS).join(', ')})`);
+    const run = await runCompanion(companion, serverUrl, COMPANION_TIMEOUT_MS);
+    out(`  ${companion.name}: ${fixed(run.seconds, 0)} s, exit ${run.exitCode}\n`);
+    if (run.output) out(`  its output ended with:\n${run.output.split('\n').slice(-8).map((line) => `    ${line}`).join('\n')}\n`);
+    runs.push(run);
+  }
+  return runs;
 }
 
 async function main(): Promise<void> {
+  const startedAt = Date.now();
   const database = await startBenchDatabase('gatehouse_bench');
-  // The limiter stays on (its cost is part of the measurement) but never refuses a benchmark.
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', DB_POOL_MAX: '20', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const server = await spawnServer({ ...SERVER_ENV, DATABASE_URL: database.url });
+  const serverPid = server.child.pid ?? 0;
+  const results: Record<string, unknown> = { settings: { SECONDS, ROUNDS, CONNECTIONS, SEARCH_SAMPLES, SIZES, COMPANION_NAMES } };
   try {
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
-    const path = `/v1/sites/${world.siteId}/checkins/people`;
-    const auth = { Authorization: `Bearer ${world.token}` };
-    const body = (index: number) => JSON.stringify({ person: { firstName: `Bench${index}`, lastName: 'Visitor' } });
-    const plain = (index: number) => ({ method: 'POST', path, headers: auth, body: body(index) });
-    const keyed = (index: number) => ({ method: 'POST', path, headers: { ...auth, 'Idempotency-Key': randomUUID() }, body: body(index) });
+    const memoryAtStart = await memoryOf(serverPid);
+    out(`Gatehouse bench: PostgreSQL and API server started; server RSS ${fixed(memoryAtStart.rssMiB, 0)} MiB.\n`);
 
-    const rows: Array<Record<string, string | number>> = [];
-    const results: Record<string, unknown> = {};
-    for (const connections of CONNECTIONS) {
-      const without: LoadResult[] = [];
-      const withKey: LoadResult[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const options = { baseUrl: server.baseUrl, connections, durationMs: DURATION_MS / ROUNDS, expectStatus: 201 };
-        without.push(await closedLoop({ ...options, next: plain }));
-        withKey.push(await closedLoop({ ...options, next: keyed }));
-      }
-      const base = merge(without);
-      const key = merge(withKey);
-      results[`create@${connections}`] = { without: base, withKey: key };
-      for (const [name, result] of [['create (baseline)', base], ['create + Idempotency-Key', key]] as const) {
-        rows.push({
-          case: name,
-          conns: connections,
-          'req/s': result.perSecond.toFixed(0),
-          'p50 ms': result.p50.toFixed(2),
-          'p99 ms': result.p99.toFixed(2),
-          'req/s ratio': (result.perSecond / base.perSecond).toFixed(2),
-          errors: result.unexpected,
-        });
-      }
-    }
-    printTable(rows);
-    const ratios = CONNECTIONS.map((connections) => {
-      const entry = results[`create@${connections}`] as { without: LoadResult; withKey: LoadResult };
-      return entry.withKey.perSecond / entry.without.perSecond;
+    out(`\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`);
+    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const writes = await measureWrites({
+      baseUrl: server.baseUrl, databaseUrl: database.url, world, connectionCounts: CONNECTIONS, durationMs: SECONDS * 1000, rounds: ROUNDS,
     });
-    process.stdout.write(`\nIdempotency-Key overhead: keyed throughput is ${ratios.map((ratio) => ratio.toFixed(2)).join(' / ')} of unkeyed at ${CONNECTIONS.join(' / ')} connections (target > 0.80)\n`);
+    printWrites(writes);
+    results.writes = writes;
+
+    out(`\n2. List and search pages as the check-in table grows (${SEARCH_SAMPLES} round-robin samples each; ÷ baseline = over GET one site sampled alongside)\n`);
+    out(SIZES.some((size) => size >= 1_000_000)
+      ? '   The 1M step is on by default: seeding it takes 30-45 s on a 2-core machine (BENCH_QUICK=1 stops at 100k).\n\n'
+      : `   Sizes ${SIZES.join(', ')} (BENCH_SEARCH_SIZES); the default run goes on to 1M.\n\n`);
+    const steps = await searchSection(database.serverUrl);
+    out('\n');
+    printTable(scalingRows(steps));
+    out('(growth: the ÷ baseline ratio at the largest table over the smallest; 1.00 = no growth with the table.)\n');
+    results.search = steps;
+
+    if (COMPANION_NAMES.length > 0) {
+      out('\n3. Companions (each its own process and API server on this PostgreSQL; their own JSON is in bench/results/)\n\n');
+      const companions = await companionSection(database.serverUrl);
+      out('\n');
+      printTable(companions.flatMap((run) => run.summaries.map((summary) => ({ ...summary }))));
+      results.companions = companions.map(({ output, ...run }) => ({ ...run, failedOutput: output }));
+    }
+
+    const memoryAtEnd = await memoryOf(serverPid);
+    out('\n4. Write server memory (RSS of its process)\n\n');
+    printTable([
+      { when: 'after start (baseline)', 'RSS MiB': fixed(memoryAtStart.rssMiB, 0), 'peak MiB': fixed(memoryAtStart.peakMiB, 0), '÷ baseline': '1.00' },
+      { when: 'end of run', 'RSS MiB': fixed(memoryAtEnd.rssMiB, 0), 'peak MiB': fixed(memoryAtEnd.peakMiB, 0), '÷ baseline': fixed(memoryAtEnd.rssMiB / memoryAtStart.rssMiB) },
+    ]);
+    results.memory = { atStart: memoryAtStart, atEnd: memoryAtEnd };
+
+    const totalSeconds = (Date.now() - startedAt) / 1000;
+    results.totalSeconds = totalSeconds;
     await fs.mkdir('bench/results', { recursive: true });
-    await fs.writeFile(`bench/results/bench-${Date.now()}.json`, JSON.stringify(results, null, 2));
+    const file = `bench/results/bench-${Date.now()}.json`;
+    await fs.writeFile(file, JSON.stringify(results, null, 2));
+    out(`\nWhole run: ${fixed(totalSeconds, 0)} s. Results: ${file}\n`);
+  } catch (error) {
+    // A benchmark that fails because the server died should say so, with what the server said last.
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      out(`\nThe API server exited (${server.child.exitCode ?? server.child.signalCode}); its last output:\n${server.output().slice(-3000)}\n`);
+    }
+    throw error;
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

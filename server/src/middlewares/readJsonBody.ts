@@ -19,17 +19,34 @@ async function readRaw(ctx: Context): Promise<Buffer> {
 
 const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
 
-/** Where the body holds a NUL character (`\u0000`), which PostgreSQL text cannot store: a 422, not a database error. */
-function nulCharacters(value: unknown, path: string[] = []): FieldError[] {
-  const here = path.join('.');
-  if (typeof value === 'string') {
-    return value.includes('\u0000') ? [{ path: here, message: 'Must not contain NUL (\\u0000) characters' }] : [];
+/** Deeper than any request schema goes; a deeper body is refused before anything walks it recursively. */
+const MAX_DEPTH = 64;
+
+/**
+ * Where the body holds a NUL character (`\u0000`), which PostgreSQL text cannot store, or nests deeper than
+ * MAX_DEPTH: a 422, not a database error or a stack overflow. Walked with an explicit stack, not recursion.
+ */
+function unacceptableParts(body: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const stack: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) errors.push({ path: path.join('.'), message: 'Must not contain NUL (\\u0000) characters' });
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_DEPTH) {
+      errors.push({ path: path.join('.'), message: `Must not nest more than ${MAX_DEPTH} levels deep` });
+      continue;
+    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    for (const [key] of entries) {
+      if (key.includes('\u0000')) errors.push({ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' });
+    }
+    for (const [key, item] of entries.reverse()) stack.push({ value: item, path: [...path, key] });
   }
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [
-    ...(key.includes('\u0000') ? [{ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' }] : []),
-    ...nulCharacters(item, [...path, key]),
-  ]);
+  return errors;
 }
 
 /**
@@ -49,7 +66,7 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   } catch {
     throw problem('MALFORMED_JSON', 'The request body is not valid JSON.');
   }
-  const nul = nulCharacters(body);
-  if (nul.length > 0) throw validationFailed(nul);
+  const unacceptable = unacceptableParts(body);
+  if (unacceptable.length > 0) throw validationFailed(unacceptable);
   return body;
 }
