@@ -30,6 +30,10 @@ export function createDatabase(options: DatabaseOptions): Sequelize {
     dialectOptions: {
       connectionTimeoutMillis: 5_000,
       statement_timeout: 30_000,
+      // The server enforces statement_timeout only while it runs; a frozen or partitioned database would
+      // leave a query waiting forever. This client-side bound turns that into an error (503), never a hang.
+      query_timeout: 40_000,
+      keepAlive: true,
       idle_in_transaction_session_timeout: 60_000,
       application_name: 'gatehouse',
       ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
