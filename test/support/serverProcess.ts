@@ -10,12 +10,16 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs the real server (`server/src/main.ts`) as its own process on a free loopback port. */
-export async function spawnServer(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
-  const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+/** A TypeScript entry point of this repository run as its own process, resolved once `readyText` is printed. */
+export async function spawnEntryPoint(
+  entry: string,
+  env: Record<string, string>,
+  readyText: string,
+  readyTimeoutMs: number,
+): Promise<Omit<ServerProcess, 'baseUrl'>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -23,13 +27,25 @@ export async function spawnServer(env: Record<string, string>, readyTimeoutMs = 
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
   const deadline = Date.now() + readyTimeoutMs;
-  while (!output.includes('Gatehouse API listening')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited while starting:\n${output}`);
+  while (!output.includes(readyText)) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${entry} exited while starting:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start in ${readyTimeoutMs} ms:\n${output}`);
+      throw new Error(`${entry} did not start in ${readyTimeoutMs} ms:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  return { baseUrl: `http://127.0.0.1:${port}`, child, output: () => output, exited };
+  return { child, output: () => output, exited };
+}
+
+/** Runs the real server (`server/src/main.ts`) as its own process on a free loopback port. */
+export async function spawnServer(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+  const port = env.PORT ?? String(await freePort());
+  const started = await spawnEntryPoint(
+    'server/src/main.ts',
+    { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
+    'Gatehouse API listening',
+    readyTimeoutMs,
+  );
+  return { baseUrl: `http://127.0.0.1:${port}`, ...started };
 }

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { CreatedWebhookSubscription, WebhookDelivery } from '../../shared/src/schemas/webhooks';
 import { type WebhookDispatcher, type WebhookDispatcherOptions, startWebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
 import type { ApiClient } from './http';
+import { spawnEntryPoint } from './serverProcess';
 import type { TestServer } from './testServer';
 
 /** A dispatcher on the test server's database with test timings: polls every 20 ms, retries after 50 ms then 100 ms. */
@@ -64,23 +65,5 @@ export interface WorkerProcess {
 
 /** Runs `server/src/worker.ts` (what `npm run worker` runs) as its own process; resolves once it polls. */
 export async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/worker.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
-  const deadline = Date.now() + readyTimeoutMs;
-  while (!output.includes('Gatehouse webhook worker running')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker exited while starting:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`worker did not start in ${readyTimeoutMs} ms:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return { child, output: () => output, exited };
+  return spawnEntryPoint('server/src/worker.ts', { LOG_LEVEL: 'info', ...env }, 'Gatehouse webhook worker running', readyTimeoutMs);
 }
