@@ -164,18 +164,22 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     await personAction(page, 'Break', 'Barbara Liskov', 'Start break');
     expect(await outboxCount(page)).toBe(8);
 
-    // The server commits each request, but its answer reaches the page only 400 ms later: the reload
+    // The server commits each request, but its answer reaches the page only 1.5 s later: the reload
     // lands while answers are on their way, the worst moment (the server acted, the kiosk never heard).
-    let lostAnswers = 0;
+    let held = 0;
     await context.route(`${server.baseUrl}/**`, async (route) => {
       const response = await route.fetch();
-      await sleep(400);
+      held += 1;
+      await sleep(1_500);
       // The page that asked may be gone: that answer is lost, though the server acted.
-      await route.fulfill({ response }).catch(() => (lostAnswers += 1));
+      await route.fulfill({ response }).catch(() => undefined);
+      held -= 1;
     });
     await context.setOffline(false);
     await expect.poll(async () => (await serverVisits(site)).length, { timeout: 10_000, interval: 25 }).toBeGreaterThan(0);
     expect(await outboxCount(page)).toBeGreaterThan(0);
+    // Answers the server committed and the page has not received: the reload loses them.
+    const lostAnswers = held;
     await page.reload();
     await context.unroute(`${server.baseUrl}/**`);
 
