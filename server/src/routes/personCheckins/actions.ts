@@ -1,48 +1,12 @@
-import { CheckoutRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
-import type { Scope } from '../../../../shared/src/schemas/admin';
-import { type PersonAction, transitionPersonCheckin } from '../../commands/checkinTransitioner';
-import { type HandlerContext, type Method, type Route, defineRoute, siteOf } from '../define';
-import { CheckinParams } from '../params';
 import type { z } from 'zod';
+import { CheckoutRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
+import { type PersonAction, transitionPersonCheckin } from '../../commands/checkinTransitioner';
+import { type CheckinActionSpec, checkinActionRoute, occurredAtOf as at } from '../checkinActionRoute';
+import type { Route } from '../define';
 
-const tag = 'Person check-ins';
 const item = '/sites/:siteId/checkins/people/:checkinId';
-const at = (occurredAt: string | undefined) => (occurredAt ? new Date(occurredAt) : undefined);
-
-type Params = z.infer<typeof CheckinParams>;
-
-function run(ctx: HandlerContext<Params, unknown, unknown>, action: PersonAction) {
-  return transitionPersonCheckin(ctx.db, {
-    key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
-    action,
-    exitSource: ctx.principal.channel,
-    now: ctx.now,
-  });
-}
-
-/** One state-change endpoint (the interface names several paths and verbs for some of them). */
-function actionRoute<B extends z.ZodType>(spec: {
-  method: Method;
-  path: string;
-  summary: string;
-  scope: Scope;
-  body: B;
-  toAction: (body: z.infer<B>) => PersonAction;
-}): Route {
-  return defineRoute({
-    method: spec.method,
-    path: spec.path,
-    summary: spec.summary,
-    tag,
-    auth: 'token',
-    scope: spec.scope,
-    params: CheckinParams,
-    body: spec.body,
-    bodyOptional: true,
-    responses: { 200: PersonCheckin },
-    handler: async (ctx) => ({ status: 200, body: await run(ctx, spec.toAction(ctx.body as z.infer<B>)) }),
-  });
-}
+const people = { tag: 'Person check-ins', response: PersonCheckin, transition: transitionPersonCheckin };
+const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, PersonAction>) => checkinActionRoute(people, spec);
 
 const breakStart = (body: z.infer<typeof TimedActionRequest>): PersonAction => ({ event: { type: 'BREAK_START', occurredAt: at(body.occurredAt) } });
 const breakEnd = (body: z.infer<typeof TimedActionRequest>): PersonAction => ({ event: { type: 'BREAK_END', occurredAt: at(body.occurredAt) } });

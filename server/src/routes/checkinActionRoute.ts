@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { Scope } from '../../../shared/src/schemas/admin';
+import type { Source } from '../../../shared/src/schemas/common';
+import type { Executor } from '../db/query';
+import { type Method, type Route, defineRoute, siteOf } from './define';
+import { CheckinParams } from './params';
+
+/** What a check-in transition command takes (people and vehicles alike). */
+export interface TransitionInput<Action> {
+  key: { accountId: number; siteId: number; checkinId: number };
+  action: Action;
+  exitSource: Source;
+  now: Date;
+}
+
+/** `occurredAt` as sent, as a Date for the state machine. */
+export const occurredAtOf = (occurredAt: string | undefined) => (occurredAt ? new Date(occurredAt) : undefined);
+
+/** One action endpoint: its method and path, and how its body becomes an action. */
+export interface CheckinActionSpec<B extends z.ZodType, Action> {
+  method: Method;
+  path: string;
+  summary: string;
+  scope: Scope;
+  body: B;
+  toAction: (body: z.infer<B>) => Action;
+}
+
+/** What is common to every action endpoint of one kind of check-in (people, vehicles). */
+export interface CheckinKind<Action> {
+  tag: string;
+  response: z.ZodType;
+  transition: (db: Executor, input: TransitionInput<Action>) => Promise<unknown>;
+}
+
+/**
+ * One state-change endpoint of a check-in (the interface names several paths and verbs for some): the
+ * body becomes an action, and the kind's command applies it to the check-in of the path under its row lock.
+ */
+export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKind<Action>, spec: CheckinActionSpec<B, Action>): Route {
+  return defineRoute({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    tag: kind.tag,
+    auth: 'token',
+    scope: spec.scope,
+    params: CheckinParams,
+    body: spec.body,
+    bodyOptional: true,
+    responses: { 200: kind.response },
+    handler: async (ctx) => ({
+      status: 200,
+      body: await kind.transition(ctx.db, {
+        key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
+        action: spec.toAction(ctx.body as z.infer<B>),
+        exitSource: ctx.principal.channel,
+        now: ctx.now,
+      }),
+    }),
+  });
+}
