@@ -1,8 +1,9 @@
 import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../../shared/src/schemas/labels';
-import { type Executor, queryOne, queryRows } from '../../db/query';
-import { LockNamespace, lockUntilCommit } from '../../db/advisoryLocks';
-import { conflict, notFound } from '../../errors/problem';
+import { queryOne, queryRows } from '../../db/query';
+import { LockNamespace } from '../../db/advisoryLocks';
+import { notFound } from '../../errors/problem';
+import { type LabelKind, claimLabelName } from '../../commands/labelNames';
 import { afterId, idPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
 import { LabelParams } from '../params';
@@ -25,17 +26,14 @@ const present = (row: LabelRow): PersonLabel => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
-async function findByName(db: Executor, accountId: number, name: string): Promise<LabelRow | undefined> {
-  return queryOne<LabelRow>(db, 'SELECT * FROM person_labels WHERE account_id = $1 AND lower(name) = lower($2)', [accountId, name]);
-}
-
-/** Serializes writes of one name (case-insensitively) until commit, so a rename racing another write sees it: 409, not a unique violation. */
-async function lockName(db: Executor, accountId: number, name: string): Promise<void> {
-  await lockUntilCommit(db, LockNamespace.PERSON_LABEL_NAME, accountId, name.toLowerCase());
-}
-
-const nameTaken = (existing: LabelRow) =>
-  conflict('LABEL_NAME_TAKEN', `A person label named "${existing.name}" exists already.`, present(existing));
+const COLUMNS = 'id, name, color, created_at, updated_at';
+const personLabels: LabelKind<LabelRow> = {
+  table: 'person_labels',
+  columns: COLUMNS,
+  lock: LockNamespace.PERSON_LABEL_NAME,
+  noun: 'person label',
+  present,
+};
 
 export const labelRoutes = [
   defineRoute({
@@ -48,18 +46,15 @@ export const labelRoutes = [
     body: CreatePersonLabelRequest,
     responses: { 201: PersonLabel },
     handler: async ({ db, principal, body, now }) => {
-      await lockName(db, principal.accountId, body.name);
-      // ON CONFLICT keeps the transaction usable, so the 409 can be stored for an Idempotency-Key.
+      await claimLabelName(db, personLabels, principal.accountId, body.name);
       const row = await queryOne<LabelRow>(
         db,
         `INSERT INTO person_labels (account_id, name, color, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-         ON CONFLICT (account_id, lower(name)) DO NOTHING RETURNING *`,
+         RETURNING ${COLUMNS}`,
         [principal.accountId, body.name, body.color ?? null, now],
       );
-      if (row) return { status: 201, body: present(row) };
-      const existing = await findByName(db, principal.accountId, body.name);
-      if (!existing) throw new Error('label name conflict without a label');
-      throw nameTaken(existing);
+      if (!row) throw new Error('label insert returned nothing');
+      return { status: 201, body: present(row) };
     },
   }),
   defineRoute({
@@ -110,11 +105,7 @@ export const labelRoutes = [
     body: UpdatePersonLabelRequest,
     responses: { 200: PersonLabel },
     handler: async ({ db, principal, params, body, now }) => {
-      if (body.name !== undefined) {
-        await lockName(db, principal.accountId, body.name);
-        const existing = await findByName(db, principal.accountId, body.name);
-        if (existing && existing.id !== params.labelId) throw nameTaken(existing);
-      }
+      if (body.name !== undefined) await claimLabelName(db, personLabels, principal.accountId, body.name, params.labelId);
       const row = await queryOne<LabelRow>(
         db,
         `UPDATE person_labels

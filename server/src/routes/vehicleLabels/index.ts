@@ -1,9 +1,10 @@
 import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreateVehicleLabelRequest, UpdateVehicleLabelRequest, VehicleLabel } from '../../../../shared/src/schemas/vehicles';
-import { type Executor, queryOne, queryRows } from '../../db/query';
+import { queryOne, queryRows } from '../../db/query';
 import type { VehicleLabelRow } from '../../db/vehicleRows';
-import { LockNamespace, lockUntilCommit } from '../../db/advisoryLocks';
-import { conflict, notFound } from '../../errors/problem';
+import { LockNamespace } from '../../db/advisoryLocks';
+import { notFound } from '../../errors/problem';
+import { type LabelKind, claimLabelName } from '../../commands/labelNames';
 import { presentVehicleLabel as present } from '../../presenters/vehicle';
 import { afterId, idPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
@@ -12,20 +13,13 @@ import { LabelParams } from '../params';
 const tag = 'Vehicle labels';
 const COLUMNS = 'id, name, color, blocks_entry, created_at, updated_at';
 
-async function findByName(db: Executor, accountId: number, name: string): Promise<VehicleLabelRow | undefined> {
-  return queryOne<VehicleLabelRow>(db, `SELECT ${COLUMNS} FROM vehicle_labels WHERE account_id = $1 AND lower(name) = lower($2)`, [
-    accountId,
-    name,
-  ]);
-}
-
-/** Serializes writes of one name (case-insensitively) until commit, so a rename racing another write sees it: 409, not a unique violation. */
-async function lockName(db: Executor, accountId: number, name: string): Promise<void> {
-  await lockUntilCommit(db, LockNamespace.VEHICLE_LABEL_NAME, accountId, name.toLowerCase());
-}
-
-const nameTaken = (existing: VehicleLabelRow) =>
-  conflict('LABEL_NAME_TAKEN', `A vehicle label named "${existing.name}" exists already.`, present(existing));
+const vehicleLabels: LabelKind<VehicleLabelRow> = {
+  table: 'vehicle_labels',
+  columns: COLUMNS,
+  lock: LockNamespace.VEHICLE_LABEL_NAME,
+  noun: 'vehicle label',
+  present,
+};
 
 export const vehicleLabelRoutes = [
   defineRoute({
@@ -38,19 +32,15 @@ export const vehicleLabelRoutes = [
     body: CreateVehicleLabelRequest,
     responses: { 201: VehicleLabel },
     handler: async ({ db, principal, body, now }) => {
-      await lockName(db, principal.accountId, body.name);
-      // ON CONFLICT keeps the transaction usable, so the 409 can be stored for an Idempotency-Key.
+      await claimLabelName(db, vehicleLabels, principal.accountId, body.name);
       const row = await queryOne<VehicleLabelRow>(
         db,
         `INSERT INTO vehicle_labels (account_id, name, color, blocks_entry, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5)
-         ON CONFLICT (account_id, lower(name)) DO NOTHING RETURNING ${COLUMNS}`,
+         VALUES ($1, $2, $3, $4, $5, $5) RETURNING ${COLUMNS}`,
         [principal.accountId, body.name, body.color ?? null, body.blocksEntry ?? false, now],
       );
-      if (row) return { status: 201, body: present(row) };
-      const existing = await findByName(db, principal.accountId, body.name);
-      if (!existing) throw new Error('label name conflict without a label');
-      throw nameTaken(existing);
+      if (!row) throw new Error('label insert returned nothing');
+      return { status: 201, body: present(row) };
     },
   }),
   defineRoute({
@@ -100,11 +90,7 @@ export const vehicleLabelRoutes = [
     body: UpdateVehicleLabelRequest,
     responses: { 200: VehicleLabel },
     handler: async ({ db, principal, params, body, now }) => {
-      if (body.name !== undefined) {
-        await lockName(db, principal.accountId, body.name);
-        const existing = await findByName(db, principal.accountId, body.name);
-        if (existing && existing.id !== params.labelId) throw nameTaken(existing);
-      }
+      if (body.name !== undefined) await claimLabelName(db, vehicleLabels, principal.accountId, body.name, params.labelId);
       const row = await queryOne<VehicleLabelRow>(
         db,
         `UPDATE vehicle_labels
