@@ -1,9 +1,10 @@
 /**
  * The "physical limit" of a person create: the very statements the API sends PostgreSQL for one create
  * (the token-and-site lookup, the PRECHECK, the guarded insert with its outbox event and, when keyed, the
- * Idempotency-Key record), recorded from the real app through Sequelize's `afterQuery` hook rather than
- * copied, then replayed by plain `pg` clients in a closed loop at the same concurrency. No HTTP, JSON,
- * validation or pool in the way: what PostgreSQL and one round trip per statement cost.
+ * Idempotency-Key record), recorded from the real app as it sends them (text, binds, and the prepared
+ * statement's name where it has one) rather than copied, then replayed the same way by plain `pg` clients in
+ * a closed loop at the same concurrency. No HTTP, JSON, validation or pool in the way: what PostgreSQL and
+ * one round trip per statement cost.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -12,12 +13,15 @@ import pg from 'pg';
 import { createApp } from '../server/src/app';
 import { parseEnv } from '../server/src/config/env';
 import { createDatabase } from '../server/src/db/database';
+import { observeStatements } from '../server/src/db/query';
 import type { Logger } from '../server/src/logger';
 import { RateLimiter } from '../server/src/rateLimit/limiter';
 import { type LoadResult, runClosedLoop } from './load';
 
 interface RecordedStatement {
   sql: string;
+  /** The prepared statement's name, when the app prepares it (the replay then does too). */
+  name: string | undefined;
   bind: unknown[];
 }
 
@@ -54,11 +58,9 @@ export async function recordCreate(input: {
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${input.path}`;
   let recording = false;
   const statements: RecordedStatement[] = [];
-  sequelize.addHook('afterQuery', (options, query) => {
-    // Sequelize keeps the statement it ran on the query object (not in its typings).
-    const sql = (query as unknown as { sql?: unknown }).sql;
-    if (!recording || typeof sql !== 'string' || BACKGROUND.test(sql)) return;
-    statements.push({ sql, bind: Array.isArray(options.bind) ? [...(options.bind as unknown[])] : [] });
+  const stopObserving = observeStatements(sequelize, (statement) => {
+    if (!recording || BACKGROUND.test(statement.text)) return;
+    statements.push({ sql: statement.text, name: statement.name, bind: [...statement.values] });
   });
   const post = async (key?: string) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${input.token}`, 'Content-Type': 'application/json' };
@@ -79,6 +81,7 @@ export async function recordCreate(input: {
     if (idFrom < 0 || uses.length !== 1) throw new Error(`the recorded create does not look like one: ${statements.map((s) => s.sql.slice(0, 40)).join(' | ')}`);
     return { statements, idFrom, checkinId, key: input.key };
   } finally {
+    stopObserving();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await limiter.stop();
@@ -130,7 +133,9 @@ export async function replayCreates(input: {
         try {
           const fresh: { id: number | undefined; key: string } = { id: undefined, key: `ceiling-${run}-${index}` };
           for (const [position, statement] of recorded.statements.entries()) {
-            const result = await client.query<{ id?: unknown }>(statement.sql, rebind(statement.bind, recorded, fresh));
+            const result = await client.query<{ id?: unknown }>({
+              text: statement.sql, name: statement.name, values: rebind(statement.bind, recorded, fresh),
+            });
             if (position === recorded.idFrom) {
               const id = result.rows[0]?.id;
               if (typeof id !== 'number') return false;

@@ -8,8 +8,9 @@
  *      reading one site at the same moment: the cost should not grow with the table;
  *   3. the companions: plate search, webhook dispatch overhead, kiosk drain rate;
  *   4. the write server's memory at the end against its memory after start.
- * Settings (env): BENCH_SECONDS per write case and connection count (3), BENCH_ROUNDS (3), BENCH_CONNECTIONS
- * (1,8,32), BENCH_SEARCH_SIZES (10000,100000,1000000; BENCH_QUICK=1 stops at 100k), BENCH_SEARCH_SAMPLES (100),
+ * Settings (env): BENCH_SECONDS per write case and connection count (3), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS
+ * (4, unmeasured creates and ceiling replays before the first measurement), BENCH_CONNECTIONS
+ * (1,8,32), BENCH_SEARCH_SIZES (10000,100000,1000000; BENCH_QUICK=1 stops at 100k), BENCH_SEARCH_SAMPLES (100), BENCH_SEARCH=0 (skips section 2),
  * BENCH_COMPANIONS (plates,webhooks,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
  * bench/companions.ts. The default run takes about 5 minutes on a 2-core machine.
  */
@@ -23,10 +24,12 @@ import { CASES, type WriteReport, measureWrites } from './writes';
 
 const SECONDS = envNumber('BENCH_SECONDS', 3);
 const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
+const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 4);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,8,32').split(',').map(Number);
 const SEARCH_SAMPLES = Math.round(envNumber('BENCH_SEARCH_SAMPLES', 100));
 const SIZES = (process.env.BENCH_SEARCH_SIZES || (process.env.BENCH_QUICK === '1' ? '10000,100000' : '10000,100000,1000000')).split(',').map(Number);
 const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,kiosk').split(',').filter((name) => name && name !== 'none');
+const SEARCH = process.env.BENCH_SEARCH !== '0';
 const COMPANION_TIMEOUT_MS = envNumber('BENCH_COMPANION_TIMEOUT_SECONDS', 240) * 1000;
 const CEILING_TARGET = 0.6;
 /** The server settings of every benchmark: the limiter stays on (its cost is measured) but never refuses. */
@@ -98,20 +101,22 @@ async function main(): Promise<void> {
     out(`\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`);
     const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
     const writes = await measureWrites({
-      baseUrl: server.baseUrl, databaseUrl: database.url, world, connectionCounts: CONNECTIONS, durationMs: SECONDS * 1000, rounds: ROUNDS,
+      baseUrl: server.baseUrl, databaseUrl: database.url, world, connectionCounts: CONNECTIONS, durationMs: SECONDS * 1000, rounds: ROUNDS, warmupMs: WARMUP_SECONDS * 1000,
     });
     printWrites(writes);
     results.writes = writes;
 
-    out(`\n2. List and search pages as the check-in table grows (${SEARCH_SAMPLES} round-robin samples each; ÷ baseline = over GET one site sampled alongside)\n`);
-    out(SIZES.some((size) => size >= 1_000_000)
-      ? '   The 1M step is on by default: seeding it takes 30-45 s on a 2-core machine (BENCH_QUICK=1 stops at 100k).\n\n'
-      : `   Sizes ${SIZES.join(', ')} (BENCH_SEARCH_SIZES); the default run goes on to 1M.\n\n`);
-    const steps = await searchSection(database.serverUrl);
-    out('\n');
-    printTable(scalingRows(steps));
-    out('(growth: the ÷ baseline ratio at the largest table over the smallest; 1.00 = no growth with the table.)\n');
-    results.search = steps;
+    if (SEARCH) {
+      out(`\n2. List and search pages as the check-in table grows (${SEARCH_SAMPLES} round-robin samples each; ÷ baseline = over GET one site sampled alongside)\n`);
+      out(SIZES.some((size) => size >= 1_000_000)
+        ? '   The 1M step is on by default: seeding it takes 30-45 s on a 2-core machine (BENCH_QUICK=1 stops at 100k).\n\n'
+        : `   Sizes ${SIZES.join(', ')} (BENCH_SEARCH_SIZES); the default run goes on to 1M.\n\n`);
+      const steps = await searchSection(database.serverUrl);
+      out('\n');
+      printTable(scalingRows(steps));
+      out('(growth: the ÷ baseline ratio at the largest table over the smallest; 1.00 = no growth with the table.)\n');
+      results.search = steps;
+    }
 
     if (COMPANION_NAMES.length > 0) {
       out('\n3. Companions (each its own process and API server on this PostgreSQL; their own JSON is in bench/results/)\n\n');

@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { percentiles } from './harness';
+import { RawHttpConnection } from './rawHttp';
 
 export interface LoadRequest {
   method: string;
@@ -63,35 +63,11 @@ export async function runClosedLoop(options: {
   return { requests: latencies.length, perSecond: latencies.length / seconds, p50, p99, unexpected, latencies, seconds, firstError };
 }
 
-/** Sends one request on a keep-alive agent; resolves with the status and, when asked, the body text. */
-function send(agent: http.Agent, url: URL, request: LoadRequest, wantBody: boolean): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(
-      {
-        host: url.hostname, port: url.port, method: request.method, path: request.path, agent,
-        headers: {
-          ...request.headers,
-          ...(request.body ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(request.body) } : {}),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        if (wantBody) response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        else response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(request.body);
-  });
-}
-
 /**
  * A closed-loop HTTP load: `connections` clients, each sending its next request as soon as the last one
  * answered, for `durationMs`. `next(i)` makes request number i (so every request can have its own key),
  * or returns undefined when the pool of work is used up. `onResponse` sees each answer (e.g. to collect
- * the ids that a later phase acts on).
+ * the ids that a later phase acts on). Each client is one lean keep-alive connection (bench/rawHttp.ts).
  */
 export async function closedLoop(options: {
   baseUrl: string;
@@ -102,7 +78,8 @@ export async function closedLoop(options: {
   onResponse?: (request: LoadRequest, status: number, body: string) => void;
 }): Promise<LoadResult> {
   const url = new URL(options.baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const connections = Array.from({ length: options.connections }, () => new RawHttpConnection(url.hostname, Number(url.port)));
+  const idle = [...connections];
   try {
     return await runClosedLoop({
       connections: options.connections,
@@ -111,14 +88,20 @@ export async function closedLoop(options: {
         const request = options.next(index);
         if (!request) return undefined;
         return async () => {
-          const { status, body } = await send(agent, url, request, options.onResponse !== undefined);
-          options.onResponse?.(request, status, body);
-          return status === options.expectStatus;
+          const connection = idle.pop();
+          if (!connection) throw new Error('no idle connection: the loop ran more tasks than connections');
+          try {
+            const { status, body } = await connection.request(request.method, request.path, request.headers ?? {}, request.body);
+            options.onResponse?.(request, status, body);
+            return status === options.expectStatus;
+          } finally {
+            idle.push(connection);
+          }
         };
       },
     });
   } finally {
-    agent.destroy();
+    for (const connection of connections) connection.close();
   }
 }
 

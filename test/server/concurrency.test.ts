@@ -73,6 +73,6 @@ describe('the database holds the invariants under concurrent requests', () => {
     await queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]);
     await expect(
       queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]),
-    ).rejects.toMatchObject({ name: 'SequelizeUniqueConstraintError', parent: { constraint: 'person_breaks_one_open' } });
+    ).rejects.toMatchObject({ code: '23505', constraint: 'person_breaks_one_open' });
   });
 });

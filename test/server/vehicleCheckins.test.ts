@@ -139,8 +139,8 @@ describe('create: what is refused', () => {
     const sql = `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
                    last_event_at, created_at, updated_at) VALUES ($1, $2, $3, $4, 'IN', 'API', now(), now(), now(), now())`;
     await expect(queryOne({ sequelize: server.sequelize }, sql, [world.accountId, world.siteId, plate, plate.replaceAll('-', '')])).rejects.toMatchObject({
-      name: 'SequelizeUniqueConstraintError',
-      parent: { constraint: 'vehicle_checkins_one_open' },
+      code: '23505',
+      constraint: 'vehicle_checkins_one_open',
     });
   });
 });

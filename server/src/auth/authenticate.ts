@@ -1,7 +1,7 @@
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 import { ProblemError, notFound, problem } from '../errors/problem';
 import type { StoredOutcome } from '../idempotency/store';
 import type { Principal, SiteAccess } from './principal';
@@ -29,7 +29,7 @@ interface TokenRow {
 
 // One round trip: the token, the requested site if this token may view it (never cached: interface §5),
 // and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
-const TOKEN_AND_SITE = `
+const TOKEN_AND_SITE = prepared(`
   SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
@@ -39,7 +39,7 @@ const TOKEN_AND_SITE = `
     AND (t.all_sites OR EXISTS (
       SELECT 1 FROM token_sites ts WHERE ts.account_id = t.account_id AND ts.token_id = t.id AND ts.site_id = s.id))
   LEFT JOIN idempotency_keys k ON k.account_id = t.account_id AND k.key = $3 AND k.created_at >= $4
-  WHERE t.token_hash = $1`;
+  WHERE t.token_hash = $1`);
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 

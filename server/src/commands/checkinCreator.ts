@@ -2,7 +2,7 @@ import { initialPersonStatus, personStatusEvent, resolveOccurredAt, validateChec
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 import type { GuardedWrite } from '../idempotency/store';
 import { problem, validationFailed } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -16,11 +16,11 @@ interface Precheck {
 }
 
 // One round trip for everything the insert depends on: a new id, the watchlist, and the labels' existence.
-const PRECHECK = `
+const PRECHECK = prepared(`
   SELECT nextval(pg_get_serial_sequence('person_checkins', 'id')) AS id,
     EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = $1 AND (
       w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
-    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`;
+    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`);
 
 /** The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed). */
 const insertCtes = (guard: string) => `

@@ -2,13 +2,13 @@ import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, lockCheckin } from '../db/personCheckinRows';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 import { conflict, notFound, problem } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 
 // The whole change in one statement: the check-in, a break opened or closed, and the outbox events.
-const PERSIST = `
+const PERSIST = prepared(`
   WITH checkin AS (
     UPDATE person_checkins
     SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
@@ -20,7 +20,7 @@ const PERSIST = `
     UPDATE person_breaks SET ended_at = $12
     WHERE $12::timestamptz IS NOT NULL AND account_id = $1 AND checkin_id = $9 AND ended_at IS NULL),
   ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 })}
-  SELECT 1 AS ok`;
+  SELECT 1 AS ok`);
 
 export interface PersonAction {
   event: PersonEvent;

@@ -1,7 +1,7 @@
 import { initialVehicleStatus, normalizePlate, resolveOccurredAt, vehicleStatusEvent } from '../../../shared/src/domain';
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -17,18 +17,19 @@ interface Precheck {
 
 // One round trip for what the insert depends on: a new id, and the registered vehicle (by id, or by the
 // normalized plate) with whether one of its labels blocks entry.
-const precheckSql = (by: 'id' | 'plate_norm') => `
+const precheckSql = (by: 'id' | 'plate_norm') => prepared(`
   SELECT nextval(pg_get_serial_sequence('vehicle_checkins', 'id')) AS id,
     v.id AS vehicle_id, v.license_plate, v.plate_norm,
     EXISTS (SELECT 1 FROM vehicle_label_assignments a
             JOIN vehicle_labels l ON l.account_id = a.account_id AND l.id = a.label_id
             WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocked
   FROM (SELECT 1) AS one
-  LEFT JOIN vehicles v ON v.account_id = $1 AND v.deleted_at IS NULL AND v.${by} = $2`;
+  LEFT JOIN vehicles v ON v.account_id = $1 AND v.deleted_at IS NULL AND v.${by} = $2`);
+const PRECHECK = { id: precheckSql('id'), plate_norm: precheckSql('plate_norm') };
 
 // The visit and its event in one statement. A second open visit of the plate at the site is refused by the
 // unique index: DO NOTHING keeps the transaction usable (for the stored 409) and then no event is written.
-const INSERT = `
+const INSERT = prepared(`
   WITH checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
       notes, entry_source, entry_at, last_event_at, created_at, updated_at)
@@ -36,7 +37,7 @@ const INSERT = `
     ON CONFLICT (account_id, site_id, plate_norm) WHERE status IN ('IN', 'PENDING') DO NOTHING
     RETURNING id),
   ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 }, 'EXISTS (SELECT 1 FROM checkin)')}
-  SELECT count(*)::int AS inserted FROM checkin`;
+  SELECT count(*)::int AS inserted FROM checkin`);
 
 // The open visit that refused the insert may leave before it is read; then the insert is simply tried again.
 const ATTEMPTS = 3;
@@ -53,7 +54,7 @@ export async function createVehicleCheckin(
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const sentNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
-  const pre = await queryOne<Precheck>(db, precheckSql(sentNorm === undefined ? 'id' : 'plate_norm'), [
+  const pre = await queryOne<Precheck>(db, PRECHECK[sentNorm === undefined ? 'id' : 'plate_norm'], [
     principal.accountId,
     sentNorm ?? request.vehicleId,
   ]);

@@ -1,20 +1,20 @@
 import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 import { type VehicleCheckinKey, type VehicleCheckinRow, findVehicleCheckin } from '../db/vehicleCheckinRows';
 import { conflict, notFound, problem } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
 // The whole change in one statement: the visit and its outbox events.
-const PERSIST = `
+const PERSIST = prepared(`
   WITH checkin AS (
     UPDATE vehicle_checkins
     SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
     WHERE account_id = $1 AND id = $9),
   ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 10 })}
-  SELECT 1 AS ok`;
+  SELECT 1 AS ok`);
 
 export interface VehicleAction {
   event: VehicleEvent;

@@ -1,6 +1,6 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
 import type { Source } from '../../../shared/src/schemas/common';
-import { type Executor, queryRows } from './query';
+import { type Executor, type Sql, prepared, queryRows } from './query';
 
 export interface BreakRow {
   id: number;
@@ -63,7 +63,7 @@ function fromRaw(raw: RawRow): ListedCheckinRow {
 }
 
 /** Runs a statement built on CHECKIN_SELECT. */
-export async function selectCheckins(db: Executor, sql: string, bind: unknown[]): Promise<ListedCheckinRow[]> {
+export async function selectCheckins(db: Executor, sql: Sql, bind: unknown[]): Promise<ListedCheckinRow[]> {
   return (await queryRows<RawRow>(db, sql, bind)).map(fromRaw);
 }
 
@@ -73,15 +73,21 @@ export interface CheckinKey {
   checkinId: number;
 }
 
+const FIND = prepared(`${CHECKIN_SELECT} WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
+
 /** One check-in of one site, or undefined. */
 export async function findCheckin(db: Executor, key: CheckinKey): Promise<ListedCheckinRow | undefined> {
-  const rows = await selectCheckins(db, `${CHECKIN_SELECT} WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`, [
+  const rows = await selectCheckins(db, FIND, [
     key.accountId,
     key.siteId,
     key.checkinId,
   ]);
   return rows[0];
 }
+
+const LOCK = prepared(`
+  SELECT ${CHECKIN_COLUMNS}, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
+  FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3 FOR UPDATE OF c`);
 
 /**
  * The check-in under the row lock that serializes its transitions, with a break id drawn ahead of time
@@ -93,8 +99,7 @@ export async function lockCheckin(
 ): Promise<{ row: ListedCheckinRow; nextBreakId: number } | undefined> {
   const rows = await queryRows<RawRow & { next_break_id: number }>(
     db,
-    `SELECT ${CHECKIN_COLUMNS}, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
-     FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3 FOR UPDATE OF c`,
+    LOCK,
     [key.accountId, key.siteId, key.checkinId],
   );
   const raw = rows[0];

@@ -1,6 +1,6 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
 import type { Source } from '../../../shared/src/schemas/common';
-import { type Executor, queryOne } from './query';
+import { type Executor, prepared, queryOne } from './query';
 
 /** A vehicle check-in (a visit) as stored. `license_plate` is as sent; `plate_norm` is what is compared. */
 export interface VehicleCheckinRow {
@@ -37,6 +37,13 @@ export interface VehicleCheckinKey {
   checkinId: number;
 }
 
+const FIND_SQL = `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`;
+const FIND = prepared(FIND_SQL);
+const FIND_LOCKED = prepared(`${FIND_SQL} FOR UPDATE OF c`);
+const FIND_OPEN = prepared(`
+  SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
+  WHERE c.account_id = $1 AND c.site_id = $2 AND c.plate_norm = $3 AND c.status IN ('IN', 'PENDING')`);
+
 /** One vehicle check-in of one site, or undefined; `lock` takes the row lock that serializes its transitions. */
 export async function findVehicleCheckin(
   db: Executor,
@@ -45,8 +52,7 @@ export async function findVehicleCheckin(
 ): Promise<ListedVehicleCheckinRow | undefined> {
   return queryOne<ListedVehicleCheckinRow>(
     db,
-    `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
-     WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3${lock ? ' FOR UPDATE OF c' : ''}`,
+    lock ? FIND_LOCKED : FIND,
     [key.accountId, key.siteId, key.checkinId],
   );
 }
@@ -58,8 +64,7 @@ export async function findOpenVehicleCheckin(
 ): Promise<ListedVehicleCheckinRow | undefined> {
   return queryOne<ListedVehicleCheckinRow>(
     db,
-    `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
-     WHERE c.account_id = $1 AND c.site_id = $2 AND c.plate_norm = $3 AND c.status IN ('IN', 'PENDING')`,
+    FIND_OPEN,
     [input.accountId, input.siteId, input.plateNorm],
   );
 }

@@ -1,5 +1,5 @@
 import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
-import { type Executor, queryOne } from '../db/query';
+import { type Executor, prepared, queryOne } from '../db/query';
 
 /** A completed request's outcome, as stored under its key. */
 export interface StoredOutcome {
@@ -11,14 +11,13 @@ export interface StoredOutcome {
 }
 
 
+const FIND = prepared(`
+  SELECT fingerprint, status_code AS status, body, headers FROM idempotency_keys
+  WHERE account_id = $1 AND key = $2 AND created_at >= $3`);
+
 /** The stored outcome of a key within retention, if any (a plain read, outside any transaction). */
 export async function findOutcome(db: Executor, accountId: number, key: string, since: Date): Promise<StoredOutcome | undefined> {
-  return queryOne<StoredOutcome>(
-    db,
-    `SELECT fingerprint, status_code AS status, body, headers FROM idempotency_keys
-     WHERE account_id = $1 AND key = $2 AND created_at >= $3`,
-    [accountId, key, since],
-  );
+  return queryOne<StoredOutcome>(db, FIND, [accountId, key, since]);
 }
 
 export type SaveResult = 'saved' | 'in_use' | 'taken';
@@ -64,7 +63,8 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
   const headers = at(JSON.stringify(record.headers));
   const row = await queryOne<{ locked: boolean; saved: boolean }>(
     db,
-    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, ${lockHashSql(account, key)}) AS locked),
+    // One text per route's write (a handful in all): prepared, so PostgreSQL plans it once per connection.
+    prepared(`WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, ${lockHashSql(account, key)}) AS locked),
      saved AS (
        INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
        SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${headers}::jsonb, ${now}
@@ -74,7 +74,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
              body = EXCLUDED.body, headers = EXCLUDED.headers, created_at = EXCLUDED.created_at
          WHERE idempotency_keys.created_at < ${since}
        RETURNING 1)${write ? `,\n     ${write.ctes('EXISTS (SELECT 1 FROM saved)')}` : ''}
-     SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved`,
+     SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved`),
     bind,
   );
   if (!row?.locked) return 'in_use';
@@ -83,7 +83,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
 
 /** Runs a guarded write on its own (no Idempotency-Key): the guard always holds. */
 export async function runGuardedWrite(db: Executor, write: GuardedWrite): Promise<void> {
-  await queryOne(db, `WITH ${write.ctes('true')} SELECT 1 AS ok`, write.bind);
+  await queryOne(db, prepared(`WITH ${write.ctes('true')} SELECT 1 AS ok`), write.bind);
 }
 
 /** Deletes records older than the retention, a bounded batch at a time; returns how many went. */

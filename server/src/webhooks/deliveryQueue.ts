@@ -1,5 +1,5 @@
 import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
-import { type Executor, queryOne, queryRows } from '../db/query';
+import { type Executor, prepared, queryOne, queryRows } from '../db/query';
 
 /**
  * The request body a receiver gets, as text made by the database: the outbox payload with its envelope
@@ -16,7 +16,7 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
  * fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
-const FAN_OUT = `
+const FAN_OUT = prepared(`
   WITH events AS (
     SELECT account_id, id, event_id, type, site_id, created_at FROM outbox_events
     WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
@@ -46,7 +46,7 @@ const FAN_OUT = `
     FROM fanned f
     JOIN webhook_subscriptions s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN outbox_events o ON o.account_id = f.account_id AND o.id = f.outbox_id
-    WHERE f.locked_until IS NOT NULL) leased ON true`;
+    WHERE f.locked_until IS NOT NULL) leased ON true`);
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
 
@@ -65,7 +65,7 @@ export async function fanOutEvents(
  * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
  * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
  */
-const CLAIM = `
+const CLAIM = prepared(`
   WITH due AS (
     SELECT d.account_id, d.id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
@@ -82,7 +82,7 @@ const CLAIM = `
   SELECT c.account_id, c.id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
   FROM claimed c
   JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
-  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
+  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`);
 
 /** A delivery this dispatcher holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -121,7 +121,7 @@ export interface AttemptRecord {
  * statement. A row whose lease was lost (expired and taken by another dispatcher) is left alone: that
  * dispatcher's outcome counts.
  */
-const RECORD = `
+const RECORD = prepared(`
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
       "accountId" int, "deliveryId" bigint, lease timestamptz, status text, attempt jsonb, "retryStep" int,
@@ -138,7 +138,7 @@ const RECORD = `
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
     WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
-  SELECT count(*)::int AS recorded FROM updated`;
+  SELECT count(*)::int AS recorded FROM updated`);
 
 /** Records attempt outcomes; returns how many still held their lease. */
 export async function recordAttempts(db: Executor, records: AttemptRecord[]): Promise<number> {
