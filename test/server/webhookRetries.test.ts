@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { WebhookDelivery, WebhookSubscription } from '../../shared/src/schemas/webhooks';
+import { queryOne } from '../../server/src/db/query';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -130,7 +131,7 @@ describe('retries', () => {
 });
 
 describe('what stops or refuses a delivery', () => {
-  it('deleting a subscription stops its retries and its new events', async () => {
+  it('deleting a subscription stops its retries and its new events, and takes its delivery log with it', async () => {
     receiver.answer = () => ({ status: 500 });
     const subscription = await subscribeHere();
     await checkIn();
@@ -141,6 +142,10 @@ describe('what stops or refuses a delivery', () => {
     await settle(500);
     expect(receiver.received).toHaveLength(attempts);
     expect(attempts).toBeLessThanOrEqual(2);
+    const left = await queryOne<{ count: number }>({ sequelize: server.sequelize },
+      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2',
+      [world.accountId, subscription.subscriptionId]);
+    expect(left?.count).toBe(0);
   });
 
   it('does not follow redirects', async () => {

@@ -95,8 +95,13 @@ export const webhookRoutes = [
     handler: async ({ db, principal, params }) => {
       const row = await queryOne<{ id: number }>(
         db,
-        `DELETE FROM webhook_subscriptions s
-         WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} RETURNING s.id`,
+        // Its deliveries go in the same statement (they have no foreign key to cascade from: see migration 0005).
+        `WITH gone AS (
+           DELETE FROM webhook_subscriptions s
+           WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} RETURNING s.account_id, s.id),
+         log AS (
+           DELETE FROM webhook_deliveries d USING gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id)
+         SELECT id FROM gone`,
         [principal.accountId, principal.allSites, principal.tokenId, params.subscriptionId],
       );
       if (!row) throw missing(params.subscriptionId);
