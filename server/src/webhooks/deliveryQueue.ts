@@ -11,18 +11,21 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
 
 /**
  * Turns a batch of new outbox events into delivery rows for every enabled subscription that asks for the
- * kind and the site and existed when the event happened, and marks the events dispatched, in one
+ * kind and the site and existed when the event happened, and takes the events off the queue, in one
  * statement. SKIP LOCKED: concurrent dispatchers take disjoint batches; the unique index makes a second
  * fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
 const FAN_OUT = prepared(`
-  WITH events AS (
-    SELECT account_id, id, event_id, type, site_id, created_at FROM outbox_events
-    WHERE dispatched_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
-  marked AS (
-    UPDATE outbox_events o SET dispatched_at = clock_timestamp()
-    FROM events e WHERE o.account_id = e.account_id AND o.id = e.id),
+  WITH queued AS (
+    DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
+      SELECT outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED))
+    RETURNING q.account_id, q.outbox_id),
+  -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
+  events AS (
+    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at
+    FROM queued q CROSS JOIN LATERAL (
+      SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
   matches AS (
     SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type,
            row_number() OVER (ORDER BY e.id, s.id) AS n
@@ -132,6 +135,8 @@ const RECORD = prepared(`
         next_attempt_at = CASE WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
         locked_until = NULL, final_attempt = false, updated_at = clock_timestamp()
     FROM r WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
+      -- The batch's ids as an index condition too: the plan cannot turn into a scan of every delivery.
+      AND d.id = ANY (ARRAY(SELECT "deliveryId" FROM r)) AND d.account_id = ANY (ARRAY(SELECT "accountId" FROM r))
     RETURNING d.account_id, d.subscription_id, r."disableSubscription" AS disable),
   disabled AS (
     UPDATE webhook_subscriptions s
@@ -151,7 +156,7 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
 export async function countBacklog(db: Executor): Promise<number> {
   const row = await queryOne<{ backlog: number }>(
     db,
-    `SELECT ((SELECT count(*) FROM outbox_events WHERE dispatched_at IS NULL)
+    `SELECT ((SELECT count(*) FROM outbox_queue)
            + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending'
               AND EXISTS (SELECT 1 FROM webhook_subscriptions s
                           WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)))::int AS backlog`,

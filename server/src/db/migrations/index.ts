@@ -3,6 +3,7 @@ import * as vehicles from './0002_vehicles';
 import * as webhooks from './0003_webhooks';
 import * as rateLimits from './0004_rate_limits';
 import * as leanDeliveries from './0005_lean_deliveries';
+import * as outboxQueue from './0006_outbox_queue';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -12,4 +13,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0003_webhooks', up: webhooks.up },
   { name: '0004_rate_limits', up: rateLimits.up },
   { name: '0005_lean_deliveries', up: leanDeliveries.up },
+  { name: '0006_outbox_queue', up: outboxQueue.up },
 ];
