@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
+import { isStaleWrite, runGuardedWrite, saveOutcome } from '../../server/src/idempotency/store';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 
@@ -65,6 +66,49 @@ describe('the database holds the invariants under concurrent requests', () => {
     const final = await world.api.get<PersonCheckin>(item);
     expect(final.body.status).toBe('OUT');
     expect(final.body.breaks.every((item) => item.endedAt !== null)).toBe(true);
+  });
+
+  it('keyed transitions racing on one check-in: one effect per action, and every key replays what its request got', async () => {
+    const checkin = await newCheckin();
+    const item = `${people()}/${checkin.checkinId}`;
+    const requests = Array.from({ length: 24 }, (_, index) => ({
+      key: `race-${checkin.checkinId}-${index}`,
+      path: ['/breaks/start', '/breaks/end', '/checkout'][index % 3] ?? '',
+    }));
+    const first = await Promise.all(requests.map((request) => world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
+    const again = await Promise.all(requests.map((request) => world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
+    expect(first.every((response) => response.status === 200 || response.status === 409)).toBe(true);
+    expect(again.map((response) => [response.status, response.text])).toEqual(first.map((response) => [response.status, response.text]));
+    const db = { sequelize: server.sequelize };
+    const breaks = await queryOne<{ started: number; open: number }>(db,
+      'SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = $1', [checkin.checkinId]);
+    const okStarts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/breaks/start').length;
+    const okCheckouts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/checkout').length;
+    expect(breaks?.started).toBe(okStarts);
+    expect(breaks?.open).toBe(0);
+    expect(okCheckouts).toBe(1);
+    const exits = await queryOne<{ count: number }>(db,
+      `SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = $1`,
+      [String(checkin.checkinId)]);
+    expect(exits?.count).toBe(1);
+  });
+
+  it('a write whose row changed after it was read is undone whole, its Idempotency-Key record included', async () => {
+    const db = { sequelize: server.sequelize };
+    const checkin = await newCheckin();
+    const key = `stale-${checkin.checkinId}`;
+    // A version that is not the row's: the update applies to nothing, so the statement must keep nothing.
+    const write = {
+      ctes: (guard: string) => `checkin AS (UPDATE person_checkins SET status = 'OUT' WHERE account_id = $1 AND id = $2 AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
+      bind: [world.accountId, checkin.checkinId],
+      applied: 'EXISTS (SELECT 1 FROM checkin)',
+    };
+    const record = { accountId: world.accountId, key, fingerprint: 'f', status: 200, body: '{}', headers: {}, now: new Date(), since: new Date(0) };
+    await expect(saveOutcome(db, record, write)).rejects.toSatisfy(isStaleWrite);
+    await expect(runGuardedWrite(db, write)).rejects.toSatisfy(isStaleWrite);
+    const stored = await queryOne<{ count: number }>(db, 'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    expect(stored?.count).toBe(0);
+    expect((await world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
   });
 
   it('the one-open-break rule is a database constraint, not only code', async () => {

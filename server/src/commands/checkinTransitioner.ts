@@ -1,26 +1,31 @@
 import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import { type CheckinKey, type PersonCheckinRow, lockCheckin } from '../db/personCheckinRows';
-import { type Executor, prepared, queryOne } from '../db/query';
+import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
+import type { Executor } from '../db/query';
 import { conflict, notFound, problem } from '../errors/problem';
+import type { GuardedWrite } from '../idempotency/store';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 
-// The whole change in one statement: the check-in, a break opened or closed, and the outbox events.
-const PERSIST = prepared(`
-  WITH checkin AS (
+/**
+ * The whole change as guarded CTEs: the check-in (only the version that was read), a break opened or
+ * closed, and the outbox events, each only when the check-in's update applied. $13 is the version read.
+ */
+const changeCtes = (guard: string) => `
+  checkin AS (
     UPDATE person_checkins
     SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
-    WHERE account_id = $1 AND id = $9),
+    WHERE account_id = $1 AND id = $9 AND xmin = $13::text::xid AND ${guard}
+    RETURNING 1),
   opened AS (
     INSERT INTO person_breaks (account_id, id, checkin_id, started_at)
-    SELECT $1, $10, $9, $11 WHERE $10::bigint IS NOT NULL),
+    SELECT $1, $10, $9, $11 WHERE $10::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM checkin)),
   closed AS (
     UPDATE person_breaks SET ended_at = $12
-    WHERE $12::timestamptz IS NOT NULL AND account_id = $1 AND checkin_id = $9 AND ended_at IS NULL),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 })}
-  SELECT 1 AS ok`);
+    WHERE $12::timestamptz IS NOT NULL AND account_id = $1 AND checkin_id = $9 AND ended_at IS NULL
+      AND EXISTS (SELECT 1 FROM checkin)),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 14 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
 
 export interface PersonAction {
   event: PersonEvent;
@@ -31,17 +36,18 @@ export interface PersonAction {
 }
 
 /**
- * Applies one state change to a check-in under its row lock: the shared state machine decides, the
- * result is written with its events in one statement. Conflicts are 409 with the check-in as `current`.
+ * Plans one state change of a check-in: the shared state machine decides on the row as read, and the
+ * result, with its events, is one write that applies only to that version of the row (the runner runs
+ * the plan again if the row changed meanwhile). Conflicts are 409 with the check-in as `current`.
  */
 export async function transitionPersonCheckin(
   db: Executor,
   input: { key: CheckinKey; action: PersonAction; exitSource: Source; now: Date },
-): Promise<PersonCheckin> {
+): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { key, action, now } = input;
-  const locked = await lockCheckin(db, key);
-  if (!locked) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
-  const { row, nextBreakId } = locked;
+  const read = await readCheckinForChange(db, key);
+  if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const { row, version, nextBreakId } = read;
   const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
   if (!result.ok) {
     if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
@@ -76,9 +82,9 @@ export async function transitionPersonCheckin(
   const events: OutboxEvent[] = emitted.map((type) =>
     outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
   );
-  await queryOne(db, PERSIST, [
+  const bind = [
     row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
-    next.deny_reason, row.id, openedAt ? nextBreakId : null, openedAt, closedAt, JSON.stringify(events),
-  ]);
-  return checkin;
+    next.deny_reason, row.id, openedAt ? nextBreakId : null, openedAt, closedAt, version, JSON.stringify(events),
+  ];
+  return { checkin, write: { ctes: changeCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
 }

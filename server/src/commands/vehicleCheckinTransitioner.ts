@@ -1,20 +1,21 @@
 import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import { type Executor, prepared, queryOne } from '../db/query';
-import { type VehicleCheckinKey, type VehicleCheckinRow, findVehicleCheckin } from '../db/vehicleCheckinRows';
+import type { Executor } from '../db/query';
+import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
 import { conflict, notFound, problem } from '../errors/problem';
+import type { GuardedWrite } from '../idempotency/store';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
-// The whole change in one statement: the visit and its outbox events.
-const PERSIST = prepared(`
-  WITH checkin AS (
+/** The whole change as guarded CTEs: the visit (only the version that was read, $10) and its outbox events. */
+const changeCtes = (guard: string) => `
+  checkin AS (
     UPDATE vehicle_checkins
     SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
-    WHERE account_id = $1 AND id = $9),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 10 })}
-  SELECT 1 AS ok`);
+    WHERE account_id = $1 AND id = $9 AND xmin = $10::text::xid AND ${guard}
+    RETURNING 1),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 11 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
 
 export interface VehicleAction {
   event: VehicleEvent;
@@ -25,16 +26,18 @@ export interface VehicleAction {
 }
 
 /**
- * Applies one state change to a vehicle check-in under its row lock: the shared state machine decides, the
- * result is written with its events in one statement. Conflicts are 409 with the check-in as `current`.
+ * Plans one state change of a vehicle check-in: the shared state machine decides on the row as read, and
+ * the result, with its events, is one write that applies only to that version of the row (the runner runs
+ * the plan again if it changed meanwhile). Conflicts are 409 with the check-in as `current`.
  */
 export async function transitionVehicleCheckin(
   db: Executor,
   input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; now: Date },
-): Promise<VehicleCheckin> {
+): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
   const { key, action, now } = input;
-  const row = await findVehicleCheckin(db, key, true);
-  if (!row) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const read = await readVehicleCheckinForChange(db, key);
+  if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const { row, version } = read;
   const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
   if (!result.ok) {
     if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
@@ -58,9 +61,9 @@ export async function transitionVehicleCheckin(
   }
   const checkin = presentVehicleCheckin(next);
   const events = emitted.map((type) => outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }));
-  await queryOne(db, PERSIST, [
+  const bind = [
     row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
-    next.deny_reason, row.id, JSON.stringify(events),
-  ]);
-  return checkin;
+    next.deny_reason, row.id, version, JSON.stringify(events),
+  ];
+  return { checkin, write: { ctes: changeCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
 }

@@ -85,23 +85,26 @@ export async function findCheckin(db: Executor, key: CheckinKey): Promise<Listed
   return rows[0];
 }
 
-const LOCK = prepared(`
-  SELECT ${CHECKIN_COLUMNS}, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
-  FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3 FOR UPDATE OF c`);
+const READ_FOR_CHANGE = prepared(`
+  SELECT ${CHECKIN_COLUMNS}, c.xmin::text AS version, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
+  FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
 
 /**
- * The check-in under the row lock that serializes its transitions, with a break id drawn ahead of time
- * so the response and the outbox event can be built before the single write statement.
+ * The check-in as a transition starts from: its row version (`xmin`, which every update changes), so the
+ * write can apply only to the very version read, and a break id drawn ahead of time, so the response and
+ * the outbox event can be built before the single write statement.
  */
-export async function lockCheckin(
+export async function readCheckinForChange(
   db: Executor,
   key: CheckinKey,
-): Promise<{ row: ListedCheckinRow; nextBreakId: number } | undefined> {
-  const rows = await queryRows<RawRow & { next_break_id: number }>(
+): Promise<{ row: ListedCheckinRow; version: string; nextBreakId: number } | undefined> {
+  const rows = await queryRows<RawRow & { version: string; next_break_id: number }>(
     db,
-    LOCK,
+    READ_FOR_CHANGE,
     [key.accountId, key.siteId, key.checkinId],
   );
   const raw = rows[0];
-  return raw ? { row: fromRaw(raw), nextBreakId: raw.next_break_id } : undefined;
+  if (!raw) return undefined;
+  const { version, next_break_id: nextBreakId, ...rest } = raw;
+  return { row: fromRaw(rest), version, nextBreakId };
 }

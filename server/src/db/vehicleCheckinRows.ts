@@ -37,24 +37,28 @@ export interface VehicleCheckinKey {
   checkinId: number;
 }
 
-const FIND_SQL = `SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`;
-const FIND = prepared(FIND_SQL);
-const FIND_LOCKED = prepared(`${FIND_SQL} FOR UPDATE OF c`);
+const FIND = prepared(`SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
+const READ_FOR_CHANGE = prepared(`
+  SELECT ${VEHICLE_CHECKIN_COLUMNS}, c.xmin::text AS version
+  FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
 const FIND_OPEN = prepared(`
   SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
   WHERE c.account_id = $1 AND c.site_id = $2 AND c.plate_norm = $3 AND c.status IN ('IN', 'PENDING')`);
 
-/** One vehicle check-in of one site, or undefined; `lock` takes the row lock that serializes its transitions. */
-export async function findVehicleCheckin(
+/** One vehicle check-in of one site, or undefined. */
+export async function findVehicleCheckin(db: Executor, key: VehicleCheckinKey): Promise<ListedVehicleCheckinRow | undefined> {
+  return queryOne<ListedVehicleCheckinRow>(db, FIND, [key.accountId, key.siteId, key.checkinId]);
+}
+
+/** A vehicle check-in as a transition starts from, with its row version (`xmin`): the write applies only to it. */
+export async function readVehicleCheckinForChange(
   db: Executor,
   key: VehicleCheckinKey,
-  lock = false,
-): Promise<ListedVehicleCheckinRow | undefined> {
-  return queryOne<ListedVehicleCheckinRow>(
-    db,
-    lock ? FIND_LOCKED : FIND,
-    [key.accountId, key.siteId, key.checkinId],
-  );
+): Promise<{ row: ListedVehicleCheckinRow; version: string } | undefined> {
+  const raw = await queryOne<ListedVehicleCheckinRow & { version: string }>(db, READ_FOR_CHANGE, [key.accountId, key.siteId, key.checkinId]);
+  if (!raw) return undefined;
+  const { version, ...row } = raw;
+  return { row, version };
 }
 
 /** The open visit (IN or PENDING) of a plate at a site: there is at most one (a unique index says so). */

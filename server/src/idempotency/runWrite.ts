@@ -3,7 +3,7 @@ import type { Executor } from '../db/query';
 import { ProblemError, problem } from '../errors/problem';
 import type { Reply } from '../routes/define';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
-import { type OutcomeRecord, type StoredOutcome, findOutcome, runGuardedWrite, saveOutcome } from './store';
+import { type OutcomeRecord, type StoredOutcome, findOutcome, isStaleWrite, runGuardedWrite, saveOutcome } from './store';
 
 export interface WriteRequest {
   sequelize: Sequelize;
@@ -64,8 +64,28 @@ const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply):
   since: request.since,
 });
 
-/** Statement mode: the handler read what it needed; its write and the key's record are one statement. */
+/** How often a statement-mode command runs again after its row changed under it (then 503, retry later). */
+const STALE_ATTEMPTS = 5;
+
+/**
+ * Statement mode: the handler read what it needed; its write and the key's record are one statement. A
+ * write conditional on what was read (`GuardedWrite.applied`) that finds the row changed is undone whole,
+ * and the command runs again on the fresh row (which may now answer 409).
+ */
 async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runStatementOnce(request);
+    } catch (error) {
+      if (!isStaleWrite(error)) throw error;
+      if (attempt >= STALE_ATTEMPTS) {
+        throw problem('UNAVAILABLE', 'The check-in is changing too often right now; retry shortly.', { headers: { 'Retry-After': '1' } });
+      }
+    }
+  }
+}
+
+async function runStatementOnce(request: WriteRequest): Promise<SerializedReply> {
   const pool: Executor = { sequelize: request.sequelize };
   const { outcome, reply } = await outcomeOf(request, pool);
   if (request.key === undefined) {

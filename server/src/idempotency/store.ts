@@ -37,7 +37,24 @@ export interface OutcomeRecord {
 export interface GuardedWrite {
   ctes: (guard: string) => string;
   bind: unknown[];
+  /**
+   * For a write conditional on what was read (optimistic concurrency): SQL over the CTEs that is true when
+   * the write applied. If the guard held and this is false, the whole statement is undone, the key's record
+   * included, and it fails with `isStaleWrite`: the command should run again on fresh data.
+   */
+  applied?: string;
 }
+
+/** SQLSTATE of `gatehouse_stale_write()` (migration 0007). */
+const STALE_WRITE = 'GH001';
+
+/** The write's row changed between the command's read and its write; nothing of it was kept. */
+export const isStaleWrite = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === STALE_WRITE;
+
+/** A select-list item that undoes the statement when `guard` held but the write did not apply. */
+const staleCheck = (write: GuardedWrite | undefined, guard: string) =>
+  write?.applied ? `, CASE WHEN (${guard}) AND NOT (${write.applied}) THEN gatehouse_stale_write() END AS stale` : '';
 
 /**
  * One statement that records the outcome and, in the same statement, runs `write` (if any) only when the
@@ -74,7 +91,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
              body = EXCLUDED.body, headers = EXCLUDED.headers, created_at = EXCLUDED.created_at
          WHERE idempotency_keys.created_at < ${since}
        RETURNING 1)${write ? `,\n     ${write.ctes('EXISTS (SELECT 1 FROM saved)')}` : ''}
-     SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved`),
+     SELECT (SELECT locked FROM lock) AS locked, EXISTS (SELECT 1 FROM saved) AS saved${staleCheck(write, 'EXISTS (SELECT 1 FROM saved)')}`),
     bind,
   );
   if (!row?.locked) return 'in_use';
@@ -83,7 +100,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
 
 /** Runs a guarded write on its own (no Idempotency-Key): the guard always holds. */
 export async function runGuardedWrite(db: Executor, write: GuardedWrite): Promise<void> {
-  await queryOne(db, prepared(`WITH ${write.ctes('true')} SELECT 1 AS ok`), write.bind);
+  await queryOne(db, prepared(`WITH ${write.ctes('true')} SELECT 1 AS ok${staleCheck(write, 'true')}`), write.bind);
 }
 
 /** Deletes records older than the retention, a bounded batch at a time; returns how many went. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
+import type { GuardedWrite } from '../idempotency/store';
 import { type Method, type Route, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
@@ -30,12 +31,14 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
 export interface CheckinKind<Action> {
   tag: string;
   response: z.ZodType;
-  transition: (db: Executor, input: TransitionInput<Action>) => Promise<unknown>;
+  /** Reads and decides; returns the check-in as it will be and the one write that makes it so. */
+  transition: (db: Executor, input: TransitionInput<Action>) => Promise<{ checkin: unknown; write: GuardedWrite }>;
 }
 
 /**
  * One state-change endpoint of a check-in (the interface names several paths and verbs for some): the
- * body becomes an action, and the kind's command applies it to the check-in of the path under its row lock.
+ * body becomes an action, the kind's command decides it on the check-in of the path, and its write runs as
+ * one statement with the Idempotency-Key record, applying only to the version of the row that was read.
  */
 export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKind<Action>, spec: CheckinActionSpec<B, Action>): Route {
   return defineRoute({
@@ -48,15 +51,16 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
     params: CheckinParams,
     body: spec.body,
     bodyOptional: true,
+    atomicity: 'statement',
     responses: { 200: kind.response },
-    handler: async (ctx) => ({
-      status: 200,
-      body: await kind.transition(ctx.db, {
+    handler: async (ctx) => {
+      const { checkin, write } = await kind.transition(ctx.db, {
         key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
         action: spec.toAction(ctx.body as z.infer<B>),
         exitSource: ctx.principal.channel,
         now: ctx.now,
-      }),
-    }),
+      });
+      return { status: 200, body: checkin, write };
+    },
   });
 }

@@ -4,6 +4,7 @@ import * as webhooks from './0003_webhooks';
 import * as rateLimits from './0004_rate_limits';
 import * as leanDeliveries from './0005_lean_deliveries';
 import * as outboxQueue from './0006_outbox_queue';
+import * as staleWrite from './0007_stale_write';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -14,4 +15,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0004_rate_limits', up: rateLimits.up },
   { name: '0005_lean_deliveries', up: leanDeliveries.up },
   { name: '0006_outbox_queue', up: outboxQueue.up },
+  { name: '0007_stale_write', up: staleWrite.up },
 ];
