@@ -231,13 +231,15 @@ describe('idempotency and concurrency', () => {
     const vehicle = await registerVehicle(world.api, { licensePlate: uniquePlate('BURST') });
     const spellings = [vehicle.licensePlate, vehicle.licensePlate.toLowerCase(), vehicle.licensePlate.replaceAll('-', ' ')];
     // Each gate sends its own Idempotency-Key, so each refusal is stored (committed) as well.
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        world.api.post<VehicleCheckin | Problem>(visits(world.siteId), index % 4 === 3 ? { vehicleId: vehicle.vehicleId } : { licensePlate: spellings[index % 3] }, {
-          idempotencyKey: randomUUID(),
-        }),
-      ),
-    );
+    const sends = Array.from({ length: 20 }, (_, index) => ({
+      body: index % 4 === 3 ? { vehicleId: vehicle.vehicleId } : { licensePlate: spellings[index % 3] },
+      key: randomUUID(),
+    }));
+    const send = () => Promise.all(sends.map(({ body, key }) => world.api.post<VehicleCheckin | Problem>(visits(world.siteId), body, { idempotencyKey: key })));
+    const responses = await send();
+    // Every key replays exactly what its request got (a lost race left no record of its own behind).
+    const replays = await send();
+    expect(replays.map((response) => [response.status, response.text])).toEqual(responses.map((response) => [response.status, response.text]));
     const created = responses.filter(isVisit);
     expect(created.map((response) => response.status)).toEqual([201]);
     const winner = created[0]?.body;

@@ -2,6 +2,7 @@ import { initialVehicleStatus, normalizePlate, resolveOccurredAt, vehicleStatusE
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, prepared, queryOne } from '../db/query';
+import type { GuardedWrite } from '../idempotency/store';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -13,43 +14,49 @@ interface Precheck {
   license_plate: string | null;
   plate_norm: string | null;
   blocked: boolean;
+  open_id: number | null;
 }
 
-// One round trip for what the insert depends on: a new id, and the registered vehicle (by id, or by the
-// normalized plate) with whether one of its labels blocks entry.
+// One round trip for what the insert depends on: a new id, the registered vehicle (by id, or by the
+// normalized plate) with whether one of its labels blocks entry, and the plate's open visit at the site.
 const precheckSql = (by: 'id' | 'plate_norm') => prepared(`
   SELECT nextval(pg_get_serial_sequence('vehicle_checkins', 'id')) AS id,
     v.id AS vehicle_id, v.license_plate, v.plate_norm,
     EXISTS (SELECT 1 FROM vehicle_label_assignments a
             JOIN vehicle_labels l ON l.account_id = a.account_id AND l.id = a.label_id
-            WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocked
+            WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocked,
+    (SELECT c.id FROM vehicle_checkins c
+     WHERE c.account_id = $1 AND c.site_id = $3 AND c.plate_norm = ${by === 'plate_norm' ? '$2' : 'v.plate_norm'}
+       AND c.status IN ('IN', 'PENDING')) AS open_id
   FROM (SELECT 1) AS one
   LEFT JOIN vehicles v ON v.account_id = $1 AND v.deleted_at IS NULL AND v.${by} = $2`);
 const PRECHECK = { id: precheckSql('id'), plate_norm: precheckSql('plate_norm') };
 
-// The visit and its event in one statement. A second open visit of the plate at the site is refused by the
-// unique index: DO NOTHING keeps the transaction usable (for the stored 409) and then no event is written.
-const INSERT = prepared(`
-  WITH checkin AS (
+/**
+ * The visit and its event as guarded CTEs. A second open visit of the plate at the site is refused by the
+ * unique index (DO NOTHING): then nothing is written, the write did not apply, and the runner decides
+ * again, when the precheck finds the visit that got there first (409).
+ */
+const insertCtes = (guard: string) => `
+  checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
       notes, entry_source, entry_at, last_event_at, created_at, updated_at)
-    VALUES ($1, $4, $2, $5, $6, $7, $8, $9, $10, $11, $12, $12, $3, $3)
+    SELECT $1::integer, $4::bigint, $2::integer, $5::bigint, $6, $7, $8, $9, $10, $11, $12::timestamptz, $12::timestamptz,
+      $3::timestamptz, $3::timestamptz
+    WHERE ${guard}
     ON CONFLICT (account_id, site_id, plate_norm) WHERE status IN ('IN', 'PENDING') DO NOTHING
     RETURNING id),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 }, 'EXISTS (SELECT 1 FROM checkin)')}
-  SELECT count(*)::int AS inserted FROM checkin`);
-
-// The open visit that refused the insert may leave before it is read; then the insert is simply tried again.
-const ATTEMPTS = 3;
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
 
 /**
- * Records a vehicle arriving at a site: a registered vehicle is IN (STOP when a label of it blocks entry),
+ * Plans a vehicle arriving at a site: a registered vehicle is IN (STOP when a label of it blocks entry),
  * an unknown plate is PENDING for a guard to approve. One open visit per plate per site: else 409 with it.
+ * Reads only; the returned write (the visit and its event) runs as one statement with the key's record.
  */
 export async function createVehicleCheckin(
   db: Executor,
   input: { principal: Principal; site: SiteAccess; request: CreateVehicleCheckinRequest; now: Date },
-): Promise<VehicleCheckin> {
+): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
   const { principal, site, request, now } = input;
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
@@ -57,12 +64,20 @@ export async function createVehicleCheckin(
   const pre = await queryOne<Precheck>(db, PRECHECK[sentNorm === undefined ? 'id' : 'plate_norm'], [
     principal.accountId,
     sentNorm ?? request.vehicleId,
+    site.siteId,
   ]);
   if (!pre) throw new Error('precheck returned nothing');
   // By plate, the visit keeps the plate as the gate sent it; by vehicleId, the vehicle's registered plate.
   const licensePlate = request.licensePlate ?? pre.license_plate;
   const plateNorm = sentNorm ?? pre.plate_norm;
   if (licensePlate === null || plateNorm === null) throw validationFailed([{ path: 'vehicleId', message: 'Unknown vehicle id' }]);
+  if (pre.open_id !== null) {
+    const open = await findOpenVehicleCheckin(db, { accountId: principal.accountId, siteId: site.siteId, plateNorm });
+    // It may have left between the two reads: then the write decides.
+    if (open) {
+      throw conflict('VEHICLE_ALREADY_ON_SITE', `License plate ${open.license_plate} is already on site ${site.siteId} (check-in ${open.id}).`, presentVehicleCheckin(open));
+    }
+  }
   const status = initialVehicleStatus({ registered: pre.vehicle_id !== null, blocked: pre.blocked });
   const row: VehicleCheckinRow = {
     account_id: principal.accountId,
@@ -89,13 +104,5 @@ export async function createVehicleCheckin(
     row.account_id, row.site_id, now, row.id, row.vehicle_id, row.license_plate, row.plate_norm, row.status,
     row.driver_name, row.notes, row.entry_source, row.entry_at, JSON.stringify(events),
   ];
-  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const written = await queryOne<{ inserted: number }>(db, INSERT, bind);
-    if (written?.inserted === 1) return checkin;
-    const open = await findOpenVehicleCheckin(db, { accountId: row.account_id, siteId: row.site_id, plateNorm: row.plate_norm });
-    if (open) {
-      throw conflict('VEHICLE_ALREADY_ON_SITE', `License plate ${open.license_plate} is already on site ${row.site_id} (check-in ${open.id}).`, presentVehicleCheckin(open));
-    }
-  }
-  throw new Error('vehicle check-in neither inserted nor in conflict');
+  return { checkin, write: { ctes: insertCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
 }

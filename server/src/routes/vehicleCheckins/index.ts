@@ -31,10 +31,11 @@ export const vehicleCheckinRoutes = [
     params: SiteParams,
     body: CreateVehicleCheckinRequest,
     responses: { 201: VehicleCheckin },
-    handler: async (ctx) => ({
-      status: 201,
-      body: await createVehicleCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now }),
-    }),
+    atomicity: 'statement',
+    handler: async (ctx) => {
+      const { checkin, write } = await createVehicleCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now });
+      return { status: 201, body: checkin, write };
+    },
   }),
   defineRoute({
     method: 'GET',
