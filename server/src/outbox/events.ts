@@ -14,6 +14,23 @@ export interface OutboxEvent {
   };
 }
 
+/** Entropy drawn in bulk, as `randomUUID` does: an event id costs a slice of it, not a call into OpenSSL. */
+const ENTROPY_BYTES = 4096;
+const ID_BYTES = 16;
+let entropy = randomBytes(ENTROPY_BYTES);
+let used = 0;
+
+/** 128 random bits, base64url. */
+function randomId(): string {
+  if (used + ID_BYTES > ENTROPY_BYTES) {
+    entropy = randomBytes(ENTROPY_BYTES);
+    used = 0;
+  }
+  const id = entropy.toString('base64url', used, used + ID_BYTES);
+  used += ID_BYTES;
+  return id;
+}
+
 /** An event of `type` about a site, carrying `data` as it is after the change. */
 export function outboxEvent(input: {
   type: string;
@@ -22,7 +39,7 @@ export function outboxEvent(input: {
   now: Date;
   data: Record<string, unknown>;
 }): OutboxEvent {
-  const id = `evt_${randomBytes(16).toString('base64url')}`;
+  const id = `evt_${randomId()}`;
   return {
     event_id: id,
     type: input.type,
