@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
+import { runWrite } from '../../server/src/idempotency/runWrite';
 import { isStaleWrite, runGuardedWrite, saveOutcome } from '../../server/src/idempotency/store';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -109,6 +110,25 @@ describe('the database holds the invariants under concurrent requests', () => {
     const stored = await queryOne<{ count: number }>(db, 'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
     expect(stored?.count).toBe(0);
     expect((await world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
+  });
+
+  it('a command that loses the race five times in a row answers 503 UNAVAILABLE and keeps nothing', async () => {
+    let runs = 0;
+    const key = `always-stale-${Date.now()}`;
+    const attempt = runWrite({
+      sequelize: server.sequelize, accountId: world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
+      requestId: 'r', now: new Date(), since: new Date(0), atomicity: 'statement',
+      execute: async () => {
+        runs += 1;
+        // A write that never applies, as when another change always gets to the row first.
+        return { status: 200, body: {}, write: { ctes: (guard: string) => `never AS (SELECT 1 WHERE ${guard} AND false)`, bind: [], applied: 'false' } };
+      },
+    });
+    await expect(attempt).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(runs).toBe(5);
+    const stored = await queryOne<{ count: number }>({ sequelize: server.sequelize },
+      'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    expect(stored?.count).toBe(0);
   });
 
   it('the one-open-break rule is a database constraint, not only code', async () => {
