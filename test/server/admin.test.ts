@@ -256,6 +256,9 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
       expectValidationFailed(await admin.post<Problem>(path, { name: 'Bad', allSites: true, ...extra }));
     }
     expectValidationFailed(await admin.post<Problem>(path, { allSites: true }));
+    const past = await admin.post<Problem>(path, { name: 'Stale', allSites: true, expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    expectValidationFailed(past);
+    expect(past.body.errors).toEqual([{ path: 'expiresAt', message: 'Must be in the future' }]);
   });
 
   it('answers 404 for an unknown account', async () => {

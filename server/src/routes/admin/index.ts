@@ -9,6 +9,7 @@ import {
   UpdateTokenRequest,
 } from '../../../../shared/src/schemas/admin';
 import { createAccount, createSite, createToken, revokeToken, updateToken } from '../../commands/provisioning';
+import { validationFailed } from '../../errors/problem';
 import { defineRoute } from '../define';
 import { AccountParams, TokenParams } from '../params';
 
@@ -48,7 +49,13 @@ export const adminRoutes = [
     params: AccountParams,
     body: CreateTokenRequest,
     responses: { 201: CreatedToken },
-    handler: async ({ db, params, body }) => ({ status: 201, body: await createToken(db, { accountId: params.accountId, ...body }) }),
+    handler: async ({ db, params, body, now }) => {
+      // A token already expired when issued could never be used: a mistake in the request, not a token.
+      if (body.expiresAt !== undefined && new Date(body.expiresAt) <= now) {
+        throw validationFailed([{ path: 'expiresAt', message: 'Must be in the future' }]);
+      }
+      return { status: 201, body: await createToken(db, { accountId: params.accountId, ...body }) };
+    },
   }),
   defineRoute({
     method: 'PATCH',
