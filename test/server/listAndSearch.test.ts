@@ -128,6 +128,15 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it('refuses a NUL character (%00) in any query parameter with 400 INVALID_QUERY, naming it', async () => {
+    for (const query of ['q=a%00b', 'status=IN&q=%00', 'cursor=%00']) {
+      const response = await world.api.get<Problem>(`${people(world.siteId)}?${query}`);
+      expectProblem(response, 400, 'INVALID_QUERY');
+      expect(response.body.detail).toMatch(/NUL/);
+    }
+    expectProblem(await world.api.get<Problem>(`/v1/sites/${world.siteId}/checkins/vehicles?licensePlate=AB%00`), 400, 'INVALID_QUERY');
+  });
+
   it('refuses an unknown status with 400 INVALID_QUERY', async () => {
     for (const query of ['status=NOPE', 'status=IN,NOPE', 'status=in', 'status=']) {
       const response = await world.api.get<Problem>(`${people(world.siteId)}?${query}`);

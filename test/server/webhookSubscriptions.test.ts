@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
+import { queryOne } from '../../server/src/db/query';
 import { apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { subscribe } from '../support/webhooks';
@@ -53,6 +54,35 @@ describe('subscriptions: create, list, read, update, delete', () => {
     expect((await world.api.get(item)).status).toBe(404);
     expect((await world.api.delete(item)).status).toBe(404);
     expect((await world.api.get(`${item}/deliveries`)).status).toBe(404);
+  });
+
+  it('a delete that meets a fan-out holding the subscription waits for it, then removes what it wrote', async () => {
+    const created = await subscribe(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
+    const id = created.subscriptionId;
+    const checkin = await world.api.post<{ checkinId: number }>(`/v1/sites/${world.siteId}/checkins/people`, { person: { firstName: 'Race', lastName: 'Delete' } });
+    expect(checkin.status).toBe(201);
+    // Stand in for a fan-out: share-lock the subscription as the fan-out does, and write a delivery of it.
+    const fanOut = await server.sequelize.transaction();
+    try {
+      const db = { sequelize: server.sequelize, transaction: fanOut };
+      await queryOne(db, 'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR KEY SHARE', [world.accountId, id]);
+      const deleting = world.api.delete(`${collection}/${id}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await queryOne(db,
+        `INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at, created_at, updated_at)
+         SELECT account_id, $2, id, event_id, type, now(), now(), now() FROM outbox_events
+         WHERE account_id = $1 AND payload->'data'->'checkin'->>'checkinId' = $3
+         ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING`,
+        [world.accountId, id, String(checkin.body.checkinId)]);
+      await fanOut.commit();
+      expect((await deleting).status).toBe(204);
+    } catch (error) {
+      await fanOut.rollback().catch(() => undefined);
+      throw error;
+    }
+    const left = await queryOne<{ count: number }>({ sequelize: server.sequelize },
+      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, id]);
+    expect(left?.count).toBe(0);
   });
 
   it('pages the list by cursor, oldest first', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Sequelize, Transaction } from 'sequelize';
 import { isDatabaseUnavailable } from '../errors/classify';
@@ -27,12 +28,15 @@ const registry = new Map<string, Prepared>();
 /** Bounds the statements each connection keeps, should a caller prepare texts built from values. */
 const MAX_PREPARED = 256;
 
-/** The prepared statement of `text` (the same object for the same text, so this may run per request). */
+/**
+ * The prepared statement of `text` (the same object for the same text, so this may run per request). Its
+ * name is a hash of the text, so every copy of this module names a text alike.
+ */
 export function prepared(text: string): Prepared {
   const known = registry.get(text);
   if (known) return known;
   if (registry.size >= MAX_PREPARED) return { text, name: undefined };
-  const statement: Prepared = { text, name: `gh_${registry.size + 1}` };
+  const statement: Prepared = { text, name: `gh_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}` };
   registry.set(text, statement);
   return statement;
 }
@@ -77,6 +81,9 @@ export async function queryRows<T extends object>(db: Executor, sql: Sql, bind: 
   const { text, name } = typeof sql === 'string' ? { text: sql, name: undefined } : sql;
   observers.get(db.sequelize)?.({ text, name, values: bind });
   if (db.transaction) {
+    // Sequelize leaves the connection on a finished transaction, by then another request's: refuse.
+    const { finished } = db.transaction as unknown as { finished?: string };
+    if (finished) throw new Error(`the transaction has already ended (${finished}); the statement was not sent`);
     return send<T>(connectionOf(db.transaction), text, name, bind);
   }
   const manager = db.sequelize.connectionManager;

@@ -66,6 +66,8 @@ const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply):
 
 /** How often a statement-mode command runs again after its row changed under it (then 503, retry later). */
 const STALE_ATTEMPTS = 5;
+/** Before each new attempt, a random pause of up to this many milliseconds times the attempts so far. */
+const STALE_JITTER_MS = 2;
 
 /**
  * Statement mode: the handler read what it needed; its write and the key's record are one statement. A
@@ -81,6 +83,8 @@ async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
       if (attempt >= STALE_ATTEMPTS) {
         throw problem('UNAVAILABLE', 'The check-in is changing too often right now; retry shortly.', { headers: { 'Retry-After': '1' } });
       }
+      // Racers that all lost to one winner should not all come back at the same instant.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * STALE_JITTER_MS * attempt));
     }
   }
 }

@@ -55,10 +55,10 @@ export function outboxEvent(input: {
 }
 
 /**
- * CTEs that insert the events passed as one jsonb parameter and queue them for the webhook fan-out;
- * appended to a write statement so the change and its events are one statement. `$account`, `$site` and
- * `$at` name the bind positions to use. `onlyIf` (SQL) holds the events back when the change did not
- * happen (an `INSERT … ON CONFLICT DO NOTHING`). Names taken: `outbox`, `outbox_queued`.
+ * A CTE that inserts the events passed as one jsonb parameter (a trigger queues each for the webhook
+ * fan-out: migration 0006); appended to a write statement so the change and its events are one statement.
+ * `$account`, `$site` and `$at` name the bind positions to use. `onlyIf` (SQL) holds the events back when
+ * the change did not happen (an `INSERT … ON CONFLICT DO NOTHING`).
  */
 export function outboxInsertCte(
   positions: { account: number; site: number; at: number; events: number },
@@ -68,7 +68,5 @@ export function outboxInsertCte(
     INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
     SELECT $${positions.account}, e.event_id, $${positions.site}, e.type, e.payload, $${positions.at}
     FROM jsonb_to_recordset($${positions.events}::jsonb) AS e(event_id text, type text, payload jsonb)${onlyIf ? `
-    WHERE ${onlyIf}` : ''}
-    RETURNING account_id, id),
-  outbox_queued AS (INSERT INTO outbox_queue (account_id, outbox_id) SELECT account_id, id FROM outbox)`;
+    WHERE ${onlyIf}` : ''})`;
 }

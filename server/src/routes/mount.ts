@@ -30,7 +30,13 @@ function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>)
   return parsed.data as Record<string, unknown>;
 }
 
+/** The first query parameter holding a NUL character (`%00`), which PostgreSQL text cannot hold. */
+const nulParameter = (raw: Record<string, unknown>) =>
+  Object.entries(raw).find(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')))?.[0];
+
 function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>): unknown {
+  const nul = nulParameter(raw);
+  if (nul !== undefined) throw problem('INVALID_QUERY', `Query parameter ${nul}: must not contain NUL (%00) characters`);
   const parsed = (schema ?? ({ safeParse: (value: unknown) => ({ success: true, data: value }) } as const)).safeParse(raw);
   if (parsed.success) return parsed.data;
   const first = 'error' in parsed && parsed.error ? fieldErrors(parsed.error as z.ZodError)[0] : undefined;

@@ -26,11 +26,18 @@ const FAN_OUT = prepared(`
     SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at
     FROM queued q CROSS JOIN LATERAL (
       SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
+  -- The enabled subscriptions of the batch's accounts, share-locked once per batch (deliveries have no
+  -- foreign key doing it per row): a subscription being deleted is either waited for and skipped, or its
+  -- delete waits for this statement and then deletes what it wrote (routes/webhooks).
+  subs AS (
+    SELECT s.account_id, s.id, s.events, s.created_at, s.all_sites, s.url, s.secret FROM webhook_subscriptions s
+    WHERE s.enabled AND s.account_id = ANY (ARRAY(SELECT DISTINCT account_id FROM events))
+    FOR KEY SHARE),
   matches AS (
     SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type,
            row_number() OVER (ORDER BY e.id, s.id) AS n
     FROM events e
-    JOIN webhook_subscriptions s ON s.account_id = e.account_id AND s.enabled AND e.type = ANY (s.events)
+    JOIN subs s ON s.account_id = e.account_id AND e.type = ANY (s.events)
       AND s.created_at <= e.created_at
       AND (s.all_sites OR EXISTS (SELECT 1 FROM webhook_subscription_sites ws
            WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id AND ws.site_id = e.site_id))),
@@ -47,7 +54,7 @@ const FAN_OUT = prepared(`
   FROM taken LEFT JOIN (
     SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, ${BODY}
     FROM fanned f
-    JOIN webhook_subscriptions s ON s.account_id = f.account_id AND s.id = f.subscription_id
+    JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN outbox_events o ON o.account_id = f.account_id AND o.id = f.outbox_id
     WHERE f.locked_until IS NOT NULL) leased ON true`);
 

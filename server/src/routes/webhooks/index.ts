@@ -93,18 +93,18 @@ export const webhookRoutes = [
     params: SubscriptionParams,
     responses: { 204: null },
     handler: async ({ db, principal, params }) => {
+      // First the row lock, which waits for a fan-out that share-locked it to commit (and makes later ones
+      // skip it); then, in statements that see what that fan-out wrote, the delivery log (no foreign key to
+      // cascade from: migration 0005) and the subscription. All in the route's transaction.
       const row = await queryOne<{ id: number }>(
         db,
-        // Its deliveries go in the same statement (they have no foreign key to cascade from: see migration 0005).
-        `WITH gone AS (
-           DELETE FROM webhook_subscriptions s
-           WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} RETURNING s.account_id, s.id),
-         log AS (
-           DELETE FROM webhook_deliveries d USING gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id)
-         SELECT id FROM gone`,
+        `SELECT s.id FROM webhook_subscriptions s
+         WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} FOR UPDATE`,
         [principal.accountId, principal.allSites, principal.tokenId, params.subscriptionId],
       );
       if (!row) throw missing(params.subscriptionId);
+      await queryOne(db, 'DELETE FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [principal.accountId, row.id]);
+      await queryOne(db, 'DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2', [principal.accountId, row.id]);
       return { status: 204 };
     },
   }),
