@@ -22,8 +22,9 @@ const FAN_OUT = prepared(`
       SELECT outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED))
     RETURNING q.account_id, q.outbox_id),
   -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
+  -- The body is made once per event here, not once per delivery.
   events AS (
-    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at
+    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${BODY}
     FROM queued q CROSS JOIN LATERAL (
       SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
   -- The enabled subscriptions of the batch's accounts, share-locked once per batch (deliveries have no
@@ -52,10 +53,10 @@ const FAN_OUT = prepared(`
   taken AS (SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM fanned)::int AS deliveries)
   SELECT taken.events, taken.deliveries, leased.*
   FROM taken LEFT JOIN (
-    SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, ${BODY}
+    SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, e.body
     FROM fanned f
     JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
-    JOIN outbox_events o ON o.account_id = f.account_id AND o.id = f.outbox_id
+    JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
     WHERE f.locked_until IS NOT NULL) leased ON true`);
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
