@@ -2,6 +2,7 @@ import { initialPersonStatus, personStatusEvent, resolveOccurredAt, validateChec
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
+import { arrivingVisit } from '../db/visitRows';
 import { type Executor, prepared, queryOne } from '../db/query';
 import type { GuardedWrite } from '../idempotency/store';
 import { problem, validationFailed } from '../errors/problem';
@@ -60,9 +61,7 @@ export async function createPersonCheckin(
   }
   const status = initialPersonStatus({ watchlisted: pre.watchlisted, requiresApproval: site.checkinConfig.requiresApproval });
   const row: PersonCheckinRow = {
-    account_id: principal.accountId,
-    id: pre.id,
-    site_id: site.siteId,
+    ...arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }),
     status,
     first_name: person.firstName ?? '',
     last_name: person.lastName ?? '',
@@ -73,14 +72,6 @@ export async function createPersonCheckin(
     purpose: request.purpose || null,
     custom_fields: request.customFields ?? {},
     label_ids: labelIds,
-    entry_source: principal.channel,
-    entry_at: time.at,
-    exit_source: null,
-    exit_at: null,
-    last_event_at: time.at,
-    deny_reason: null,
-    created_at: now,
-    updated_at: now,
     breaks: [],
   };
   const checkin = presentPersonCheckin(row);

@@ -4,6 +4,7 @@ import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, prepared, queryOne } from '../db/query';
 import type { GuardedWrite } from '../idempotency/store';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
+import { arrivingVisit } from '../db/visitRows';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
@@ -80,23 +81,13 @@ export async function createVehicleCheckin(
   }
   const status = initialVehicleStatus({ registered: pre.vehicle_id !== null, blocked: pre.blocked });
   const row: VehicleCheckinRow = {
-    account_id: principal.accountId,
-    id: pre.id,
-    site_id: site.siteId,
+    ...arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }),
     vehicle_id: pre.vehicle_id,
     license_plate: licensePlate,
     plate_norm: plateNorm,
     status,
     driver_name: request.driverName || null,
     notes: request.notes || null,
-    entry_source: principal.channel,
-    entry_at: time.at,
-    exit_source: null,
-    exit_at: null,
-    last_event_at: time.at,
-    deny_reason: null,
-    created_at: now,
-    updated_at: now,
   };
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];

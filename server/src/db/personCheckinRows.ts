@@ -1,6 +1,6 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
-import type { Source } from '../../../shared/src/schemas/common';
 import { type Executor, type Sql, prepared, queryRows } from './query';
+import type { VisitRow } from './visitRows';
 
 export interface BreakRow {
   id: number;
@@ -9,10 +9,7 @@ export interface BreakRow {
 }
 
 /** A person check-in as stored, with its breaks oldest first. */
-export interface PersonCheckinRow {
-  account_id: number;
-  id: number;
-  site_id: number;
+export interface PersonCheckinRow extends VisitRow {
   status: PersonStatus;
   first_name: string;
   last_name: string;
@@ -23,14 +20,6 @@ export interface PersonCheckinRow {
   purpose: string | null;
   custom_fields: Record<string, string | boolean>;
   label_ids: number[];
-  entry_source: Source;
-  entry_at: Date;
-  exit_source: Source | null;
-  exit_at: Date | null;
-  last_event_at: Date;
-  deny_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
   breaks: BreakRow[];
 }
 

@@ -1,26 +1,15 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
-import type { Source } from '../../../shared/src/schemas/common';
 import { type Executor, prepared, queryOne } from './query';
+import type { VisitRow } from './visitRows';
 
 /** A vehicle check-in (a visit) as stored. `license_plate` is as sent; `plate_norm` is what is compared. */
-export interface VehicleCheckinRow {
-  account_id: number;
-  id: number;
-  site_id: number;
+export interface VehicleCheckinRow extends VisitRow {
   vehicle_id: number | null;
   license_plate: string;
   plate_norm: string;
   status: VehicleStatus;
   driver_name: string | null;
   notes: string | null;
-  entry_source: Source;
-  entry_at: Date;
-  exit_source: Source | null;
-  exit_at: Date | null;
-  last_event_at: Date;
-  deny_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
 }
 
 /** A row as read, plus the exact (microsecond) entry time that cursors are made of. */

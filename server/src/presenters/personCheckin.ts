@@ -1,5 +1,6 @@
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
+import { presentPassage } from './visit';
 
 /** The API shape of a check-in, field by field (a row is never serialized as it is). */
 export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
@@ -18,8 +19,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     purpose: row.purpose,
     customFields: row.custom_fields,
     labelIds: row.label_ids,
-    entry: { source: row.entry_source, at: row.entry_at.toISOString() },
-    exit: row.exit_at && row.exit_source ? { source: row.exit_source, at: row.exit_at.toISOString() } : null,
+    ...presentPassage(row),
     denyReason: row.deny_reason,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,

@@ -1,5 +1,6 @@
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { VehicleCheckinRow } from '../db/vehicleCheckinRows';
+import { presentPassage } from './visit';
 
 /** The API shape of a vehicle check-in, field by field (a row is never serialized as it is). */
 export function presentVehicleCheckin(row: VehicleCheckinRow): VehicleCheckin {
@@ -11,8 +12,7 @@ export function presentVehicleCheckin(row: VehicleCheckinRow): VehicleCheckin {
     status: row.status,
     driverName: row.driver_name,
     notes: row.notes,
-    entry: { source: row.entry_source, at: row.entry_at.toISOString() },
-    exit: row.exit_at && row.exit_source ? { source: row.exit_source, at: row.exit_at.toISOString() } : null,
+    ...presentPassage(row),
     denyReason: row.deny_reason,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
