@@ -117,6 +117,22 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   for (const row of rows) process.stdout.write(`${line(columns.map((column) => String(row[column])))}\n`);
 }
 
+/** Writes a run's results as `bench/results/<prefix>-<time>.json` (not committed, for comparing runs); returns the path. */
+export async function writeResults(prefix: string, data: unknown): Promise<string> {
+  await fs.mkdir('bench/results', { recursive: true });
+  const file = `bench/results/${prefix}-${Date.now()}.json`;
+  await fs.writeFile(file, JSON.stringify(data, null, 2));
+  return file;
+}
+
+/** Runs a benchmark script's `main`: a failure is printed with its stack, and the process exits 1. */
+export function runBench(name: string, main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
 /** True when the module of `moduleUrl` is the script node was started with (not imported by another). */
 export function isEntryPoint(moduleUrl: string): boolean {
   const script = process.argv[1];

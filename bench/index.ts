@@ -14,11 +14,10 @@
  * BENCH_COMPANIONS (plates,webhooks,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
  * bench/companions.ts. The default run takes about 5 minutes on a 2-core machine.
  */
-import fs from 'node:fs/promises';
 import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
 import { COMPANIONS, type CompanionRun, runCompanion } from './companions';
-import { envNumber, memoryOf, openBenchDatabase, printTable, startBenchDatabase } from './harness';
+import { envNumber, memoryOf, openBenchDatabase, printTable, runBench, startBenchDatabase, writeResults } from './harness';
 import { type ScalingStep, measureSearchScaling, scalingRows } from './searchScaling';
 import { CASES, type WriteReport, measureWrites } from './writes';
 
@@ -136,9 +135,7 @@ async function main(): Promise<void> {
 
     const totalSeconds = (Date.now() - startedAt) / 1000;
     results.totalSeconds = totalSeconds;
-    await fs.mkdir('bench/results', { recursive: true });
-    const file = `bench/results/bench-${Date.now()}.json`;
-    await fs.writeFile(file, JSON.stringify(results, null, 2));
+    const file = await writeResults('bench', results);
     out(`\nWhole run: ${fixed(totalSeconds, 0)} s. Results: ${file}\n`);
   } catch (error) {
     // A benchmark that fails because the server died should say so, with what the server said last.
@@ -153,7 +150,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench('bench', main);

@@ -7,14 +7,13 @@
  */
 // First: Dexie's live queries need a global IndexedDB when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import fs from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { type Kiosk, openKiosk } from '../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../kiosk/src/platform/testPlatform';
 import { buildSite, buildToken, buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
-import { type BenchDatabase, printTable, startBenchDatabase } from './harness';
+import { type BenchDatabase, printTable, runBench, startBenchDatabase, writeResults } from './harness';
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -117,8 +116,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\n${ACTIONS} actions over ${VISITS} check-ins at concurrency ${CONCURRENCY}: the engine drains at ${ratio.toFixed(2)} of the plain client's rate (target > 0.70)\n`,
     );
-    await fs.mkdir('bench/results', { recursive: true });
-    await fs.writeFile(`bench/results/kioskDrain-${Date.now()}.json`, JSON.stringify({ actions: ACTIONS, visits: VISITS, concurrency: CONCURRENCY, plain, engine, ratio }, null, 2));
+    await writeResults('kioskDrain', { actions: ACTIONS, visits: VISITS, concurrency: CONCURRENCY, plain, engine, ratio });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -126,7 +124,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench('bench', main);

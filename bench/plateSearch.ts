@@ -4,7 +4,6 @@
  * and the query plan of the plate search, which must read the normalized-plate index (printed in full).
  * Target: the plate search answers in under 10 ms median, its open visit first.
  */
-import fs from 'node:fs/promises';
 import type { Sequelize } from 'sequelize';
 import { normalizePlate } from '../shared/src/domain';
 import type { VehicleCheckin } from '../shared/src/schemas/vehicles';
@@ -13,7 +12,7 @@ import { type VehicleCheckinFilter, vehicleCheckinSearchSql } from '../server/sr
 import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
-import { percentiles, printTable, siteIdsOf, startBenchDatabase, timeInterleaved, timeSequential } from './harness';
+import { percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, timeSequential, writeResults } from './harness';
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 100_000);
 const PLATES = Math.max(1, Math.floor(VISITS / 5));
@@ -169,11 +168,7 @@ async function main(): Promise<void> {
         `plate search reads only the normalized-plate indexes: ${usesPlateIndex ? 'yes' : 'NO'}; ` +
         `no sequential scan of vehicle_checkins in any plan: ${allIndexed ? 'yes' : 'NO'}\n`,
     );
-    await fs.mkdir('bench/results', { recursive: true });
-    await fs.writeFile(
-      `bench/results/plates-${Date.now()}.json`,
-      JSON.stringify({ visits: VISITS, plates: PLATES, sites: SITES, rows, targetMet, usesPlateIndex, allIndexed, plan: text }, null, 2),
-    );
+    await writeResults('plates', { visits: VISITS, plates: PLATES, sites: SITES, rows, targetMet, usesPlateIndex, allIndexed, plan: text });
     if (!targetMet || !usesPlateIndex || !allIndexed) process.exitCode = 1;
   } finally {
     server.child.kill('SIGTERM');
@@ -182,7 +177,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench:plates failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench('bench:plates', main);

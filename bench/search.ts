@@ -4,14 +4,13 @@
  * and the query plans of the same statements, which must not scan person_checkins sequentially.
  * `npm run bench` reuses the seeding and the shapes (exported) to show the cost does not grow with the table.
  */
-import fs from 'node:fs/promises';
 import type { Sequelize } from 'sequelize';
 import { queryOne, queryRows } from '../server/src/db/query';
 import { type PersonCheckinFilter, personCheckinSearchSql } from '../server/src/queries/personCheckinSearch';
 import { type World, buildWorld } from '../test/support/factories';
 import { type ApiClient, apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
-import { isEntryPoint, percentiles, printTable, siteIdsOf, startBenchDatabase, timeInterleaved } from './harness';
+import { isEntryPoint, percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, writeResults } from './harness';
 
 const CHECKINS = Number(process.env.BENCH_CHECKINS ?? 200_000);
 export const SEARCH_SITES = 50;
@@ -162,8 +161,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nTarget: every page under ${TARGET_MS} ms median: ${allFast ? 'met' : 'NOT met'}; plans without a sequential scan of check-ins: ${allIndexed ? 'yes' : 'NO'}\n`,
     );
-    await fs.mkdir('bench/results', { recursive: true });
-    await fs.writeFile(`bench/results/search-${Date.now()}.json`, JSON.stringify({ checkins: CHECKINS, sites: SEARCH_SITES, rows, allFast, allIndexed }, null, 2));
+    await writeResults('search', { checkins: CHECKINS, sites: SEARCH_SITES, rows, allFast, allIndexed });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -171,9 +169,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (isEntryPoint(import.meta.url)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`bench:search failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) runBench('bench:search', main);

@@ -8,14 +8,13 @@
  * over, and reports how long that took and the delivery latency (event createdAt → receipt).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import { once } from 'node:events';
 import type { CreatedWebhookSubscription } from '../shared/src/schemas/webhooks';
 import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
-import { percentiles, printTable, startBenchDatabase } from './harness';
+import { percentiles, printTable, runBench, startBenchDatabase, writeResults } from './harness';
 import { type LoadResult, closedLoop } from './load';
 
 // Per connection count: ROUNDS pairs (none, 3 subscriptions) of DURATION_MS / ROUNDS each, alternating order.
@@ -200,8 +199,7 @@ async function main(): Promise<void> {
         `of none at ${CONNECTIONS.join(' / ')} connections over all rounds (median of back-to-back pairs: ` +
         `${pairMedians.map((ratio) => ratio.toFixed(2)).join(' / ')}); target ≥ 0.90. Every event reached all ${SUBSCRIPTIONS} receivers.\n`,
     );
-    await fs.mkdir('bench/results', { recursive: true });
-    await fs.writeFile(`bench/results/webhooks-${Date.now()}.json`, JSON.stringify(results, null, 2));
+    await writeResults('webhooks', results);
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -210,8 +208,4 @@ async function main(): Promise<void> {
   }
 }
 
-const entry = process.argv[2] === 'receivers' ? runReceivers : main;
-entry().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runBench('bench', process.argv[2] === 'receivers' ? runReceivers : main);
