@@ -3,7 +3,7 @@ import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
 import type { Executor } from '../db/query';
-import { conflict, notFound, problem } from '../errors/problem';
+import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
@@ -49,10 +49,7 @@ export async function transitionPersonCheckin(
   if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
   const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
-  if (!result.ok) {
-    if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
-    throw conflict(result.code, `Check-in ${row.id}: ${result.message}`, presentPersonCheckin(row));
-  }
+  if (!result.ok) throw transitionRefused(result, `Check-in ${row.id}`, presentPersonCheckin(row));
   const next: PersonCheckinRow = {
     ...row,
     status: result.state.status,

@@ -3,7 +3,7 @@ import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
 import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
-import { conflict, notFound, problem } from '../errors/problem';
+import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
@@ -39,10 +39,7 @@ export async function transitionVehicleCheckin(
   if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
   const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
-  if (!result.ok) {
-    if (result.code === 'OCCURRED_AT_OUT_OF_RANGE') throw problem(result.code, result.message);
-    throw conflict(result.code, `Vehicle check-in ${row.id}: ${result.message}`, presentVehicleCheckin(row));
-  }
+  if (!result.ok) throw transitionRefused(result, `Vehicle check-in ${row.id}`, presentVehicleCheckin(row));
   const next: VehicleCheckinRow = {
     ...row,
     status: result.state.status,

@@ -1,4 +1,4 @@
-import { type ErrorCode, errorStatus } from '../../../shared/src/errors';
+import { type ErrorCode, type TransitionRejectionCode, errorStatus } from '../../../shared/src/errors';
 
 export interface FieldError {
   path: string;
@@ -71,6 +71,15 @@ export const notFound = (detail = 'The resource does not exist or is not visible
 
 export const conflict = (code: ErrorCode, detail: string, current?: unknown) =>
   new ProblemError(code, detail, current === undefined ? {} : { current });
+
+/**
+ * A transition the state machine refused, as the API answers it: an `occurredAt` out of range as itself,
+ * any other refusal as 409 with the check-in (`what`, e.g. "Check-in 7") as `current`.
+ */
+export const transitionRefused = (refusal: { code: TransitionRejectionCode; message: string }, what: string, current: unknown) =>
+  refusal.code === 'OCCURRED_AT_OUT_OF_RANGE'
+    ? problem(refusal.code, refusal.message)
+    : conflict(refusal.code, `${what}: ${refusal.message}`, current);
 
 export const validationFailed = (errors: FieldError[], detail = 'The request body is not valid.') =>
   new ProblemError('VALIDATION_FAILED', detail, { errors });
