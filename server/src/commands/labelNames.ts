@@ -1,14 +1,12 @@
 import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { conflict } from '../errors/problem';
+import type { AccountCollection } from '../db/accountCollection';
 
 /** A table of labels whose names are unique per account, case-insensitively. */
-export interface LabelKind<Row> {
+export interface LabelKind<Row extends { id: number }> extends AccountCollection<Row> {
   table: 'person_labels' | 'vehicle_labels';
-  columns: string;
   lock: typeof LockNamespace.PERSON_LABEL_NAME | typeof LockNamespace.VEHICLE_LABEL_NAME;
-  noun: string;
-  present: (row: Row) => unknown;
 }
 
 /**

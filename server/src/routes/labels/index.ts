@@ -1,10 +1,9 @@
-import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../../shared/src/schemas/labels';
-import { queryOne, queryRows } from '../../db/query';
+import { queryOne } from '../../db/query';
 import { LockNamespace } from '../../db/advisoryLocks';
 import { notFound } from '../../errors/problem';
 import { type LabelKind, claimLabelName } from '../../commands/labelNames';
-import { afterId, idPage } from '../../queries/cursor';
+import { listByIdRoute, readByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { LabelParams } from '../params';
 
@@ -57,42 +56,10 @@ export const labelRoutes = [
       return { status: 201, body: present(row) };
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/labels/people',
-    summary: 'List person labels (oldest first)',
-    tag,
-    auth: 'token',
-    scope: 'checkins:read',
-    query: PageQuery,
-    responses: { 200: page(PersonLabel) },
-    handler: async ({ db, principal, query }) => {
-      const after = afterId(query.cursor);
-      const rows = await queryRows<LabelRow>(
-        db,
-        'SELECT * FROM person_labels WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3',
-        [principal.accountId, after, query.limit + 1],
-      );
-      return { status: 200, body: idPage(rows, query.limit, present) };
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/labels/people/:labelId',
-    summary: 'Read a person label',
-    tag,
-    auth: 'token',
-    scope: 'checkins:read',
-    params: LabelParams,
-    responses: { 200: PersonLabel },
-    handler: async ({ db, principal, params }) => {
-      const row = await queryOne<LabelRow>(db, 'SELECT * FROM person_labels WHERE account_id = $1 AND id = $2', [
-        principal.accountId,
-        params.labelId,
-      ]);
-      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
-      return { status: 200, body: present(row) };
-    },
+  listByIdRoute(personLabels, { path: '/labels/people', summary: 'List person labels (oldest first)', tag, scope: 'checkins:read', item: PersonLabel }),
+  readByIdRoute(personLabels, {
+    path: '/labels/people/:labelId', summary: 'Read a person label', tag, scope: 'checkins:read', item: PersonLabel,
+    params: LabelParams, idOf: (params) => params.labelId,
   }),
   defineRoute({
     method: 'PATCH',

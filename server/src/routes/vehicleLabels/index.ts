@@ -1,12 +1,11 @@
-import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreateVehicleLabelRequest, UpdateVehicleLabelRequest, VehicleLabel } from '../../../../shared/src/schemas/vehicles';
-import { queryOne, queryRows } from '../../db/query';
+import { queryOne } from '../../db/query';
 import type { VehicleLabelRow } from '../../db/vehicleRows';
 import { LockNamespace } from '../../db/advisoryLocks';
 import { notFound } from '../../errors/problem';
 import { type LabelKind, claimLabelName } from '../../commands/labelNames';
 import { presentVehicleLabel as present } from '../../presenters/vehicle';
-import { afterId, idPage } from '../../queries/cursor';
+import { listByIdRoute, readByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { LabelParams } from '../params';
 
@@ -43,41 +42,10 @@ export const vehicleLabelRoutes = [
       return { status: 201, body: present(row) };
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/labels/vehicles',
-    summary: 'List vehicle labels (oldest first)',
-    tag,
-    auth: 'token',
-    scope: 'vehicles:read',
-    query: PageQuery,
-    responses: { 200: page(VehicleLabel) },
-    handler: async ({ db, principal, query }) => {
-      const rows = await queryRows<VehicleLabelRow>(
-        db,
-        `SELECT ${COLUMNS} FROM vehicle_labels WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [principal.accountId, afterId(query.cursor), query.limit + 1],
-      );
-      return { status: 200, body: idPage(rows, query.limit, present) };
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/labels/vehicles/:labelId',
-    summary: 'Read a vehicle label',
-    tag,
-    auth: 'token',
-    scope: 'vehicles:read',
-    params: LabelParams,
-    responses: { 200: VehicleLabel },
-    handler: async ({ db, principal, params }) => {
-      const row = await queryOne<VehicleLabelRow>(db, `SELECT ${COLUMNS} FROM vehicle_labels WHERE account_id = $1 AND id = $2`, [
-        principal.accountId,
-        params.labelId,
-      ]);
-      if (!row) throw notFound(`Vehicle label ${params.labelId} does not exist.`);
-      return { status: 200, body: present(row) };
-    },
+  listByIdRoute(vehicleLabels, { path: '/labels/vehicles', summary: 'List vehicle labels (oldest first)', tag, scope: 'vehicles:read', item: VehicleLabel }),
+  readByIdRoute(vehicleLabels, {
+    path: '/labels/vehicles/:labelId', summary: 'Read a vehicle label', tag, scope: 'vehicles:read', item: VehicleLabel,
+    params: LabelParams, idOf: (params) => params.labelId,
   }),
   defineRoute({
     method: 'PATCH',

@@ -1,9 +1,9 @@
-import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CreateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../commands/watchlistMatch';
-import { queryOne, queryRows } from '../../db/query';
+import { queryOne } from '../../db/query';
 import { notFound } from '../../errors/problem';
-import { afterId, idPage } from '../../queries/cursor';
+import type { AccountCollection } from '../../db/accountCollection';
+import { listByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 
 const tag = 'Watchlist';
@@ -29,6 +29,7 @@ const present = (row: EntryRow): WatchlistEntry => ({
 });
 
 const COLUMNS = 'id, email, phone, first_name, last_name, reason, created_at';
+const watchlist: AccountCollection<EntryRow> = { table: 'watchlist_people', columns: COLUMNS, noun: 'watchlist entry', present };
 
 // The watchlist decides who is stopped at the door: managed with the approver's scope.
 export const watchlistRoutes = [
@@ -57,25 +58,7 @@ export const watchlistRoutes = [
       return { status: 201, body: present(row) };
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/watchlist/people',
-    summary: 'List watchlist entries (oldest first)',
-    tag,
-    auth: 'token',
-    scope: 'checkins:approve',
-    query: PageQuery,
-    responses: { 200: page(WatchlistEntry) },
-    handler: async ({ db, principal, query }) => {
-      const after = afterId(query.cursor);
-      const rows = await queryRows<EntryRow>(
-        db,
-        `SELECT ${COLUMNS} FROM watchlist_people WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [principal.accountId, after, query.limit + 1],
-      );
-      return { status: 200, body: idPage(rows, query.limit, present) };
-    },
-  }),
+  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'checkins:approve', item: WatchlistEntry }),
   defineRoute({
     method: 'DELETE',
     path: '/watchlist/people/:entryId',
