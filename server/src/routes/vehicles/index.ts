@@ -15,7 +15,7 @@ import { findVehicle } from '../../db/vehicleRows';
 import { notFound } from '../../errors/problem';
 import { presentVehicle } from '../../presenters/vehicle';
 import { listVehicles } from '../../queries/vehicleList';
-import { defineRoute } from '../define';
+import { type HandlerContext, type Reply, defineRoute } from '../define';
 
 const tag = 'Vehicles';
 const base = '/profiles/vehicles';
@@ -29,6 +29,12 @@ const DELETE = `
   unlabeled AS (
     DELETE FROM vehicle_label_assignments WHERE account_id = $1 AND vehicle_id IN (SELECT id FROM gone))
   SELECT id FROM gone`;
+
+/** Both PUTs (the vehicle, or only its labels): the fields sent change, and the vehicle is answered. */
+const update = async (ctx: HandlerContext<{ vehicleId: number }, undefined, UpdateVehicleRequest>): Promise<Reply> => ({
+  status: 200,
+  body: await updateVehicle(ctx.db, { accountId: ctx.principal.accountId, vehicleId: ctx.params.vehicleId, request: ctx.body, now: ctx.now }),
+});
 
 export const vehicleRoutes = [
   defineRoute({
@@ -90,10 +96,7 @@ export const vehicleRoutes = [
     params: VehicleParams,
     body: UpdateVehicleRequest,
     responses: { 200: Vehicle },
-    handler: async ({ db, principal, params, body, now }) => ({
-      status: 200,
-      body: await updateVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, request: body, now }),
-    }),
+    handler: update,
   }),
   defineRoute({
     method: 'PUT',
@@ -105,10 +108,7 @@ export const vehicleRoutes = [
     params: VehicleParams,
     body: VehicleLabelsRequest,
     responses: { 200: Vehicle },
-    handler: async ({ db, principal, params, body, now }) => ({
-      status: 200,
-      body: await updateVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, request: body, now }),
-    }),
+    handler: update,
   }),
   defineRoute({
     method: 'DELETE',
