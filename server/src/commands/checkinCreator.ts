@@ -60,8 +60,7 @@ export async function createPersonCheckin(
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
   }
   const status = initialPersonStatus({ watchlisted: pre.watchlisted, requiresApproval: site.checkinConfig.requiresApproval });
-  const row: PersonCheckinRow = {
-    ...arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }),
+  const row: PersonCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
     status,
     first_name: person.firstName ?? '',
     last_name: person.lastName ?? '',
@@ -73,7 +72,7 @@ export async function createPersonCheckin(
     custom_fields: request.customFields ?? {},
     label_ids: labelIds,
     breaks: [],
-  };
+  });
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
   const events = event

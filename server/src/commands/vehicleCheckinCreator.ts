@@ -80,15 +80,14 @@ export async function createVehicleCheckin(
     }
   }
   const status = initialVehicleStatus({ registered: pre.vehicle_id !== null, blocked: pre.blocked });
-  const row: VehicleCheckinRow = {
-    ...arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }),
+  const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
     vehicle_id: pre.vehicle_id,
     license_plate: licensePlate,
     plate_norm: plateNorm,
     status,
     driver_name: request.driverName || null,
     notes: request.notes || null,
-  };
+  });
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];
   const bind = [
