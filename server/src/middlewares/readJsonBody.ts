@@ -3,18 +3,55 @@ import { type FieldError, problem, validationFailed } from '../errors/problem';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-async function readRaw(ctx: Context): Promise<Buffer> {
+/**
+ * The body's bytes, read with plain stream events (an async iterator costs several extra ticks and
+ * allocations a request, and most bodies arrive in the same packet as the headers).
+ */
+function readRaw(ctx: Context): Promise<Buffer> {
   const declared = Number(ctx.get('Content-Length') || '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  const request = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        cleanup();
+        // Stop buffering what follows; the 413 goes out and the connection is not reused for it.
+        request.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('the client closed the connection before sending the whole body'));
+    };
+    function cleanup() {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    }
+    if (request.readableEnded) {
+      resolve(Buffer.alloc(0));
+      return;
+    }
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
+  });
 }
 
 const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
