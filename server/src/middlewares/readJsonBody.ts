@@ -47,6 +47,14 @@ function readRaw(ctx: Context): Promise<Buffer> {
       resolve(Buffer.alloc(0));
       return;
     }
+    if (request.complete) {
+      // The whole body came with the headers (the usual case): take what is buffered, with no flowing mode.
+      const buffered = request.read() as Buffer | null;
+      if (buffered === null) resolve(Buffer.alloc(0));
+      else if (buffered.length > MAX_BODY_BYTES) reject(tooLarge());
+      else resolve(buffered);
+      return;
+    }
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', onError);
