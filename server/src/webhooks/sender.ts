@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { guardedLookup, hostOf, isPrivateAddress } from './addressPolicy';
 
@@ -53,12 +54,89 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * POSTs webhook bodies through undici's dispatcher with a handler of its own: one deadline for the whole
- * exchange, redirects never followed (a 3xx is a failed attempt), connections only to addresses the policy
- * allows (checked as the socket connects, so a name cannot pass the check and then resolve elsewhere), and
- * kept-alive connections per receiver. The status is what counts: the response body is counted and
- * dropped as it arrives, with no body stream and no AbortSignal per attempt (`agent.request` made both,
- * and they were most of an attempt's CPU).
+ * One attempt as undici's dispatch handler: it settles once, with the status as soon as one came (whatever
+ * then happens to the body), or with why there was none. The response body is counted and dropped as it
+ * arrives, only so the connection can be reused.
+ */
+class Attempt implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  private statusCode: number | null = null;
+  private retryAfter: string | undefined;
+  private note: string | null = null;
+  private received = 0;
+  private readonly started = performance.now();
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly resolve: (result: SendResult) => void,
+  ) {
+    this.deadline = setTimeout(() => this.timeOut(), timeoutMs);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Timed out while queued for a connection: stop before sending.
+    if (this.settled) controller.abort(new Error(`No response within ${this.timeoutMs} ms`));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.statusCode = statusCode;
+    this.retryAfter = single(headers['retry-after']);
+    if (statusCode >= 300 && statusCode < 400) {
+      this.note = `Redirect to ${single(headers.location) ?? '(no Location)'} not followed`;
+    }
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.received += chunk.length;
+    // A receiver that sends more than this is cut off (its status still counts).
+    if (this.received > MAX_RESPONSE_BYTES) controller.abort(new Error('Response body too large'));
+  }
+
+  onResponseEnd(): void {
+    this.finish(this.answered());
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.fail(error, false);
+  }
+
+  /** The dispatch could not even start (invalid options). */
+  fail(error: unknown, timedOut: boolean): void {
+    this.finish(this.statusCode !== null ? this.answered() : { statusCode: null, error: describe(error, timedOut, this.timeoutMs), durationMs: this.elapsed() });
+  }
+
+  private timeOut(): void {
+    this.controller?.abort(new Error(`No response within ${this.timeoutMs} ms`));
+    this.fail(undefined, true);
+  }
+
+  private answered(): SendResult {
+    const result: SendResult = { statusCode: this.statusCode, error: this.note, durationMs: this.elapsed() };
+    if (this.retryAfter !== undefined) result.retryAfter = this.retryAfter;
+    return result;
+  }
+
+  private elapsed(): number {
+    return Math.max(0, Math.round(performance.now() - this.started));
+  }
+
+  private finish(result: SendResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.resolve(result);
+  }
+}
+
+/**
+ * POSTs webhook bodies through undici's dispatcher with a handler of its own (`Attempt`): one deadline for
+ * the whole exchange, redirects never followed (a 3xx is a failed attempt), connections only to addresses
+ * the policy allows (checked as the socket connects, so a name cannot pass the check and then resolve
+ * elsewhere), and kept-alive connections per receiver. No body stream and no AbortSignal per attempt
+ * (`agent.request` made both, and they were most of an attempt's CPU).
  */
 export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: number; connectionsPerOrigin?: number }): Sender {
   const agent = new Agent({
@@ -75,53 +153,8 @@ export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: nu
     if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
       return Promise.resolve({ statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0 });
     }
-    const started = performance.now();
-    const elapsed = () => Math.max(0, Math.round(performance.now() - started));
     return new Promise<SendResult>((resolve) => {
-      let settled = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      let statusCode: number | null = null;
-      let retryAfter: string | undefined;
-      let note: string | null = null;
-      let received = 0;
-      // Once a status came, it is the outcome, whatever happens to the rest of the body.
-      const answered = (): SendResult => ({ statusCode, error: note, durationMs: elapsed(), ...(retryAfter === undefined ? {} : { retryAfter }) });
-      const finish = (result: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        resolve(result);
-      };
-      const deadline = setTimeout(() => {
-        // An attempt still queued for a connection is aborted as soon as it would start.
-        controller?.abort(new Error(`No response within ${options.timeoutMs} ms`));
-        finish(statusCode !== null ? answered() : { statusCode: null, error: describe(undefined, true, options.timeoutMs), durationMs: elapsed() });
-      }, options.timeoutMs);
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart(started) {
-          controller = started;
-          if (settled) started.abort(new Error(`No response within ${options.timeoutMs} ms`));
-        },
-        onResponseStart(_controller, status, headers) {
-          statusCode = status;
-          retryAfter = single(headers['retry-after']);
-          if (status >= 300 && status < 400) {
-            const location = single(headers.location);
-            note = `Redirect to ${location ?? '(no Location)'} not followed`;
-          }
-        },
-        onResponseData(current, chunk) {
-          received += chunk.length;
-          // Read only so the connection can be reused; a receiver that sends more is cut off.
-          if (received > MAX_RESPONSE_BYTES) current.abort(new Error('Response body too large'));
-        },
-        onResponseEnd() {
-          finish(answered());
-        },
-        onResponseError(_controller, error) {
-          finish(statusCode !== null ? answered() : { statusCode: null, error: describe(error, false, options.timeoutMs), durationMs: elapsed() });
-        },
-      };
+      const attempt = new Attempt(options.timeoutMs, resolve);
       try {
         agent.dispatch(
           {
@@ -132,10 +165,10 @@ export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: nu
             headers: Object.assign({ 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1' }, input.headers),
             body: input.body,
           },
-          handler,
+          attempt,
         );
       } catch (error) {
-        finish({ statusCode: null, error: describe(error, false, options.timeoutMs), durationMs: elapsed() });
+        attempt.fail(error, false);
       }
     });
   };
