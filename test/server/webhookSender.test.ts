@@ -35,10 +35,12 @@ afterAll(async () => {
 const send = () => sender.send({ url, headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, body: '{"a":1}' });
 
 describe('webhook sender', () => {
-  it('posts the body with the signed headers and its own, and reports the status and Retry-After', async () => {
+  it('posts the body with the signed headers and its own (which win), and reports the status and Retry-After', async () => {
     received = [];
     answer = (_request, response) => response.writeHead(503, { 'Retry-After': '7' }).end('busy');
-    const result = await send();
+    const result = await sender.send({
+      url, headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x', 'content-type': 'text/plain' }, body: '{"a":1}',
+    });
     expect(result).toMatchObject({ statusCode: 503, error: null, retryAfter: '7' });
     expect(received[0]?.body).toBe('{"a":1}');
     expect(received[0]?.headers).toMatchObject({
@@ -65,8 +67,10 @@ describe('webhook sender', () => {
     expect(await send()).toMatchObject({ statusCode: 204, error: null });
   });
 
-  it('reports no response within the deadline, and a redirect as not followed', async () => {
+  it('reports no response within the deadline (an informational 103 is no response), and a redirect as not followed', async () => {
     answer = () => undefined;
+    expect(await send()).toMatchObject({ statusCode: null, error: 'No response within 500 ms' });
+    answer = (_request, response) => response.writeEarlyHints({ link: '</style.css>; rel=preload' });
     expect(await send()).toMatchObject({ statusCode: null, error: 'No response within 500 ms' });
     answer = (_request, response) => response.writeHead(301, { Location: 'https://example.com/elsewhere' }).end();
     expect(await send()).toMatchObject({ statusCode: 301, error: 'Redirect to https://example.com/elsewhere not followed' });

