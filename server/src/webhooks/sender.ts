@@ -39,8 +39,11 @@ function codesOf(error: unknown): Array<{ code: string; message: string }> {
   return found;
 }
 
+/** What an attempt that got no answer before its deadline says (the log's error, and undici's abort reason). */
+const noResponseWithin = (timeoutMs: number) => `No response within ${timeoutMs} ms`;
+
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `No response within ${timeoutMs} ms`;
+  if (timedOut) return noResponseWithin(timeoutMs);
   const codes = codesOf(error);
   const refused = codes.find((entry) => entry.code === 'EPRIVATEADDRESS');
   if (refused) return `Refused: ${refused.message}`.slice(0, MAX_ERROR_LENGTH);
@@ -89,7 +92,7 @@ class Attempt implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // Timed out while queued for a connection: stop before sending.
-    if (this.settled) controller.abort(new Error(`No response within ${this.timeoutMs} ms`));
+    if (this.settled) controller.abort(new Error(noResponseWithin(this.timeoutMs)));
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -116,13 +119,13 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.fail(error, false);
   }
 
-  /** The dispatch could not even start (invalid options). */
+  /** Ends the attempt on `error` (or the deadline): with the status if one came, else with why none did. */
   fail(error: unknown, timedOut: boolean): void {
     this.finish(this.statusCode !== null ? this.answered() : { statusCode: null, error: describe(error, timedOut, this.timeoutMs), durationMs: this.elapsed() });
   }
 
   private timeOut(): void {
-    this.controller?.abort(new Error(`No response within ${this.timeoutMs} ms`));
+    this.controller?.abort(new Error(noResponseWithin(this.timeoutMs)));
     this.fail(undefined, true);
   }
 
