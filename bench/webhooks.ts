@@ -8,7 +8,6 @@
  * over, and reports how long that took and the delivery latency (event createdAt → receipt).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import http from 'node:http';
 import os from 'node:os';
 import { once } from 'node:events';
 import type { CreatedWebhookSubscription } from '../shared/src/schemas/webhooks';
@@ -16,6 +15,7 @@ import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
 import { percentiles, printTable, runBench, startBenchDatabase, writeResults } from './harness';
 import { type LoadResult, closedLoop } from './load';
+import { listenRaw } from './rawHttp';
 
 // Per connection count: ROUNDS pairs (none, 3 subscriptions) of DURATION_MS / ROUNDS each, alternating order.
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 12) * 1000;
@@ -33,8 +33,9 @@ interface ReceiverReport {
 
 /**
  * Receivers mode: SUBSCRIPTIONS loopback servers answering 200 at once, counting what they get. They stand
- * for a subscriber's servers, which would be on other machines: at the lowest CPU priority they only use
- * what the server under test leaves, instead of taking the same cores in the subscribed rounds alone.
+ * for a subscriber's servers, which would be on other machines, so they take as little of the shared cores
+ * as they can: lean HTTP/1.1 servers (bench/rawHttp.ts, a fraction of what Node's http server costs per
+ * request; the tests' receivers are real http servers that verify signatures), at the lowest CPU priority.
  */
 async function runReceivers(): Promise<void> {
   os.setPriority(19);
@@ -42,19 +43,11 @@ async function runReceivers(): Promise<void> {
   let latencies: number[] = [];
   const urls: string[] = [];
   for (let i = 0; i < SUBSCRIPTIONS; i += 1) {
-    const server = http.createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        count += 1;
-        const payload = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string };
-        latencies.push(Date.now() - Date.parse(payload.createdAt));
-        response.writeHead(200).end();
-      });
+    const server = await listenRaw((message) => {
+      count += 1;
+      const payload = JSON.parse(message.body.toString('utf8')) as { createdAt: string };
+      latencies.push(Date.now() - Date.parse(payload.createdAt));
     });
-    server.keepAliveTimeout = 65_000;
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
     const address = server.address();
     urls.push(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`);
   }
