@@ -38,7 +38,7 @@ export function openKiosk(options: KioskOptions) {
   const api = createApiClient({ baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs });
   const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, ...options.sync });
   const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
-  const config = siteConfigSource({ db, api, now, hasLink: engine.hasLink });
+  const config = siteConfigSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline });
   return {
     db,
     api,
@@ -50,7 +50,7 @@ export function openKiosk(options: KioskOptions) {
     checkOut: (visitId: string) => checkOut(ctx, visitId),
     vehicleEntry: (licensePlate: string) => vehicleEntry(ctx, siteId, licensePlate),
     vehicleExit: (licensePlate: string) => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId }, licensePlate),
-    /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline). */
+    /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
     findPeople: (typed: string) => findPeople(db, siteId, typed),
     rollCall: observeQuery(() => rollCall(db, siteId)),

@@ -72,12 +72,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       pausedUntil = 0;
       await resetNetworkBackoff(db);
     }
+    // A pause further away than the longest backoff means the device clock was set back: it is over.
+    if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report };
       const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
       outages = pushed === 'unreachable' ? outages + 1 : 0;
       pausedUntil = outages === 0 ? 0 : now() + policy.delayMs(outages, undefined);
-      if (pullWanted && !stopped && connectivity.isOnline()) {
+      // Not gated on the last answer: with nothing queued, a pull is what finds the server back.
+      if (pullWanted && !stopped && pushed !== 'unreachable') {
         pullWanted = false;
         const pulled = await pullPeople({ db, api, ...reach }, siteId);
         const pulledVehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';

@@ -13,7 +13,10 @@ export type HttpOutcome<T> =
   /** 304 to a conditional GET: what the caller holds is still current. */
   | { kind: 'notModified'; headers: Headers }
   | { kind: 'refused'; status: number; problem: Problem | null; retryAfterMs: number | undefined }
-  /** No answer: offline, connection lost, timed out. The server may or may not have acted. */
+  /**
+   * No answer from the server: offline, connection lost, timed out, or a 2xx that is not the API's (a
+   * captive portal's page). The server may or may not have acted.
+   */
   | { kind: 'unreachable'; message: string }
   /** A 2xx whose body breaks the wire contract. */
   | { kind: 'malformed'; status: number; message: string };
@@ -55,6 +58,11 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** `application/json`, `application/problem+json` and the like. */
+const isJson = (contentType: string | null) => contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+
+export const NOT_THE_SERVER = 'The answer did not come from the Gatehouse server (a captive portal or proxy in the way?).';
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Sends one request and reads the answer against `schema` (the shared zod schema of the wire contract). */
@@ -78,6 +86,11 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
   }
   if (response.status === 304) return { kind: 'notModified', headers: response.headers };
   if (response.status >= 200 && response.status < 300) {
+    // The API never redirects and always answers JSON: anything else is a captive portal or a proxy
+    // speaking for it, so the request did not reach the server (and goes again with its key).
+    if (response.redirected || !isJson(response.headers.get('Content-Type'))) {
+      return { kind: 'unreachable', message: NOT_THE_SERVER };
+    }
     const parsed = schema.safeParse(payload);
     if (!parsed.success) return { kind: 'malformed', status: response.status, message: parsed.error.message };
     const replayed = response.headers.get('Idempotent-Replayed') === 'true';
