@@ -13,15 +13,20 @@ export function actionsOf(db: KioskDatabase, visitId: string): Promise<OutboxAct
   return db.outbox.where('[visitId+seq]').between([visitId, Dexie.minKey], [visitId, Dexie.maxKey]).toArray();
 }
 
-/** The first unacknowledged action of every visit, in seq order (only these can be sent now). */
-export async function visitHeads(db: KioskDatabase): Promise<OutboxAction[]> {
+/** The first action of every visit among `actions` (in seq order): only these can be sent now. */
+export function headsOf(actions: readonly OutboxAction[]): OutboxAction[] {
   const heads = new Map<string, OutboxAction>();
-  // Primary-key order is seq order: the first action met for a visit is its head. (toArray, not each():
-  // one getAll is several times faster than a cursor.)
-  for (const action of await db.outbox.toArray()) {
+  for (const action of actions) {
     if (!heads.has(action.visitId)) heads.set(action.visitId, action);
   }
   return [...heads.values()];
+}
+
+/** The first unacknowledged action of every visit, in seq order. */
+export async function visitHeads(db: KioskDatabase): Promise<OutboxAction[]> {
+  // Primary-key order is seq order: the first action met for a visit is its head. (toArray, not each():
+  // one getAll is several times faster than a cursor.)
+  return headsOf(await db.outbox.toArray());
 }
 
 /** The id a visit learnt from the server gets (stable, so two pulls cannot make two records). */

@@ -7,10 +7,11 @@ import type { KioskDatabase } from '../data/database';
 import { recordAttention, recordRetry } from '../data/outcomes';
 import { type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
-import { actionsOf, visitHeads } from '../data/visits';
+import { actionsOf } from '../data/visits';
 import type { AckWriter } from './ackWriter';
 import { type RetryPolicy, isDue } from './backoff';
 import { decide } from './decide';
+import { sendableHeads } from './plateOrder';
 import { sendAction } from './requests';
 
 export interface PushContext {
@@ -96,10 +97,10 @@ async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['resul
   }
 }
 
-/** The visits whose first unacknowledged action can be sent now, oldest first. */
+/** The visits whose first unacknowledged action can be sent now (and is not waiting for another visit's), oldest first. */
 async function readyVisits(ctx: PushContext, skip: Set<string>): Promise<string[]> {
   const now = ctx.now();
-  return (await visitHeads(ctx.db))
+  return (await sendableHeads(ctx.db, ctx.acks.has))
     .filter((head) => head.state === 'QUEUED' && isDue(head.nextAttemptAt, now, ctx.policy) && !skip.has(head.visitId))
     .map((head) => head.visitId);
 }
