@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KioskDatabase } from '../../kiosk/src/data/database';
 import { checkIn } from '../../kiosk/src/data/personCommands';
+import { rollCall } from '../../kiosk/src/data/queries';
 import { readSettings, saveSettings } from '../../kiosk/src/data/settings';
+import { openKiosk } from '../../kiosk/src/kiosk';
+import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 
 const paired = { serverUrl: 'https://gatehouse.example', token: 'ck_kiosk', siteId: 1, mode: 'visitor' as const };
 
@@ -25,5 +28,67 @@ describe('pairing: never strand unsynced actions', () => {
     expect(await saveSettings(db, null)).toEqual({ ok: true });
     expect(await readSettings(db)).toBeUndefined();
     db.close();
+  });
+});
+
+describe('pairing with another server or site starts from an empty local view', () => {
+  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const checkin = (checkinId: number, siteId: number, firstName: string) => {
+    const at = new Date().toISOString();
+    return {
+      checkinId, siteId, status: 'IN', person: { firstName, lastName: 'P', email: null, phone: null, company: null },
+      hostName: null, purpose: null, customFields: {}, labelIds: [], entry: { source: 'KIOSK', at }, exit: null,
+      denyReason: null, breaks: [], createdAt: at, updatedAt: at,
+    };
+  };
+  /** A server whose list is `list` and whose creates answer check-in 5 on `siteId`. */
+  const stubServer = (list: unknown[], siteId: number) => async (_url: string, init: RequestInit) => {
+    if (init.method === 'GET') return json(200, { data: list, nextCursor: null });
+    const body = JSON.parse(String(init.body)) as { person: { firstName: string } };
+    const created = checkin(5, siteId, body.person.firstName);
+    list.push(created);
+    return json(201, created);
+  };
+
+  /** Pairs with server A, checks Alice in there (check-in 5) and syncs; then re-pairs with `next`. */
+  async function movedFromA(next: typeof paired) {
+    const databaseName = `repair-${randomUUID()}`;
+    const onA = { ...paired, serverUrl: 'http://a.invalid' };
+    const device = new KioskDatabase(databaseName);
+    expect(await saveSettings(device, onA)).toEqual({ ok: true });
+    const a = openKiosk({ platform: testPlatform({ network: testNetwork({ fetch: stubServer([], 1) }) }), databaseName, ...onA });
+    await a.checkIn({ person: { firstName: 'Alice', lastName: 'P' } });
+    a.start();
+    await a.engine.syncNow();
+    expect(await a.db.people.count()).toBe(1);
+    await a.close();
+    expect(await saveSettings(device, next)).toEqual({ ok: true });
+    device.close();
+    return databaseName;
+  }
+
+  it('another server with the same site and check-in ids: its own visitor shows, not the old server\'s', async () => {
+    const onB = { ...paired, serverUrl: 'http://b.invalid' };
+    const databaseName = await movedFromA(onB);
+    const b = openKiosk({ platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 1, 'Bob')], 1) }) }), databaseName, ...onB });
+    b.start();
+    await b.engine.syncNow();
+    expect((await rollCall(b.db, 1)).map((visit) => `${visit.person.firstName}#${visit.serverId}`)).toEqual(['Bob#5']);
+    await b.close();
+  });
+
+  it('another server and site whose check-in ids collide with the old ones: the pull fills the roll call', async () => {
+    const onB = { ...paired, serverUrl: 'http://b.invalid', siteId: 2 };
+    const databaseName = await movedFromA(onB);
+    const errors: unknown[] = [];
+    const b = openKiosk({
+      platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 2, 'Bob')], 2) }) }), databaseName, ...onB,
+      sync: { onError: (error) => errors.push(error) },
+    });
+    b.start();
+    await b.engine.syncNow();
+    expect(errors).toEqual([]);
+    expect((await rollCall(b.db, 2)).map((visit) => visit.person.firstName)).toEqual(['Bob']);
+    await b.close();
   });
 });

@@ -21,14 +21,16 @@ export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'
 
 /**
  * Pairs the kiosk, or changes its settings. Moving to another server or site (or unpairing) while
- * actions are unsynced would strand them, so it is refused; changing the mode or the token is not.
+ * actions are unsynced would strand them, so it is refused; changing the mode or the token is not. A
+ * move (or a first pairing) starts from an empty local view: the visits and site configurations kept
+ * belong to the old pairing, and check-in and site ids mean something else on another server.
  */
 export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
-  return db.transaction('rw', [db.meta, db.outbox], async (): Promise<SettingsChange> => {
+  return db.transaction('rw', [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs], async (): Promise<SettingsChange> => {
     const current = await readSettings(db);
-    const moves = current !== undefined && (next === null || next.siteId !== current.siteId || next.serverUrl !== current.serverUrl);
+    const moves = current === undefined || next === null || next.siteId !== current.siteId || next.serverUrl !== current.serverUrl;
     const pending = await db.outbox.count();
-    if (moves && pending > 0) {
+    if (moves && current !== undefined && pending > 0) {
       return {
         ok: false,
         code: 'ACTIONS_PENDING',
@@ -36,6 +38,7 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
         message: `${pending} action${pending === 1 ? ' is' : 's are'} not synced yet; unpairing or changing site must wait.`,
       };
     }
+    if (moves && pending === 0) await Promise.all([db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear()]);
     if (next === null) await db.meta.delete(KEY);
     else await db.meta.put({ key: KEY, value: KioskSettings.parse(next) });
     return { ok: true };
