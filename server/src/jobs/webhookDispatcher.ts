@@ -24,6 +24,9 @@ export interface WebhookDispatcherOptions {
   timeoutMs?: number;
   /** Attempts in flight at once. */
   concurrency?: number;
+  /** Test seams: the sender's connections per receiver, and how long an attempt may wait for one. */
+  connectionsPerOrigin?: number;
+  queueTimeoutMs?: number;
   /** Outbox events fanned out per statement. */
   batchSize?: number;
   /** Called once per attempt with its result (the metrics counter of the process). */
@@ -38,6 +41,13 @@ export interface WebhookDispatcher {
 }
 
 const TIMEOUT_MS = 10_000;
+/**
+ * How long an attempt may wait for a connection to its receiver (the dispatcher runs up to 128 attempts,
+ * the sender keeps 16 connections per receiver) before it is given up unsent and its lease released.
+ */
+const QUEUE_TIMEOUT_MS = 15_000;
+/** What a lease outlasts an attempt's two bounds by: time to record the outcome. */
+const LEASE_MARGIN_MS = 5_000;
 
 /**
  * Session options for the dispatcher's own connections. Its writes are bookkeeping (fan-out, leases,
@@ -66,10 +76,14 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   // Refill when half the slots are free: one claim for many attempts, not one per finished attempt.
   const lowWater = Math.max(1, Math.floor(concurrency / 2));
   const batchSize = options.batchSize ?? 200;
-  // Longer than an attempt can take, so a live attempt never loses its lease.
-  const leaseMs = timeoutMs + 20_000;
+  const queueTimeoutMs = options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS;
+  // Longer than an attempt can take (waiting for a connection, then the exchange), so a live attempt never
+  // loses its lease: 30 s with the defaults.
+  const leaseMs = queueTimeoutMs + timeoutMs + LEASE_MARGIN_MS;
   const own: Record<DeliveryResult, number> = { delivered: 0, retried: 0, failed: 0, disabled: 0 };
-  const sender: Sender = createSender({ allowPrivateUrls: options.allowPrivateUrls, timeoutMs });
+  const sender: Sender = createSender({
+    allowPrivateUrls: options.allowPrivateUrls, timeoutMs, queueTimeoutMs, connectionsPerOrigin: options.connectionsPerOrigin,
+  });
 
   let stopping = false;
   const inFlight = new Set<Promise<void>>();
@@ -127,6 +141,11 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     const at = new Date();
     const headers = signedHeaders({ secret: delivery.secret, messageId: delivery.event_id, at, body: delivery.body });
     const sent = await sender.send({ url: delivery.url, headers, body: delivery.body });
+    if (!sent.attempted) {
+      // Never written to a connection: no attempt, no result. The delivery is due again for any dispatcher.
+      queueRecord({ accountId: delivery.account_id, deliveryId: delivery.id, lease: delivery.locked_until.toISOString(), attempted: false });
+      return;
+    }
     const now = new Date();
     const decision = decideAfterAttempt({
       outcome: { statusCode: sent.statusCode, retryAfterMs: parseRetryAfter(sent.retryAfter, now) },
@@ -141,6 +160,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       accountId: delivery.account_id,
       deliveryId: delivery.id,
       lease: delivery.locked_until.toISOString(),
+      attempted: true,
       status: decision.status,
       attempt: { at: at.toISOString(), statusCode: sent.statusCode, error: sent.error, durationMs: sent.durationMs },
       retryStep: decision.status === 'pending' ? decision.retryStep : delivery.retry_step,

@@ -114,11 +114,17 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: n
   return queryRows<ClaimedDelivery>(db, CLAIM, [limit, leaseMs]);
 }
 
-/** The outcome of one attempt, as the record statement takes it. */
-export interface AttemptRecord {
+/** The delivery and lease an outcome is for. */
+interface LeasedDelivery {
   accountId: number;
   deliveryId: number;
+  /** `locked_until` as claimed: the outcome is written only while the row still has it. */
   lease: string;
+}
+
+/** The outcome of one attempt, as the record statement takes it. */
+export interface AttemptedRecord extends LeasedDelivery {
+  attempted: true;
   status: 'pending' | 'delivered' | 'failed';
   attempt: WebhookAttempt;
   retryStep: number;
@@ -128,24 +134,40 @@ export interface AttemptRecord {
 }
 
 /**
- * Writes a batch of attempt outcomes, and disables the subscriptions whose receiver answered 410, in one
- * statement. A row whose lease was lost (expired and taken by another dispatcher) is left alone: that
- * dispatcher's outcome counts.
+ * A lease given back unused: the request was never sent (it found no connection in time), so the delivery
+ * is due again as it was, with no attempt logged and no retry step spent.
+ */
+export interface ReleasedRecord extends LeasedDelivery {
+  attempted: false;
+}
+
+export type AttemptRecord = AttemptedRecord | ReleasedRecord;
+
+/**
+ * Writes a batch of attempt outcomes and released leases, and disables the subscriptions whose receiver
+ * answered 410, in one statement. A row whose lease was lost (expired and taken by another dispatcher, or
+ * cleared by a manual retry) is left alone: that dispatcher's outcome, or the retry's schedule, counts.
+ * A released row keeps its status, attempts, retry step and final-attempt flag, and is due at once (behind
+ * the deliveries that were due before it).
  */
 const RECORD = prepared(`
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
-      "accountId" int, "deliveryId" bigint, lease timestamptz, status text, attempt jsonb, "retryStep" int,
-      "waitMs" bigint, "disableSubscription" boolean)),
+      "accountId" int, "deliveryId" bigint, lease timestamptz, attempted boolean, status text, attempt jsonb,
+      "retryStep" int, "waitMs" bigint, "disableSubscription" boolean)),
   updated AS (
     UPDATE webhook_deliveries d
-    SET status = r.status, attempts = d.attempts || jsonb_build_array(r.attempt), retry_step = r."retryStep",
-        next_attempt_at = CASE WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
-        locked_until = NULL, final_attempt = false, updated_at = clock_timestamp()
+    SET status = CASE WHEN r.attempted THEN r.status ELSE d.status END,
+        attempts = CASE WHEN r.attempted THEN d.attempts || jsonb_build_array(r.attempt) ELSE d.attempts END,
+        retry_step = CASE WHEN r.attempted THEN r."retryStep" ELSE d.retry_step END,
+        next_attempt_at = CASE WHEN NOT r.attempted THEN clock_timestamp()
+          WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
+        locked_until = NULL, final_attempt = CASE WHEN r.attempted THEN false ELSE d.final_attempt END,
+        updated_at = clock_timestamp()
     FROM r WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
       -- The batch's ids as an index condition too: the plan cannot turn into a scan of every delivery.
       AND d.id = ANY (ARRAY(SELECT "deliveryId" FROM r)) AND d.account_id = ANY (ARRAY(SELECT "accountId" FROM r))
-    RETURNING d.account_id, d.subscription_id, r."disableSubscription" AS disable),
+    RETURNING d.account_id, d.subscription_id, r.attempted AND r."disableSubscription" AS disable),
   disabled AS (
     UPDATE webhook_subscriptions s
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
@@ -153,9 +175,39 @@ const RECORD = prepared(`
     WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
   SELECT count(*)::int AS recorded FROM updated`);
 
-/** Records attempt outcomes; returns how many still held their lease. */
+/**
+ * Locks the subscriptions of the given deliveries (in key order, so two dispatchers cannot lock two of them
+ * crosswise) for the update that disables them.
+ */
+const LOCK_SUBSCRIPTIONS = prepared(`
+  SELECT s.id FROM webhook_subscriptions s
+  WHERE (s.account_id, s.id) IN (
+    SELECT d.account_id, d.subscription_id
+    FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
+    JOIN webhook_deliveries d ON d.account_id = r."accountId" AND d.id = r."deliveryId")
+  ORDER BY s.account_id, s.id
+  FOR NO KEY UPDATE OF s`);
+
+const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
+
+/**
+ * Records attempt outcomes and released leases; returns how many still held their lease. A batch with a
+ * 410 in it first locks the subscriptions it disables, in a transaction of its own: every other writer
+ * (deleting a subscription, changing it) locks the subscription before its deliveries, and the record
+ * statement alone would lock them the other way round, a deadlock with a concurrent DELETE.
+ */
 export async function recordAttempts(db: Executor, records: AttemptRecord[]): Promise<number> {
   if (records.length === 0) return 0;
+  const gone = records.filter(answeredGone);
+  if (gone.length === 0) return writeRecords(db, records);
+  return db.sequelize.transaction(async (transaction) => {
+    const tx: Executor = { sequelize: db.sequelize, transaction };
+    await queryRows(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
+    return writeRecords(tx, records);
+  });
+}
+
+async function writeRecords(db: Executor, records: AttemptRecord[]): Promise<number> {
   const row = await queryOne<{ recorded: number }>(db, RECORD, [JSON.stringify(records)]);
   return row?.recorded ?? 0;
 }

@@ -2,12 +2,20 @@ import net from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { guardedLookup, hostOf, isPrivateAddress } from './addressPolicy';
+import { OriginQueue } from './originQueue';
 
 export interface SendResult {
+  /**
+   * False when the request was given up before it could be written to a connection (it waited longer than
+   * `queueTimeoutMs` for one): the receiver cannot have seen it, so it is no attempt and has no outcome.
+   * Everything else is an attempt, a refused or failed connection included.
+   */
+  attempted: boolean;
   /** The receiver's status, or null when no response came. */
   statusCode: number | null;
   /** Why the attempt failed without a usable response (or why a 3xx was not followed); else null. */
   error: string | null;
+  /** From leaving the sender's queue (connecting included) to the outcome. */
   durationMs: number;
   /** The raw `Retry-After` header, if any. */
   retryAfter?: string;
@@ -41,6 +49,7 @@ function codesOf(error: unknown): Array<{ code: string; message: string }> {
 
 /** What an attempt that got no answer before its deadline says (the log's error, and undici's abort reason). */
 const noResponseWithin = (timeoutMs: number) => `No response within ${timeoutMs} ms`;
+const notSentWithin = (queueTimeoutMs: number) => `Not sent within ${queueTimeoutMs} ms (no free connection to the receiver)`;
 
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return noResponseWithin(timeoutMs);
@@ -67,10 +76,20 @@ function withOwnHeaders(signed: Record<string, string>): Record<string, string> 
   return headers;
 }
 
+/** The two bounds of an attempt. */
+interface AttemptLimits {
+  /** From writing the request to the end of the response (CONTRACT §9: 10 s). */
+  timeoutMs: number;
+  /** From `send` to writing the request: waiting for a free connection, and connecting. */
+  queueTimeoutMs: number;
+}
+
 /**
  * One attempt as undici's dispatch handler: it settles once, with the status as soon as one came (whatever
- * then happens to the body), or with why there was none. The response body is counted and dropped as it
- * arrives, only so the connection can be reused.
+ * then happens to the body), or with why there was none, or unattempted when it found no connection in
+ * time. The deadline starts when undici writes the request (`onRequestStart`, called just before the write),
+ * not when it is queued: an attempt waiting for a connection is not the receiver being slow. The response
+ * body is counted and dropped as it arrives, only so the connection can be reused.
  */
 class Attempt implements Dispatcher.DispatchHandler {
   private settled = false;
@@ -79,20 +98,32 @@ class Attempt implements Dispatcher.DispatchHandler {
   private retryAfter: string | undefined;
   private note: string | null = null;
   private received = 0;
-  private readonly started = performance.now();
-  private readonly deadline: NodeJS.Timeout;
+  private started = performance.now();
+  private deadline: NodeJS.Timeout | undefined;
+  private readonly unsent: NodeJS.Timeout;
 
   constructor(
-    private readonly timeoutMs: number,
-    private readonly resolve: (result: SendResult) => void,
+    readonly request: Dispatcher.DispatchOptions,
+    private readonly limits: AttemptLimits,
+    private readonly settle: (result: SendResult) => void,
   ) {
-    this.deadline = setTimeout(() => this.timeOut(), timeoutMs);
+    this.unsent = setTimeout(() => this.giveUp(), limits.queueTimeoutMs);
+  }
+
+  /** Leaves the sender's queue for undici: the duration counts from here, connecting included. */
+  dispatched(): void {
+    this.started = performance.now();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    // Timed out while queued for a connection: stop before sending.
-    if (this.settled) controller.abort(new Error(noResponseWithin(this.timeoutMs)));
+    // Given up while connecting: stop before anything is written.
+    if (this.settled) {
+      controller.abort(new Error(notSentWithin(this.limits.queueTimeoutMs)));
+      return;
+    }
+    clearTimeout(this.unsent);
+    this.deadline = setTimeout(() => this.timeOut(), this.limits.timeoutMs);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -121,16 +152,23 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** Ends the attempt on `error` (or the deadline): with the status if one came, else with why none did. */
   fail(error: unknown, timedOut: boolean): void {
-    this.finish(this.statusCode !== null ? this.answered() : { statusCode: null, error: describe(error, timedOut, this.timeoutMs), durationMs: this.elapsed() });
+    this.finish(this.statusCode !== null
+      ? this.answered()
+      : { attempted: true, statusCode: null, error: describe(error, timedOut, this.limits.timeoutMs), durationMs: this.elapsed() });
   }
 
   private timeOut(): void {
-    this.controller?.abort(new Error(noResponseWithin(this.timeoutMs)));
+    this.controller?.abort(new Error(noResponseWithin(this.limits.timeoutMs)));
     this.fail(undefined, true);
   }
 
+  /** No connection took the request in time. If undici is connecting for it, `onRequestStart` stops it. */
+  private giveUp(): void {
+    this.finish({ attempted: false, statusCode: null, error: notSentWithin(this.limits.queueTimeoutMs), durationMs: 0 });
+  }
+
   private answered(): SendResult {
-    const result: SendResult = { statusCode: this.statusCode, error: this.note, durationMs: this.elapsed() };
+    const result: SendResult = { attempted: true, statusCode: this.statusCode, error: this.note, durationMs: this.elapsed() };
     if (this.retryAfter !== undefined) result.retryAfter = this.retryAfter;
     return result;
   }
@@ -142,49 +180,68 @@ class Attempt implements Dispatcher.DispatchHandler {
   private finish(result: SendResult): void {
     if (this.settled) return;
     this.settled = true;
+    clearTimeout(this.unsent);
     clearTimeout(this.deadline);
-    this.resolve(result);
+    this.settle(result);
+  }
+}
+
+/** Hands an attempt to undici; a request it refuses outright is a failed attempt. */
+function dispatchTo(agent: Agent, attempt: Attempt): void {
+  attempt.dispatched();
+  try {
+    agent.dispatch(attempt.request, attempt);
+  } catch (error) {
+    attempt.fail(error, false);
   }
 }
 
 /**
  * POSTs webhook bodies through undici's dispatcher with a handler of its own (`Attempt`): one deadline for
- * the whole exchange, redirects never followed (a 3xx is a failed attempt), connections only to addresses
- * the policy allows (checked as the socket connects, so a name cannot pass the check and then resolve
- * elsewhere), and kept-alive connections per receiver. No body stream and no AbortSignal per attempt
- * (`agent.request` made both: a quarter to a half of the dispatcher's CPU per delivery, measured).
+ * the exchange, counted from writing the request; redirects never followed (a 3xx is a failed attempt);
+ * connections only to addresses the policy allows (checked as the socket connects, so a name cannot pass
+ * the check and then resolve elsewhere); kept-alive connections per receiver, and no more attempts handed
+ * to undici per receiver than it has connections (the rest wait in an `OriginQueue`, and are given up
+ * unsent after `queueTimeoutMs`). No body stream and no AbortSignal per attempt (`agent.request` made both:
+ * a quarter to a half of the dispatcher's CPU per delivery, measured).
  */
-export function createSender(options: { allowPrivateUrls: boolean; timeoutMs: number; connectionsPerOrigin?: number }): Sender {
+export function createSender(options: {
+  allowPrivateUrls: boolean;
+  timeoutMs: number;
+  /** How long an attempt may wait for a connection (and connect) before it is given up unsent. */
+  queueTimeoutMs?: number;
+  connectionsPerOrigin?: number;
+}): Sender {
+  const connections = options.connectionsPerOrigin ?? 16;
+  const limits: AttemptLimits = { timeoutMs: options.timeoutMs, queueTimeoutMs: options.queueTimeoutMs ?? 15_000 };
   const agent = new Agent({
-    connections: options.connectionsPerOrigin ?? 16,
+    connections,
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connect: { lookup: guardedLookup(options.allowPrivateUrls), timeout: options.timeoutMs },
   });
+  const queue = new OriginQueue<Attempt>(connections, (attempt) => dispatchTo(agent, attempt));
 
   const send: Sender['send'] = (input) => {
     const url = new URL(input.url);
     const host = hostOf(url);
     // A literal IP never goes through `lookup`: check it here.
     if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
-      return Promise.resolve({ statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0 });
+      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0 });
     }
     return new Promise<SendResult>((resolve) => {
-      const attempt = new Attempt(options.timeoutMs, resolve);
-      try {
-        agent.dispatch(
-          {
-            origin: url.origin,
-            path: `${url.pathname}${url.search}`,
-            method: 'POST',
-            headers: withOwnHeaders(input.headers),
-            body: input.body,
-          },
-          attempt,
-        );
-      } catch (error) {
-        attempt.fail(error, false);
-      }
+      const request: Dispatcher.DispatchOptions = {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: withOwnHeaders(input.headers),
+        body: input.body,
+      };
+      const attempt: Attempt = new Attempt(request, limits, (result) => {
+        queue.leave(url.origin, attempt);
+        resolve(result);
+      });
+      queue.enter(url.origin, attempt);
     });
   };
 
