@@ -220,3 +220,46 @@ describe('deleting a subscription while a 410 of one of its deliveries is record
     expect(left?.count).toBe(0);
   });
 });
+
+describe('a disabled subscription\'s pending deliveries leave the due range', () => {
+  /** Pending deliveries of `subscriptionId` whose next attempt is scheduled (the range every claim reads). */
+  const scheduled = async (subscriptionId: number) => (await queryOne<{ count: number }>(db(),
+    `SELECT count(*)::int AS count FROM webhook_deliveries
+     WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending' AND next_attempt_at < 'infinity'`,
+    [world.accountId, subscriptionId]))?.count;
+
+  it('when a 410 disables it, and when the API disables it; enabling makes them due again', async () => {
+    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const gone = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
+    const waiting = await leasedDelivery(subscription.subscriptionId);
+    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    expect(await scheduled(subscription.subscriptionId)).toBe(2);
+
+    expect(await recordAttempts(db(), [{
+      accountId: world.accountId, deliveryId: gone.id, lease: gone.locked_until!.toISOString(), attempted: true,
+      status: 'failed', attempt: { at: new Date().toISOString(), statusCode: 410, error: null, durationMs: 1 },
+      retryStep: 2, waitMs: null, disableSubscription: true,
+    }])).toBe(1);
+    const item = `${subscriptions}/${subscription.subscriptionId}`;
+    expect((await world.api.get(item)).body).toMatchObject({ enabled: false });
+    expect((await stateOf(waiting.id)).status).toBe('pending');
+    expect(await scheduled(subscription.subscriptionId)).toBe(0);
+    const log = await world.api.get<{ data: WebhookDelivery[] }>(`${item}/deliveries`);
+    expect(log.body.data.find((entry) => entry.deliveryId === waiting.id)).toMatchObject({ status: 'pending', nextAttemptAt: null });
+
+    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect(await scheduled(subscription.subscriptionId)).toBe(1);
+    expect((await stateOf(waiting.id)).next_attempt_at!.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    expect((await world.api.patch(item, { enabled: false })).status).toBe(200);
+    expect(await scheduled(subscription.subscriptionId)).toBe(0);
+    expect((await world.api.patch(item, { description: 'still off' })).status).toBe(200);
+    expect(await scheduled(subscription.subscriptionId)).toBe(0);
+    // A manual retry while disabled waits with the others (and says no attempt is scheduled).
+    const retried = await world.api.post<WebhookDelivery>(`${item}/deliveries/${gone.id}/retry`);
+    expect(retried.body).toMatchObject({ status: 'pending', nextAttemptAt: null });
+    expect(await scheduled(subscription.subscriptionId)).toBe(0);
+    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect(await scheduled(subscription.subscriptionId)).toBe(2);
+  });
+});

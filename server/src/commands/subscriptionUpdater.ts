@@ -22,7 +22,14 @@ const UPDATE = `
   added AS (
     INSERT INTO webhook_subscription_sites (account_id, subscription_id, site_id)
     SELECT $1, sub.id, site FROM sub, unnest($11::int[]) AS site WHERE $10
-    ON CONFLICT DO NOTHING)
+    ON CONFLICT DO NOTHING),
+  -- A disabled subscription's pending deliveries leave the due range (next attempt at 'infinity'), so no
+  -- claim reads past them however many there are; enabling makes them due at once.
+  paused AS (
+    UPDATE webhook_deliveries d
+    SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
+    FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id AND d.status = 'pending'
+      AND (d.next_attempt_at = 'infinity') = $8)
   SELECT id FROM sub`;
 
 /** Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view). */

@@ -36,7 +36,8 @@ export interface DeliveryRow {
   event_type: WebhookEventKind;
   status: WebhookDelivery['status'];
   attempts: WebhookAttempt[];
-  next_attempt_at: Date | null;
+  /** pg reads 'infinity' (pending while the subscription is disabled) as the number Infinity. */
+  next_attempt_at: Date | number | null;
   created_at: Date;
 }
 
@@ -52,7 +53,8 @@ export function presentDelivery(row: DeliveryRow): WebhookDelivery {
       error: attempt.error,
       durationMs: attempt.durationMs,
     })),
-    nextAttemptAt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+    // 'infinity': pending while the subscription is disabled, with no attempt scheduled.
+    nextAttemptAt: row.next_attempt_at instanceof Date ? row.next_attempt_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
   };
 }

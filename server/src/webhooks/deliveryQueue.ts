@@ -188,6 +188,20 @@ const LOCK_SUBSCRIPTIONS = prepared(`
   ORDER BY s.account_id, s.id
   FOR NO KEY UPDATE OF s`);
 
+/**
+ * Takes the pending deliveries of the subscriptions a batch disabled out of the due range (next attempt at
+ * 'infinity', as disabling through the API does), so claims do not read past them; enabling makes them due.
+ */
+const PAUSE_DISABLED = prepared(`
+  UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()
+  FROM webhook_subscriptions s
+  WHERE (s.account_id, s.id) IN (
+      SELECT g.account_id, g.subscription_id
+      FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
+      JOIN webhook_deliveries g ON g.account_id = r."accountId" AND g.id = r."deliveryId")
+    AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
+    AND d.next_attempt_at < 'infinity'`);
+
 const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
 
 /**
@@ -203,7 +217,9 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
   return db.sequelize.transaction(async (transaction) => {
     const tx: Executor = { sequelize: db.sequelize, transaction };
     await queryRows(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
-    return writeRecords(tx, records);
+    const recorded = await writeRecords(tx, records);
+    await queryRows(tx, PAUSE_DISABLED, [JSON.stringify(gone)]);
+    return recorded;
   });
 }
 
@@ -217,7 +233,7 @@ export async function countBacklog(db: Executor): Promise<number> {
   const row = await queryOne<{ backlog: number }>(
     db,
     `SELECT ((SELECT count(*) FROM outbox_queue)
-           + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending'
+           + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at < 'infinity'
               AND EXISTS (SELECT 1 FROM webhook_subscriptions s
                           WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)))::int AS backlog`,
   );
