@@ -23,15 +23,23 @@ const PRECHECK = prepared(`
       w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
     (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`);
 
-/** The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed). */
+/**
+ * The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed) and every
+ * label is still there. The labels are taken FOR KEY SHARE until commit, so a label DELETE waits for this
+ * check-in and then untags it; a label deleted since the precheck leaves the insert undone (`applied` false),
+ * and the command runs again, when the precheck refuses the label.
+ */
 const insertCtes = (guard: string) => `
+  labels AS (
+    SELECT l.id FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($14::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, created_at, updated_at)
     SELECT $1::integer, $4::bigint, $2::integer, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::integer[], $15,
       $16::timestamptz, $16::timestamptz, $3::timestamptz, $3::timestamptz
-    WHERE ${guard}),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 }, guard)}`;
+    WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality($14::integer[])
+    RETURNING id),
+  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -83,5 +91,5 @@ export async function createPersonCheckin(
     row.company, row.host_name, row.purpose, JSON.stringify(row.custom_fields), row.label_ids, row.entry_source,
     row.entry_at, JSON.stringify(events),
   ];
-  return { checkin, write: { ctes: insertCtes, bind } };
+  return { checkin, write: { ctes: insertCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
 }

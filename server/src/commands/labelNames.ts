@@ -1,6 +1,6 @@
 import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
-import { conflict } from '../errors/problem';
+import { conflict, notFound } from '../errors/problem';
 import type { AccountCollection } from '../db/accountCollection';
 
 /** A table of labels whose names are unique per account, case-insensitively. */
@@ -12,7 +12,8 @@ export interface LabelKind<Row extends { id: number }> extends AccountCollection
 /**
  * Takes the name's lock until commit (every create and rename does, so racing writes of one name are
  * serialized: a 409, never a unique violation) and refuses a name another label of the account already
- * has, with that label as `current`. `ownId`: the label being renamed may keep its own name.
+ * has, with that label as `current`. `ownId`: the label being renamed, which must exist (else 404, before
+ * any name is compared) and may keep its own name; it stays locked until commit, as its update would.
  */
 export async function claimLabelName<Row extends { id: number; name: string }>(
   db: Executor,
@@ -21,6 +22,14 @@ export async function claimLabelName<Row extends { id: number; name: string }>(
   name: string,
   ownId?: number,
 ): Promise<void> {
+  if (ownId !== undefined) {
+    const own = await queryOne<{ id: number }>(
+      db,
+      `SELECT id FROM ${kind.table} WHERE account_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+      [accountId, ownId],
+    );
+    if (!own) throw notFound(`${kind.noun[0]?.toUpperCase()}${kind.noun.slice(1)} ${ownId} does not exist.`);
+  }
   await lockUntilCommit(db, kind.lock, accountId, name.toLowerCase());
   const existing = await queryOne<Row>(
     db,

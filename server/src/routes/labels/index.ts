@@ -1,5 +1,5 @@
 import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../../shared/src/schemas/labels';
-import { queryOne } from '../../db/query';
+import { queryOne, queryRows } from '../../db/query';
 import { LockNamespace } from '../../db/advisoryLocks';
 import { notFound } from '../../errors/problem';
 import { type LabelKind, claimLabelName } from '../../commands/labelNames';
@@ -94,15 +94,19 @@ export const labelRoutes = [
     params: LabelParams,
     responses: { 204: null },
     handler: async ({ db, principal, params }) => {
-      const row = await queryOne<{ id: number }>(
+      // The label goes first: that waits for the creates holding it (FOR KEY SHARE) to commit, and turns away
+      // those still to come. The untag is a statement of its own, so (READ COMMITTED) it sees what they wrote.
+      const row = await queryOne<{ id: number }>(db, 'DELETE FROM person_labels WHERE account_id = $1 AND id = $2 RETURNING id', [
+        principal.accountId,
+        params.labelId,
+      ]);
+      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
+      await queryRows(
         db,
-        `WITH gone AS (DELETE FROM person_labels WHERE account_id = $1 AND id = $2 RETURNING id),
-         untagged AS (UPDATE person_checkins SET label_ids = array_remove(label_ids, $2)
-                      WHERE account_id = $1 AND label_ids @> ARRAY[$2]::int[] AND EXISTS (SELECT 1 FROM gone))
-         SELECT id FROM gone`,
+        `UPDATE person_checkins SET label_ids = array_remove(label_ids, $2)
+         WHERE account_id = $1 AND label_ids @> ARRAY[$2]::int[]`,
         [principal.accountId, params.labelId],
       );
-      if (!row) throw notFound(`Person label ${params.labelId} does not exist.`);
       return { status: 204 };
     },
   }),
