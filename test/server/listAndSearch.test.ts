@@ -261,6 +261,23 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       expectProblem(response, 400, 'INVALID_QUERY');
     }
   });
+
+  it('refuses, on the lists ordered by id, a cursor whose id no 32-bit id can be (400, not a database error)', async () => {
+    const beyond = Buffer.from(JSON.stringify([0, 3_000_000_000])).toString('base64url');
+    for (const path of ['/v1/sites', '/v1/labels/people', '/v1/labels/vehicles', '/v1/watchlist/people', '/v1/webhooks/subscriptions']) {
+      expectProblem(await world.api.get<Problem>(`${path}?cursor=${beyond}`), 400, 'INVALID_QUERY');
+    }
+  });
+
+  it('refuses a query parameter on a route that takes none with 400 INVALID_QUERY', async () => {
+    const created = await checkIn(world.siteId);
+    for (const path of [`${people(world.siteId)}/${created.checkinId}?foo=1`, `/v1/sites/${world.siteId}/checkins/people/config?foo=1`, `/v1/sites/${world.siteId}?x=`]) {
+      const response = await world.api.get<Problem>(path);
+      expectProblem(response, 400, 'INVALID_QUERY');
+      expect(response.body.detail).toMatch(/foo|x/);
+    }
+    expectProblem(await world.api.post<Problem>(`${people(world.siteId)}?foo=1`, visitor()), 400, 'INVALID_QUERY');
+  });
 });
 
 describe('POST /v1/checkins/people/search', () => {
@@ -510,7 +527,7 @@ describe('POST /v1/checkins/people/search', () => {
   });
 
   it('refuses a malformed cursor in the body with 400 INVALID_QUERY', async () => {
-    for (const cursor of ['garbage', Buffer.from('[1,-4]').toString('base64url'), Buffer.from('null').toString('base64url')]) {
+    for (const cursor of ['garbage', Buffer.from('[1,-4]').toString('base64url'), Buffer.from('null').toString('base64url'), '', 'x'.repeat(600)]) {
       const response = await account.api.post<Problem>(SEARCH, { cursor });
       expectProblem(response, 400, 'INVALID_QUERY');
     }

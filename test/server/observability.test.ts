@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import { createLogger } from '../../server/src/logger';
-import { buildWorld, visitor } from '../support/factories';
+import { buildToken, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 
@@ -84,6 +84,28 @@ describe('rate limit per token (RATE_LIMIT_PER_MINUTE)', () => {
       now = new Date(now.getTime() + retryAfter * 1000);
       const again = await world.api.get(`/v1/sites/${world.siteId}`);
       expect(again.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts a known token\'s refused requests too (403 scope, 404 site), with their headers', async () => {
+    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const world = await buildWorld(server);
+      const { token } = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['checkins:read'] });
+      const narrow = apiClient(server.baseUrl, token);
+      const refused = [
+        await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}`),
+        await narrow.post<Problem>(`/v1/sites/${world.siteId}/checkins/people`, visitor()),
+        await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}/checkins/people`),
+      ];
+      expect(refused.map((response) => [response.status, response.body.code])).toEqual([
+        [404, 'NOT_FOUND'], [403, 'INSUFFICIENT_SCOPE'], [404, 'NOT_FOUND'],
+      ]);
+      expect(refused.map((response) => /r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])).toEqual(['2', '1', '0']);
+      expect(refused.every((response) => response.headers.get('ratelimit-policy') === '"default";q=3;w=60')).toBe(true);
+      expect((await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}`)).status).toBe(429);
     } finally {
       await server.close();
     }

@@ -186,6 +186,28 @@ describe('PUT …/checkins/people/config', () => {
   });
 });
 
+describe('custom fields named like what every JavaScript object inherits', () => {
+  it('constructor, toString and valueOf are fields like any other: absent when not sent, taken as sent', async () => {
+    const siteId = await freshSite();
+    const fields: ConfigField[] = [
+      ...defaultFields.filter((field) => field.name === 'firstName' || field.name === 'lastName'),
+      { name: 'constructor', label: 'Builder', type: 'text', required: false },
+      { name: 'toString', label: 'Badge', type: 'text', required: false },
+      { name: 'valueOf', label: 'Agreed', type: 'checkbox', required: false },
+    ];
+    expect((await world.api.put(configPath(siteId), { requiresApproval: false, fields })).status).toBe(200);
+    const none = await world.api.post<PersonCheckin>(people(siteId), visitor('No', 'Custom'));
+    expect(none.status).toBe(201);
+    const some = await world.api.post<PersonCheckin>(people(siteId), visitor('Some', 'Custom', { customFields: { toString: '42' } }));
+    expect(some.status).toBe(201);
+    const all = await world.api.post<PersonCheckin>(people(siteId), visitor('All', 'Custom', {
+      customFields: { constructor: 'Bob', toString: '7', valueOf: true },
+    }));
+    expect(all.status).toBe(201);
+    expect(all.body.customFields).toEqual({ constructor: 'Bob', toString: '7', valueOf: true });
+  });
+});
+
 describe('a create is validated against the site configuration', () => {
   const fields: ConfigField[] = [
     { name: 'firstName', label: 'First name', type: 'text', required: true },

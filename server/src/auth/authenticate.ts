@@ -54,9 +54,22 @@ export function bearerOf(header: string): string | undefined {
   return match?.[1];
 }
 
+/** Who is calling, the site of the path, the key's stored outcome; or, for a known token, why it may not. */
+export interface Authentication {
+  principal: Principal;
+  site?: SiteAccess;
+  stored?: StoredOutcome;
+  /**
+   * 403 for a missing scope, 404 for a site the token cannot view: returned, not thrown, because the token
+   * is known and the request still counts against its rate limit and carries its RateLimit headers.
+   */
+  refusal?: ProblemError;
+}
+
 /**
- * Resolves the caller and, for site-scoped paths, the site. 401 for a missing, unknown, expired or
- * revoked token; 403 for a missing scope; 404 for a site the token cannot view (the same as an unknown one).
+ * Resolves the caller and, for site-scoped paths, the site. Throws 401 for a missing, unknown, expired or
+ * revoked token; a missing scope (403) or a site the token cannot view (404, the same as an unknown one)
+ * comes back as `refusal`.
  */
 export async function authenticate(
   db: Executor,
@@ -68,7 +81,7 @@ export async function authenticate(
     /** An Idempotency-Key to look up, with the start of its retention window. */
     idempotency?: { key: string; since: Date };
   },
-): Promise<{ principal: Principal; site?: SiteAccess; stored?: StoredOutcome }> {
+): Promise<Authentication> {
   const token = bearerOf(input.authorization);
   if (token === undefined) throw unauthenticated('Send Authorization: Bearer <token>.', false);
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
@@ -90,7 +103,7 @@ export async function authenticate(
     allSites: row.all_sites,
   };
   if (input.scope && !principal.scopes.has(input.scope)) {
-    throw new ProblemError('INSUFFICIENT_SCOPE', `This token lacks the ${input.scope} scope.`);
+    return { principal, refusal: new ProblemError('INSUFFICIENT_SCOPE', `This token lacks the ${input.scope} scope.`) };
   }
   if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
@@ -106,7 +119,7 @@ export async function authenticate(
       : undefined;
   if (input.siteId === undefined) return { principal, stored };
   if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) {
-    throw notFound(`Site ${input.siteId} does not exist or is not visible to this token.`);
+    return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
   }
   return {
     principal,

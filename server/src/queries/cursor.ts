@@ -16,6 +16,8 @@ export function encodeCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify(group === undefined ? [atMicros, id] : [atMicros, id, group])).toString('base64url');
 }
 
+const notIssued = () => problem('INVALID_QUERY', 'The cursor is not one this API issued.');
+
 export function decodeCursor(cursor: string): KeysetPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -32,7 +34,7 @@ export function decodeCursor(cursor: string): KeysetPosition {
   } catch {
     // fall through to the one error below
   }
-  throw problem('INVALID_QUERY', 'The cursor is not one this API issued.');
+  throw notIssued();
 }
 
 /** Builds a page from `limit + 1` rows read: the extra row only says there is more. */
@@ -55,8 +57,16 @@ export function afterCursorSql(timeColumn: string, idColumn: string, micros: num
   return `(${timeColumn}, ${idColumn}) < ('epoch'::timestamptz + $${micros} * interval '1 microsecond', $${id})`;
 }
 
-/** For small tables listed by id ascending: the id after which the page starts. */
-export const afterId = (cursor: string | undefined): number => (cursor ? decodeCursor(cursor).id : 0);
+/** The largest `integer` id: those small tables' ids are 32-bit, and a larger one is no cursor of theirs. */
+const MAX_INTEGER_ID = 2_147_483_647;
+
+/** For small tables listed by id ascending (32-bit ids): the id after which the page starts. */
+export function afterId(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  const { id } = decodeCursor(cursor);
+  if (id > MAX_INTEGER_ID) throw notIssued();
+  return id;
+}
 
 /** A page of a list ordered by id ascending, read with `limit + 1`. */
 export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item) {

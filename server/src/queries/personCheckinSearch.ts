@@ -55,7 +55,8 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: stri
       `(lower(c.first_name) LIKE ${prefix} OR lower(c.last_name) LIKE ${prefix} OR lower(c.email) LIKE ${prefix} OR lower(c.company) LIKE ${prefix})`,
     );
   }
-  if (filter.cursor) {
+  // An empty cursor is malformed (400), not absent.
+  if (filter.cursor !== undefined) {
     const position = decodeCursor(filter.cursor);
     bind.push(position.atMicros, position.id);
     where.push(afterCursorSql('c.entry_at', 'c.id', bind.length - 1, bind.length));

@@ -51,7 +51,8 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: st
   if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
   let position: KeysetPosition | undefined;
   let after = '';
-  if (filter.cursor) {
+  // An empty cursor is malformed (400), not absent.
+  if (filter.cursor !== undefined) {
     position = decodeCursor(filter.cursor);
     after = afterCursorSql('c.entry_at', 'c.id', bind.length + 1, bind.length + 2);
     bind.push(position.atMicros, position.id);

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authenticateAdmin } from '../auth/admin';
 import { authenticate } from '../auth/authenticate';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
-import { notFound, problem, validationFailed } from '../errors/problem';
+import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
 import { fieldErrors } from '../errors/zodErrors';
 import { parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
 import { runWrite } from '../idempotency/runWrite';
@@ -34,10 +34,13 @@ function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>)
 const nulParameter = (raw: Record<string, unknown>) =>
   Object.entries(raw).find(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')))?.[0];
 
+/** A route that declares no query takes none: an unknown parameter is a 400, as on the routes that do. */
+const NO_QUERY = z.strictObject({});
+
 function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>): unknown {
   const nul = nulParameter(raw);
   if (nul !== undefined) throw problem('INVALID_QUERY', `Query parameter ${nul}: must not contain NUL (%00) characters`);
-  const parsed = (schema ?? ({ safeParse: (value: unknown) => ({ success: true, data: value }) } as const)).safeParse(raw);
+  const parsed = (schema ?? NO_QUERY).safeParse(raw);
   if (parsed.success) return parsed.data;
   const first = 'error' in parsed && parsed.error ? fieldErrors(parsed.error as z.ZodError)[0] : undefined;
   throw problem('INVALID_QUERY', first ? `Query parameter ${first.path || '?'}: ${first.message}` : 'Invalid query.');
@@ -87,14 +90,17 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
   } else {
     const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
-    ({ principal, site, stored } = await authenticate(pool, {
+    let refusal: ProblemError | undefined;
+    ({ principal, site, stored, refusal } = await authenticate(pool, {
       authorization: ctx.get('Authorization'),
       scope: route.scope,
       siteId,
       now,
       idempotency: key === undefined ? undefined : { key, since },
     }));
+    // A known token's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
+    if (refusal) throw refusal;
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);

@@ -32,7 +32,9 @@ function valueOf(input: CheckinFormInput, name: string): string | boolean | unde
   if (name === 'hostName') return input.hostName;
   if (name === 'purpose') return input.purpose;
   if (personFields.has(name)) return input.person[name as keyof CheckinFormInput['person']];
-  return input.customFields?.[name];
+  // Own properties only: a field named `constructor` or `toString` must not read what every object inherits.
+  const custom = input.customFields;
+  return custom && Object.hasOwn(custom, name) ? custom[name] : undefined;
 }
 
 function checkField(field: ConfigField, value: string | boolean | undefined): string | undefined {

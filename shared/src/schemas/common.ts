@@ -28,6 +28,11 @@ export const MAX_PAGE_SIZE = 200;
 
 export const Limit = z.number().int().min(1).max(MAX_PAGE_SIZE);
 export const Cursor = z.string().min(1).max(512);
+/**
+ * A cursor in a search body: any string here, checked by the server as it decodes it, so a malformed one
+ * is a 400 INVALID_QUERY as in a query string (CONTRACT §4), not a body validation error.
+ */
+export const BodyCursor = z.string();
 
 /** `limit` and `cursor` as they arrive in a query string. */
 export const PageQuery = z.strictObject({

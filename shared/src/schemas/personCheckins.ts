@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { personStatuses } from '../domain/personCheckin';
-import { Cursor, Id, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList, sources } from './common';
+import { BodyCursor, Id, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList, sources } from './common';
 
 export const PersonStatus = z.enum(personStatuses);
 
@@ -77,7 +77,7 @@ export const PeopleCheckinsSearchRequest = z
     to: Instant.optional(),
     q: z.string().trim().min(1).max(100).optional(),
     limit: Limit.optional(),
-    cursor: Cursor.optional(),
+    cursor: BodyCursor.optional(),
   })
   .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
     path: ['to'],

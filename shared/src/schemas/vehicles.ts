@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { plateProblem } from '../domain/plate';
 import { vehicleStatuses } from '../domain/vehicleCheckin';
-import { Cursor, Id, IntId, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList } from './common';
+import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList } from './common';
 import { Color } from './labels';
 
 /** A plate as entered (trimmed; returned so), valid once normalized (CONTRACT §8), else 422 / 400 in a query. */
@@ -133,7 +133,7 @@ export const VehicleCheckinsSearchRequest = z
     from: Instant.optional(),
     to: Instant.optional(),
     limit: Limit.optional(),
-    cursor: Cursor.optional(),
+    cursor: BodyCursor.optional(),
   })
   .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
     path: ['to'],
