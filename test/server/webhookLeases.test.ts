@@ -255,10 +255,32 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
     expect((await world.api.patch(item, { description: 'still off' })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
-    // A manual retry while disabled waits with the others (and says no attempt is scheduled).
+    // A manual retry while disabled is scheduled (no claim takes it before the subscription is enabled).
     const retried = await world.api.post<WebhookDelivery>(`${item}/deliveries/${gone.id}/retry`);
-    expect(retried.body).toMatchObject({ status: 'pending', nextAttemptAt: null });
+    expect(retried.body).toMatchObject({ status: 'pending', nextAttemptAt: expect.any(String) });
+    expect(await scheduled(subscription.subscriptionId)).toBe(1);
+    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect(await scheduled(subscription.subscriptionId)).toBe(2);
+  });
+
+  it('a delivery leased when its subscription is disabled is left to its dispatcher, which parks it on recording', async () => {
+    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const retrying = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
+    const unsent = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
+    const item = `${subscriptions}/${subscription.subscriptionId}`;
+    expect((await world.api.patch(item, { enabled: false })).status).toBe(200);
+    // Untouched by the disabling statement: the dispatcher still holds both.
+    expect((await stateOf(retrying.id)).locked_until).toEqual(retrying.locked_until);
+    expect(await recordAttempts(db(), [
+      {
+        accountId: world.accountId, deliveryId: retrying.id, lease: retrying.locked_until!.toISOString(), attempted: true,
+        status: 'pending', attempt: { at: new Date().toISOString(), statusCode: 500, error: null, durationMs: 1 },
+        retryStep: 3, waitMs: 1_000, disableSubscription: false,
+      },
+      { accountId: world.accountId, deliveryId: unsent.id, lease: unsent.locked_until!.toISOString(), attempted: false },
+    ])).toBe(2);
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
+    expect(await stateOf(retrying.id)).toMatchObject({ status: 'pending', retry_step: 3, locked_until: null });
     expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });

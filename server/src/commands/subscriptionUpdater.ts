@@ -24,12 +24,13 @@ const UPDATE = `
     SELECT $1, sub.id, site FROM sub, unnest($11::int[]) AS site WHERE $10
     ON CONFLICT DO NOTHING),
   -- A disabled subscription's pending deliveries leave the due range (next attempt at 'infinity'), so no
-  -- claim reads past them however many there are; enabling makes them due at once.
+  -- claim reads past them however many there are; enabling makes them due at once. Deliveries leased to a
+  -- dispatcher are left to it (its record statement parks them): the two never lock the same rows.
   paused AS (
     UPDATE webhook_deliveries d
     SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
     FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id AND d.status = 'pending'
-      AND (d.next_attempt_at = 'infinity') = $8)
+      AND (d.next_attempt_at = 'infinity') = $8 AND (d.locked_until IS NULL OR d.locked_until < $9))
   SELECT id FROM sub`;
 
 /** Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view). */

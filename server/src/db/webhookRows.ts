@@ -47,8 +47,8 @@ export async function listDeliveries(
 
 /**
  * Schedules an attempt now. A delivery that had finished (delivered or failed) gets one attempt and no
- * retry schedule after it; a pending one is simply brought forward (while the subscription is disabled, the
- * retry waits until it is enabled). The lease is cleared: an attempt on
+ * retry schedule after it; a pending one is simply brought forward (while the subscription is disabled, no
+ * claim takes it until it is enabled). The lease is cleared: an attempt on
  * the wire can then no longer record its outcome (recording needs the lease it was claimed with), which
  * would overwrite this schedule, and any dispatcher may take the delivery at once.
  */
@@ -59,10 +59,8 @@ export async function retryDelivery(
   return queryOne<DeliveryRow>(
     db,
     `UPDATE webhook_deliveries d
-     SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', locked_until = NULL, updated_at = $4,
-         -- A disabled subscription's retry waits, out of the due range, until it is enabled (as its others do).
-         next_attempt_at = CASE WHEN (SELECT s.enabled FROM webhook_subscriptions s WHERE s.account_id = $1 AND s.id = $2)
-           THEN $4::timestamptz ELSE 'infinity'::timestamptz END
+     SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', next_attempt_at = $4, locked_until = NULL,
+         updated_at = $4
      WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.id = $3
      RETURNING ${DELIVERY_COLUMNS}`,
     [input.accountId, input.subscriptionId, input.deliveryId, input.now],

@@ -29,7 +29,8 @@ function errorResponses(route: Route): Record<string, unknown> {
     errors[403] = problemResponse('INSUFFICIENT_SCOPE');
     errors[429] = problemResponse('RATE_LIMITED (see Retry-After)');
   }
-  if (route.query) errors[400] = problemResponse('INVALID_QUERY');
+  // Every route refuses query parameters it does not take (a route without a query schema takes none).
+  errors[400] = problemResponse('INVALID_QUERY');
   if (route.body) {
     errors[400] = problemResponse('MALFORMED_JSON, INVALID_QUERY or INVALID_IDEMPOTENCY_KEY');
     errors[413] = problemResponse('PAYLOAD_TOO_LARGE');

@@ -160,11 +160,16 @@ const RECORD = prepared(`
     SET status = CASE WHEN r.attempted THEN r.status ELSE d.status END,
         attempts = CASE WHEN r.attempted THEN d.attempts || jsonb_build_array(r.attempt) ELSE d.attempts END,
         retry_step = CASE WHEN r.attempted THEN r."retryStep" ELSE d.retry_step END,
-        next_attempt_at = CASE WHEN NOT r.attempted THEN clock_timestamp()
-          WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
+        -- A subscription disabled while the attempt was out: its delivery is parked like the others.
+        next_attempt_at = CASE WHEN r.status = 'delivered' OR r.status = 'failed' THEN NULL
+          WHEN NOT s.enabled THEN 'infinity'
+          WHEN NOT r.attempted THEN clock_timestamp()
+          ELSE clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
         locked_until = NULL, final_attempt = CASE WHEN r.attempted THEN false ELSE d.final_attempt END,
         updated_at = clock_timestamp()
-    FROM r WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
+    FROM r, webhook_subscriptions s
+    WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
+      AND s.account_id = d.account_id AND s.id = d.subscription_id
       -- The batch's ids as an index condition too: the plan cannot turn into a scan of every delivery.
       AND d.id = ANY (ARRAY(SELECT "deliveryId" FROM r)) AND d.account_id = ANY (ARRAY(SELECT "accountId" FROM r))
     RETURNING d.account_id, d.subscription_id, r.attempted AND r."disableSubscription" AS disable),
@@ -200,7 +205,7 @@ const PAUSE_DISABLED = prepared(`
       FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
       JOIN webhook_deliveries g ON g.account_id = r."accountId" AND g.id = r."deliveryId")
     AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
-    AND d.next_attempt_at < 'infinity'`);
+    AND d.next_attempt_at < 'infinity' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())`);
 
 const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
 

@@ -86,9 +86,9 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
   }
   if (response.status === 304) return { kind: 'notModified', headers: response.headers };
   if (response.status >= 200 && response.status < 300) {
-    // The API never redirects and always answers JSON: anything else is a captive portal or a proxy
-    // speaking for it, so the request did not reach the server (and goes again with its key).
-    if (response.redirected || !isJson(response.headers.get('Content-Type'))) {
+    // The API always answers JSON: anything else is a captive portal or a proxy speaking for it, so the
+    // request did not reach the server (and goes again with its key). (A redirect is followed, as to https.)
+    if (!isJson(response.headers.get('Content-Type'))) {
       return { kind: 'unreachable', message: NOT_THE_SERVER };
     }
     const parsed = schema.safeParse(payload);
