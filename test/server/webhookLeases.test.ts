@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '../../shared/src/schemas/webhooks';
 import { queryOne } from '../../server/src/db/query';
-import { type AttemptRecord, recordAttempts } from '../../server/src/webhooks/deliveryQueue';
+import { type AttemptRecord, claimDueDeliveries, recordAttempts } from '../../server/src/webhooks/deliveryQueue';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
@@ -263,7 +263,7 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });
 
-  it('a delivery leased when its subscription is disabled is left to its dispatcher, which parks it on recording', async () => {
+  it('a delivery leased when its subscription is disabled is left to its dispatcher, whose outcome keeps it due (skipped by claims) rather than parked', async () => {
     const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const retrying = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     const unsent = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
@@ -279,8 +279,10 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
       },
       { accountId: world.accountId, deliveryId: unsent.id, lease: unsent.locked_until!.toISOString(), attempted: false },
     ])).toBe(2);
-    expect(await scheduled(subscription.subscriptionId)).toBe(0);
     expect(await stateOf(retrying.id)).toMatchObject({ status: 'pending', retry_step: 3, locked_until: null });
+    expect(await scheduled(subscription.subscriptionId)).toBe(2);
+    const claimed = await claimDueDeliveries(db(), 10, 30_000);
+    expect(claimed.filter((delivery) => delivery.id === retrying.id || delivery.id === unsent.id)).toEqual([]);
     expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });

@@ -25,7 +25,7 @@ const UPDATE = `
     ON CONFLICT DO NOTHING),
   -- A disabled subscription's pending deliveries leave the due range (next attempt at 'infinity'), so no
   -- claim reads past them however many there are; enabling makes them due at once. Deliveries leased to a
-  -- dispatcher are left to it (its record statement parks them): the two never lock the same rows.
+  -- dispatcher are left to it (the claim's check skips them once recorded): the two never lock the same rows.
   paused AS (
     UPDATE webhook_deliveries d
     SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9

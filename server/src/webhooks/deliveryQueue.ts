@@ -160,16 +160,14 @@ const RECORD = prepared(`
     SET status = CASE WHEN r.attempted THEN r.status ELSE d.status END,
         attempts = CASE WHEN r.attempted THEN d.attempts || jsonb_build_array(r.attempt) ELSE d.attempts END,
         retry_step = CASE WHEN r.attempted THEN r."retryStep" ELSE d.retry_step END,
-        -- A subscription disabled while the attempt was out: its delivery is parked like the others.
-        next_attempt_at = CASE WHEN r.status = 'delivered' OR r.status = 'failed' THEN NULL
-          WHEN NOT s.enabled THEN 'infinity'
-          WHEN NOT r.attempted THEN clock_timestamp()
-          ELSE clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
+        -- Not parked even when the subscription was disabled meanwhile: a park decided on this statement's
+        -- view could race an enable and stay parked for good. The claim's check skips such a delivery; there
+        -- are at most as many as attempts were out when the subscription was disabled.
+        next_attempt_at = CASE WHEN NOT r.attempted THEN clock_timestamp()
+          WHEN r.status = 'pending' THEN clock_timestamp() + r."waitMs" * interval '1 millisecond' END,
         locked_until = NULL, final_attempt = CASE WHEN r.attempted THEN false ELSE d.final_attempt END,
         updated_at = clock_timestamp()
-    FROM r, webhook_subscriptions s
-    WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
-      AND s.account_id = d.account_id AND s.id = d.subscription_id
+    FROM r WHERE d.account_id = r."accountId" AND d.id = r."deliveryId" AND d.locked_until = r.lease
       -- The batch's ids as an index condition too: the plan cannot turn into a scan of every delivery.
       AND d.id = ANY (ARRAY(SELECT "deliveryId" FROM r)) AND d.account_id = ANY (ARRAY(SELECT "accountId" FROM r))
     RETURNING d.account_id, d.subscription_id, r.attempted AND r."disableSubscription" AS disable),
