@@ -286,4 +286,30 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
     expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });
+
+  it('an enable that waited for a concurrent disable (a 410 recorded) sees what it parked, and leaves nothing parked', async () => {
+    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const waiting = await leasedDelivery(subscription.subscriptionId);
+    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    // What a 410's record transaction does, held open: the subscription disabled, its deliveries parked.
+    const holder = await server.sequelize.transaction();
+    let enabling: Promise<number> = Promise.resolve(0);
+    try {
+      const tx = { sequelize: server.sequelize, transaction: holder };
+      await queryOne(tx, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, subscription.subscriptionId]);
+      await queryOne(tx, `UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending'`,
+        [world.accountId, subscription.subscriptionId]);
+      enabling = world.api.patch(`${subscriptions}/${subscription.subscriptionId}`, { enabled: true }).then((response) => response.status);
+      await untilWaiting(1);
+      await holder.commit();
+    } catch (error) {
+      await holder.rollback().catch(() => undefined);
+      throw error;
+    } finally {
+      await enabling;
+    }
+    expect(await enabling).toBe(200);
+    expect((await world.api.get(`${subscriptions}/${subscription.subscriptionId}`)).body).toMatchObject({ enabled: true });
+    expect(await scheduled(subscription.subscriptionId)).toBe(1);
+  });
 });

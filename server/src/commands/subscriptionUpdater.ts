@@ -44,6 +44,10 @@ export async function updateSubscription(
   const sites = request.siteIds === undefined ? undefined : await subscriptionSites(db, principal, request.siteIds ?? undefined);
   if (request.url !== undefined) await checkSubscriptionUrl(request.url, input.allowPrivateUrls);
   const events = request.events ? [...new Set(request.events)] : null;
+  // Locked first, in a statement of its own: the update's snapshot is then taken after any other change of
+  // this subscription (a PATCH, a 410 that disabled it) has committed, so it sees the deliveries that change
+  // parked and an enable never leaves one parked.
+  await queryOne(db, 'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [principal.accountId, subscriptionId]);
   await queryOne(db, UPDATE, [
     principal.accountId, subscriptionId, request.url ?? null, events, sites?.allSites ?? null,
     request.description !== undefined, request.description || null, request.enabled ?? null, now,
