@@ -1,8 +1,10 @@
+import net from 'node:net';
 import type { DemoData } from './db/seedDemo';
 
 /** What a person starting the server needs to see: where it listens and, the first time, the demo tokens. */
 export function printBanner(input: { host: string; port: number; embedded: boolean; demo: DemoData | undefined }): void {
-  const base = `http://${input.host}:${input.port}`;
+  // An IPv6 address goes in brackets in a URL (HOST=:: listens on every address).
+  const base = `http://${net.isIPv6(input.host) ? `[${input.host}]` : input.host}:${input.port}`;
   const lines = [
     '',
     `Gatehouse API listening on ${base}/v1${input.embedded ? ' (embedded PostgreSQL)' : ''}`,

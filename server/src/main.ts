@@ -18,6 +18,34 @@ const DRAIN_TIMEOUT_MS = 10_000;
 /** The embedded database while start-up can still fail: a failed start must not leave it running. */
 let stopOnFailure: RunningPostgres | undefined;
 
+/** A Ctrl-C or SIGTERM that came while starting: start-up stops at its next step (see `startStep`). */
+class StartInterrupted extends Error {}
+let interruptedBy: string | undefined;
+/** The running server's shutdown, once it serves; until then a signal interrupts the start. */
+let shutdownHandler: ((signal: string) => Promise<void>) | undefined;
+
+function onSignal(signal: string): void {
+  if (shutdownHandler) {
+    void shutdownHandler(signal);
+    return;
+  }
+  // A second signal while starting: stop at once (an embedded PostgreSQL left behind is stopped by the next start).
+  if (interruptedBy) process.exit(1);
+  interruptedBy = signal;
+  process.stderr.write(`${signal}: stopping when the current start-up step ends…\n`);
+}
+// From the first moment: a signal during start-up (initdb, migrations) must not kill the process and leave
+// the embedded PostgreSQL, which runs in a process group of its own, behind.
+process.on('SIGTERM', () => onSignal('SIGTERM'));
+process.on('SIGINT', () => onSignal('SIGINT'));
+
+/** Awaits one start-up step, then stops the start if a signal came meanwhile. */
+async function startStep<T>(step: Promise<T>): Promise<T> {
+  const value = await step;
+  if (interruptedBy) throw new StartInterrupted(interruptedBy);
+  return value;
+}
+
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const log = createLogger(env.LOG_LEVEL);
@@ -25,15 +53,17 @@ async function main(): Promise<void> {
   let url = env.DATABASE_URL;
   if (!url) {
     log.info('starting embedded PostgreSQL', { dataDir: env.DATA_DIR });
-    embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR });
-    stopOnFailure = embedded;
-    await ensureDatabase(embedded.url, 'gatehouse');
+    const starting = startEmbeddedPostgres({ dataDir: env.DATA_DIR });
+    // Kept for the failure path even when a signal interrupts the start right after this step.
+    void starting.then((running) => (stopOnFailure = running), () => undefined);
+    embedded = await startStep(starting);
+    await startStep(ensureDatabase(embedded.url, 'gatehouse'));
     url = withDatabase(embedded.url, 'gatehouse');
   }
   const sequelize = createDatabase({ url, poolMax: env.DB_POOL_MAX });
-  const applied = await migrate(sequelize, url);
+  const applied = await startStep(migrate(sequelize, url));
   if (applied.length > 0) log.info('migrations applied', { applied });
-  const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
+  const demo = shouldSeedDemo(env) ? await startStep(seedDemo(sequelize)) : undefined;
   stopOnFailure = undefined;
   const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
 
@@ -83,12 +113,17 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  shutdownHandler = shutdown;
+  // A signal that came while the server started listening: shut down now.
+  if (interruptedBy) void shutdown(interruptedBy);
 }
 
 main().catch(async (error: unknown) => {
   await stopOnFailure?.stop();
+  if (error instanceof StartInterrupted) {
+    process.stderr.write(`Stopped during start-up (${error.message}).\n`);
+    process.exit(0);
+  }
   if (error instanceof EnvError) {
     process.stderr.write(`${error.message}\n`);
   } else {

@@ -377,4 +377,19 @@ describe('without DATABASE_URL (embedded PostgreSQL)', () => {
     await expect(fs.access(pidFile)).rejects.toThrow();
     expect(alive(secondPid)).toBe(false);
   });
+
+  it('Ctrl-C while it is still starting (initdb, migrations) stops the start and its PostgreSQL, exit 0', { timeout: 150_000 }, async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-process-'));
+    await fs.chmod(dataDir, 0o755);
+    dataDirs.push(dataDir);
+    const running = spawnServer({ DATA_DIR: dataDir }, await freePort());
+    await waitForOutput(running, /starting embedded PostgreSQL/, 30_000);
+    // The terminal signals the foreground group: the server, not its PostgreSQL (a group of its own).
+    process.kill(-(running.child.pid ?? 0), 'SIGINT');
+    expect(await exitWithin(running, 90_000)).toBe(0);
+    expect(running.stdout()).not.toMatch(BANNER);
+    expect(running.stderr()).toMatch(/Stopped during start-up \(SIGINT\)/);
+    const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+    await expect(fs.access(pidFile)).rejects.toThrow();
+  });
 });

@@ -4,8 +4,15 @@ const booleanString = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+/** A whole number from `min` (to `max`), said in plain words when it is not one. */
+function wholeNumber(min: number, max?: number) {
+  const expected = max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  const atLeast = z.coerce.number({ error: expected }).int(expected).min(min, `must be at least ${min}`);
+  return max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`);
+}
+
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
     .string()
@@ -20,22 +27,22 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
-  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(250),
   WEBHOOK_DISPATCHER: booleanString.default(true),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(168),
+  RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
+  IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
   NODE_ENV: z.string().default('development'),
   SEED_DEMO: booleanString.optional(),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(500).default(20),
+  DB_POOL_MAX: wholeNumber(1, 500).default(20),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 export class EnvError extends Error {}
 
-/** Reads the process environment once at start; an empty string counts as unset. */
+/** Reads the process environment once at start; an empty (or blank) value counts as unset. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const result = envSchema.safeParse(present);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

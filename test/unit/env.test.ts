@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { printBanner } from '../../server/src/banner';
+import { EnvError, parseEnv } from '../../server/src/config/env';
+
+const refusal = (env: Record<string, string>) => {
+  try {
+    parseEnv(env);
+  } catch (error) {
+    if (error instanceof EnvError) return error.message;
+    throw error;
+  }
+  return undefined;
+};
+
+describe('the environment, read at start', () => {
+  it('counts an empty or blank value as unset (the default applies)', () => {
+    expect(parseEnv({ PORT: '', DB_POOL_MAX: '   ', LOG_LEVEL: '\t' })).toMatchObject({ PORT: 3000, DB_POOL_MAX: 20, LOG_LEVEL: 'info' });
+  });
+
+  it('says in plain words what a number must be', () => {
+    expect(refusal({ PORT: 'abc' })).toBe('Invalid environment variable PORT: must be a whole number from 0 to 65535');
+    expect(refusal({ PORT: '1.5' })).toBe('Invalid environment variable PORT: must be a whole number from 0 to 65535');
+    expect(refusal({ PORT: '70000' })).toBe('Invalid environment variable PORT: must be at most 65535');
+    expect(refusal({ RATE_LIMIT_PER_MINUTE: 'many' })).toBe('Invalid environment variable RATE_LIMIT_PER_MINUTE: must be a whole number of at least 1');
+    expect(refusal({ DB_POOL_MAX: '0' })).toBe('Invalid environment variable DB_POOL_MAX: must be at least 1');
+  });
+});
+
+describe('the start banner', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('writes an IPv6 host in brackets, so the printed URLs work', () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+    printBanner({ host: '::', port: 3000, embedded: false, demo: undefined });
+    printBanner({ host: '127.0.0.1', port: 3001, embedded: false, demo: undefined });
+    expect(written.join('')).toContain('Gatehouse API listening on http://[::]:3000/v1');
+    expect(written.join('')).toContain('Gatehouse API listening on http://127.0.0.1:3001/v1');
+  });
+});
