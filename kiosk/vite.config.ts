@@ -27,6 +27,12 @@ const contentSecurityPolicy: Plugin = {
   ],
 };
 
+/** `${KIOSK_WEB_PORT:-5173}`, as the contract writes it: an empty or blank variable counts as unset, not as port 0. */
+export function kioskWebPort(env: NodeJS.ProcessEnv): number {
+  const value = env.KIOSK_WEB_PORT?.trim();
+  return value === undefined || value === '' ? 5173 : Number(value);
+}
+
 // The kiosk renderer: `npm run kiosk:web` serves it, `npm run kiosk` builds it for Electron.
 export default defineConfig({
   root: path.join(here, 'renderer'),
@@ -44,12 +50,12 @@ export default defineConfig({
   },
   server: {
     host: '127.0.0.1',
-    port: Number(process.env.KIOSK_WEB_PORT ?? 5173),
+    port: kioskWebPort(process.env),
     strictPort: true,
   },
   preview: {
     host: '127.0.0.1',
-    port: Number(process.env.KIOSK_WEB_PORT ?? 5173),
+    port: kioskWebPort(process.env),
     strictPort: true,
   },
 });

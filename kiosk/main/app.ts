@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { BrowserWindow, type IpcMainInvokeEvent, app, ipcMain, session } from 'electron';
+import { BrowserWindow, type IpcMainInvokeEvent, Menu, app, ipcMain, session } from 'electron';
 import { bridgeChannels } from '../preload/bridge';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
 import { loadSettings } from './settings';
-import { isAppUrl, kioskWindowOptions, lockNavigation, reloadOnCrash } from './window';
+import { lockKeyboard } from './keyboardLock';
+import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, reloadOnCrash } from './window';
 
 /** The user-data folder's name, under the OS's app-data folder (~/.config on Linux, %APPDATA% on Windows). */
 export const USER_DATA_FOLDER = 'Gatehouse Kiosk';
@@ -17,10 +18,17 @@ export interface KioskAppOptions {
   log?: (line: string) => void;
 }
 
+/** The debug switch for developer tools (KIOSK_DEVTOOLS=1 or true): never set on a kiosk in service. */
+export function devToolsRequested(env: NodeJS.ProcessEnv): boolean {
+  const value = env.KIOSK_DEVTOOLS?.trim().toLowerCase();
+  return value === '1' || value === 'true';
+}
+
 /**
  * The main process: it only hosts. One instance per machine (a second launch focuses the first), one
- * full-screen window, the renderer served from disk, the preset settings handed over on request, and a
- * reload when the renderer dies. Business logic lives in the renderer's kiosk/src, never here.
+ * full-screen window with no menu, no way-out shortcuts and no close until the app quits, the renderer
+ * served from disk, the preset settings handed over on request, and a reload when the renderer dies.
+ * Business logic lives in the renderer's kiosk/src, never here.
  * Returns the window once it has loaded, or undefined when another instance already holds the lock
  * (this one then quits, and the other is brought to the front).
  */
@@ -43,7 +51,14 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     if (window.isMinimized()) window.restore();
     window.focus();
   });
+  // The window refuses to close until this is set: by app.quit(), SIGINT/SIGTERM (Ctrl-C, a service
+  // manager), or the OS logging out or shutting down.
+  let quitting = false;
+  app.on('before-quit', () => {
+    quitting = true;
+  });
   app.on('window-all-closed', () => app.quit());
+  const devTools = devToolsRequested(options.env);
 
   return app.whenReady().then(async () => {
     const { settings, problems } = loadSettings({ userDataDir: app.getPath('userData'), env: options.env });
@@ -53,11 +68,20 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
       isAppUrl(event.senderFrame?.url ?? '', APP_ORIGIN) ? settings : {},
     );
     serveRenderer(options.rendererDir);
+    // No menu, hence none of its accelerators (DevTools, reload, close, quit), even with the bar hidden.
+    Menu.setApplicationMenu(null);
+    if (devTools) log('KIOSK_DEVTOOLS is set: developer tools are enabled (F12 or Ctrl+Shift+I); never in service');
     // A visitor kiosk needs no camera, microphone, notifications or geolocation: refuse every prompt.
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 
-    const window = new BrowserWindow(kioskWindowOptions(options.preloadPath));
+    const window = new BrowserWindow(kioskWindowOptions(options.preloadPath, { devTools }));
     windows.push(window);
+    keepOpenUntilQuit(window, () => quitting);
+    // Windows emits no before-quit on log-off or shutdown, and the session ends regardless: let it close.
+    window.on('session-end', () => {
+      quitting = true;
+    });
+    lockKeyboard(window.webContents, { devTools });
     lockNavigation(window.webContents, APP_ORIGIN);
     reloadOnCrash(window.webContents, { now: () => Date.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) }, log);
     window.once('ready-to-show', () => window.show());

@@ -19,7 +19,8 @@ function readKioskJson(file: string, problems: string[]): Raw {
     return {}; // No file is the normal case: the kiosk is then paired on its setup screen.
   }
   try {
-    const parsed: unknown = JSON.parse(text);
+    // Windows editors (Notepad, PowerShell's Out-File) may save UTF-8 with a byte-order mark, which JSON.parse refuses.
+    const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       const { serverUrl, token, siteId, mode } = parsed as Record<string, unknown>;
       return { serverUrl, token, siteId, mode };
@@ -31,34 +32,58 @@ function readKioskJson(file: string, problems: string[]): Raw {
   return {};
 }
 
+/** Each preset key and the variable that overrides it. */
+const variables: Record<keyof PresetSettings, string> = {
+  serverUrl: 'KIOSK_SERVER_URL',
+  token: 'KIOSK_TOKEN',
+  siteId: 'KIOSK_SITE_ID',
+  mode: 'KIOSK_MODE',
+};
+
 function fromEnv(env: NodeJS.ProcessEnv): Raw {
   const raw: Raw = {};
-  // An empty variable counts as unset, as for the server's variables.
-  const value = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  if (value('KIOSK_SERVER_URL') !== undefined) raw.serverUrl = value('KIOSK_SERVER_URL');
-  if (value('KIOSK_TOKEN') !== undefined) raw.token = value('KIOSK_TOKEN');
-  if (value('KIOSK_SITE_ID') !== undefined) raw.siteId = Number(value('KIOSK_SITE_ID'));
-  if (value('KIOSK_MODE') !== undefined) raw.mode = value('KIOSK_MODE');
+  for (const [key, name] of Object.entries(variables) as Array<[keyof PresetSettings, string]>) {
+    const value = env[name];
+    // An empty variable counts as unset, as for the server's variables.
+    if (value === undefined || value === '') continue;
+    raw[key] = key === 'siteId' ? Number(value) : value;
+  }
   return raw;
+}
+
+/** One key's value checked on its own, so a wrong mode does not throw away a good server URL. */
+function validValue(key: keyof PresetSettings, value: unknown): PresetSettings | undefined {
+  const parsed = KioskSettings.partial().safeParse({ [key]: value });
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
  * The kiosk's preset settings: `kiosk.json` in the user-data folder, each value overridden by its
  * KIOSK_* variable. Invalid values are dropped with a problem line rather than stopping the app: the
- * setup screen can still pair a kiosk whose file is wrong.
+ * setup screen can still pair a kiosk whose file is wrong. An invalid variable falls back to the file's
+ * value for that key, so a typo in KIOSK_MODE does not leave an otherwise complete preset incomplete.
  */
 export function loadSettings(input: { userDataDir: string; env: NodeJS.ProcessEnv }): LoadedSettings {
   const problems: string[] = [];
   const file = path.join(input.userDataDir, 'kiosk.json');
-  const merged: Raw = { ...readKioskJson(file, problems), ...fromEnv(input.env) };
+  const fromFile = readKioskJson(file, problems);
+  const fromVariables = fromEnv(input.env);
   const settings: PresetSettings = {};
   const keys: Array<keyof PresetSettings> = ['serverUrl', 'token', 'siteId', 'mode'];
   for (const key of keys) {
-    if (merged[key] === undefined) continue;
-    // One key at a time, so a wrong mode does not throw away a good server URL.
-    const parsed = KioskSettings.partial().safeParse({ [key]: merged[key] });
-    if (parsed.success) Object.assign(settings, parsed.data);
-    else problems.push(`Ignored an invalid ${key} (from ${file} or its KIOSK_* variable)`);
+    let valid: PresetSettings | undefined;
+    if (fromVariables[key] !== undefined) {
+      valid = validValue(key, fromVariables[key]);
+      if (!valid) {
+        const fallback = fromFile[key] === undefined ? '' : `; using ${key} from ${file} instead`;
+        problems.push(`Ignored an invalid ${key} in ${variables[key]}${fallback}`);
+      }
+    }
+    if (!valid && fromFile[key] !== undefined) {
+      valid = validValue(key, fromFile[key]);
+      if (!valid) problems.push(`Ignored an invalid ${key} in ${file}`);
+    }
+    if (valid) Object.assign(settings, valid);
   }
   return { settings, problems };
 }

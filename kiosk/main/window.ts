@@ -1,10 +1,12 @@
-import type { BrowserWindowConstructorOptions, Event, RenderProcessGoneDetails, WebContents } from 'electron';
+import type { BrowserWindow, BrowserWindowConstructorOptions, Event, RenderProcessGoneDetails, WebContents } from 'electron';
 
 /**
  * The one kiosk window: full screen with no way out to the desktop, and a renderer that is a web page
  * only (isolated context, no Node, OS sandbox). The preload script is its only door to the main process.
+ * Developer tools would show the kiosk token (IndexedDB) to anyone at the keyboard: off unless the
+ * KIOSK_DEVTOOLS debug switch asks for them.
  */
-export function kioskWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function kioskWindowOptions(preloadPath: string, options: { devTools?: boolean } = {}): BrowserWindowConstructorOptions {
   return {
     kiosk: true,
     fullscreen: true,
@@ -21,8 +23,19 @@ export function kioskWindowOptions(preloadPath: string): BrowserWindowConstructo
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      devTools: options.devTools ?? false,
     },
   };
+}
+
+/**
+ * Refuses every close (Alt+F4, a window manager's close button, the page's window.close()) until the app
+ * itself is quitting: a closed window would quit the app and leave the desktop to whoever is at the kiosk.
+ */
+export function keepOpenUntilQuit(window: BrowserWindow, isQuitting: () => boolean): void {
+  window.on('close', (event: Event) => {
+    if (!isQuitting()) event.preventDefault();
+  });
 }
 
 /** Whether `url` belongs to the app itself (same scheme and host as the page the window loaded). */

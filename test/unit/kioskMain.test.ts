@@ -29,12 +29,14 @@ const electron = vi.hoisted(() => {
         this.openHandler = handler;
       },
       reload: vi.fn(),
+      toggleDevTools: vi.fn(),
       isDestroyed: () => false,
     };
     minimized = false;
     constructor(readonly options: Record<string, unknown>) {
       windows.push(this);
     }
+    on = (event: string, handler: Handler) => this.events.on(event, handler);
     once = (event: string, handler: Handler) => this.events.on(event, handler);
     loadURL = vi.fn(async () => undefined);
     show = vi.fn();
@@ -64,6 +66,7 @@ const electron = vi.hoisted(() => {
     ipcHandlers,
     ipcMain: { handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler) },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    Menu: { setApplicationMenu: vi.fn() },
     session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
     net: { fetch: vi.fn() },
   };
@@ -72,6 +75,7 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => ({
   app: electron.app,
   BrowserWindow: electron.FakeWindow,
+  Menu: electron.Menu,
   ipcMain: electron.ipcMain,
   protocol: electron.protocol,
   session: electron.session,
@@ -97,12 +101,57 @@ beforeEach(() => {
   electron.app.requestSingleInstanceLock.mockReturnValue(true);
   electron.app.quit.mockClear();
   electron.protocol.registerSchemesAsPrivileged.mockClear();
+  electron.Menu.setApplicationMenu.mockClear();
   electron.windows.length = 0;
   electron.ipcHandlers.clear();
 });
 afterEach(() => fs.rmSync(path.dirname(userData), { recursive: true, force: true }));
 
-const start = () => startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env: {}, log: () => {} });
+const start = (env: NodeJS.ProcessEnv = {}) =>
+  startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {} });
+
+async function startedWindow(env: NodeJS.ProcessEnv = {}) {
+  await start(env);
+  const window = electron.windows[0];
+  if (!window) throw new Error('no window');
+  return window;
+}
+
+interface Keys {
+  key: string;
+  code?: string;
+  control?: boolean;
+  shift?: boolean;
+  alt?: boolean;
+  meta?: boolean;
+}
+
+/** Presses keys in the window as Electron reports them to the main process; true when the press was swallowed. */
+function press(window: InstanceType<typeof electron.FakeWindow>, keys: Keys): boolean {
+  const preventDefault = vi.fn();
+  const letter = /^[a-z]$/i.test(keys.key) ? `Key${keys.key.toUpperCase()}` : keys.key;
+  window.webContents.emit('before-input-event', { preventDefault }, {
+    type: 'keyDown',
+    code: keys.code ?? letter,
+    isAutoRepeat: false,
+    isComposing: false,
+    control: false,
+    shift: false,
+    alt: false,
+    meta: false,
+    location: 0,
+    modifiers: [],
+    ...keys,
+  });
+  return preventDefault.mock.calls.length > 0;
+}
+
+/** Asks the window to close (Alt+F4, the window manager, window.close()); true when the close was refused. */
+function closeRefused(window: InstanceType<typeof electron.FakeWindow>): boolean {
+  const preventDefault = vi.fn();
+  window.events.emit('close', { preventDefault });
+  return preventDefault.mock.calls.length > 0;
+}
 
 describe('kiosk main process: window', () => {
   it('opens one full-screen kiosk window whose renderer is isolated, sandboxed and without Node', async () => {
@@ -123,6 +172,88 @@ describe('kiosk main process: window', () => {
     expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
       expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
     ]);
+  });
+});
+
+describe('kiosk main process: no way out from the keyboard', () => {
+  it('removes the application menu, whose accelerators open DevTools, reload, close and quit', async () => {
+    await start();
+    expect(electron.Menu.setApplicationMenu).toHaveBeenCalledWith(null);
+  });
+
+  it('disables developer tools unless KIOSK_DEVTOOLS is set', async () => {
+    const window = await startedWindow();
+    expect(window.options.webPreferences).toMatchObject({ devTools: false });
+    electron.windows.length = 0;
+    const debug = await startedWindow({ KIOSK_DEVTOOLS: '1' });
+    expect(debug.options.webPreferences).toMatchObject({ devTools: true });
+  });
+
+  it('swallows the shortcuts that open DevTools, reload, close, quit or leave full screen', async () => {
+    const window = await startedWindow();
+    const blocked: Keys[] = [
+      { key: 'I', control: true, shift: true },
+      { key: 'J', control: true, shift: true },
+      { key: 'C', control: true, shift: true },
+      { key: 'F12' },
+      { key: 'i', meta: true, alt: true },
+      { key: 'r', control: true },
+      { key: 'R', control: true, shift: true },
+      { key: 'F5' },
+      { key: 'F5', control: true },
+      { key: 'w', control: true },
+      { key: 'F4', control: true },
+      { key: 'F4', alt: true },
+      { key: 'q', control: true },
+      { key: 'q', meta: true },
+      { key: 'F11' },
+      { key: 'к', code: 'KeyR', control: true }, // Ctrl+R on a Russian layout
+    ];
+    for (const keys of blocked) expect(press(window, keys), JSON.stringify(keys)).toBe(true);
+    expect(window.webContents.toggleDevTools).not.toHaveBeenCalled();
+  });
+
+  it('keeps typing, a scanner\'s Enter, Tab, Escape and editing shortcuts working', async () => {
+    const window = await startedWindow();
+    const allowed: Keys[] = [
+      { key: 'A' },
+      { key: 'b' },
+      { key: 'R', shift: true },
+      { key: 'q' },
+      { key: '7' },
+      { key: '-', code: 'Minus' },
+      { key: 'Enter', code: 'Enter' },
+      { key: 'Tab', code: 'Tab' },
+      { key: 'Tab', code: 'Tab', shift: true },
+      { key: 'Escape', code: 'Escape' },
+      { key: 'Backspace', code: 'Backspace' },
+      { key: 'c', control: true },
+      { key: 'v', control: true },
+      { key: 'a', code: 'KeyQ', control: true }, // select all on AZERTY
+      { key: '@', code: 'KeyQ', control: true, alt: true }, // AltGr+Q on a German keyboard
+    ];
+    for (const keys of allowed) expect(press(window, keys), JSON.stringify(keys)).toBe(false);
+  });
+
+  it('with KIOSK_DEVTOOLS, the DevTools shortcuts toggle the tools (there is no menu to do it)', async () => {
+    const window = await startedWindow({ KIOSK_DEVTOOLS: '1' });
+    expect(press(window, { key: 'F12' })).toBe(true);
+    expect(window.webContents.toggleDevTools).toHaveBeenCalledOnce();
+    expect(press(window, { key: 'r', control: true })).toBe(true);
+  });
+
+  it('refuses to close the window until the app is quitting (SIGTERM, Ctrl-C, log-out)', async () => {
+    const window = await startedWindow();
+    expect(closeRefused(window)).toBe(true);
+    expect(closeRefused(window)).toBe(true);
+    electron.app.emit('before-quit', { preventDefault: vi.fn() });
+    expect(closeRefused(window)).toBe(false);
+  });
+
+  it('lets Windows end the session even though it sends no before-quit then', async () => {
+    const window = await startedWindow();
+    window.events.emit('session-end', { reasons: ['logoff'] });
+    expect(closeRefused(window)).toBe(false);
   });
 });
 
@@ -255,6 +386,33 @@ describe('kiosk main process: settings', () => {
     const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_TOKEN: 'ck_env' } });
     expect(loaded.settings).toEqual({ token: 'ck_env' });
     expect(loaded.problems).toEqual([expect.stringContaining('not valid JSON')]);
+  });
+
+  it('reads a kiosk.json saved with a UTF-8 byte-order mark (Notepad, PowerShell)', () => {
+    const json = JSON.stringify({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' });
+    fs.writeFileSync(path.join(userData, 'kiosk.json'), `\uFEFF${json}`, 'utf8');
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({
+      settings: { serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' },
+      problems: [],
+    });
+  });
+
+  it('falls back to the file\'s value when a KIOSK_* variable is invalid, and says so', () => {
+    writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' });
+    const env = { KIOSK_MODE: 'Gate', KIOSK_SITE_ID: 'four', KIOSK_TOKEN: 'ck_env' };
+    const loaded = loadSettings({ userDataDir: userData, env });
+    expect(loaded.settings).toEqual({ serverUrl: 'https://gatehouse.example', token: 'ck_env', siteId: 4, mode: 'gate' });
+    expect(loaded.problems).toEqual([
+      expect.stringMatching(/siteId.*KIOSK_SITE_ID.*kiosk\.json/),
+      expect.stringMatching(/mode.*KIOSK_MODE.*kiosk\.json/),
+    ]);
+  });
+
+  it('drops a key whose variable and file value are both invalid, naming both', () => {
+    writeJson({ mode: 'lobby' });
+    const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_MODE: 'Gate' } });
+    expect(loaded.settings).toEqual({});
+    expect(loaded.problems).toEqual([expect.stringContaining('KIOSK_MODE'), expect.stringContaining('kiosk.json')]);
   });
 
   it('hands the loaded settings to the renderer through the bridge channel', async () => {
