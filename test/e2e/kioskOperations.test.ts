@@ -94,6 +94,63 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await context.close();
   }, 40_000);
 
+  it('keeps the plate input focused for the scanner, and keeps a plate scanned while an action is busy', async () => {
+    const site = await newSite();
+    const { context, page } = await open(site, 'gate');
+    const plate = page.getByLabel('License plate');
+    const plateFocused = () => plate.evaluate((input) => input === document.activeElement);
+    await expect.poll(plateFocused).toBe(true);
+    await page.keyboard.type('AA 111', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/AA 111\s+PENDING/);
+
+    // A tap on the on-site list, on a blank area, or on a tab that keeps the gate: the next scan still lands.
+    await page.locator('.vehicle-list li').filter({ hasText: 'AA 111' }).click();
+    await expect.poll(plateFocused).toBe(true);
+    await page.mouse.click(640, 700);
+    await expect.poll(plateFocused).toBe(true);
+    await page.getByRole('button', { name: 'Home' }).click();
+    await expect.poll(plateFocused).toBe(true);
+    await page.keyboard.type('BB 222', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/BB 222\s+PENDING/);
+
+    // Tab still moves on (no keyboard trap); a scan started elsewhere comes back to the input by itself.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Entry');
+    await page.keyboard.type('CC 333', { delay: 5 });
+    expect(await plate.inputValue()).toBe('CC 333');
+    await expect.poll(plateFocused).toBe(true);
+    await plate.fill('');
+
+    // A visit this kiosk does not know: Exit asks the server, slowly, and the guard scans the next plate meanwhile.
+    expect((await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status).toBe(201);
+    let searches = 0;
+    await context.route('**/v1/checkins/vehicles/search', async (route) => {
+      searches += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.keyboard.type('DD 444', { delay: 5 });
+    await page.getByRole('button', { name: 'Exit', exact: true }).click();
+    await page.keyboard.type('EE 555', { delay: 5 });
+    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/DD 444\s+OUT/);
+    expect(searches).toBe(1);
+    // Only the plate that was recorded is cleared; the one scanned while busy is still there, focused.
+    expect(await plate.inputValue()).toBe('EE 555');
+    expect(await plateFocused()).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/EE 555\s+PENDING/);
+    expect(await plate.inputValue()).toBe('');
+
+    // Another view's inputs keep their focus: Settings is not fought over (the gate screen is gone).
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Server URL').click();
+    await page.keyboard.type('x');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('setup-server');
+    await context.close();
+  }, 40_000);
+
   it('an action the server refuses waits under Needs attention until a person retries or discards it', async () => {
     const site = await newSite();
     const { context, page } = await open(site, 'visitor');
@@ -149,10 +206,15 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     const page = await context.newPage();
     await page.goto(web.url);
     await expect.poll(() => statusBar(page).textContent()).toContain('Not paired');
-    await page.getByLabel('Server URL').fill(server.baseUrl);
+    // Nothing listens there: the failure is an alert, so it is read out where it appears.
+    await page.getByLabel('Server URL').fill('http://127.0.0.1:9');
     await page.getByLabel('Kiosk token').fill('ck_not_a_real_token');
     await page.getByRole('button', { name: 'Find sites' }).click();
-    await page.getByText('The server did not accept this token.').waitFor();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Cannot reach http://127.0.0.1:9.');
+    // The API base as the server's start banner prints it, with /v1, pairs as well as the bare origin.
+    await page.getByLabel('Server URL').fill(`${server.baseUrl}/v1/`);
+    await page.getByRole('button', { name: 'Find sites' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The server did not accept this token.');
     await page.getByLabel('Kiosk token').fill(site.kioskToken);
     await page.getByRole('button', { name: 'Find sites' }).click();
     await page.getByRole('radio', { name: 'North gate' }).check();
@@ -163,6 +225,13 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     // Paired for good: a reload comes back to the gate, not to the setup screen.
     await page.reload();
     await page.getByLabel('License plate').waitFor();
+    // Paired through the /v1 URL, actions reach the server too.
+    await page.getByLabel('License plate').fill('PR-1 V1');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => result(page).innerText()).toMatch(/PR-1 V1\s+PENDING/);
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    const entered = await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId], licensePlate: 'PR1V1' });
+    expect(entered.body.data.map((visit) => visit.status)).toEqual(['PENDING']);
     await context.close();
   }, 30_000);
 });

@@ -150,6 +150,39 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     expect(visits[0]).toMatchObject({ hostName: 'Alan', customFields: { badge: 'Contractor', safety: true } });
     await context.close();
   }, 40_000);
+  it('announces each confirmation and never drops focus to the page between steps', async () => {
+    const site = await newSite();
+    const { context, page } = await open(site);
+    /** What has the focus, as a screen reader would name it: the element's tag and its text. */
+    const focused = () => page.evaluate(() => `${document.activeElement?.tagName ?? 'none'}: ${document.activeElement?.textContent?.trim() ?? ''}`);
+
+    await checkInThroughForm(page, 'Ada', 'Lovelace');
+    // The welcome is an alert, so it is read out although focus goes to Done at the same moment.
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('Welcome, Ada');
+    expect(await alert.textContent()).toContain('You are checked in.');
+    await expect.poll(focused).toBe('BUTTON: Done');
+    // Back home by itself: focus is on the first choice, not lost with the Done button.
+    await expect.poll(focused, { timeout: 6_000 }).toBe('BUTTON: Check in');
+
+    await page.getByRole('button', { name: 'Break', exact: true }).click();
+    await expect.poll(focused).toBe('INPUT: ');
+    await page.getByLabel('Find your name').fill('Ada');
+    await page.getByRole('button', { name: /^Ada Lovelace/ }).click();
+    // The chosen person's card takes the focus from the list button that chose them.
+    await expect.poll(focused).toBe('H1: Ada Lovelace');
+    await page.getByRole('button', { name: 'Not you? Back to the list' }).click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('find-your-name');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(focused).toBe('BUTTON: Check in');
+
+    await personAction(page, 'Check out', 'Ada Lovelace', 'Check out');
+    await expect.poll(focused).toBe('BUTTON: Check in');
+    // The status bar is still the page's one status region.
+    expect(await statusBar(page).count()).toBe(1);
+    await context.close();
+  }, 40_000);
+
   it('a page reloaded in the middle of syncing loses and duplicates nothing', async () => {
     const site = await newSite();
     const { context, page } = await open(site);

@@ -22,6 +22,9 @@ describe('pairing: never strand unsynced actions', () => {
     expect(await saveSettings(db, { ...paired, serverUrl: 'https://elsewhere.example' })).toMatchObject({ ok: false });
     expect(await saveSettings(db, { ...paired, mode: 'gate', token: 'ck_rotated' })).toEqual({ ok: true });
     expect(await readSettings(db)).toEqual({ ...paired, mode: 'gate', token: 'ck_rotated' });
+    // The same server written as the start banner prints its API: not a move.
+    expect(await saveSettings(db, { ...paired, mode: 'gate', token: 'ck_rotated', serverUrl: 'https://gatehouse.example/v1/' })).toEqual({ ok: true });
+    expect(await db.outbox.count()).toBe(1);
 
     await db.outbox.clear();
     expect(await saveSettings(db, { ...paired, siteId: 2 })).toEqual({ ok: true });

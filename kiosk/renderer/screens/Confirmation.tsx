@@ -29,8 +29,12 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
   return (
     <div className={`confirmation tone-${message.tone}`} onClick={() => done.current()}>
       <div className="confirmation-mark"><Icon name={message.tone === 'success' ? 'check' : 'alert'} size={72} /></div>
-      <h1 className="confirmation-title">{message.title}</h1>
-      <p className="confirmation-detail">{message.detail}</p>
+      {/* An alert, not a status: it is read out although focus moves to Done at the same moment, and the
+          status bar stays the page's only role="status". */}
+      <div className="confirmation-message" role="alert" aria-atomic="true">
+        <h1 className="confirmation-title">{message.title}</h1>
+        <p className="confirmation-detail">{message.detail}</p>
+      </div>
       <button ref={button} type="button" className="button button-secondary" onClick={() => done.current()}>Done</button>
       <div className="confirmation-timer" aria-hidden="true" style={{ animationDuration: `${CONFIRMATION_MS}ms` }} />
     </div>

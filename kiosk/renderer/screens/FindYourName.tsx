@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { allowedPersonActions } from '../../../shared/src/domain';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
@@ -37,6 +37,14 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
   const [error, setError] = useState<string>();
   const everyone = useObservable(kiosk.rollCall);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
+  const chosenName = useRef<HTMLHeadingElement>(null);
+  const shownId = chosen?.visitId;
+
+  // The button that chose the person is gone with the list: focus moves to the person's card instead of
+  // falling to the page, so a screen reader names who was chosen and the actions come next.
+  useEffect(() => {
+    if (shownId !== undefined) chosenName.current?.focus();
+  }, [shownId]);
 
   useEffect(() => {
     let current = true;
@@ -61,7 +69,7 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
     return (
       <div className="find-person">
         <div className="person-card">
-          <h1 className="person-card-name">{chosen.person.firstName} {chosen.person.lastName}</h1>
+          <h1 ref={chosenName} className="person-card-name" tabIndex={-1}>{chosen.person.firstName} {chosen.person.lastName}</h1>
           <p className="person-card-status">
             <StatusBadge status={chosen.status} label={personStatusWords[chosen.status]} /> since {shortTime(chosen.lastEventAt)}
             {chosen.person.company ? <span> · {chosen.person.company}</span> : null}

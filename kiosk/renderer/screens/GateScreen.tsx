@@ -7,7 +7,16 @@ import type { VehicleVisit } from '../../src/data/types';
 import { Icon } from '../components/Icon';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
+import { useScannerFocus } from '../hooks/useScannerFocus';
 import { plainReason, shortTime, vehicleStatusWords } from '../words';
+
+/**
+ * The input after `submitted` was recorded: the scanner may have typed the next plate while the action
+ * was busy, and that must survive. If the input was edited meanwhile, it is kept as it is.
+ */
+function afterRecorded(current: string, submitted: string): string {
+  return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
+}
 
 type Result = { kind: 'visit'; visit: VehicleVisit; action: 'Entry' | 'Exit' } | { kind: 'refused'; plate: string; message: string };
 
@@ -22,9 +31,11 @@ export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const onSite = useObservable(kiosk.vehiclesOnSite) ?? [];
+  useScannerFocus(input);
 
   const record = async (action: 'Entry' | 'Exit') => {
-    const typed = plate.trim();
+    const submitted = plate;
+    const typed = submitted.trim();
     if (busy) return;
     if (typed === '') {
       setResult({ kind: 'refused', plate: '', message: 'Type or scan a license plate first.' });
@@ -36,7 +47,7 @@ export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
     setBusy(false);
     if (outcome.ok) {
       setResult({ kind: 'visit', visit: outcome.value, action });
-      setPlate('');
+      setPlate((current) => afterRecorded(current, submitted));
     } else {
       // The plate stays in the input, so a vehicle refused at Entry (already on site) can leave with one press.
       setResult({ kind: 'refused', plate: typed, message: plainReason(outcome.code, outcome.message) });

@@ -98,7 +98,7 @@ export function SetupScreen({ device, current, prefill, onSaved, onCancel }: Set
         <button type="button" className="button button-strong" disabled={sites.state === 'loading'} onClick={() => void loadSites(serverUrl, token)}>
           {sites.state === 'loading' ? 'Finding sites…' : 'Find sites'}
         </button>
-        {sites.state === 'failed' ? <p className="field-error">{sites.message}</p> : null}
+        {sites.state === 'failed' ? <p className="field-error" role="alert">{sites.message}</p> : null}
       </div>
       {choices.length > 0 ? (
         <fieldset className="field choice-group">

@@ -1,15 +1,23 @@
+import { useEffect, useRef } from 'react';
 import { Icon } from '../components/Icon';
 
 export type VisitorIntent = 'checkin' | 'checkout' | 'break';
 
-/** The lobby screen: three large choices, nothing else to read. */
-export function VisitorHome({ onChoose }: { onChoose(intent: VisitorIntent): void }) {
+/**
+ * The lobby screen: three large choices, nothing else to read. `takeFocus` when coming back from a step
+ * whose focused control is gone, so focus lands on the first choice instead of the page.
+ */
+export function VisitorHome({ onChoose, takeFocus = false }: { onChoose(intent: VisitorIntent): void; takeFocus?: boolean }) {
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (takeFocus) first.current?.focus();
+  }, [takeFocus]);
   return (
     <div className="visitor-home">
       <h1 className="hero-title">Welcome</h1>
       <p className="hero-lead">Please check in when you arrive and check out when you leave.</p>
       <div className="tiles">
-        <button type="button" className="tile tile-primary" onClick={() => onChoose('checkin')}>
+        <button ref={first} type="button" className="tile tile-primary" onClick={() => onChoose('checkin')}>
           <Icon name="arrive" size={56} />
           <span className="tile-label">Check in</span>
         </button>

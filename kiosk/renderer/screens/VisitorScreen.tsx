@@ -6,7 +6,8 @@ import { Confirmation, type ConfirmationMessage } from './Confirmation';
 import { FindYourName } from './FindYourName';
 import { VisitorHome } from './VisitorHome';
 
-type Step = { step: 'home' } | { step: 'form' } | { step: 'find'; intent: 'checkout' | 'break' } | { step: 'done'; message: ConfirmationMessage };
+// `returned`: home came back after another step (whose focused control is gone), not on opening.
+type Step = { step: 'home'; returned: boolean } | { step: 'form' } | { step: 'find'; intent: 'checkout' | 'break' } | { step: 'done'; message: ConfirmationMessage };
 
 function welcome(visit: PersonVisit): ConfirmationMessage {
   const title = `Welcome, ${visit.person.firstName}`;
@@ -16,11 +17,11 @@ function welcome(visit: PersonVisit): ConfirmationMessage {
 
 /** Visitor mode: home → form or find-your-name → confirmation → home. */
 export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
-  const [step, setStep] = useState<Step>({ step: 'home' });
-  const home = () => setStep({ step: 'home' });
+  const [step, setStep] = useState<Step>({ step: 'home', returned: false });
+  const home = () => setStep({ step: 'home', returned: true });
   switch (step.step) {
     case 'home':
-      return <VisitorHome onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
+      return <VisitorHome takeFocus={step.returned} onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
     case 'form':
       return <CheckinForm kiosk={kiosk} onCancel={home} onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />;
     case 'find':

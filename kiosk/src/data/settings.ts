@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiBaseUrl } from '../../../shared/src/client';
 import { Id } from '../../../shared/src/schemas/common';
 import type { KioskDatabase } from './database';
 
@@ -28,7 +29,8 @@ export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'
 export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
   return db.transaction('rw', [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs], async (): Promise<SettingsChange> => {
     const current = await readSettings(db);
-    const moves = current === undefined || next === null || next.siteId !== current.siteId || next.serverUrl !== current.serverUrl;
+    // The same server however its URL was written (`https://host`, `https://host/v1/`).
+    const moves = current === undefined || next === null || next.siteId !== current.siteId || apiBaseUrl(next.serverUrl) !== apiBaseUrl(current.serverUrl);
     const pending = await db.outbox.count();
     if (moves && current !== undefined && pending > 0) {
       return {

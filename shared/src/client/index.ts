@@ -39,6 +39,20 @@ function listPath<S extends string>(base: string, query: ListQuery<S>): string {
   return search === '' ? base : `${base}?${search}`;
 }
 
+/**
+ * The origin (and any path prefix) the API's `/v1/...` paths are appended to. The server's start banner
+ * prints the API base with `/v1`, and people paste it as it is: trailing slashes and one trailing `/v1`
+ * are dropped, so `https://host`, `https://host/` and `https://host/v1/` all reach `https://host/v1/sites`.
+ */
+export function apiBaseUrl(serverUrl: string): string {
+  const trimmed = serverUrl.trim().replace(/\/+$/, '');
+  // Only a path segment is dropped, never the host: `http://v1` names a host called v1.
+  const parts = /^([a-z][a-z\d+.-]*:\/\/[^/?#]*)(.*)$/i.exec(trimmed);
+  if (!parts) return trimmed;
+  const [, origin = '', path = ''] = parts;
+  return origin + path.replace(/\/v1$/, '').replace(/\/+$/, '');
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   token: string;
@@ -53,7 +67,7 @@ export interface ApiClientOptions {
  */
 export function createApiClient(options: ApiClientOptions) {
   const transport: HttpTransport = {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: apiBaseUrl(options.baseUrl),
     token: options.token,
     fetch: options.fetch,
     now: options.now,
