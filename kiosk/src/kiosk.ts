@@ -36,9 +36,11 @@ export function openKiosk(options: KioskOptions) {
   const now = () => platform.clock.now();
   const db = new KioskDatabase(options.databaseName, options.databaseOptions);
   const api = createApiClient({ baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs });
-  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, ...options.sync });
+  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, serverUrl: options.serverUrl, ...options.sync });
   const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
-  const config = siteConfigSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline });
+  const config = siteConfigSource({
+    db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing: { serverUrl: options.serverUrl, siteId },
+  });
   return {
     db,
     api,

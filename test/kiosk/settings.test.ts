@@ -94,4 +94,24 @@ describe('pairing with another server or site starts from an empty local view', 
     expect((await rollCall(b.db, 2)).map((visit) => visit.person.firstName)).toEqual(['Bob']);
     await b.close();
   });
+
+  it('a pull or a form revalidation of the old pairing that ends after the move writes nothing', async () => {
+    const databaseName = `repair-${randomUUID()}`;
+    const onA = { ...paired, serverUrl: 'http://a.invalid' };
+    const device = new KioskDatabase(databaseName);
+    expect(await saveSettings(device, onA)).toEqual({ ok: true });
+    const config = { siteId: 1, requiresApproval: false, fields: [] };
+    const fetchA = async (url: string, init: RequestInit) =>
+      url.endsWith('/config') ? json(200, config) : stubServer([checkin(5, 1, 'Alice')], 1)(url, init);
+    const a = openKiosk({ platform: testPlatform({ network: testNetwork({ fetch: fetchA }) }), databaseName, ...onA });
+    // The move lands while A's old sync loop and form are still about: their answers must not be kept.
+    expect(await saveSettings(device, { ...paired, serverUrl: 'http://b.invalid' })).toEqual({ ok: true });
+    a.start();
+    await a.engine.syncNow();
+    expect(await a.siteConfig()).toMatchObject({ fresh: true });
+    expect(await a.db.people.count()).toBe(0);
+    expect(await a.db.siteConfigs.count()).toBe(0);
+    await a.close();
+    device.close();
+  });
 });

@@ -18,6 +18,22 @@ export async function readSettings(db: KioskDatabase): Promise<KioskSettings | u
   return parsed.success ? parsed.data : undefined;
 }
 
+/** The server and site a kiosk instance was opened for. */
+export interface Pairing {
+  serverUrl: string;
+  siteId: number;
+}
+
+/**
+ * Whether the device is still paired with `pairing` (or not paired at all, as in tests): for writes of
+ * data that came from the server, inside their transaction over `meta`, so data from the old server
+ * cannot land after a move to another one has cleared the local view.
+ */
+export async function stillPaired(db: KioskDatabase, pairing: Pairing): Promise<boolean> {
+  const current = await readSettings(db);
+  return current === undefined || (current.siteId === pairing.siteId && apiBaseUrl(current.serverUrl) === apiBaseUrl(pairing.serverUrl));
+}
+
 export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'; pending: number; message: string };
 
 /**

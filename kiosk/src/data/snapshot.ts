@@ -1,4 +1,5 @@
 import type { KioskDatabase } from './database';
+import { type Pairing, stillPaired } from './settings';
 import type { OutboxAction, PersonVisit, VehicleVisit } from './types';
 import type { VisitKind } from './visitKinds';
 
@@ -14,9 +15,12 @@ export async function applySnapshot<V extends PersonVisit | VehicleVisit, C exte
   db: KioskDatabase,
   kind: VisitKind<V, C>,
   snapshot: { siteId: number; items: C[]; startedAt: number; now: number },
+  /** The pairing the list was read for: nothing is written once the device is paired elsewhere. */
+  pairing?: Pairing,
 ): Promise<void> {
   const table = kind.table(db);
-  await db.transaction('rw', [db.outbox, table], async () => {
+  await db.transaction('rw', [db.outbox, table, db.meta], async () => {
+    if (pairing && !(await stillPaired(db, pairing))) return;
     const owing = new Set<string>();
     const siteActions: OutboxAction[] = [];
     for (const action of await db.outbox.toArray()) {

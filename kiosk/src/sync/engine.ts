@@ -23,6 +23,8 @@ export interface SyncEngineOptions {
   retryPolicy?: RetryPolicy;
   /** How often the site's state is pulled while nothing else happens. */
   pullIntervalMs?: number;
+  /** The server URL the API client talks to (with `siteId`, the pairing its pulls are written for). */
+  serverUrl?: string;
   /** Web Lock name: one sync loop per database across every window. */
   lockName?: string;
   onError?: (error: unknown) => void;
@@ -51,6 +53,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const pullIntervalMs = options.pullIntervalMs ?? 30_000;
   const onError = options.onError ?? (() => {});
   const connectivity = createConnectivity(platform.online);
+  const pairing = options.serverUrl === undefined ? undefined : { serverUrl: options.serverUrl, siteId };
   const now = () => clock.now();
   const acks = ackWriter(db, now, onError);
   let stopped = true;
@@ -75,7 +78,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // A pause further away than the longest backoff means the device clock was set back: it is over.
     if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
-      const reach = { now, onReachability: connectivity.report };
+      const reach = { now, onReachability: connectivity.report, pairing };
       const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
       outages = pushed === 'unreachable' ? outages + 1 : 0;
       pausedUntil = outages === 0 ? 0 : now() + policy.delayMs(outages, undefined);

@@ -2,6 +2,7 @@ import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
 import type { ApiClient, ListQuery } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
+import type { Pairing } from '../data/settings';
 import { applySnapshot } from '../data/snapshot';
 import type { PersonVisit, VehicleVisit } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
@@ -9,6 +10,8 @@ import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds'
 export interface PullContext {
   db: KioskDatabase;
   api: ApiClient;
+  /** What the kiosk was opened for: a pull that ends after the device was paired elsewhere writes nothing. */
+  pairing?: Pairing;
   now(): number;
   onReachability(reachable: boolean): void;
 }
@@ -40,7 +43,7 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   const startedAt = ctx.now();
   const items = await readAll(ctx, page);
   if (!items) return 'failed';
-  await applySnapshot(ctx.db, kind, { siteId, items, startedAt, now: ctx.now() });
+  await applySnapshot(ctx.db, kind, { siteId, items, startedAt, now: ctx.now() }, ctx.pairing);
   return 'pulled';
 }
 

@@ -1,6 +1,7 @@
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
 import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
+import { type Pairing, stillPaired } from '../data/settings';
 import type { CachedSiteConfig } from '../data/types';
 
 /** How long a fetched configuration is used without asking the server again (its Cache-Control). */
@@ -28,6 +29,8 @@ export function siteConfigSource(deps: {
   hasLink(): boolean;
   /** The server answered the last request (the sync engine's view). */
   isOnline(): boolean;
+  /** What the kiosk was opened for: an answer that comes after the device was paired elsewhere is dropped. */
+  pairing?: Pairing;
   maxAgeMs?: number;
   waitMs?: number;
 }) {
@@ -36,15 +39,21 @@ export function siteConfigSource(deps: {
   /** One revalidation per site at a time. */
   const running = new Map<number, Promise<SiteConfigResult | undefined>>();
 
+  /** Caches `row` unless the device was paired elsewhere since the request went out. */
+  const keep = (row: CachedSiteConfig) =>
+    deps.db.transaction('rw', [deps.db.siteConfigs, deps.db.meta], async () => {
+      if (!deps.pairing || (await stillPaired(deps.db, deps.pairing))) await deps.db.siteConfigs.put(row);
+    });
+
   const revalidate = async (siteId: number, cached: CachedSiteConfig | undefined): Promise<SiteConfigResult | undefined> => {
     const outcome = await deps.api.getCheckinConfig(siteId, cached?.etag ?? undefined);
     const now = deps.now();
     if (outcome.kind === 'notModified' && cached) {
-      await deps.db.siteConfigs.put({ ...cached, fetchedAt: now });
+      await keep({ ...cached, fetchedAt: now });
       return { config: cached.config, fresh: true };
     }
     if (outcome.kind !== 'ok') return undefined;
-    await deps.db.siteConfigs.put({ siteId, config: outcome.value, etag: outcome.headers.get('ETag'), fetchedAt: now });
+    await keep({ siteId, config: outcome.value, etag: outcome.headers.get('ETag'), fetchedAt: now });
     return { config: outcome.value, fresh: true };
   };
 
