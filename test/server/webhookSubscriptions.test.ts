@@ -176,6 +176,9 @@ describe('validation', () => {
       const body = await problemOf(strictWorld.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
       expect(body.errors?.[0]).toMatchObject({ path: 'url', message: expect.stringMatching(/private, loopback or link-local/) });
     }
+    // A name that resolves inside is refused without saying to what (that would map the private network).
+    const named = await problemOf(strictWorld.api, { url: 'http://localhost/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    expect(named.errors?.[0]?.message).toBe('The host localhost resolves to a private, loopback or link-local address.');
     const created = await subscribe(strictWorld.api, { url: 'https://203.0.113.7/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, { url: 'http://127.0.0.1/hook' });
     expect(patched.status).toBe(422);

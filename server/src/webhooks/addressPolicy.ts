@@ -70,8 +70,8 @@ export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<st
   }
   if (addresses.length === 0) return `The host ${host} does not resolve.`;
   if (allowPrivate) return undefined;
-  const inside = addresses.find(isPrivateAddress);
-  return inside ? `The host ${host} resolves to a private, loopback or link-local address (${inside}).` : undefined;
+  // Which address, is not said: the answer would map a private network to whoever may save a URL.
+  return addresses.some(isPrivateAddress) ? `The host ${host} resolves to a private, loopback or link-local address.` : undefined;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
@@ -87,7 +87,7 @@ export function guardedLookup(allowPrivate: boolean) {
       if (error) return callback(error, []);
       const inside = allowPrivate ? undefined : addresses.find((entry) => isPrivateAddress(entry.address));
       if (inside) {
-        const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a private address (${inside.address})`);
+        const refusal: NodeJS.ErrnoException = new Error(`${hostname} resolves to a private address`);
         refusal.code = 'EPRIVATEADDRESS';
         return callback(refusal, []);
       }
