@@ -14,24 +14,29 @@ export interface GuardedLoop {
 
 export function guardedLoop(options: { locks: LockProvider; lockName: string; pass: () => Promise<void>; onError(error: unknown): void }): GuardedLoop {
   let running: Promise<void> | undefined;
-  let again = false;
+  let wanted = false;
   const loop = async () => {
-    do {
-      again = false;
-      try {
-        await options.locks.withLock(options.lockName, options.pass);
-      } catch (error) {
-        options.onError(error);
+    // Nothing before `running` is set: even a pass that failed at once ends after that assignment.
+    await null;
+    try {
+      while (wanted) {
+        wanted = false;
+        try {
+          await options.locks.withLock(options.lockName, options.pass);
+        } catch (error) {
+          options.onError(error);
+        }
       }
-    } while (again);
+    } finally {
+      // In the same step as the last look at `wanted`: a request can never fall between the two (it did when
+      // this was cleared in a `.finally()` callback, a tick after the loop had stopped looking).
+      running = undefined;
+    }
   };
   return {
     request() {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = loop().finally(() => (running = undefined));
+      wanted = true;
+      running ??= loop();
     },
     async idle() {
       while (running) await running;
