@@ -10,6 +10,7 @@ import { vehicleEntry } from './data/vehicleCommands';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
+import { serverClock } from './sync/serverClock';
 import { siteConfigSource } from './sync/siteConfig';
 
 export interface KioskOptions {
@@ -24,6 +25,11 @@ export interface KioskOptions {
   mode: 'visitor' | 'gate';
   requestTimeoutMs?: number;
   sync?: Pick<SyncEngineOptions, 'concurrency' | 'retryPolicy' | 'pullIntervalMs' | 'onError'>;
+  /**
+   * Stamp actions with the device clock corrected by the server's when it is a minute or more off (the
+   * app does; tests that let time pass by moving the device clock leave it off).
+   */
+  correctClock?: boolean;
 }
 
 /**
@@ -33,9 +39,16 @@ export interface KioskOptions {
  */
 export function openKiosk(options: KioskOptions) {
   const { platform, siteId } = options;
-  const now = () => platform.clock.now();
   const db = new KioskDatabase(options.databaseName, options.databaseOptions);
-  const api = createApiClient({ baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs });
+  // Actions are stamped with the device clock corrected by the server's (when it is a minute or more off);
+  // the sync engine's timers keep to the device clock.
+  const clock = serverClock(db, () => platform.clock.now(), { enabled: options.correctClock ?? false });
+  const now = clock.now;
+  /** A command, once the clock correction kept from before is in use (one database read, at open). */
+  const stamped = <T>(command: () => Promise<T>): Promise<T> => clock.ready.then(command);
+  const api = createApiClient({
+    baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
+  });
   const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, serverUrl: options.serverUrl, ...options.sync });
   const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
   const config = siteConfigSource({
@@ -46,12 +59,12 @@ export function openKiosk(options: KioskOptions) {
     api,
     engine,
     siteId,
-    checkIn: (input: CheckinInput) => checkIn(ctx, siteId, input),
-    startBreak: (visitId: string) => startBreak(ctx, visitId),
-    endBreak: (visitId: string) => endBreak(ctx, visitId),
-    checkOut: (visitId: string) => checkOut(ctx, visitId),
-    vehicleEntry: (licensePlate: string) => vehicleEntry(ctx, siteId, licensePlate),
-    vehicleExit: (licensePlate: string) => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId }, licensePlate),
+    checkIn: (input: CheckinInput) => stamped(() => checkIn(ctx, siteId, input)),
+    startBreak: (visitId: string) => stamped(() => startBreak(ctx, visitId)),
+    endBreak: (visitId: string) => stamped(() => endBreak(ctx, visitId)),
+    checkOut: (visitId: string) => stamped(() => checkOut(ctx, visitId)),
+    vehicleEntry: (licensePlate: string) => stamped(() => vehicleEntry(ctx, siteId, licensePlate)),
+    vehicleExit: (licensePlate: string) => stamped(() => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId }, licensePlate)),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
     findPeople: (typed: string) => findPeople(db, siteId, typed),

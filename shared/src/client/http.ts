@@ -37,6 +37,8 @@ export interface HttpTransport {
   timeoutMs: number;
   /** The device clock, to read a `Retry-After` given as a date. */
   now(): number;
+  /** Told the server's time (its `Date` header, in ms) with every answer that is the API's (JSON). */
+  onServerTime?(serverMs: number): void;
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from `nowMs`. */
@@ -83,6 +85,11 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
     payload = await readJson(response);
   } catch (error) {
     return { kind: 'unreachable', message: describe(error) };
+  }
+  const serverDate = response.headers.get('Date');
+  if (transport.onServerTime && serverDate && (response.status === 304 || isJson(response.headers.get('Content-Type')))) {
+    const serverMs = Date.parse(serverDate);
+    if (Number.isFinite(serverMs)) transport.onServerTime(serverMs);
   }
   if (response.status === 304) return { kind: 'notModified', headers: response.headers };
   if (response.status >= 200 && response.status < 300) {

@@ -59,6 +59,8 @@ export interface ApiClientOptions {
   fetch: FetchLike;
   now(): number;
   timeoutMs?: number;
+  /** Told the server's time with every answer of the API (the kiosk corrects a wrong device clock by it). */
+  onServerTime?(serverMs: number): void;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createApiClient(options: ApiClientOptions) {
     fetch: options.fetch,
     now: options.now,
     timeoutMs: options.timeoutMs ?? 15_000,
+    onServerTime: options.onServerTime,
   };
   const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
   const vehicles = (siteId: number) => `/v1/sites/${siteId}/checkins/vehicles`;
