@@ -350,7 +350,7 @@ describe('CORS', () => {
     ]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
-      for (const name of ['ETag', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']) {
+      for (const name of ['Date', 'ETag', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']) {
         expect(exposed).toContain(name.toLowerCase());
       }
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();

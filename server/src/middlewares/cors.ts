@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id';
-const EXPOSE_HEADERS = 'ETag, Idempotent-Replayed, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id';
+// CONTRACT §1's list, plus Date: a browser kiosk corrects a wrong device clock by the server's (docs/api.md).
+const EXPOSE_HEADERS = 'Date, ETag, Idempotent-Replayed, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id';
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 /** Any origin may call the API: credentials are bearer tokens, never cookies (CONTRACT §1). */
