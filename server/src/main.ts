@@ -120,8 +120,10 @@ async function main(): Promise<void> {
 
 main().catch(async (error: unknown) => {
   await stopOnFailure?.stop();
-  if (error instanceof StartInterrupted) {
-    process.stderr.write(`Stopped during start-up (${error.message}).\n`);
+  // Also when the step failed because of the signal: Ctrl-C reaches initdb too (it runs in this process
+  // group), which then stops and removes what it had written, so the next start initialises afresh.
+  if (error instanceof StartInterrupted || interruptedBy) {
+    process.stderr.write(`Stopped during start-up (${interruptedBy ?? String(error)}).\n`);
     process.exit(0);
   }
   if (error instanceof EnvError) {

@@ -391,5 +391,9 @@ describe('without DATABASE_URL (embedded PostgreSQL)', () => {
     expect(running.stderr()).toMatch(/Stopped during start-up \(SIGINT\)/);
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
     await expect(fs.access(pidFile)).rejects.toThrow();
+    // Whatever step it stopped in (initdb removes what it wrote when interrupted), the folder starts again.
+    const again = await startServer({ DATA_DIR: dataDir }, 60_000);
+    expect(again.stdout()).toMatch(INTEGRATOR);
+    expect(await stop(again, 'SIGTERM')).toBe(0);
   });
 });
