@@ -27,7 +27,7 @@ export function createApp(input: AppDeps): Koa {
   const deps: ResolvedDeps = {
     ...input,
     metrics: input.metrics ?? createMetrics(input.sequelize),
-    limiter: input.limiter ?? new RateLimiter(input.sequelize, input.env.RATE_LIMIT_PER_MINUTE),
+    limiter: input.limiter ?? new RateLimiter(input.sequelize, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
   };
   const app = new Koa({ proxy: false });
   const router = mountRoutes(routes, deps);

@@ -33,7 +33,7 @@ export async function startTestServer(
     logs.push({ level, message, fields });
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
-  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
+  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE, options.clock);
   const app = createApp({ sequelize, env, log, validateResponses: true, clock: options.clock, limiter });
   const server = http.createServer(app.callback());
   server.listen(0, '127.0.0.1');

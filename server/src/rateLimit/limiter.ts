@@ -34,6 +34,8 @@ export class RateLimiter {
   constructor(
     private readonly sequelize: Sequelize,
     readonly limit: number,
+    /** The clock the windows are reckoned by: the same one the requests are counted with (`consume`'s `now`). */
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /** Counts one request of a token at `now` and says whether it may proceed. */
@@ -60,7 +62,7 @@ export class RateLimiter {
 
   private async flush(): Promise<void> {
     // Every token active in its current window: add what we counted (maybe 0) and learn what the others did.
-    const current = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
+    const current = Math.floor(this.clock().getTime() / WINDOW_MS) * WINDOW_MS;
     const batch = [...this.windows].filter(([, window]) => window.pending > 0 || window.windowStart >= current);
     if (batch.length === 0) return;
     const flushed = new Map(batch.map(([tokenId, window]) => [tokenId, { ...window }]));
@@ -83,7 +85,7 @@ export class RateLimiter {
       window.pending -= sent.pending;
       window.synced = row.count;
     }
-    const expired = new Date(Date.now() - 2 * WINDOW_MS);
+    const expired = new Date(this.clock().getTime() - 2 * WINDOW_MS);
     for (const [tokenId, window] of this.windows) if (window.windowStart < expired.getTime()) this.windows.delete(tokenId);
     await queryRows({ sequelize: this.sequelize }, 'DELETE FROM rate_limit_windows WHERE window_start < $1', [expired]);
   }
