@@ -69,8 +69,7 @@ export function loadSettings(input: { userDataDir: string; env: NodeJS.ProcessEn
   const fromFile = readKioskJson(file, problems);
   const fromVariables = fromEnv(input.env);
   const settings: PresetSettings = {};
-  const keys: Array<keyof PresetSettings> = ['serverUrl', 'token', 'siteId', 'mode'];
-  for (const key of keys) {
+  for (const key of Object.keys(variables) as Array<keyof PresetSettings>) {
     let valid: PresetSettings | undefined;
     if (fromVariables[key] !== undefined) {
       valid = validValue(key, fromVariables[key]);

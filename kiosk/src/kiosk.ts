@@ -49,10 +49,11 @@ export function openKiosk(options: KioskOptions) {
   const api = createApiClient({
     baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
   });
-  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, serverUrl: options.serverUrl, ...options.sync });
+  const pairing = { serverUrl: options.serverUrl, siteId };
+  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, ...options.sync });
   const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
   const config = siteConfigSource({
-    db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing: { serverUrl: options.serverUrl, siteId },
+    db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing,
   });
   return {
     db,

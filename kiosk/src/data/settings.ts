@@ -24,6 +24,9 @@ export interface Pairing {
   siteId: number;
 }
 
+/** The same site on the same server, however its URL was written (`https://host`, `https://host/v1/`). */
+const samePairing = (a: Pairing, b: Pairing) => a.siteId === b.siteId && apiBaseUrl(a.serverUrl) === apiBaseUrl(b.serverUrl);
+
 /**
  * Whether the device is still paired with `pairing` (or not paired at all, as in tests): for writes of
  * data that came from the server, inside their transaction over `meta`, so data from the old server
@@ -31,7 +34,7 @@ export interface Pairing {
  */
 export async function stillPaired(db: KioskDatabase, pairing: Pairing): Promise<boolean> {
   const current = await readSettings(db);
-  return current === undefined || (current.siteId === pairing.siteId && apiBaseUrl(current.serverUrl) === apiBaseUrl(pairing.serverUrl));
+  return current === undefined || samePairing(current, pairing);
 }
 
 export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'; pending: number; message: string };
@@ -45,8 +48,7 @@ export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'
 export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
   return db.transaction('rw', [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs], async (): Promise<SettingsChange> => {
     const current = await readSettings(db);
-    // The same server however its URL was written (`https://host`, `https://host/v1/`).
-    const moves = current === undefined || next === null || next.siteId !== current.siteId || apiBaseUrl(next.serverUrl) !== apiBaseUrl(current.serverUrl);
+    const moves = current === undefined || next === null || !samePairing(next, current);
     const pending = await db.outbox.count();
     if (moves && current !== undefined && pending > 0) {
       return {

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
 import type { Observable } from '../data/observe';
+import type { Pairing } from '../data/settings';
 import type { Platform } from '../platform/platform';
 import { ackWriter } from './ackWriter';
 import { type RetryPolicy, fullJitterBackoff } from './backoff';
@@ -23,8 +24,8 @@ export interface SyncEngineOptions {
   retryPolicy?: RetryPolicy;
   /** How often the site's state is pulled while nothing else happens. */
   pullIntervalMs?: number;
-  /** The server URL the API client talks to (with `siteId`, the pairing its pulls are written for). */
-  serverUrl?: string;
+  /** The server and site the kiosk was opened for: a pull that ends after a move to another writes nothing. */
+  pairing?: Pairing;
   /** Web Lock name: one sync loop per database across every window. */
   lockName?: string;
   onError?: (error: unknown) => void;
@@ -53,7 +54,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const pullIntervalMs = options.pullIntervalMs ?? 30_000;
   const onError = options.onError ?? (() => {});
   const connectivity = createConnectivity(platform.online);
-  const pairing = options.serverUrl === undefined ? undefined : { serverUrl: options.serverUrl, siteId };
   const now = () => clock.now();
   const acks = ackWriter(db, now, onError);
   let stopped = true;
@@ -78,7 +78,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     // A pause further away than the longest backoff means the device clock was set back: it is over.
     if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
-      const reach = { now, onReachability: connectivity.report, pairing };
+      const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
       const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
       outages = pushed === 'unreachable' ? outages + 1 : 0;
       pausedUntil = outages === 0 ? 0 : now() + policy.delayMs(outages, undefined);
