@@ -183,7 +183,7 @@ const RECORD = prepared(`
  * crosswise) for the update that disables them.
  */
 const LOCK_SUBSCRIPTIONS = prepared(`
-  SELECT s.id FROM webhook_subscriptions s
+  SELECT s.account_id, s.id FROM webhook_subscriptions s
   WHERE (s.account_id, s.id) IN (
     SELECT d.account_id, d.subscription_id
     FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
@@ -192,16 +192,14 @@ const LOCK_SUBSCRIPTIONS = prepared(`
   FOR NO KEY UPDATE OF s`);
 
 /**
- * Takes the pending deliveries of the subscriptions a batch disabled out of the due range (next attempt at
- * 'infinity', as disabling through the API does), so claims do not read past them; enabling makes them due.
+ * Takes the pending deliveries of the subscriptions (as locked above) that a batch disabled out of the due
+ * range (next attempt at 'infinity', as disabling through the API does), so claims do not read past them;
+ * enabling makes them due.
  */
 const PAUSE_DISABLED = prepared(`
   UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()
   FROM webhook_subscriptions s
-  WHERE (s.account_id, s.id) IN (
-      SELECT g.account_id, g.subscription_id
-      FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
-      JOIN webhook_deliveries g ON g.account_id = r."accountId" AND g.id = r."deliveryId")
+  WHERE (s.account_id, s.id) IN (SELECT * FROM unnest($1::int[], $2::int[]))
     AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
     AND d.next_attempt_at < 'infinity' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())`);
 
@@ -219,9 +217,9 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
   if (gone.length === 0) return writeRecords(db, records);
   return db.sequelize.transaction(async (transaction) => {
     const tx: Executor = { sequelize: db.sequelize, transaction };
-    await queryRows(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
+    const locked = await queryRows<{ account_id: number; id: number }>(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
     const recorded = await writeRecords(tx, records);
-    await queryRows(tx, PAUSE_DISABLED, [JSON.stringify(gone)]);
+    await queryRows(tx, PAUSE_DISABLED, [locked.map((row) => row.account_id), locked.map((row) => row.id)]);
     return recorded;
   });
 }
