@@ -18,7 +18,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
 /** The embedded database while start-up can still fail: a failed start must not leave it running. */
 let stopOnFailure: RunningPostgres | undefined;
 
-/** A Ctrl-C or SIGTERM that came while starting: start-up stops at its next step (see `startStep`). */
+/** A Ctrl-C or SIGTERM that came while starting: start-up stops at its next step (see `checkpoint`). */
 class StartInterrupted extends Error {}
 let interruptedBy: string | undefined;
 /** The running server's shutdown, once it serves; until then a signal interrupts the start. */
@@ -39,11 +39,9 @@ function onSignal(signal: string): void {
 process.on('SIGTERM', () => onSignal('SIGTERM'));
 process.on('SIGINT', () => onSignal('SIGINT'));
 
-/** Awaits one start-up step, then stops the start if a signal came meanwhile. */
-async function startStep<T>(step: Promise<T>): Promise<T> {
-  const value = await step;
+/** After each start-up step: stops the start if a signal came meanwhile. */
+function checkpoint(): void {
   if (interruptedBy) throw new StartInterrupted(interruptedBy);
-  return value;
 }
 
 async function main(): Promise<void> {
@@ -53,17 +51,19 @@ async function main(): Promise<void> {
   let url = env.DATABASE_URL;
   if (!url) {
     log.info('starting embedded PostgreSQL', { dataDir: env.DATA_DIR });
-    const starting = startEmbeddedPostgres({ dataDir: env.DATA_DIR });
-    // Kept for the failure path even when a signal interrupts the start right after this step.
-    void starting.then((running) => (stopOnFailure = running), () => undefined);
-    embedded = await startStep(starting);
-    await startStep(ensureDatabase(embedded.url, 'gatehouse'));
+    embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR });
+    stopOnFailure = embedded;
+    checkpoint();
+    await ensureDatabase(embedded.url, 'gatehouse');
+    checkpoint();
     url = withDatabase(embedded.url, 'gatehouse');
   }
   const sequelize = createDatabase({ url, poolMax: env.DB_POOL_MAX });
-  const applied = await startStep(migrate(sequelize, url));
+  const applied = await migrate(sequelize, url);
+  checkpoint();
   if (applied.length > 0) log.info('migrations applied', { applied });
-  const demo = shouldSeedDemo(env) ? await startStep(seedDemo(sequelize)) : undefined;
+  const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
+  checkpoint();
   stopOnFailure = undefined;
   const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
 
