@@ -7,6 +7,7 @@ import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './db/
 import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
+import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
 import { createMetrics } from './observability/metrics';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   checkpoint();
   stopOnFailure = undefined;
   const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
+  const logPurge = startWebhookLogPurge(sequelize, env.WEBHOOK_LOG_RETENTION_DAYS, log);
 
   const metrics = createMetrics(sequelize, () => webhookBacklog({ sequelize }));
   const app = createApp({ sequelize, env, log, metrics });
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
     // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
     await dispatcher?.stop();
     await purge.stop();
+    await logPurge.stop();
     await sequelize.close();
     await embedded?.stop();
     log.info('stopped');

@@ -70,16 +70,27 @@ interface DeliveryState {
   next_attempt_at: Date | null;
 }
 
+/** An event as the outbox holds it, already taken off the fan-out queue (the deliveries below are written by hand). */
+async function fannedOutEvent(): Promise<number> {
+  const event = await queryOne<{ id: number }>(db(),
+    `INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
+     VALUES ($1, 'evt_lease_' || md5(random()::text), $2, 'PERSON_CHECKIN_ENTERED', '{}', now()) RETURNING id`,
+    [world.accountId, world.siteId]);
+  await queryOne(db(), 'DELETE FROM outbox_queue WHERE outbox_id = $1', [event!.id]);
+  return event!.id;
+}
+
 /** A delivery row written directly, leased until 30 s from now (as a claim leaves it). */
 async function leasedDelivery(subscriptionId: number, values: { retryStep?: number; finalAttempt?: boolean } = {}): Promise<DeliveryState> {
+  const outboxId = await fannedOutEvent();
   const row = await queryOne<DeliveryState>(db(),
     `INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, retry_step, final_attempt,
        attempts, next_attempt_at, locked_until, created_at, updated_at)
-     VALUES ($1, $2, (SELECT coalesce(max(outbox_id), 0) + 1 FROM webhook_deliveries), 'evt_lease', 'PERSON_CHECKIN_ENTERED', $3, $4,
+     VALUES ($1, $2, $5, 'evt_lease', 'PERSON_CHECKIN_ENTERED', $3, $4,
        '[{"at":"2026-01-01T00:00:00.000Z","statusCode":500,"error":null,"durationMs":3}]',
        now() - interval '1 minute', date_trunc('milliseconds', now()) + interval '30 s', now(), now())
      RETURNING id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at`,
-    [world.accountId, subscriptionId, values.retryStep ?? 2, values.finalAttempt ?? true]);
+    [world.accountId, subscriptionId, values.retryStep ?? 2, values.finalAttempt ?? true, outboxId]);
   return row!;
 }
 
@@ -102,6 +113,8 @@ describe('attempts that were never sent', () => {
     expect(after).toMatchObject({ status: 'pending', attempts: delivery.attempts, retry_step: 2, final_attempt: true, locked_until: null });
     // Due again at once.
     expect(Math.abs(after.next_attempt_at!.getTime() - before)).toBeLessThan(5_000);
+    // Gone before the next test's dispatcher would take it.
+    expect((await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)).status).toBe(204);
   });
 
   it('are not attempts: deliveries that waited for a connection are sent later and logged once, with no retry', async () => {

@@ -50,7 +50,8 @@ export async function listDeliveries(
  * retry schedule after it; a pending one is simply brought forward (while the subscription is disabled, no
  * claim takes it until it is enabled). The lease is cleared: an attempt on
  * the wire can then no longer record its outcome (recording needs the lease it was claimed with), which
- * would overwrite this schedule, and any dispatcher may take the delivery at once.
+ * would overwrite this schedule, and any dispatcher may take the delivery at once. A delivery whose event
+ * the log's retention is deleting at that moment counts as gone.
  */
 export async function retryDelivery(
   db: Executor,
@@ -62,6 +63,9 @@ export async function retryDelivery(
      SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', next_attempt_at = $4, locked_until = NULL,
          updated_at = $4
      WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.id = $3
+       -- The event share-locked first: the log's retention skips it meanwhile, or (holding it) makes this wait
+       -- and then find nothing to revive (webhooks/logRetention.ts).
+       AND EXISTS (SELECT 1 FROM outbox_events o WHERE o.account_id = d.account_id AND o.id = d.outbox_id FOR KEY SHARE)
      RETURNING ${DELIVERY_COLUMNS}`,
     [input.accountId, input.subscriptionId, input.deliveryId, input.now],
   );

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryOne, queryRows } from '../../server/src/db/query';
+import { retryDelivery } from '../../server/src/db/webhookRows';
+import { purgeWebhookLog } from '../../server/src/webhooks/logRetention';
+import { type World, buildWorld, visitor } from '../support/factories';
+import { type TestServer, startTestServer } from '../support/testServer';
+import { type Receiver, startReceiver } from '../support/webhookReceiver';
+import { deliveriesOf, startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+
+let server: TestServer;
+let world: World;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  receiver = await startReceiver();
+  // `/later` stands for a receiver that is down for a while: 503, retry in an hour (the delivery stays pending).
+  receiver.answer = (request) => (request.path === '/later' ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: 200 });
+});
+afterAll(async () => {
+  await receiver?.close();
+  await server?.close();
+});
+beforeEach(async () => {
+  world = await buildWorld(server);
+});
+
+const db = () => ({ sequelize: server.sequelize });
+const DAY = 86_400_000;
+/** The retention's cut-off as the job computes it with the default 30 days. */
+const cutoff = () => new Date(Date.now() - 30 * DAY);
+/** The purge of this test's account only (the file's tests share one database). */
+const mine = () => ({ accountIds: [world.accountId] });
+
+async function checkIn(target: World = world): Promise<number> {
+  const response = await target.api.post<{ checkinId: number }>(`/v1/sites/${target.siteId}/checkins/people`, visitor());
+  expect(response.status, response.text).toBe(201);
+  const row = await queryOne<{ id: number }>(db(),
+    `SELECT id FROM outbox_events WHERE account_id = $1 AND payload->'data'->'checkin'->>'checkinId' = $2`,
+    [target.accountId, String(response.body.checkinId)]);
+  return row!.id;
+}
+
+/** Makes events look as old as `days` (the purge reads their `created_at`). */
+async function age(accountId: number, eventIds: number[], days: number): Promise<void> {
+  await queryRows(db(), `UPDATE outbox_events SET created_at = created_at - $3 * interval '1 day' WHERE account_id = $1 AND id = ANY ($2::bigint[])`,
+    [accountId, eventIds, days]);
+}
+
+const eventsLeft = async (accountId: number) => (await queryRows<{ id: number }>(db(),
+  'SELECT id FROM outbox_events WHERE account_id = $1 ORDER BY id', [accountId])).map((row) => row.id);
+
+const deliveriesLeft = async (accountId: number) => queryRows<{ outbox_id: number; subscription_id: number; status: string }>(db(),
+  'SELECT outbox_id, subscription_id, status FROM webhook_deliveries WHERE account_id = $1 ORDER BY outbox_id, subscription_id', [accountId]);
+
+describe('the webhook log retention', () => {
+  it('deletes old events and their finished deliveries, and keeps what is pending, still queued or recent', async () => {
+    const quiet = await buildWorld(server);
+    const dispatcher = startTestDispatcher(server);
+    let kept: { pending: number; recent: number };
+    let gone: number[];
+    let unsubscribed: number;
+    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+    try {
+      gone = [await checkIn(), await checkIn()];
+      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.status === 'delivered'));
+      // From here on, every event also goes to a receiver that keeps answering "later".
+      const down = await subscribe(world.api, { url: receiver.url('/later'), events: ['PERSON_CHECKIN_ENTERED'] });
+      // An event of an account without subscriptions (fanned out to nobody, before the next ones).
+      unsubscribed = await checkIn(quiet);
+      kept = { pending: await checkIn(), recent: await checkIn() };
+      await waitForDeliveries(world.api, down.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.attempts.length === 1));
+      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 4 && log.every((entry) => entry.status === 'delivered'));
+    } finally {
+      await dispatcher.stop();
+    }
+    // An event no dispatcher has fanned out yet.
+    const queued = await checkIn();
+    await age(world.accountId, [...gone, kept.pending, queued], 40);
+    await age(quiet.accountId, [unsubscribed], 40);
+
+    // Batches of two, so the purge walks the account's events in several statements.
+    expect(await purgeWebhookLog(db(), cutoff(), { batch: 2, accountIds: [world.accountId, quiet.accountId] })).toEqual({ events: 3, deliveries: 2 });
+
+    expect(await eventsLeft(world.accountId)).toEqual([kept.pending, kept.recent, queued]);
+    expect(await eventsLeft(quiet.accountId)).toEqual([]);
+    // The event still retrying for one subscription keeps its delivered delivery to the other too.
+    expect((await deliveriesLeft(world.accountId)).map((row) => [row.outbox_id, row.status])).toEqual([
+      [kept.pending, 'delivered'], [kept.pending, 'pending'], [kept.recent, 'delivered'], [kept.recent, 'pending'],
+    ]);
+    expect(await deliveriesOf(world.api, fine.subscriptionId)).toHaveLength(2);
+    // Nothing older is left to purge.
+    expect(await purgeWebhookLog(db(), cutoff(), { batch: 2, accountIds: [world.accountId, quiet.accountId] })).toEqual({ events: 0, deliveries: 0 });
+  });
+
+  it('and a manual retry never leave a pending delivery without its event', async () => {
+    const dispatcher = startTestDispatcher(server);
+    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+    let events: number[];
+    try {
+      events = [await checkIn(), await checkIn()];
+      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.status === 'delivered'));
+    } finally {
+      await dispatcher.stop();
+    }
+    await age(world.accountId, events, 40);
+    const [newer, older] = await deliveriesOf(world.api, fine.subscriptionId);
+    const retryPath = (deliveryId: number) => `/v1/webhooks/subscriptions/${fine.subscriptionId}/deliveries/${deliveryId}/retry`;
+
+    // The purge first: holding the events, it makes the retry wait, and the retry then finds nothing (404).
+    const purging = await server.sequelize.transaction();
+    let retried: Promise<{ status: number }>;
+    try {
+      expect(await purgeWebhookLog({ sequelize: server.sequelize, transaction: purging }, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
+      let settled = false;
+      retried = world.api.post(retryPath(older!.deliveryId), {}).then((response) => {
+        settled = true;
+        return response;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+    } finally {
+      await purging.rollback();
+    }
+    // Rolled back, so the retry then found the delivery and its event, and revived it.
+    expect((await retried).status).toBe(200);
+
+    // The retry first: the purge skips the event it holds; once committed, the delivery is pending and kept.
+    const retrying = await server.sequelize.transaction();
+    try {
+      const revived = await retryDelivery({ sequelize: server.sequelize, transaction: retrying },
+        { accountId: world.accountId, subscriptionId: fine.subscriptionId, deliveryId: newer!.deliveryId, now: new Date() });
+      expect(revived?.status).toBe('pending');
+      expect(await purgeWebhookLog(db(), cutoff(), mine())).toEqual({ events: 0, deliveries: 0 });
+    } finally {
+      await retrying.commit();
+    }
+    expect(await purgeWebhookLog(db(), cutoff(), mine())).toEqual({ events: 0, deliveries: 0 });
+    expect(await eventsLeft(world.accountId)).toEqual(events);
+
+    // With nothing holding them back and nothing pending, both go; a retry then answers 404.
+    await queryRows(db(), `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE account_id = $1`, [world.accountId]);
+    const committed = await server.sequelize.transaction();
+    let late: Promise<{ status: number }>;
+    try {
+      expect(await purgeWebhookLog({ sequelize: server.sequelize, transaction: committed }, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
+      late = world.api.post(retryPath(newer!.deliveryId), {});
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await committed.commit();
+    }
+    expect((await late).status).toBe(404);
+    expect(await deliveriesLeft(world.accountId)).toEqual([]);
+  });
+});
