@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dns from 'node:dns';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
@@ -184,6 +185,35 @@ describe('validation', () => {
     expect(patched.status).toBe(422);
     // The same URL passes where private URLs are allowed.
     await subscribe(world.api, { url: 'http://localhost:8080/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+  });
+
+  it('looks a host up with no transaction open: a slow DNS answer holds no database connection', async () => {
+    const real = dns.promises.lookup.bind(dns.promises);
+    let looking = 0;
+    const lookup = vi.spyOn(dns.promises, 'lookup').mockImplementation((async (host: string) => {
+      looking += 1;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return real(host === 'slow.example' ? '127.0.0.1' : host, { all: true, verbatim: true });
+    }) as unknown as typeof dns.promises.lookup);
+    const inTransaction = async () => (await queryOne<{ count: number }>({ sequelize: server.sequelize },
+      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`))!.count;
+    try {
+      const created = world.api.post<CreatedWebhookSubscription>(collection, { url: 'http://slow.example/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+      await vi.waitFor(() => expect(looking).toBe(1));
+      expect(await inTransaction()).toBe(0);
+      const { subscriptionId } = (await created).body;
+      expect((await created).status).toBe(201);
+
+      const patched = world.api.patch(`${collection}/${subscriptionId}`, { url: 'http://slow.example/other' });
+      await vi.waitFor(() => expect(looking).toBe(2));
+      expect(await inTransaction()).toBe(0);
+      expect((await patched).status).toBe(200);
+      // A missing subscription is a 404 before any lookup.
+      expect((await world.api.patch(`${collection}/999999`, { url: 'http://slow.example/hook' })).status).toBe(404);
+      expect(looking).toBe(2);
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it('reads a malformed path id or cursor as 404 / 400', async () => {

@@ -17,20 +17,22 @@ const INSERT = `
     SELECT $1, sub.id, site FROM sub, unnest($8::int[]) AS site)
   SELECT sub.*, $8::int[] AS site_ids FROM sub`;
 
-/** Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed). */
+/** Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed); no database. */
 export async function checkSubscriptionUrl(url: string, allowPrivate: boolean): Promise<void> {
   const refusal = await urlRefusal(url, allowPrivate);
   if (refusal) throw validationFailed([{ path: 'url', message: refusal }], 'The webhook URL cannot be used.');
 }
 
-/** Creates a subscription: URL checked, sites resolved with the token, a new secret shown this once. */
+/**
+ * Creates a subscription: sites resolved with the token, a new secret shown this once. The URL was checked
+ * by the route before its transaction (checkSubscriptionUrl: a DNS lookup must not hold a connection).
+ */
 export async function createSubscription(
   db: Executor,
-  input: { principal: Principal; request: CreateWebhookSubscriptionRequest; allowPrivateUrls: boolean; now: Date },
+  input: { principal: Principal; request: CreateWebhookSubscriptionRequest; now: Date },
 ): Promise<CreatedWebhookSubscription> {
   const { principal, request, now } = input;
   const sites = await subscriptionSites(db, principal, request.siteIds);
-  await checkSubscriptionUrl(request.url, input.allowPrivateUrls);
   const secret = newWebhookSecret();
   const row = await queryOne<SubscriptionRow>(db, INSERT, [
     principal.accountId, request.url, [...new Set(request.events)], sites.allSites, request.description || null, secret, now,

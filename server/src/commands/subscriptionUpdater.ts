@@ -5,7 +5,6 @@ import { type Executor, queryOne } from '../db/query';
 import { notFound } from '../errors/problem';
 import { subscriptionSites } from '../policies/subscriptionAccess';
 import { presentSubscription } from '../presenters/webhook';
-import { checkSubscriptionUrl } from './subscriptionCreator';
 
 const UPDATE = `
   WITH sub AS (
@@ -33,16 +32,18 @@ const UPDATE = `
       AND (d.next_attempt_at = 'infinity') = $8 AND (d.locked_until IS NULL OR d.locked_until < $9))
   SELECT id FROM sub`;
 
-/** Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view). */
+/**
+ * Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view).
+ * A new URL was checked by the route before its transaction (checkSubscriptionUrl).
+ */
 export async function updateSubscription(
   db: Executor,
-  input: { principal: Principal; subscriptionId: number; request: UpdateWebhookSubscriptionRequest; allowPrivateUrls: boolean; now: Date },
+  input: { principal: Principal; subscriptionId: number; request: UpdateWebhookSubscriptionRequest; now: Date },
 ): Promise<WebhookSubscription> {
   const { principal, subscriptionId, request, now } = input;
   const missing = () => notFound(`Webhook subscription ${subscriptionId} does not exist.`);
   if (!(await findSubscription(db, principal, subscriptionId))) throw missing();
   const sites = request.siteIds === undefined ? undefined : await subscriptionSites(db, principal, request.siteIds ?? undefined);
-  if (request.url !== undefined) await checkSubscriptionUrl(request.url, input.allowPrivateUrls);
   const events = request.events ? [...new Set(request.events)] : null;
   // Locked first, in a statement of its own: the update's snapshot is then taken after any other change of
   // this subscription (a PATCH, a 410 that disabled it) has committed, so it sees the deliveries that change

@@ -60,6 +60,11 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   atomicity?: 'transaction' | 'statement';
   /** Success responses by status; `null` for no body (204). Errors are problem+json. */
   responses: Record<number, z.ZodType | null>;
+  /**
+   * Checks that are slow and need no transaction (a DNS lookup), run before the write's transaction starts
+   * so they hold no database connection; not run for a replayed Idempotency-Key. `db` here is the pool.
+   */
+  precheck?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<void>;
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
 }
 
@@ -79,6 +84,7 @@ export interface Route {
   /** Writes run in a transaction (or one statement) with Idempotency-Key handling. */
   write: boolean;
   atomicity: 'transaction' | 'statement';
+  precheck?: (ctx: HandlerContext<unknown, unknown, unknown>) => Promise<void>;
   handler: (ctx: HandlerContext<unknown, unknown, unknown>) => Promise<Reply>;
 }
 
@@ -103,6 +109,7 @@ export function defineRoute<
     write: spec.method !== 'GET' && !spec.readOnly,
     atomicity: spec.atomicity ?? 'transaction',
     // The router validates params, query and body with these very schemas before calling.
+    precheck: spec.precheck as Route['precheck'],
     handler: spec.handler as Route['handler'],
   };
 }

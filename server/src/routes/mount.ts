@@ -108,6 +108,8 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
     params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
   });
+  // Not for a replay, which answers what was stored whatever the check would say now.
+  if (route.precheck && stored === undefined) await route.precheck(context(pool));
   let reply: SerializedReply;
   if (keyed) {
     reply = await runWrite({

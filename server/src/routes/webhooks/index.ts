@@ -6,7 +6,7 @@ import {
   UpdateWebhookSubscriptionRequest,
   WebhookSubscription,
 } from '../../../../shared/src/schemas/webhooks';
-import { createSubscription } from '../../commands/subscriptionCreator';
+import { checkSubscriptionUrl, createSubscription } from '../../commands/subscriptionCreator';
 import { updateSubscription } from '../../commands/subscriptionUpdater';
 import { findSubscription, listSubscriptions } from '../../db/webhookRows';
 import { queryOne } from '../../db/query';
@@ -32,9 +32,11 @@ export const webhookRoutes = [
     scope: 'webhooks:manage',
     body: CreateWebhookSubscriptionRequest,
     responses: { 201: CreatedWebhookSubscription },
-    handler: async ({ db, principal, body, now, deps }) => ({
+    // The URL's host is looked up before the transaction: a slow DNS answer holds no database connection.
+    precheck: async ({ body, deps }) => checkSubscriptionUrl(body.url, deps.env.WEBHOOK_ALLOW_PRIVATE_URLS),
+    handler: async ({ db, principal, body, now }) => ({
       status: 201,
-      body: await createSubscription(db, { principal, request: body, allowPrivateUrls: deps.env.WEBHOOK_ALLOW_PRIVATE_URLS, now }),
+      body: await createSubscription(db, { principal, request: body, now }),
     }),
   }),
   defineRoute({
@@ -76,11 +78,15 @@ export const webhookRoutes = [
     params: SubscriptionParams,
     body: UpdateWebhookSubscriptionRequest,
     responses: { 200: WebhookSubscription },
-    handler: async ({ db, principal, params, body, now, deps }) => ({
+    // A new URL's host is looked up before the transaction (a missing subscription is still a 404 first).
+    precheck: async ({ db, principal, params, body, deps }) => {
+      if (body.url === undefined) return;
+      if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
+      await checkSubscriptionUrl(body.url, deps.env.WEBHOOK_ALLOW_PRIVATE_URLS);
+    },
+    handler: async ({ db, principal, params, body, now }) => ({
       status: 200,
-      body: await updateSubscription(db, {
-        principal, subscriptionId: params.subscriptionId, request: body, allowPrivateUrls: deps.env.WEBHOOK_ALLOW_PRIVATE_URLS, now,
-      }),
+      body: await updateSubscription(db, { principal, subscriptionId: params.subscriptionId, request: body, now }),
     }),
   }),
   defineRoute({
