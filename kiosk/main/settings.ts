@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { KioskSettings } from '../src/data/settings';
+import { presetValue } from '../src/data/settings';
 import type { PresetSettings } from '../preload/bridge';
 
 export interface LoadedSettings {
@@ -22,8 +22,8 @@ function readKioskJson(file: string, problems: string[]): Raw {
     // Windows editors (Notepad, PowerShell's Out-File) may save UTF-8 with a byte-order mark, which JSON.parse refuses.
     const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      const { serverUrl, token, siteId, mode } = parsed as Record<string, unknown>;
-      return { serverUrl, token, siteId, mode };
+      const { serverUrl, token, siteId, mode, settingsPin } = parsed as Record<string, unknown>;
+      return { serverUrl, token, siteId, mode, settingsPin };
     }
     problems.push(`${file} is not a JSON object; ignored`);
   } catch {
@@ -38,6 +38,7 @@ const variables: Record<keyof PresetSettings, string> = {
   token: 'KIOSK_TOKEN',
   siteId: 'KIOSK_SITE_ID',
   mode: 'KIOSK_MODE',
+  settingsPin: 'KIOSK_SETTINGS_PIN',
 };
 
 function fromEnv(env: NodeJS.ProcessEnv): Raw {
@@ -49,12 +50,6 @@ function fromEnv(env: NodeJS.ProcessEnv): Raw {
     raw[key] = key === 'siteId' ? Number(value) : value;
   }
   return raw;
-}
-
-/** One key's value checked on its own, so a wrong mode does not throw away a good server URL. */
-function validValue(key: keyof PresetSettings, value: unknown): PresetSettings | undefined {
-  const parsed = KioskSettings.partial().safeParse({ [key]: value });
-  return parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -72,14 +67,14 @@ export function loadSettings(input: { userDataDir: string; env: NodeJS.ProcessEn
   for (const key of Object.keys(variables) as Array<keyof PresetSettings>) {
     let valid: PresetSettings | undefined;
     if (fromVariables[key] !== undefined) {
-      valid = validValue(key, fromVariables[key]);
+      valid = presetValue(key, fromVariables[key]);
       if (!valid) {
         const fallback = fromFile[key] === undefined ? '' : `; using ${key} from ${file} instead`;
         problems.push(`Ignored an invalid ${key} in ${variables[key]}${fallback}`);
       }
     }
     if (!valid && fromFile[key] !== undefined) {
-      valid = validValue(key, fromFile[key]);
+      valid = presetValue(key, fromFile[key]);
       if (!valid) problems.push(`Ignored an invalid ${key} in ${file}`);
     }
     if (valid) Object.assign(settings, valid);

@@ -9,6 +9,8 @@ export interface PresetSettings {
   token?: string;
   siteId?: number;
   mode?: 'visitor' | 'gate';
+  /** 4–12 digits asked before the Settings screen opens (unset: Settings is open to anyone at the kiosk). */
+  settingsPin?: string;
 }
 
 /** What the renderer may ask of the main process: deliberately tiny (no Node, no IPC exposed as such). */

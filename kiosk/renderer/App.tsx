@@ -60,5 +60,5 @@ export function App() {
       </div>
     );
   }
-  return <KioskShell device={device} settings={boot.settings} notice={boot.notice} onSettingsSaved={saved} />;
+  return <KioskShell device={device} settings={boot.settings} notice={boot.notice} settingsPin={boot.prefill.settingsPin} onSettingsSaved={saved} />;
 }

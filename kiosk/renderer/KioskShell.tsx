@@ -7,6 +7,7 @@ import { useKiosk } from './hooks/useKiosk';
 import { useObservable } from './hooks/useObservable';
 import { GateScreen } from './screens/GateScreen';
 import { NeedsAttention } from './screens/NeedsAttention';
+import { NO_TRIES, PinPrompt, type PinTries } from './screens/PinPrompt';
 import { RollCall } from './screens/RollCall';
 import { SetupScreen } from './screens/SetupScreen';
 import { VisitorScreen } from './screens/VisitorScreen';
@@ -17,14 +18,23 @@ interface KioskShellProps {
   device: KioskDatabase;
   settings: KioskSettings;
   notice: string | undefined;
+  /** When set, Settings opens only after this PIN is entered (each time it is opened). */
+  settingsPin: string | undefined;
   onSettingsSaved(settings: KioskSettings | undefined): void;
 }
 
 /** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
-export function KioskShell({ device, settings, notice, onSettingsSaved }: KioskShellProps) {
+export function KioskShell({ device, settings, notice, settingsPin, onSettingsSaved }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
-  const [view, setView] = useState<View>('home');
+  const [view, setShownView] = useState<View>('home');
+  const [unlocked, setUnlocked] = useState(false);
+  const [pinTries, setPinTries] = useState<PinTries>(NO_TRIES);
+  // Leaving Settings locks it again.
+  const setView = (next: View) => {
+    setShownView(next);
+    if (next !== 'settings') setUnlocked(false);
+  };
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
   const [homeKey, setHomeKey] = useState(0);
   const attention = status?.attention ?? 0;
@@ -42,7 +52,9 @@ export function KioskShell({ device, settings, notice, onSettingsSaved }: KioskS
   if (kiosk && view === 'home') screen = settings.mode === 'gate' ? <GateScreen kiosk={kiosk} /> : <VisitorScreen key={homeKey} kiosk={kiosk} />;
   if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
   if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} />;
-  if (view === 'settings') {
+  if (view === 'settings' && settingsPin !== undefined && !unlocked) {
+    screen = <PinPrompt pin={settingsPin} tries={pinTries} onTries={setPinTries} onUnlock={() => setUnlocked(true)} onCancel={() => setView('home')} />;
+  } else if (view === 'settings') {
     screen = <SetupScreen device={device} current={settings} prefill={{}} onCancel={() => setView('home')}
       onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />;
   }

@@ -1,4 +1,4 @@
-import { KioskSettings } from '../src/data/settings';
+import { KioskSettings, presetValue } from '../src/data/settings';
 import { type KioskBridge, type PresetSettings, bridgeKey } from '../preload/bridge';
 
 /**
@@ -13,7 +13,7 @@ export function kioskBridge(win: Window): KioskBridge | undefined {
   return candidate?.platform === 'electron' ? candidate : undefined;
 }
 
-/** `?server=…&token=…&site=…&mode=visitor|gate`: any subset, each value checked like a saved setting. */
+/** `?server=…&token=…&site=…&mode=visitor|gate&pin=…`: any subset, each value checked like a saved setting. */
 export function presetFromQuery(search: string): PresetSettings {
   const params = new URLSearchParams(search);
   const raw = {
@@ -21,12 +21,11 @@ export function presetFromQuery(search: string): PresetSettings {
     token: params.get('token') ?? undefined,
     siteId: params.has('site') ? Number(params.get('site')) : undefined,
     mode: params.get('mode') ?? undefined,
+    settingsPin: params.get('pin') ?? undefined,
   };
   const preset: PresetSettings = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    const parsed = KioskSettings.partial().safeParse({ [key]: value });
-    if (parsed.success) Object.assign(preset, parsed.data);
+  for (const [key, value] of Object.entries(raw) as Array<[keyof PresetSettings, unknown]>) {
+    if (value !== undefined) Object.assign(preset, presetValue(key, value));
   }
   return preset;
 }

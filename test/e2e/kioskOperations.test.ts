@@ -199,6 +199,44 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await context.close();
   }, 40_000);
 
+  it('opens Settings only with the PIN when the deployment set one, and locks it again on leaving', async () => {
+    const site = await newSite();
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', pin: '2468',
+    });
+    // The PIN does not linger in the address bar.
+    await expect.poll(() => page.evaluate(() => window.location.search)).toBe('');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    expect(await page.getByLabel('Kiosk token').count()).toBe(0);
+    const pin = page.getByLabel('Settings PIN');
+    await expect.poll(() => pin.evaluate((element) => element === document.activeElement)).toBe(true);
+    await pin.fill('1111');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('That PIN is not right.');
+    expect(await page.getByLabel('Kiosk token').count()).toBe(0);
+    await pin.fill('2468');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByLabel('Kiosk token').waitFor();
+    // Leaving Settings locks it again.
+    await page.getByRole('button', { name: 'Home' }).click();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Settings PIN').waitFor();
+    expect(await page.getByLabel('Kiosk token').count()).toBe(0);
+    // Five wrong PINs in a row pause the prompt for a minute, and going Back and returning does not end the pause.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await pin.fill('0000');
+      await page.getByRole('button', { name: 'Unlock' }).click();
+    }
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many wrong PINs. Try again in a minute.');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('License plate').waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many wrong PINs. Try again in a minute.');
+    expect(await page.getByRole('button', { name: 'Unlock' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Settings PIN').isDisabled()).toBe(true);
+    await context.close();
+  }, 30_000);
+
   it('pairs through the setup screen with a site chosen from the server', async () => {
     const site = await newSite();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

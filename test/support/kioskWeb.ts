@@ -39,6 +39,8 @@ export interface KioskPageOptions {
   token: string;
   siteId: number;
   mode: 'visitor' | 'gate';
+  /** The Settings PIN (`?pin=`). */
+  pin?: string;
 }
 
 /** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
@@ -48,6 +50,7 @@ export async function openKioskPage(browser: Browser, web: KioskWeb, options: Ki
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const query = new URLSearchParams({ server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode });
+  if (options.pin !== undefined) query.set('pin', options.pin);
   await page.goto(`${web.url}?${query}`);
   await page.getByRole('status').getByText('Online').waitFor({ timeout: 10_000 });
   return { context, page };

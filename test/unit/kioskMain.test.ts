@@ -381,6 +381,22 @@ describe('kiosk main process: settings', () => {
     expect(loaded.problems.join('\n')).toMatch(/serverUrl[\s\S]*siteId[\s\S]*mode/);
   });
 
+  it('takes a Settings PIN of 4 to 12 digits from kiosk.json or KIOSK_SETTINGS_PIN, and says when one is refused', () => {
+    writeJson({ token: 'ck_abc', settingsPin: '0246' });
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({ settings: { token: 'ck_abc', settingsPin: '0246' }, problems: [] });
+    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings.settingsPin).toBe('13579');
+    // A number would lose its leading zeros, letters are not on a PIN pad: refused, by name.
+    writeJson({ token: 'ck_abc', settingsPin: 1234 });
+    const numeric = loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '12ab' } });
+    expect(numeric.settings).toEqual({ token: 'ck_abc' });
+    expect(numeric.problems).toEqual([
+      expect.stringMatching(/invalid settingsPin in KIOSK_SETTINGS_PIN; using settingsPin from .*kiosk\.json instead/),
+      expect.stringMatching(/invalid settingsPin in .*kiosk\.json/),
+    ]);
+    writeJson({ settingsPin: '123' });
+    expect(loadSettings({ userDataDir: userData, env: {} }).settings).toEqual({});
+  });
+
   it('ignores a kiosk.json that is not JSON, and says so', () => {
     fs.writeFileSync(path.join(userData, 'kiosk.json'), '{ serverUrl: ');
     const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_TOKEN: 'ck_env' } });

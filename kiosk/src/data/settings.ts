@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiBaseUrl } from '../../../shared/src/client';
 import { Id } from '../../../shared/src/schemas/common';
+import type { PresetSettings } from '../../preload/bridge';
 import type { KioskDatabase } from './database';
 
 export const KioskSettings = z.object({
@@ -10,6 +11,17 @@ export const KioskSettings = z.object({
   mode: z.enum(['visitor', 'gate']),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
+
+/** The PIN a deployment may set for the Settings screen: device configuration, never saved with the pairing. */
+export const SettingsPin = z.string().regex(/^[0-9]{4,12}$/);
+
+const Preset = KioskSettings.extend({ settingsPin: SettingsPin }).partial();
+
+/** One preset value checked on its own (so a wrong mode does not throw away a good server URL), or undefined. */
+export function presetValue(key: keyof PresetSettings, value: unknown): PresetSettings | undefined {
+  const parsed = Preset.safeParse({ [key]: value });
+  return parsed.success ? parsed.data : undefined;
+}
 
 const KEY = 'settings';
 
