@@ -216,6 +216,42 @@ describe('validation', () => {
     }
   });
 
+  it('keeps a refused URL under its Idempotency-Key like any 422, also when a retry races the first request', async () => {
+    const strictWorld = await buildWorld(strict);
+    const body = { url: 'http://127.0.0.1:8080/hook', events: ['PERSON_CHECKIN_ENTERED'] };
+    const first = await strictWorld.api.post<Problem>(collection, body, { idempotencyKey: 'refused-url-1' });
+    expect(first.status).toBe(422);
+    const again = await strictWorld.api.post<Problem>(collection, body, { idempotencyKey: 'refused-url-1' });
+    expect(again.status).toBe(422);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+
+    // The first request's look-up is slow and passes; a retry with the same key fails its look-up at once.
+    // Whatever each answers, they answer alike, and the database agrees with them.
+    const real = dns.promises.lookup.bind(dns.promises);
+    let calls = 0;
+    const lookup = vi.spyOn(dns.promises, 'lookup').mockImplementation((async () => {
+      calls += 1;
+      if (calls === 1) {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return real('127.0.0.1', { all: true, verbatim: true });
+      }
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND racing.example'), { code: 'ENOTFOUND' });
+    }) as unknown as typeof dns.promises.lookup);
+    try {
+      const racing = { url: 'http://racing.example/hook', events: ['PERSON_CHECKIN_ENTERED'] };
+      const slow = world.api.post(collection, racing, { idempotencyKey: 'racing-url-1' });
+      await vi.waitFor(() => expect(calls).toBe(1));
+      const quick = await world.api.post(collection, racing, { idempotencyKey: 'racing-url-1' });
+      const answers = [(await slow).status, quick.status];
+      expect(answers[0], JSON.stringify(answers)).toBe(answers[1]);
+      const saved = await queryOne<{ count: number }>({ sequelize: server.sequelize },
+        'SELECT count(*)::int AS count FROM webhook_subscriptions WHERE account_id = $1 AND url = $2', [world.accountId, racing.url]);
+      expect(saved?.count).toBe(answers[0] === 201 ? 1 : 0);
+    } finally {
+      lookup.mockRestore();
+    }
+  });
+
   it('reads a malformed path id or cursor as 404 / 400', async () => {
     expect((await world.api.get(`${collection}/abc`)).status).toBe(404);
     expect((await world.api.get(`${collection}/0/deliveries`)).status).toBe(404);

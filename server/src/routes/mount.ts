@@ -108,8 +108,13 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
     params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
   });
-  // Not for a replay, which answers what was stored whatever the check would say now.
-  if (route.precheck && stored === undefined) await route.precheck(context(pool));
+  // Not for a replay, which answers what was stored whatever the check would say now. Its refusal is the
+  // command's (thrown where the handler would throw it), so it is stored under the key like any other 422.
+  const refused = route.precheck && stored === undefined ? await precheckRefusal(route.precheck, context(pool)) : undefined;
+  const execute = (db: Executor) => {
+    if (refused) throw refused.error;
+    return route.handler(context(db));
+  };
   let reply: SerializedReply;
   if (keyed) {
     reply = await runWrite({
@@ -123,15 +128,29 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       now,
       since,
       atomicity: route.atomicity,
-      execute: (db) => route.handler(context(db)),
+      execute,
     });
   } else if (route.write) {
-    reply = serializeReply(await deps.sequelize.transaction((transaction) => route.handler(context({ sequelize: deps.sequelize, transaction }))));
+    if (refused) throw refused.error;
+    reply = serializeReply(await deps.sequelize.transaction((transaction) => execute({ sequelize: deps.sequelize, transaction })));
   } else {
     reply = serializeReply(await route.handler(context(pool)));
   }
   if (deps.validateResponses) checkResponse(route, reply);
   send(ctx, reply);
+}
+
+/** Runs a route's precheck; what it throws is kept to be thrown in the command's place. */
+async function precheckRefusal(
+  precheck: NonNullable<Route['precheck']>,
+  context: HandlerContext<unknown, unknown, unknown>,
+): Promise<{ error: unknown } | undefined> {
+  try {
+    await precheck(context);
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** RateLimit headers on every authenticated response; past the limit, 429 with Retry-After (CONTRACT §10). */
