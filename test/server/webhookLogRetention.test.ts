@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryOne, queryRows } from '../../server/src/db/query';
 import { retryDelivery } from '../../server/src/db/webhookRows';
 import { purgeWebhookLog } from '../../server/src/webhooks/logRetention';
@@ -151,5 +151,55 @@ describe('the webhook log retention', () => {
     }
     expect((await late).status).toBe(404);
     expect(await deliveriesLeft(world.accountId)).toEqual([]);
+  });
+
+  it('sees a retry that committed while it waited for a lock, and keeps that delivery and its event', async () => {
+    const dispatcher = startTestDispatcher(server);
+    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+    let events: number[];
+    try {
+      events = [await checkIn(), await checkIn()];
+      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.status === 'delivered'));
+    } finally {
+      await dispatcher.stop();
+    }
+    await age(world.accountId, events, 40);
+    const [, older] = await deliveriesOf(world.api, fine.subscriptionId);
+
+    // A change of the subscription holds its row: the purge's first statement waits for it, its snapshot taken.
+    const changing = await server.sequelize.transaction();
+    let purging: Promise<unknown>;
+    try {
+      await queryRows({ sequelize: server.sequelize, transaction: changing },
+        'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, fine.subscriptionId]);
+      purging = purgeWebhookLog(db(), cutoff(), mine());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Meanwhile a person retries the older delivery; it commits before the purge gets on.
+      const retried = await world.api.post(`/v1/webhooks/subscriptions/${fine.subscriptionId}/deliveries/${older!.deliveryId}/retry`, {});
+      expect(retried.status).toBe(200);
+    } finally {
+      await changing.commit();
+    }
+    expect(await purging).toEqual({ events: 1, deliveries: 1 });
+    expect(await eventsLeft(world.accountId)).toEqual([events[0]]);
+    expect((await deliveriesLeft(world.accountId)).map((row) => [row.outbox_id, row.status])).toEqual([[events[0], 'pending']]);
+  });
+
+  it('walks on past an event stamped a little later than the next ones, and stops between batches when told', async () => {
+    const events = [await checkIn(), await checkIn(), await checkIn()];
+    // Each id is taken when its event is written, each time stamped when its request began, by its instance's
+    // clock: the first event here looks ten minutes younger than the cut-off, the others forty days older.
+    await queryRows(db(), `UPDATE outbox_events SET created_at = $2::timestamptz + interval '10 minutes' WHERE account_id = $1 AND id = $3`,
+      [world.accountId, cutoff(), events[0]]);
+    await age(world.accountId, events.slice(1), 40);
+    const dispatcher = startTestDispatcher(server);
+    try {
+      await vi.waitFor(async () => expect(await queryOne(db(), 'SELECT 1 FROM outbox_queue WHERE account_id = $1', [world.accountId])).toBeUndefined());
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(await purgeWebhookLog(db(), cutoff(), { ...mine(), batch: 1, signal: AbortSignal.abort() })).toEqual({ events: 0, deliveries: 0 });
+    expect(await purgeWebhookLog(db(), cutoff(), { ...mine(), batch: 1 })).toEqual({ events: 2, deliveries: 0 });
+    expect(await eventsLeft(world.accountId)).toEqual([events[0]]);
   });
 });

@@ -7,11 +7,13 @@ const EVERY_MS = 10 * 60_000;
 
 /** Deletes idempotency records past retention in small batches, off the request path; safe in every instance. */
 export function startIdempotencyPurge(sequelize: Sequelize, ttlHours: number, log: Logger): PeriodicJob {
-  return startPeriodic('idempotency purge', EVERY_MS, log, async () => {
+  return startPeriodic('idempotency purge', EVERY_MS, log, async (signal) => {
     const before = new Date(Date.now() - ttlHours * 3_600_000);
     let purged = 0;
-    for (let batch = await purgeExpired({ sequelize }, before); batch > 0; batch = await purgeExpired({ sequelize }, before)) {
+    while (!signal.aborted) {
+      const batch = await purgeExpired({ sequelize }, before);
       purged += batch;
+      if (batch === 0) break;
     }
     if (purged > 0) log.info('purged expired idempotency keys', { purged });
   });

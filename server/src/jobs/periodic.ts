@@ -7,13 +7,15 @@ export interface PeriodicJob {
 
 /**
  * Runs `work` now and then every `everyMs`, one run at a time (a run still going when the timer fires is
- * not doubled), off the request path; a failed run is logged and the next one tries again.
+ * not doubled), off the request path; a failed run is logged and the next one tries again. `stop` aborts
+ * the signal given to `work`, which should end between two of its steps.
  */
-export function startPeriodic(name: string, everyMs: number, log: Logger, work: () => Promise<void>): PeriodicJob {
+export function startPeriodic(name: string, everyMs: number, log: Logger, work: (signal: AbortSignal) => Promise<void>): PeriodicJob {
+  const stopping = new AbortController();
   let running: Promise<void> | undefined;
   const tick = () => {
     if (running) return;
-    running = work()
+    running = work(stopping.signal)
       .catch((error: unknown) => log.warn(`${name} failed`, { error: String(error) }))
       .finally(() => {
         running = undefined;
@@ -25,6 +27,7 @@ export function startPeriodic(name: string, everyMs: number, log: Logger, work: 
   return {
     async stop() {
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };

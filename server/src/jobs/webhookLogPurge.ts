@@ -7,8 +7,8 @@ const EVERY_MS = 10 * 60_000;
 
 /** Deletes webhook events and finished deliveries older than the retention, every 10 minutes; safe in every instance. */
 export function startWebhookLogPurge(sequelize: Sequelize, retentionDays: number, log: Logger): PeriodicJob {
-  return startPeriodic('webhook log purge', EVERY_MS, log, async () => {
-    const purged = await purgeWebhookLog({ sequelize }, new Date(Date.now() - retentionDays * 86_400_000));
+  return startPeriodic('webhook log purge', EVERY_MS, log, async (signal) => {
+    const purged = await purgeWebhookLog({ sequelize }, new Date(Date.now() - retentionDays * 86_400_000), { signal });
     if (purged.events > 0) log.info('purged old webhook events and deliveries', { ...purged });
   });
 }
