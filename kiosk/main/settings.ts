@@ -9,7 +9,9 @@ export interface LoadedSettings {
   problems: string[];
 }
 
-type Raw = Partial<Record<keyof PresetSettings, unknown>>;
+/** The keys a file or variable may set (the invalid-PIN flag is the loader's own conclusion). */
+type PresetKey = Exclude<keyof PresetSettings, 'settingsPinInvalid'>;
+type Raw = Partial<Record<PresetKey, unknown>>;
 
 function readKioskJson(file: string, problems: string[]): Raw {
   let text: string;
@@ -33,7 +35,7 @@ function readKioskJson(file: string, problems: string[]): Raw {
 }
 
 /** Each preset key and the variable that overrides it. */
-const variables: Record<keyof PresetSettings, string> = {
+const variables: Record<PresetKey, string> = {
   serverUrl: 'KIOSK_SERVER_URL',
   token: 'KIOSK_TOKEN',
   siteId: 'KIOSK_SITE_ID',
@@ -43,7 +45,7 @@ const variables: Record<keyof PresetSettings, string> = {
 
 function fromEnv(env: NodeJS.ProcessEnv): Raw {
   const raw: Raw = {};
-  for (const [key, name] of Object.entries(variables) as Array<[keyof PresetSettings, string]>) {
+  for (const [key, name] of Object.entries(variables) as Array<[PresetKey, string]>) {
     const value = env[name];
     // An empty variable counts as unset, as for the server's variables.
     if (value === undefined || value === '') continue;
@@ -64,7 +66,7 @@ export function loadSettings(input: { userDataDir: string; env: NodeJS.ProcessEn
   const fromFile = readKioskJson(file, problems);
   const fromVariables = fromEnv(input.env);
   const settings: PresetSettings = {};
-  for (const key of Object.keys(variables) as Array<keyof PresetSettings>) {
+  for (const key of Object.keys(variables) as PresetKey[]) {
     let valid: PresetSettings | undefined;
     if (fromVariables[key] !== undefined) {
       valid = presetValue(key, fromVariables[key]);
@@ -78,6 +80,8 @@ export function loadSettings(input: { userDataDir: string; env: NodeJS.ProcessEn
       if (!valid) problems.push(`Ignored an invalid ${key} in ${file}`);
     }
     if (valid) Object.assign(settings, valid);
+    // A PIN that was meant but cannot be used must not leave Settings open.
+    else if (key === 'settingsPin' && (fromVariables[key] !== undefined || fromFile[key] !== undefined)) settings.settingsPinInvalid = true;
   }
   return { settings, problems };
 }

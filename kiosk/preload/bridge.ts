@@ -11,6 +11,8 @@ export interface PresetSettings {
   mode?: 'visitor' | 'gate';
   /** 4–12 digits asked before the Settings screen opens (unset: Settings is open to anyone at the kiosk). */
   settingsPin?: string;
+  /** A PIN was set but is not 4–12 digits: Settings stays locked rather than open (fail closed). */
+  settingsPinInvalid?: boolean;
 }
 
 /** What the renderer may ask of the main process: deliberately tiny (no Node, no IPC exposed as such). */

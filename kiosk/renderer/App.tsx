@@ -1,15 +1,27 @@
 import { useEffect, useState } from 'react';
 import { KioskDatabase } from '../src/data/database';
-import { type KioskSettings, readSettings, saveSettings } from '../src/data/settings';
+import { type KioskSettings, readSavedPin, readSettings, savePin, saveSettings } from '../src/data/settings';
 import type { PresetSettings } from '../preload/bridge';
 import { StatusBar } from './components/StatusBar';
-import { DEVICE_DATABASE, completePreset, forgetQuery, readPreset, sameSettings } from './deviceSettings';
+import { DEVICE_DATABASE, completePreset, forgetQuery, presetFromQuery, readPreset, sameSettings } from './deviceSettings';
 import { KioskShell } from './KioskShell';
+import { NO_TRIES, type PinTries } from './screens/PinPrompt';
+import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
 import { SetupScreen } from './screens/SetupScreen';
 
 type Boot =
   | { state: 'starting' }
-  | { state: 'ready'; settings: KioskSettings | undefined; prefill: PresetSettings; notice: string | undefined };
+  | { state: 'ready'; settings: KioskSettings | undefined; prefill: PresetSettings; notice: string | undefined; lock: SettingsLock | undefined };
+
+/**
+ * What guards Settings: a PIN setting that is wrong keeps it shut; else the app's PIN (kiosk.json/env, read
+ * at every start), else one a browser address gave this device earlier (`?pin=`, kept until unpairing).
+ */
+async function settingsLock(device: KioskDatabase, preset: PresetSettings): Promise<SettingsLock | undefined> {
+  if (preset.settingsPinInvalid) return { kind: 'invalid' };
+  const pin = preset.settingsPin ?? (await readSavedPin(device));
+  return pin === undefined ? undefined : { kind: 'pin', pin };
+}
 
 /**
  * Reads this device's pairing, applies a preset (kiosk.json/env in Electron, the query string in a
@@ -20,6 +32,8 @@ export function App() {
   // closed instance by itself and React may re-run effects.
   const [device] = useState(() => new KioskDatabase(DEVICE_DATABASE));
   const [boot, setBoot] = useState<Boot>({ state: 'starting' });
+  // Wrong PINs are counted for the whole page, so no screen change (or unpairing) resets them.
+  const [pinTries, setPinTries] = useState<PinTries>(NO_TRIES);
 
   useEffect(() => {
     let current = true;
@@ -27,6 +41,9 @@ export function App() {
     const search = window.location.search;
     void (async () => {
       const preset = await readPreset(window, search).catch((): PresetSettings => ({}));
+      // A PIN in the address is kept on the device, so a reload without it does not open Settings.
+      const addressPin = presetFromQuery(search).settingsPin;
+      if (addressPin !== undefined) await savePin(device, addressPin);
       const complete = completePreset(preset);
       let notice: string | undefined;
       if (complete && !sameSettings(complete, await readSettings(device))) {
@@ -35,7 +52,8 @@ export function App() {
       }
       const settings = await readSettings(device);
       forgetQuery(window);
-      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice });
+      const lock = await settingsLock(device, preset);
+      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, lock });
     })();
     return () => {
       current = false;
@@ -55,10 +73,17 @@ export function App() {
     return (
       <div className="shell">
         <header className="top-bar"><span className="brand">Gatehouse</span></header>
-        <main className="screen"><SetupScreen device={device} current={undefined} prefill={boot.prefill} onSaved={saved} /></main>
+        <main className="screen">
+          <SettingsGate lock={boot.lock} tries={pinTries} onTries={setPinTries}>
+            <SetupScreen device={device} current={undefined} prefill={boot.prefill} onSaved={saved} />
+          </SettingsGate>
+        </main>
         <StatusBar status={undefined} note="Not paired" />
       </div>
     );
   }
-  return <KioskShell device={device} settings={boot.settings} notice={boot.notice} settingsPin={boot.prefill.settingsPin} onSettingsSaved={saved} />;
+  return (
+    <KioskShell device={device} settings={boot.settings} notice={boot.notice} settingsLock={boot.lock} pinTries={pinTries} onPinTries={setPinTries}
+      onSettingsSaved={saved} />
+  );
 }

@@ -7,7 +7,8 @@ import { useKiosk } from './hooks/useKiosk';
 import { useObservable } from './hooks/useObservable';
 import { GateScreen } from './screens/GateScreen';
 import { NeedsAttention } from './screens/NeedsAttention';
-import { NO_TRIES, PinPrompt, type PinTries } from './screens/PinPrompt';
+import type { PinTries } from './screens/PinPrompt';
+import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
 import { RollCall } from './screens/RollCall';
 import { SetupScreen } from './screens/SetupScreen';
 import { VisitorScreen } from './screens/VisitorScreen';
@@ -18,23 +19,18 @@ interface KioskShellProps {
   device: KioskDatabase;
   settings: KioskSettings;
   notice: string | undefined;
-  /** When set, Settings opens only after this PIN is entered (each time it is opened). */
-  settingsPin: string | undefined;
+  /** When set, Settings opens only after the PIN is entered, each time it is opened (or not at all, for a wrong PIN setting). */
+  settingsLock: SettingsLock | undefined;
+  pinTries: PinTries;
+  onPinTries(tries: PinTries): void;
   onSettingsSaved(settings: KioskSettings | undefined): void;
 }
 
 /** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
-export function KioskShell({ device, settings, notice, settingsPin, onSettingsSaved }: KioskShellProps) {
+export function KioskShell({ device, settings, notice, settingsLock, pinTries, onPinTries, onSettingsSaved }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
-  const [view, setShownView] = useState<View>('home');
-  const [unlocked, setUnlocked] = useState(false);
-  const [pinTries, setPinTries] = useState<PinTries>(NO_TRIES);
-  // Leaving Settings locks it again.
-  const setView = (next: View) => {
-    setShownView(next);
-    if (next !== 'settings') setUnlocked(false);
-  };
+  const [view, setView] = useState<View>('home');
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
   const [homeKey, setHomeKey] = useState(0);
   const attention = status?.attention ?? 0;
@@ -52,11 +48,14 @@ export function KioskShell({ device, settings, notice, settingsPin, onSettingsSa
   if (kiosk && view === 'home') screen = settings.mode === 'gate' ? <GateScreen kiosk={kiosk} /> : <VisitorScreen key={homeKey} kiosk={kiosk} />;
   if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
   if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} />;
-  if (view === 'settings' && settingsPin !== undefined && !unlocked) {
-    screen = <PinPrompt pin={settingsPin} tries={pinTries} onTries={setPinTries} onUnlock={() => setUnlocked(true)} onCancel={() => setView('home')} />;
-  } else if (view === 'settings') {
-    screen = <SetupScreen device={device} current={settings} prefill={{}} onCancel={() => setView('home')}
-      onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />;
+  if (view === 'settings') {
+    // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
+    screen = (
+      <SettingsGate lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
+        <SetupScreen device={device} current={settings} prefill={{}} onCancel={() => setView('home')}
+          onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />
+      </SettingsGate>
+    );
   }
 
   return (

@@ -24,9 +24,10 @@ export function presetFromQuery(search: string): PresetSettings {
     settingsPin: params.get('pin') ?? undefined,
   };
   const preset: PresetSettings = {};
-  for (const [key, value] of Object.entries(raw) as Array<[keyof PresetSettings, unknown]>) {
+  for (const [key, value] of Object.entries(raw) as Array<[keyof typeof raw, unknown]>) {
     if (value !== undefined) Object.assign(preset, presetValue(key, value));
   }
+  if (raw.settingsPin !== undefined && preset.settingsPin === undefined) preset.settingsPinInvalid = true;
   return preset;
 }
 

@@ -222,6 +222,11 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Settings PIN').waitFor();
     expect(await page.getByLabel('Kiosk token').count()).toBe(0);
+    // The PIN is kept on the device: a reload, with the address now bare, still asks for it.
+    await page.reload();
+    await page.getByLabel('License plate').waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Settings PIN').waitFor();
     // Five wrong PINs in a row pause the prompt for a minute, and going Back and returning does not end the pause.
     for (let attempt = 0; attempt < 5; attempt += 1) {
       await pin.fill('0000');
@@ -235,6 +240,27 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     expect(await page.getByRole('button', { name: 'Unlock' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Settings PIN').isDisabled()).toBe(true);
     await context.close();
+  }, 30_000);
+
+  it('keeps Settings shut when the PIN set is not 4 to 12 digits, and asks for the PIN before a first pairing', async () => {
+    const site = await newSite();
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', pin: '12',
+    });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('is not 4 to 12 digits, so Settings stay locked');
+    expect(await page.getByLabel('Kiosk token').count()).toBe(0);
+    expect(await page.getByLabel('Settings PIN').count()).toBe(0);
+    await context.close();
+
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    fresh.setDefaultTimeout(10_000);
+    const unpaired = await fresh.newPage();
+    await unpaired.goto(`${web.url}?pin=97531`);
+    await unpaired.getByLabel('Settings PIN').fill('97531');
+    await unpaired.getByRole('button', { name: 'Unlock' }).click();
+    await unpaired.getByLabel('Server URL').waitFor();
+    await fresh.close();
   }, 30_000);
 
   it('pairs through the setup screen with a site chosen from the server', async () => {

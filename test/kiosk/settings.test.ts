@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KioskDatabase } from '../../kiosk/src/data/database';
 import { checkIn } from '../../kiosk/src/data/personCommands';
 import { rollCall } from '../../kiosk/src/data/queries';
-import { readSettings, saveSettings } from '../../kiosk/src/data/settings';
+import { readSavedPin, readSettings, savePin, saveSettings } from '../../kiosk/src/data/settings';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 
@@ -30,6 +30,23 @@ describe('pairing: never strand unsynced actions', () => {
     expect(await saveSettings(db, { ...paired, siteId: 2 })).toEqual({ ok: true });
     expect(await saveSettings(db, null)).toEqual({ ok: true });
     expect(await readSettings(db)).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('the Settings PIN given in an address', () => {
+  it('is kept through re-pairing, replaced by the next one, and forgotten when the kiosk is unpaired', async () => {
+    const db = new KioskDatabase(`settings-${randomUUID()}`);
+    expect(await readSavedPin(db)).toBeUndefined();
+    await savePin(db, '2468');
+    expect(await saveSettings(db, paired)).toEqual({ ok: true });
+    expect(await saveSettings(db, { ...paired, siteId: 2 })).toEqual({ ok: true });
+    expect(await readSavedPin(db)).toBe('2468');
+    await savePin(db, '013579');
+    expect(await readSavedPin(db)).toBe('013579');
+    await expect(savePin(db, '12')).rejects.toThrow();
+    expect(await saveSettings(db, null)).toEqual({ ok: true });
+    expect(await readSavedPin(db)).toBeUndefined();
     db.close();
   });
 });

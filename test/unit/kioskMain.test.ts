@@ -388,13 +388,16 @@ describe('kiosk main process: settings', () => {
     // A number would lose its leading zeros, letters are not on a PIN pad: refused, by name.
     writeJson({ token: 'ck_abc', settingsPin: 1234 });
     const numeric = loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '12ab' } });
-    expect(numeric.settings).toEqual({ token: 'ck_abc' });
+    // …and Settings stays shut rather than open: the kiosk was meant to have a PIN.
+    expect(numeric.settings).toEqual({ token: 'ck_abc', settingsPinInvalid: true });
     expect(numeric.problems).toEqual([
       expect.stringMatching(/invalid settingsPin in KIOSK_SETTINGS_PIN; using settingsPin from .*kiosk\.json instead/),
       expect.stringMatching(/invalid settingsPin in .*kiosk\.json/),
     ]);
     writeJson({ settingsPin: '123' });
-    expect(loadSettings({ userDataDir: userData, env: {} }).settings).toEqual({});
+    expect(loadSettings({ userDataDir: userData, env: {} }).settings).toEqual({ settingsPinInvalid: true });
+    writeJson({ token: 'ck_abc' });
+    expect(loadSettings({ userDataDir: userData, env: {} }).settings).toEqual({ token: 'ck_abc' });
   });
 
   it('ignores a kiosk.json that is not JSON, and says so', () => {

@@ -18,12 +18,23 @@ export const SettingsPin = z.string().regex(/^[0-9]{4,12}$/);
 const Preset = KioskSettings.extend({ settingsPin: SettingsPin }).partial();
 
 /** One preset value checked on its own (so a wrong mode does not throw away a good server URL), or undefined. */
-export function presetValue(key: keyof PresetSettings, value: unknown): PresetSettings | undefined {
+export function presetValue(key: Exclude<keyof PresetSettings, 'settingsPinInvalid'>, value: unknown): PresetSettings | undefined {
   const parsed = Preset.safeParse({ [key]: value });
   return parsed.success ? parsed.data : undefined;
 }
 
 const KEY = 'settings';
+/** A Settings PIN given in a browser's address (`?pin=`), kept on the device until another replaces it or the kiosk is unpaired. */
+const PIN_KEY = 'settingsPin';
+
+export async function readSavedPin(db: KioskDatabase): Promise<string | undefined> {
+  const parsed = SettingsPin.safeParse((await db.meta.get(PIN_KEY))?.value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function savePin(db: KioskDatabase, pin: string): Promise<void> {
+  await db.meta.put({ key: PIN_KEY, value: SettingsPin.parse(pin) });
+}
 
 export async function readSettings(db: KioskDatabase): Promise<KioskSettings | undefined> {
   const parsed = KioskSettings.safeParse((await db.meta.get(KEY))?.value);
@@ -71,7 +82,8 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
       };
     }
     if (moves && pending === 0) await Promise.all([db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear()]);
-    if (next === null) await db.meta.delete(KEY);
+    // Unpairing resets the device, its saved Settings PIN too.
+    if (next === null) await db.meta.bulkDelete([KEY, PIN_KEY]);
     else await db.meta.put({ key: KEY, value: KioskSettings.parse(next) });
     return { ok: true };
   });
