@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '../../shared/src/schemas/webhooks';
 import { queryOne } from '../../server/src/db/query';
 import { type AttemptRecord, claimDueDeliveries, recordAttempts } from '../../server/src/webhooks/deliveryQueue';
+import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
@@ -228,6 +229,8 @@ describe('deleting a subscription while a 410 of one of its deliveries is record
       await Promise.all([recording, deleting]);
     }
     expect(outcomes.sort()).toEqual(['delete 204', 'recorded 1']);
+    // The log goes behind the subscription's tombstone, with the retention job.
+    await purgeDeletedSubscriptionLogs(db());
     const left = await queryOne<{ count: number }>(db(),
       'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, subscription.subscriptionId]);
     expect(left?.count).toBe(0);

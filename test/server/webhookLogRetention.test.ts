@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryOne, queryRows } from '../../server/src/db/query';
 import { retryDelivery } from '../../server/src/db/webhookRows';
-import { purgeWebhookLog } from '../../server/src/webhooks/logRetention';
+import { purgeDeletedSubscriptionLogs, purgeWebhookLog } from '../../server/src/webhooks/logRetention';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
@@ -201,5 +201,33 @@ describe('the webhook log retention', () => {
     expect(await purgeWebhookLog(db(), cutoff(), { ...mine(), batch: 1, signal: AbortSignal.abort() })).toEqual({ events: 0, deliveries: 0 });
     expect(await purgeWebhookLog(db(), cutoff(), { ...mine(), batch: 1 })).toEqual({ events: 2, deliveries: 0 });
     expect(await eventsLeft(world.accountId)).toEqual([events[0]]);
+  });
+
+  it('deletes a deleted subscription\'s log in batches behind its tombstone, one instance at a time', async () => {
+    const dispatcher = startTestDispatcher(server);
+    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+    try {
+      for (let index = 0; index < 5; index += 1) await checkIn();
+      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 5 && log.every((entry) => entry.status === 'delivered'));
+    } finally {
+      await dispatcher.stop();
+    }
+    expect((await world.api.delete(`/v1/webhooks/subscriptions/${fine.subscriptionId}`)).status).toBe(204);
+    const logLeft = async () => (await deliveriesLeft(world.accountId)).length;
+    expect(await logLeft()).toBe(5);
+
+    // Another instance holds the tombstone: this one leaves it alone.
+    const other = await server.sequelize.transaction();
+    try {
+      await queryRows({ sequelize: server.sequelize, transaction: other },
+        'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1 AND subscription_id = $2 FOR UPDATE', [world.accountId, fine.subscriptionId]);
+      expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(0);
+    } finally {
+      await other.rollback();
+    }
+    expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(5);
+    expect(await logLeft()).toBe(0);
+    const tombstones = await queryRows(db(), 'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1', [world.accountId]);
+    expect(tombstones).toEqual([]);
   });
 });

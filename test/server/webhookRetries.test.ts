@@ -7,6 +7,7 @@ import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver, verifyWebhook } from '../support/webhookReceiver';
 import { deliveriesOf, startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
 
 let server: TestServer;
 let dispatcher: WebhookDispatcher;
@@ -142,6 +143,8 @@ describe('what stops or refuses a delivery', () => {
     await settle(500);
     expect(receiver.received).toHaveLength(attempts);
     expect(attempts).toBeLessThanOrEqual(2);
+    // The log goes behind the subscription's tombstone, with the retention job.
+    expect(await purgeDeletedSubscriptionLogs({ sequelize: server.sequelize })).toBeGreaterThanOrEqual(1);
     const left = await queryOne<{ count: number }>({ sequelize: server.sequelize },
       'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2',
       [world.accountId, subscription.subscriptionId]);

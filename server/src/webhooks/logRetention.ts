@@ -103,3 +103,54 @@ export async function purgeWebhookLog(
   }
   return total;
 }
+
+/** The deleted subscriptions whose delivery logs are still to delete, oldest first. */
+const TOMBSTONES = prepared(`
+  SELECT account_id, subscription_id FROM webhook_subscription_tombstones ORDER BY deleted_at, account_id, subscription_id LIMIT $1`);
+
+/**
+ * One batch of a deleted subscription's log, in a transaction holding its tombstone (SKIP LOCKED: one
+ * instance at a time works a tombstone, so none removes it while another still deletes behind it). A batch
+ * that finds nothing left removes the tombstone: the subscription's `DELETE` waited for any fan-out that
+ * held it, so no delivery of it can be written after the tombstone appeared.
+ */
+const CLEAR_BATCH = prepared(`
+  WITH tombstone AS (
+    SELECT account_id, subscription_id FROM webhook_subscription_tombstones
+    WHERE account_id = $1 AND subscription_id = $2 FOR UPDATE SKIP LOCKED),
+  gone AS (
+    DELETE FROM webhook_deliveries d
+    WHERE d.account_id = $1 AND d.id = ANY (ARRAY(
+      SELECT x.id FROM webhook_deliveries x, tombstone t
+      WHERE x.account_id = t.account_id AND x.subscription_id = t.subscription_id LIMIT $3))
+    RETURNING 1),
+  counted AS (SELECT count(*)::int AS deliveries FROM gone),
+  cleared AS (
+    DELETE FROM webhook_subscription_tombstones w USING tombstone t, counted c
+    WHERE c.deliveries = 0 AND w.account_id = t.account_id AND w.subscription_id = t.subscription_id
+    RETURNING 1)
+  SELECT EXISTS (SELECT 1 FROM tombstone) AS held, (SELECT deliveries FROM counted) AS deliveries,
+    EXISTS (SELECT 1 FROM cleared) AS cleared`);
+
+/**
+ * Deletes the delivery logs of deleted subscriptions, a bounded batch per statement; returns how many
+ * deliveries went. A tombstone another instance is working on is left to it.
+ */
+export async function purgeDeletedSubscriptionLogs(
+  db: Executor,
+  options: { batch?: number; signal?: AbortSignal } = {},
+): Promise<number> {
+  const batch = options.batch ?? 2_000;
+  let deleted = 0;
+  const tombstones = await queryRows<{ account_id: number; subscription_id: number }>(db, TOMBSTONES, [100]);
+  for (const tombstone of tombstones) {
+    while (!options.signal?.aborted) {
+      const result = await queryOne<{ held: boolean; deliveries: number; cleared: boolean }>(db, CLEAR_BATCH,
+        [tombstone.account_id, tombstone.subscription_id, batch]);
+      deleted += result?.deliveries ?? 0;
+      if (!result?.held || result.cleared) break;
+    }
+  }
+  return deleted;
+}
+

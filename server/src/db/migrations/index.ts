@@ -5,6 +5,7 @@ import * as rateLimits from './0004_rate_limits';
 import * as leanDeliveries from './0005_lean_deliveries';
 import * as outboxQueue from './0006_outbox_queue';
 import * as staleWrite from './0007_stale_write';
+import * as subscriptionTombstones from './0008_subscription_tombstones';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -16,4 +17,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0005_lean_deliveries', up: leanDeliveries.up },
   { name: '0006_outbox_queue', up: outboxQueue.up },
   { name: '0007_stale_write', up: staleWrite.up },
+  { name: '0008_subscription_tombstones', up: subscriptionTombstones.up },
 ];

@@ -98,10 +98,11 @@ export const webhookRoutes = [
     scope: 'webhooks:manage',
     params: SubscriptionParams,
     responses: { 204: null },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ db, principal, params, now }) => {
       // First the row lock, which waits for a fan-out that share-locked it to commit (and makes later ones
-      // skip it); then, in statements that see what that fan-out wrote, the delivery log (no foreign key to
-      // cascade from: migration 0005) and the subscription. All in the route's transaction.
+      // skip it), so no delivery of it is written after the tombstone. The delivery log (no foreign key to
+      // cascade from: migration 0005) is left to the retention job, which deletes it in batches behind the
+      // tombstone (migration 0008): nothing claims or shows a delivery of a subscription that is gone.
       const row = await queryOne<{ id: number }>(
         db,
         `SELECT s.id FROM webhook_subscriptions s
@@ -109,8 +110,10 @@ export const webhookRoutes = [
         [principal.accountId, principal.allSites, principal.tokenId, params.subscriptionId],
       );
       if (!row) throw missing(params.subscriptionId);
-      await queryOne(db, 'DELETE FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [principal.accountId, row.id]);
-      await queryOne(db, 'DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2', [principal.accountId, row.id]);
+      await queryOne(db,
+        `WITH gone AS (DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 RETURNING account_id, id)
+         INSERT INTO webhook_subscription_tombstones (account_id, subscription_id, deleted_at) SELECT account_id, id, $3 FROM gone`,
+        [principal.accountId, row.id, now]);
       return { status: 204 };
     },
   }),
