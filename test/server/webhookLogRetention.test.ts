@@ -153,7 +153,7 @@ describe('the webhook log retention', () => {
     expect(await deliveriesLeft(world.accountId)).toEqual([]);
   });
 
-  it('sees a retry that committed while it waited for a lock, and keeps that delivery and its event', async () => {
+  it('sees a delivery made pending while it waited for a lock, and keeps that delivery and its event', async () => {
     const dispatcher = startTestDispatcher(server);
     const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
     let events: number[];
@@ -174,9 +174,10 @@ describe('the webhook log retention', () => {
         'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, fine.subscriptionId]);
       purging = purgeWebhookLog(db(), cutoff(), mine());
       await new Promise((resolve) => setTimeout(resolve, 200));
-      // Meanwhile a person retries the older delivery; it commits before the purge gets on.
-      const retried = await world.api.post(`/v1/webhooks/subscriptions/${fine.subscriptionId}/deliveries/${older!.deliveryId}/retry`, {});
-      expect(retried.status).toBe(200);
+      // Meanwhile the older delivery is made pending again and committed before the purge gets on, as a
+      // manual retry writes it (the retry itself would now wait for the subscription's lock too).
+      await queryRows(db(), `UPDATE webhook_deliveries SET status = 'pending', final_attempt = true, next_attempt_at = now()
+        WHERE account_id = $1 AND id = $2`, [world.accountId, older!.deliveryId]);
     } finally {
       await changing.commit();
     }
@@ -212,20 +213,38 @@ describe('the webhook log retention', () => {
     } finally {
       await dispatcher.stop();
     }
+    const [last] = await deliveriesOf(world.api, fine.subscriptionId);
+    // A subscription whose receiver is down: its retries wait, due in an hour.
+    const down = await subscribe(world.api, { url: receiver.url('/later'), events: ['PERSON_CHECKIN_ENTERED'] });
+    const retrying = startTestDispatcher(server);
+    try {
+      await checkIn();
+      await waitForDeliveries(world.api, down.subscriptionId, (log) => log.length === 1 && log[0]!.attempts.length === 1);
+    } finally {
+      await retrying.stop();
+    }
     expect((await world.api.delete(`/v1/webhooks/subscriptions/${fine.subscriptionId}`)).status).toBe(204);
+    expect((await world.api.delete(`/v1/webhooks/subscriptions/${down.subscriptionId}`)).status).toBe(204);
+    // Its pending delivery is parked out of the due range at once, as a disable does: no claim reads past it.
+    const parked = await queryOne<{ due: string }>(db(),
+      'SELECT next_attempt_at::text AS due FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, down.subscriptionId]);
+    expect(parked?.due).toBe('infinity');
+    // Nothing of a deleted subscription can be revived, even by a retry that found it a moment before.
+    expect(await retryDelivery(db(), { accountId: world.accountId, subscriptionId: fine.subscriptionId, deliveryId: last!.deliveryId, now: new Date() }))
+      .toBeUndefined();
     const logLeft = async () => (await deliveriesLeft(world.accountId)).length;
-    expect(await logLeft()).toBe(5);
+    expect(await logLeft()).toBe(6 + 1);
 
-    // Another instance holds the tombstone: this one leaves it alone.
+    // Another instance holds the tombstones: this one leaves them alone.
     const other = await server.sequelize.transaction();
     try {
       await queryRows({ sequelize: server.sequelize, transaction: other },
-        'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1 AND subscription_id = $2 FOR UPDATE', [world.accountId, fine.subscriptionId]);
+        'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1 FOR UPDATE', [world.accountId]);
       expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(0);
     } finally {
       await other.rollback();
     }
-    expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(5);
+    expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(7);
     expect(await logLeft()).toBe(0);
     const tombstones = await queryRows(db(), 'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1', [world.accountId]);
     expect(tombstones).toEqual([]);

@@ -64,8 +64,10 @@ export async function retryDelivery(
          updated_at = $4
      WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.id = $3
        -- The event share-locked first: the log's retention skips it meanwhile, or (holding it) makes this wait
-       -- and then find nothing to revive (webhooks/logRetention.ts).
+       -- and then find nothing to revive (webhooks/logRetention.ts). The subscription too: a DELETE that
+       -- committed since the route found it leaves nothing to revive (404), one under way waits for this.
        AND EXISTS (SELECT 1 FROM outbox_events o WHERE o.account_id = d.account_id AND o.id = d.outbox_id FOR KEY SHARE)
+       AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.account_id = d.account_id AND s.id = d.subscription_id FOR KEY SHARE)
      RETURNING ${DELIVERY_COLUMNS}`,
     [input.accountId, input.subscriptionId, input.deliveryId, input.now],
   );

@@ -3,8 +3,8 @@ import { type Executor, prepared, queryOne, queryRows } from '../db/query';
 /**
  * A batch, for one account, in one short transaction of three statements. First the account's
  * subscriptions `FOR KEY SHARE` (as the fan-out takes them): a subscription `DELETE`, which takes its row
- * `FOR UPDATE` and then deletes its deliveries, waits for the batch or the batch for it, never each for the
- * other's delivery rows. A statement of its own, so nothing else is locked while it waits.
+ * `FOR UPDATE` and then parks its pending deliveries, waits for the batch or the batch for it, never each
+ * for the other's delivery rows. A statement of its own, so nothing else is locked while it waits.
  */
 const LOCK_SUBSCRIPTIONS = prepared(`
   SELECT s.id FROM webhook_subscriptions s WHERE s.account_id = $1 ORDER BY s.id FOR KEY SHARE`);
@@ -118,18 +118,20 @@ const CLEAR_BATCH = prepared(`
   WITH tombstone AS (
     SELECT account_id, subscription_id FROM webhook_subscription_tombstones
     WHERE account_id = $1 AND subscription_id = $2 FOR UPDATE SKIP LOCKED),
+  -- What this statement's snapshot still sees of the log. Only an empty pick clears the tombstone: rows
+  -- another instance deleted after this snapshot was taken are picked, found gone, and not counted, and the
+  -- next statement looks again with a fresh snapshot.
+  picked AS (
+    SELECT ARRAY(SELECT x.id FROM webhook_deliveries x, tombstone t
+                 WHERE x.account_id = t.account_id AND x.subscription_id = t.subscription_id LIMIT $3) AS ids),
   gone AS (
-    DELETE FROM webhook_deliveries d
-    WHERE d.account_id = $1 AND d.id = ANY (ARRAY(
-      SELECT x.id FROM webhook_deliveries x, tombstone t
-      WHERE x.account_id = t.account_id AND x.subscription_id = t.subscription_id LIMIT $3))
+    DELETE FROM webhook_deliveries d USING picked WHERE d.account_id = $1 AND d.id = ANY (picked.ids)
     RETURNING 1),
-  counted AS (SELECT count(*)::int AS deliveries FROM gone),
   cleared AS (
-    DELETE FROM webhook_subscription_tombstones w USING tombstone t, counted c
-    WHERE c.deliveries = 0 AND w.account_id = t.account_id AND w.subscription_id = t.subscription_id
+    DELETE FROM webhook_subscription_tombstones w USING tombstone t, picked p
+    WHERE cardinality(p.ids) = 0 AND w.account_id = t.account_id AND w.subscription_id = t.subscription_id
     RETURNING 1)
-  SELECT EXISTS (SELECT 1 FROM tombstone) AS held, (SELECT deliveries FROM counted) AS deliveries,
+  SELECT EXISTS (SELECT 1 FROM tombstone) AS held, (SELECT count(*) FROM gone)::int AS deliveries,
     EXISTS (SELECT 1 FROM cleared) AS cleared`);
 
 /**

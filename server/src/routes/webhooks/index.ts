@@ -102,7 +102,9 @@ export const webhookRoutes = [
       // First the row lock, which waits for a fan-out that share-locked it to commit (and makes later ones
       // skip it), so no delivery of it is written after the tombstone. The delivery log (no foreign key to
       // cascade from: migration 0005) is left to the retention job, which deletes it in batches behind the
-      // tombstone (migration 0008): nothing claims or shows a delivery of a subscription that is gone.
+      // tombstone (migration 0008): nothing claims or shows a delivery of a subscription that is gone. Its
+      // pending deliveries are parked out of the due range first, as a disable does, so no claim reads past
+      // them meanwhile (those leased to a dispatcher are left to it: the claim's check skips them after).
       const row = await queryOne<{ id: number }>(
         db,
         `SELECT s.id FROM webhook_subscriptions s
@@ -111,8 +113,12 @@ export const webhookRoutes = [
       );
       if (!row) throw missing(params.subscriptionId);
       await queryOne(db,
-        `WITH gone AS (DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 RETURNING account_id, id)
-         INSERT INTO webhook_subscription_tombstones (account_id, subscription_id, deleted_at) SELECT account_id, id, $3 FROM gone`,
+        `WITH gone AS (DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 RETURNING account_id, id),
+         tombstone AS (
+           INSERT INTO webhook_subscription_tombstones (account_id, subscription_id, deleted_at) SELECT account_id, id, $3 FROM gone)
+         UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = $3
+         FROM gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id AND d.status = 'pending'
+           AND d.next_attempt_at < 'infinity' AND (d.locked_until IS NULL OR d.locked_until < $3)`,
         [principal.accountId, row.id, now]);
       return { status: 204 };
     },
