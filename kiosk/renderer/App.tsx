@@ -3,7 +3,8 @@ import { KioskDatabase } from '../src/data/database';
 import { type KioskSettings, readSavedPin, readSettings, savePin, saveSettings } from '../src/data/settings';
 import type { PresetSettings } from '../preload/bridge';
 import { StatusBar } from './components/StatusBar';
-import { DEVICE_DATABASE, completePreset, forgetQuery, presetFromQuery, readPreset, sameSettings } from './deviceSettings';
+import { useSessionState } from './hooks/useSessionState';
+import { DEVICE_DATABASE, appPreset, completePreset, forgetQuery, presetFromQuery, sameSettings, startPreset } from './deviceSettings';
 import { KioskShell } from './KioskShell';
 import { NO_TRIES, type PinTries } from './screens/PinPrompt';
 import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
@@ -11,15 +12,23 @@ import { SetupScreen } from './screens/SetupScreen';
 
 type Boot =
   | { state: 'starting' }
-  | { state: 'ready'; settings: KioskSettings | undefined; prefill: PresetSettings; notice: string | undefined; lock: SettingsLock | undefined };
+  | {
+      state: 'ready';
+      settings: KioskSettings | undefined;
+      prefill: PresetSettings;
+      notice: string | undefined;
+      lock: SettingsLock | undefined;
+      /** The lock once the device is unpaired (which forgets a PIN saved from an address): the app's alone. */
+      appLock: SettingsLock | undefined;
+    };
 
 /**
- * What guards Settings: a PIN setting that is wrong keeps it shut; else the app's PIN (kiosk.json/env, read
- * at every start), else one a browser address gave this device earlier (`?pin=`, kept until unpairing).
+ * What guards Settings: a PIN setting that is wrong keeps it shut; else the preset's PIN (kiosk.json/env,
+ * read at every start, or an address's), else one an address gave this device earlier (kept until unpairing).
  */
-async function settingsLock(device: KioskDatabase, preset: PresetSettings): Promise<SettingsLock | undefined> {
+function settingsLock(preset: PresetSettings, savedPin: string | undefined): SettingsLock | undefined {
   if (preset.settingsPinInvalid) return { kind: 'invalid' };
-  const pin = preset.settingsPin ?? (await readSavedPin(device));
+  const pin = preset.settingsPin ?? savedPin;
   return pin === undefined ? undefined : { kind: 'pin', pin };
 }
 
@@ -32,28 +41,30 @@ export function App() {
   // closed instance by itself and React may re-run effects.
   const [device] = useState(() => new KioskDatabase(DEVICE_DATABASE));
   const [boot, setBoot] = useState<Boot>({ state: 'starting' });
-  // Wrong PINs are counted for the whole page, so no screen change (or unpairing) resets them.
-  const [pinTries, setPinTries] = useState<PinTries>(NO_TRIES);
+  // Wrong PINs are counted for the whole page, and kept through a reload: no screen change resets them.
+  const [pinTries, setPinTries] = useSessionState<PinTries>('gatehouse-pin-tries', NO_TRIES);
 
   useEffect(() => {
     let current = true;
     // Read before anything awaits: a second run of this effect (StrictMode) must see the same query.
     const search = window.location.search;
     void (async () => {
-      const preset = await readPreset(window, search).catch((): PresetSettings => ({}));
+      const fromApp = await appPreset(window).catch((): PresetSettings => ({}));
+      const fromQuery = presetFromQuery(search);
+      const savedPin = await readSavedPin(device);
+      const { preset, ignored } = startPreset({ fromApp, fromQuery, savedPin, current: await readSettings(device) });
+      let notice = ignored ? 'The settings in the address were not applied: Settings are locked with a PIN.' : undefined;
       // A PIN in the address is kept on the device, so a reload without it does not open Settings.
-      const addressPin = presetFromQuery(search).settingsPin;
-      if (addressPin !== undefined) await savePin(device, addressPin);
+      if (!ignored && fromQuery.settingsPin !== undefined) await savePin(device, fromQuery.settingsPin);
       const complete = completePreset(preset);
-      let notice: string | undefined;
       if (complete && !sameSettings(complete, await readSettings(device))) {
         const change = await saveSettings(device, complete);
         if (!change.ok) notice = `The preset settings were not applied: ${change.message}`;
       }
       const settings = await readSettings(device);
       forgetQuery(window);
-      const lock = await settingsLock(device, preset);
-      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, lock });
+      const lock = settingsLock(preset, savedPin);
+      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, lock, appLock: settingsLock(fromApp, undefined) });
     })();
     return () => {
       current = false;
@@ -68,7 +79,9 @@ export function App() {
       </div>
     );
   }
-  const saved = (settings: KioskSettings | undefined) => setBoot({ ...boot, settings, notice: undefined });
+  // Unpairing forgets a PIN saved from an address (kiosk/src/data/settings.ts): the app's lock alone is left.
+  const saved = (settings: KioskSettings | undefined) =>
+    setBoot({ ...boot, settings, notice: undefined, lock: settings === undefined ? boot.appLock : boot.lock });
   if (!boot.settings) {
     return (
       <div className="shell">

@@ -31,10 +31,32 @@ export function presetFromQuery(search: string): PresetSettings {
   return preset;
 }
 
-/** What this device was told to use: the Electron app's kiosk.json/env, then the page's query string. */
-export async function readPreset(win: Window, search: string): Promise<PresetSettings> {
-  const fromApp = (await kioskBridge(win)?.presetSettings()) ?? {};
-  return { ...fromApp, ...presetFromQuery(search) };
+/** What the Electron app was told to use (kiosk.json/env); nothing in a browser. */
+export async function appPreset(win: Window): Promise<PresetSettings> {
+  return (await kioskBridge(win)?.presetSettings()) ?? {};
+}
+
+/**
+ * The preset this start uses: the app's (kiosk.json/env: the operator's, always taken), then the address's.
+ * While Settings is locked (a PIN from the app, or one saved on the device), an address that would change
+ * the pairing or the PIN is not taken at all (`ignored`): else anyone could re-pair the kiosk, or give it
+ * a PIN of their own, by typing an address. One that changes nothing (the same pairing, the same PIN) is
+ * taken quietly, as after a reload.
+ */
+export function startPreset(input: {
+  fromApp: PresetSettings;
+  fromQuery: PresetSettings;
+  savedPin: string | undefined;
+  current: KioskSettings | undefined;
+}): { preset: PresetSettings; ignored: boolean } {
+  const { fromApp, fromQuery, savedPin, current } = input;
+  const locked = fromApp.settingsPin !== undefined || fromApp.settingsPinInvalid === true || savedPin !== undefined;
+  const { settingsPin, settingsPinInvalid, ...pairing } = fromQuery;
+  const paired = completePreset({ ...fromApp, ...pairing });
+  const changesPairing = Object.keys(pairing).length > 0 && !(paired && sameSettings(paired, current));
+  const changesPin = settingsPinInvalid === true || (settingsPin !== undefined && settingsPin !== savedPin);
+  if (locked && (changesPairing || changesPin)) return { preset: fromApp, ignored: true };
+  return { preset: { ...fromApp, ...fromQuery }, ignored: false };
 }
 
 /** The preset as complete settings, if it names all four. */

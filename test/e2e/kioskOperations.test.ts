@@ -239,6 +239,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many wrong PINs. Try again in a minute.');
     expect(await page.getByRole('button', { name: 'Unlock' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Settings PIN').isDisabled()).toBe(true);
+    // Nor does a reload; and an address cannot give the locked kiosk another PIN or another pairing.
+    await page.goto(`${web.url}?pin=0000&mode=visitor`);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not applied: Settings are locked with a PIN');
+    await page.getByLabel('License plate').waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByRole('alert').last().textContent()).toBe('Too many wrong PINs. Try again in a minute.');
     await context.close();
   }, 30_000);
 
