@@ -47,6 +47,25 @@ describe('webhook sender, more attempts than connections', () => {
     expect(receiver.received()).toBe(12);
   });
 
+  it('makes an attempt\'s headers as it leaves the queue, so its signature\'s timestamp and its logged time are the sending time', async () => {
+    const receiver = await slowReceiver(300);
+    const sender = createSender({ allowPrivateUrls: true, timeoutMs: 2_000, connectionsPerOrigin: 1, queueTimeoutMs: 10_000 });
+    cleanup.push(() => receiver.close(), () => sender.close());
+    const queuedAt = Date.now();
+    const made: Date[] = [];
+    const headers = (at: Date) => {
+      made.push(at);
+      return { 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+    };
+    const results = await Promise.all([0, 1, 2].map(() => sender.send({ url: receiver.url, headers, body: '{}' })));
+    expect(results.map((result) => result.statusCode)).toEqual([204, 204, 204]);
+    // One connection, 300 ms an exchange: the third left the queue after the first two were answered.
+    expect(made).toHaveLength(3);
+    expect(results.map((result) => result.at)).toEqual(made);
+    expect(results[2]!.at.getTime() - queuedAt).toBeGreaterThanOrEqual(550);
+    expect(results[0]!.at.getTime() - queuedAt).toBeLessThan(250);
+  });
+
   it('gives up on an attempt that found no connection within the bound: not attempted, and never sent later', async () => {
     const receiver = await slowReceiver(800);
     const sender = createSender({ allowPrivateUrls: true, timeoutMs: 2_000, connectionsPerOrigin: 1, queueTimeoutMs: 200 });

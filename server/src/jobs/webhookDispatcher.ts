@@ -138,8 +138,8 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   };
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
-    const at = new Date();
-    const headers = signedHeaders({ secret: delivery.secret, messageId: delivery.event_id, at, body: delivery.body });
+    // Signed as the attempt leaves the sender's queue: `webhook-timestamp` and the logged time are the sending time.
+    const headers = (at: Date) => signedHeaders({ secret: delivery.secret, messageId: delivery.event_id, at, body: delivery.body });
     const sent = await sender.send({ url: delivery.url, headers, body: delivery.body });
     if (!sent.attempted) {
       // Never written to a connection: no attempt, no result. The delivery is due again for any dispatcher.
@@ -162,7 +162,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       lease: delivery.locked_until.toISOString(),
       attempted: true,
       status: decision.status,
-      attempt: { at: at.toISOString(), statusCode: sent.statusCode, error: sent.error, durationMs: sent.durationMs },
+      attempt: { at: sent.at.toISOString(), statusCode: sent.statusCode, error: sent.error, durationMs: sent.durationMs },
       retryStep: decision.status === 'pending' ? decision.retryStep : delivery.retry_step,
       waitMs: decision.status === 'pending' ? Math.max(0, decision.nextAttemptAt.getTime() - now.getTime()) : null,
       disableSubscription: decision.status === 'failed' && decision.disableSubscription,

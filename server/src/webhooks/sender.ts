@@ -17,12 +17,17 @@ export interface SendResult {
   error: string | null;
   /** From leaving the sender's queue (connecting included) to the outcome. */
   durationMs: number;
+  /** When the attempt left the sender's queue (its headers were made then): the attempt's time in the log. */
+  at: Date;
   /** The raw `Retry-After` header, if any. */
   retryAfter?: string;
 }
 
+/** Headers as they are, or made when the attempt leaves the queue (a signature's timestamp then is the sending time). */
+export type AttemptHeaders = Record<string, string> | ((at: Date) => Record<string, string>);
+
 export interface Sender {
-  send(input: { url: string; headers: Record<string, string>; body: string }): Promise<SendResult>;
+  send(input: { url: string; headers: AttemptHeaders; body: string }): Promise<SendResult>;
   /** Closes the kept-alive connections. */
   close(): Promise<void>;
 }
@@ -99,20 +104,27 @@ class Attempt implements Dispatcher.DispatchHandler {
   private note: string | null = null;
   private received = 0;
   private started = performance.now();
+  private at = new Date();
   private deadline: NodeJS.Timeout | undefined;
   private readonly unsent: NodeJS.Timeout;
 
   constructor(
     readonly request: Dispatcher.DispatchOptions,
+    private readonly headers: AttemptHeaders,
     private readonly limits: AttemptLimits,
     private readonly settle: (result: SendResult) => void,
   ) {
     this.unsent = setTimeout(() => this.giveUp(), limits.queueTimeoutMs);
   }
 
-  /** Leaves the sender's queue for undici: the duration counts from here, connecting included. */
+  /**
+   * Leaves the sender's queue for undici: the duration counts from here, connecting included, and the
+   * headers are made now, so a signature's timestamp is the sending time, not the time it was queued.
+   */
   dispatched(): void {
     this.started = performance.now();
+    this.at = new Date();
+    this.request.headers = withOwnHeaders(typeof this.headers === 'function' ? this.headers(this.at) : this.headers);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -154,7 +166,7 @@ class Attempt implements Dispatcher.DispatchHandler {
   fail(error: unknown, timedOut: boolean): void {
     this.finish(this.statusCode !== null
       ? this.answered()
-      : { attempted: true, statusCode: null, error: describe(error, timedOut, this.limits.timeoutMs), durationMs: this.elapsed() });
+      : { attempted: true, statusCode: null, error: describe(error, timedOut, this.limits.timeoutMs), durationMs: this.elapsed(), at: this.at });
   }
 
   private timeOut(): void {
@@ -164,11 +176,11 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** No connection took the request in time. If undici is connecting for it, `onRequestStart` stops it. */
   private giveUp(): void {
-    this.finish({ attempted: false, statusCode: null, error: notSentWithin(this.limits.queueTimeoutMs), durationMs: 0 });
+    this.finish({ attempted: false, statusCode: null, error: notSentWithin(this.limits.queueTimeoutMs), durationMs: 0, at: this.at });
   }
 
   private answered(): SendResult {
-    const result: SendResult = { attempted: true, statusCode: this.statusCode, error: this.note, durationMs: this.elapsed() };
+    const result: SendResult = { attempted: true, statusCode: this.statusCode, error: this.note, durationMs: this.elapsed(), at: this.at };
     if (this.retryAfter !== undefined) result.retryAfter = this.retryAfter;
     return result;
   }
@@ -227,17 +239,16 @@ export function createSender(options: {
     const host = hostOf(url);
     // A literal IP never goes through `lookup`: check it here.
     if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
-      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0 });
+      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0, at: new Date() });
     }
     return new Promise<SendResult>((resolve) => {
       const request: Dispatcher.DispatchOptions = {
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        headers: withOwnHeaders(input.headers),
         body: input.body,
       };
-      const attempt: Attempt = new Attempt(request, limits, (result) => {
+      const attempt: Attempt = new Attempt(request, input.headers, limits, (result) => {
         queue.leave(url.origin, attempt);
         resolve(result);
       });
