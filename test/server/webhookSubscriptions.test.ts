@@ -262,6 +262,28 @@ describe('validation', () => {
     }
   });
 
+  it('answers 503 when DNS cannot answer just now, and keeps nothing under the key: the retry may pass', async () => {
+    const real = dns.promises.lookup.bind(dns.promises);
+    let failing = true;
+    const lookup = vi.spyOn(dns.promises, 'lookup').mockImplementation((async () => {
+      if (failing) throw Object.assign(new Error('getaddrinfo EAI_AGAIN flaky.example'), { code: 'EAI_AGAIN' });
+      return real('127.0.0.1', { all: true, verbatim: true });
+    }) as unknown as typeof dns.promises.lookup);
+    try {
+      const body = { url: 'http://flaky.example/hook', events: ['PERSON_CHECKIN_ENTERED'] };
+      const unchecked = await world.api.post<Problem>(collection, body, { idempotencyKey: 'flaky-dns-1' });
+      expect(unchecked.status).toBe(503);
+      expect(unchecked.headers.get('retry-after')).toBe('5');
+      expect(unchecked.body).toMatchObject({ code: 'UNAVAILABLE', detail: 'The host flaky.example could not be looked up just now (DNS); retry shortly.' });
+      failing = false;
+      const retried = await world.api.post(collection, body, { idempotencyKey: 'flaky-dns-1' });
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    } finally {
+      lookup.mockRestore();
+    }
+  });
+
   it('reads a malformed path id or cursor as 404 / 400', async () => {
     expect((await world.api.get(`${collection}/abc`)).status).toBe(404);
     expect((await world.api.get(`${collection}/0/deliveries`)).status).toBe(404);

@@ -1,7 +1,7 @@
 import type { CreateWebhookSubscriptionRequest, CreatedWebhookSubscription } from '../../../shared/src/schemas/webhooks';
 import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
-import { validationFailed } from '../errors/problem';
+import { problem, validationFailed } from '../errors/problem';
 import { subscriptionSites } from '../policies/subscriptionAccess';
 import { type SubscriptionRow, presentSubscription } from '../presenters/webhook';
 import { urlRefusal } from '../webhooks/addressPolicy';
@@ -17,10 +17,15 @@ const INSERT = `
     SELECT $1, sub.id, site FROM sub, unnest($8::int[]) AS site)
   SELECT sub.*, $8::int[] AS site_ids FROM sub`;
 
-/** Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed); no database. */
+/**
+ * Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed); when
+ * DNS cannot answer just now, 503 (not kept under an Idempotency-Key: the same request may pass in a
+ * moment). No database.
+ */
 export async function checkSubscriptionUrl(url: string, allowPrivate: boolean): Promise<void> {
   const refusal = await urlRefusal(url, allowPrivate);
-  if (refusal) throw validationFailed([{ path: 'url', message: refusal }], 'The webhook URL cannot be used.');
+  if (refusal?.kind === 'unchecked') throw problem('UNAVAILABLE', refusal.message, { headers: { 'Retry-After': '5' } });
+  if (refusal) throw validationFailed([{ path: 'url', message: refusal.message }], 'The webhook URL cannot be used.');
 }
 
 /**

@@ -23,7 +23,7 @@ function errorResponses(route: Route): Record<string, unknown> {
     401: problemResponse('UNAUTHENTICATED: no, unknown, expired or revoked token'),
     404: problemResponse('NOT_FOUND: unknown resource, or a site the token cannot view'),
     500: problemResponse('INTERNAL'),
-    503: problemResponse('UNAVAILABLE: the database cannot be reached'),
+    503: problemResponse('UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now; retry after Retry-After'),
   };
   if (route.auth === 'token') {
     errors[403] = problemResponse('INSUFFICIENT_SCOPE');

@@ -59,19 +59,30 @@ export async function resolveHost(host: string): Promise<string[]> {
   return addresses.map((entry) => entry.address);
 }
 
-/** Why a subscription URL is refused, or undefined when it may be saved. */
-export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<string | undefined> {
+/** Lookup errors that say the name has no address, as opposed to DNS that could not answer just now. */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA']);
+
+/**
+ * Why a subscription URL is refused (`refused`: the URL cannot be used), or that its host could not be
+ * looked up just now (`unchecked`: DNS failed or timed out; the same URL may pass in a moment), or
+ * undefined when it may be saved.
+ */
+export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<{ kind: 'refused' | 'unchecked'; message: string } | undefined> {
   const host = hostOf(new URL(raw));
   let addresses: string[];
   try {
     addresses = await resolveHost(host);
-  } catch {
-    return `The host ${host} does not resolve.`;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && NO_SUCH_NAME.has(code)) return { kind: 'refused', message: `The host ${host} does not resolve.` };
+    return { kind: 'unchecked', message: `The host ${host} could not be looked up just now (DNS); retry shortly.` };
   }
-  if (addresses.length === 0) return `The host ${host} does not resolve.`;
+  if (addresses.length === 0) return { kind: 'refused', message: `The host ${host} does not resolve.` };
   if (allowPrivate) return undefined;
   // Which address, is not said: the answer would map a private network to whoever may save a URL.
-  return addresses.some(isPrivateAddress) ? `The host ${host} resolves to a private, loopback or link-local address.` : undefined;
+  return addresses.some(isPrivateAddress)
+    ? { kind: 'refused', message: `The host ${host} resolves to a private, loopback or link-local address.` }
+    : undefined;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
