@@ -183,6 +183,17 @@ describe('request bodies', () => {
     }
   });
 
+  it('refuses a lone UTF-16 surrogate (which PostgreSQL text and jsonb cannot hold) with 422 naming the field, not a 500', async () => {
+    const body = '{"person":{"firstName":"Ada","lastName":"Lone\\ud800"},"customFields":{"x\\udc00":"v","ok":"\\ud83d\\ude00"}}';
+    const response = await world.api.request<Problem>('POST', people(), { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    expect(response.status, response.text).toBe(422);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+    expect(response.body.errors?.map((error) => error.path).sort()).toEqual(['customFields.x\udc00', 'person.lastName']);
+    // A well-formed pair (an emoji) is fine.
+    const emoji = await world.api.post(people(), visitor('Ada', 'Smile\ud83d\ude00'));
+    expect(emoji.status).toBe(201);
+  });
+
   it('refuses a NUL character (which PostgreSQL text cannot hold) with 422 naming the field, not a 500', async () => {
     const before = await count();
     const response = await world.api.post<Problem>(people(), visitor('Nul\u0000Byte', 'Person', { customFields: { 'k\u0000': 'v' } }));

@@ -65,12 +65,16 @@ function readRaw(ctx: Context): Promise<Buffer> {
 
 const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
 
+/** A surrogate code unit not in a pair (with the u flag, a well-formed pair is one code point and does not match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** Deeper than any request schema goes; a deeper body is refused before anything walks it recursively. */
 const MAX_DEPTH = 64;
 
 /**
- * Where the body holds a NUL character (`\u0000`), which PostgreSQL text cannot store, or nests deeper than
- * MAX_DEPTH: a 422, not a database error or a stack overflow. Walked with an explicit stack, not recursion.
+ * Where the body holds a NUL character (`\u0000`) or a lone UTF-16 surrogate (`\ud800` escaped in the JSON),
+ * neither of which PostgreSQL text or jsonb can store, or nests deeper than MAX_DEPTH: a 422, not a
+ * database error or a stack overflow. Walked with an explicit stack, not recursion.
  */
 function unacceptableParts(body: unknown): FieldError[] {
   const errors: FieldError[] = [];
@@ -79,6 +83,7 @@ function unacceptableParts(body: unknown): FieldError[] {
     const { value, path } = next;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) errors.push({ path: path.join('.'), message: 'Must not contain NUL (\\u0000) characters' });
+      else if (LONE_SURROGATE.test(value)) errors.push({ path: path.join('.'), message: 'Must be well-formed Unicode (no lone \\ud800-\\udfff escapes)' });
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -89,6 +94,7 @@ function unacceptableParts(body: unknown): FieldError[] {
     const entries = Object.entries(value as Record<string, unknown>);
     for (const [key] of entries) {
       if (key.includes('\u0000')) errors.push({ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' });
+      else if (LONE_SURROGATE.test(key)) errors.push({ path: [...path, key].join('.'), message: 'Field names must be well-formed Unicode' });
     }
     for (const [key, item] of entries.reverse()) stack.push({ value: item, path: [...path, key] });
   }
