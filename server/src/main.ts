@@ -65,16 +65,18 @@ async function main(): Promise<void> {
   if (applied.length > 0) log.info('migrations applied', { applied });
   const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
   checkpoint();
-  stopOnFailure = undefined;
-  const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
-  const logPurge = startWebhookLogPurge(sequelize, env.WEBHOOK_LOG_RETENTION_DAYS, log);
 
   const metrics = createMetrics(sequelize, () => webhookBacklog({ sequelize }));
   const app = createApp({ sequelize, env, log, metrics });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST);
-  await once(server, 'listening');
+  await once(server, 'listening').catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    throw new Error(`port ${env.PORT} on ${env.HOST} is already in use: stop what uses it, or set PORT to a free port.`);
+  });
+  const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
+  const logPurge = startWebhookLogPurge(sequelize, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo });
@@ -117,6 +119,8 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   shutdownHandler = shutdown;
+  // Serving: from here on a stop goes through shutdown, which stops the embedded PostgreSQL itself.
+  stopOnFailure = undefined;
   // A signal that came while the server started listening: shut down now.
   if (interruptedBy) void shutdown(interruptedBy);
 }

@@ -378,6 +378,26 @@ describe('without DATABASE_URL (embedded PostgreSQL)', () => {
     expect(alive(secondPid)).toBe(false);
   });
 
+  it('a port already in use: exits 1 with one plain line, and stops the PostgreSQL it started', { timeout: 150_000 }, async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-process-'));
+    await fs.chmod(dataDir, 0o755);
+    dataDirs.push(dataDir);
+    const taken = http.createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const running = spawnServer({ DATA_DIR: dataDir }, port);
+      expect(await exitWithin(running, 90_000)).toBe(1);
+      expect(running.stderr().trim()).toBe(`Gatehouse failed to start: port ${port} on 127.0.0.1 is already in use: stop what uses it, or set PORT to a free port.`);
+      expect(running.stdout()).not.toMatch(BANNER);
+      // Its PostgreSQL was started (the migrations ran) and is stopped again.
+      await expect(fs.access(path.join(dataDir, 'pg', 'PG_VERSION'))).resolves.toBeUndefined();
+      await expect(fs.access(path.join(dataDir, 'pg', 'postmaster.pid'))).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('Ctrl-C while it is still starting (initdb, migrations) stops the start and its PostgreSQL, exit 0', { timeout: 150_000 }, async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-process-'));
     await fs.chmod(dataDir, 0o755);
