@@ -11,6 +11,7 @@ import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
 import { createMetrics } from './observability/metrics';
+import { RateLimiter } from './rateLimit/limiter';
 import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 
@@ -67,7 +68,9 @@ async function main(): Promise<void> {
   checkpoint();
 
   const metrics = createMetrics(sequelize, () => webhookBacklog({ sequelize }));
-  const app = createApp({ sequelize, env, log, metrics });
+  // Made here, so a shutdown writes its last counts (other instances read them).
+  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
+  const app = createApp({ sequelize, env, log, metrics, limiter });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST);
@@ -113,6 +116,7 @@ async function main(): Promise<void> {
     await dispatcher?.stop();
     await purge.stop();
     await logPurge.stop();
+    await limiter.stop().catch((error: unknown) => log.warn('rate limit counts not written at shutdown', { error: String(error) }));
     await sequelize.close();
     await embedded?.stop();
     log.info('stopped');

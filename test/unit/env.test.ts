@@ -24,6 +24,11 @@ describe('the environment, read at start', () => {
     expect(refusal({ RATE_LIMIT_PER_MINUTE: 'many' })).toBe('Invalid environment variable RATE_LIMIT_PER_MINUTE: must be a whole number of at least 1');
     expect(refusal({ DB_POOL_MAX: '0' })).toBe('Invalid environment variable DB_POOL_MAX: must be at least 1');
   });
+
+  it('refuses an ADMIN_TOKEN with a space in it, which no Authorization header could carry', () => {
+    expect(refusal({ ADMIN_TOKEN: 'admin token with spaces' })).toBe('Invalid environment variable ADMIN_TOKEN: must not contain spaces');
+    expect(parseEnv({ ADMIN_TOKEN: 'admin-token-0123456789' }).ADMIN_TOKEN).toBe('admin-token-0123456789');
+  });
 });
 
 describe('the start banner', () => {

@@ -23,7 +23,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Sent as `Authorization: Bearer <token>`, which cannot carry a space: one in the variable would lock the admin API out.
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
