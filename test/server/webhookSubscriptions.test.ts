@@ -130,6 +130,20 @@ describe('access', () => {
     expect((await api.post(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] })).status).toBe(403);
   });
 
+  it('does not replay one token\'s stored create (and its secret) to another token of the account', async () => {
+    const limited = apiClient(server.baseUrl, (await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['webhooks:manage'] })).token);
+    const body = { url: hook, events: ['PERSON_CHECKIN_ENTERED'] };
+    const created = await world.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'per-token-1' });
+    expect(created.status).toBe(201);
+    const other = await limited.post<Problem>(collection, body, { idempotencyKey: 'per-token-1' });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(other.text).not.toContain(created.body.secret);
+    const again = await world.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'per-token-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.secret).toBe(created.body.secret);
+  });
+
   it('refuses sites the token cannot view with 404, and hides subscriptions of such sites', async () => {
     const token = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['webhooks:manage'] });
     const api = apiClient(server.baseUrl, token.token);

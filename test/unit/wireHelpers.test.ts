@@ -51,6 +51,8 @@ describe('Idempotency-Key', () => {
     expect(requestFingerprint('POST', '/v1/b', { x: 1 })).not.toBe(base);
     expect(requestFingerprint('POST', '/v1/a', { x: 2 })).not.toBe(base);
     expect(requestFingerprint('POST', '/v1/a', undefined)).toBe(requestFingerprint('POST', '/v1/a', {}));
+    expect(requestFingerprint('POST', '/v1/a', { x: 1 }, 7)).not.toBe(base);
+    expect(requestFingerprint('POST', '/v1/a', { x: 1 }, 7)).not.toBe(requestFingerprint('POST', '/v1/a', { x: 1 }, 8));
   });
 });
 

@@ -28,9 +28,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** What makes two requests "the same request": method, path and canonical body. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
+/**
+ * What makes two requests "the same request": method, path and canonical body; and the token, when given
+ * (account-level routes: what they answer depends on the caller's sites, so one token's stored answer is
+ * not replayed to another).
+ */
+export function requestFingerprint(method: string, path: string, body: unknown, tokenId?: number): string {
   return createHash('sha256')
-    .update(`${method} ${path}\n${canonicalJson(body ?? {})}`)
+    .update(`${method} ${path}\n${canonicalJson(body ?? {})}${tokenId === undefined ? '' : `\ntoken ${tokenId}`}`)
     .digest('hex');
 }

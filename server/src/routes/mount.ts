@@ -122,7 +122,9 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       accountId: principal.accountId,
       key,
       stored,
-      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent),
+      // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
+      // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
+      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principal.tokenId : undefined),
       instance: ctx.path,
       requestId,
       now,
