@@ -198,3 +198,27 @@ describe('renaming a label that does not exist', () => {
     expect(renamed.body.code).toBe('NOT_FOUND');
   });
 });
+
+describe('label names that only the lower() of PostgreSQL makes equal', () => {
+  it('racing creates of them get 201 and 409, never a unique-index 500', async () => {
+    // JavaScript lowers a final capital sigma to ς, PostgreSQL's lower() to σ: the name's lock must be
+    // taken on what the unique index compares, or both creates pass the check and one breaks the index.
+    const suffix = Math.random().toString(36).slice(2, 6);
+    const names = [`ΟΔΟΣ ${suffix.toUpperCase()}`, `οδοσ ${suffix}`];
+    // Both creates are held at their insert (the table is share-locked), after whatever lock and check
+    // each could take, then let go together.
+    const holder = await connect();
+    let answers: Array<ApiResponse<PersonLabel>>;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE person_labels IN SHARE MODE');
+      const racing = Promise.all(names.map((name) => world.api.post<PersonLabel>('/v1/labels/people', { name })));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await holder.query('COMMIT');
+      answers = await racing;
+    } finally {
+      await holder.end();
+    }
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+  });
+});

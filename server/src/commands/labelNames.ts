@@ -30,7 +30,7 @@ export async function claimLabelName<Row extends { id: number; name: string }>(
     );
     if (!own) throw notFound(`${kind.noun[0]?.toUpperCase()}${kind.noun.slice(1)} ${ownId} does not exist.`);
   }
-  await lockUntilCommit(db, kind.lock, accountId, name.toLowerCase());
+  await lockUntilCommit(db, kind.lock, accountId, name, { caseless: true });
   const existing = await queryOne<Row>(
     db,
     `SELECT ${kind.columns} FROM ${kind.table} WHERE account_id = $1 AND lower(name) = lower($2)`,

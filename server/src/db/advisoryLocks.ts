@@ -14,12 +14,18 @@ export const LockNamespace = {
 /** The SQL expression of a lock's second key, for statements that take the lock themselves. */
 export const lockHashSql = (account: string, text: string) => `hashtext(${account}::integer::text || ':' || ${text}::text)`;
 
-/** Waits for and takes the lock on (account, text) in `namespace` until the transaction ends. */
+/**
+ * Waits for and takes the lock on (account, text) in `namespace` until the transaction ends. `caseless`:
+ * on PostgreSQL's `lower(text)`, the very function a case-insensitive unique index compares with
+ * (JavaScript's toLowerCase differs for some letters, such as a final Greek sigma).
+ */
 export async function lockUntilCommit(
   db: Executor,
   namespace: (typeof LockNamespace)[keyof typeof LockNamespace],
   accountId: number,
   text: string,
+  options: { caseless?: boolean } = {},
 ): Promise<void> {
-  await queryOne(db, `SELECT pg_advisory_xact_lock($1::integer, ${lockHashSql('$2', '$3')}) AS locked`, [namespace, accountId, text]);
+  const key = lockHashSql('$2', options.caseless ? 'lower($3)' : '$3');
+  await queryOne(db, `SELECT pg_advisory_xact_lock($1::integer, ${key}) AS locked`, [namespace, accountId, text]);
 }
