@@ -88,6 +88,24 @@ describe('create: what is refused', () => {
     expect(errorPaths(entry)).toEqual(['entry']);
   });
 
+  it('a vehicle deleted while its entry is being written: the entry is decided again (422), not IN for a deleted vehicle', async () => {
+    const vehicle = await registerVehicle(world.api, { licensePlate: uniquePlate() });
+    // The entry is held at its insert (the table share-locked) after its precheck found the vehicle.
+    const holder = await server.sequelize.transaction();
+    let entry: Promise<Answer>;
+    try {
+      await queryRows({ sequelize: server.sequelize, transaction: holder }, 'LOCK TABLE vehicle_checkins IN SHARE MODE');
+      entry = world.api.post<VehicleCheckin | Problem>(visits(world.siteId), { vehicleId: vehicle.vehicleId });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await world.api.delete(`/v1/profiles/vehicles/${vehicle.vehicleId}`)).status).toBe(204);
+    } finally {
+      await holder.commit();
+    }
+    const answer = await entry;
+    expect(answer.status, answer.text).toBe(422);
+    expect(isProblem(answer) && errorPaths(answer)).toEqual(['vehicleId']);
+  });
+
   it('an unknown, deleted or other account’s vehicleId is 422 naming vehicleId', async () => {
     const deleted = await registerVehicle(world.api, { licensePlate: uniquePlate() });
     await world.api.delete(`/v1/profiles/vehicles/${deleted.vehicleId}`);

@@ -36,7 +36,10 @@ const PRECHECK = { id: precheckSql('id'), plate_norm: precheckSql('plate_norm') 
 /**
  * The visit and its event as guarded CTEs. A second open visit of the plate at the site is refused by the
  * unique index (DO NOTHING): then nothing is written, the write did not apply, and the runner decides
- * again, when the precheck finds the visit that got there first (409).
+ * again, when the precheck finds the visit that got there first (409). So is a visit of a registered
+ * vehicle that was deleted, or given another plate, since the precheck: the vehicle row is share-locked
+ * (a delete or a plate change waits for this visit, or this visit sees it and the runner decides again:
+ * 422 unknown vehicle, or the new plate).
  */
 const insertCtes = (guard: string) => `
   checkin AS (
@@ -44,7 +47,9 @@ const insertCtes = (guard: string) => `
       notes, entry_source, entry_at, last_event_at, created_at, updated_at)
     SELECT $1::integer, $4::bigint, $2::integer, $5::bigint, $6, $7, $8, $9, $10, $11, $12::timestamptz, $12::timestamptz,
       $3::timestamptz, $3::timestamptz
-    WHERE ${guard}
+    WHERE ${guard} AND ($5::bigint IS NULL OR EXISTS (
+      SELECT 1 FROM vehicles v WHERE v.account_id = $1 AND v.id = $5::bigint AND v.deleted_at IS NULL AND v.plate_norm = $7
+      FOR SHARE))
     ON CONFLICT (account_id, site_id, plate_norm) WHERE status IN ('IN', 'PENDING') DO NOTHING
     RETURNING id),
   ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
