@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import { queryOne } from '../../server/src/db/query';
 import { type ApiClient, apiClient } from '../support/http';
 import { type World, buildAccount, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -573,3 +574,22 @@ describe('POST /v1/checkins/people/search', () => {
     expect(ids((await search({ q: 'ada' })).data)).toEqual(idsOf('ada'));
   });
 });
+
+describe('q beyond ASCII', () => {
+  it('matches whatever the case of accented letters, on a cluster with PostgreSQL\'s own Unicode case mapping', async () => {
+    const own = await buildWorld(server);
+    const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Østergaard'));
+    expect(created.status).toBe(201);
+    for (const q of ['élo', 'ÉLO', 'øster', 'ØSTER']) {
+      const found = await own.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { q });
+      expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
+    }
+    // Not by luck of the machine's locales: the embedded cluster uses the builtin provider (a server given
+    // by TEST_DATABASE_URL is as its owner made it).
+    if (process.env.TEST_DATABASE_URL) return;
+    const row = await queryOne<{ provider: string }>({ sequelize: server.sequelize },
+      'SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()');
+    expect(row?.provider).toBe('b');
+  });
+});
+

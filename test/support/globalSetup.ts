@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 let postgres: RunningPostgres | undefined;
 
-/** Starts one PostgreSQL for the run (or uses DATABASE_URL's server) and migrates the template database. */
+/** Starts one PostgreSQL for the run (or uses TEST_DATABASE_URL's server) and migrates the template database. */
 export async function setup(project: TestProject): Promise<void> {
   let serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {

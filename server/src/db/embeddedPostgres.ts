@@ -91,7 +91,9 @@ async function initialise(databaseDir: string, log: (line: string) => void): Pro
     password: PASSWORD,
     authMethod: 'scram-sha-256',
     createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8'],
+    // PostgreSQL's own Unicode case mapping, whatever locales the machine has (under LANG=C a libc cluster
+    // lowers ASCII only, and search by name or a label's unique name would then tell É from é).
+    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     onLog: log,
     onError: (error: unknown) => log(String(error)),
   });
