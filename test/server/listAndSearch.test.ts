@@ -578,9 +578,10 @@ describe('POST /v1/checkins/people/search', () => {
 describe('q beyond ASCII', () => {
   it('matches whatever the case of accented letters, on a cluster with PostgreSQL\'s own Unicode case mapping', async () => {
     const own = await buildWorld(server);
-    const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Østergaard'));
+    const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Οδοσ'));
     expect(created.status).toBe(201);
-    for (const q of ['élo', 'ÉLO', 'øster', 'ØSTER']) {
+    // ΟΔΟΣ: JavaScript would lower its last letter to ς, PostgreSQL (as the stored name) to σ.
+    for (const q of ['élo', 'ÉLO', 'οδοσ', 'ΟΔΟΣ']) {
       const found = await own.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { q });
       expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
     }

@@ -50,7 +50,9 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: stri
   if (filter.from) where.push(`c.entry_at >= ${param(filter.from)}`);
   if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
   if (filter.q) {
-    const prefix = param(`${escapeLike(filter.q.toLowerCase())}%`);
+    // Lowered by PostgreSQL, like the columns (JavaScript's toLowerCase differs for some letters, such as a
+    // final Greek sigma); lower() of a value is folded to a constant, so the prefix indexes still serve.
+    const prefix = `lower(${param(`${escapeLike(filter.q)}%`)})`;
     where.push(
       `(lower(c.first_name) LIKE ${prefix} OR lower(c.last_name) LIKE ${prefix} OR lower(c.email) LIKE ${prefix} OR lower(c.company) LIKE ${prefix})`,
     );
