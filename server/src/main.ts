@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     await dispatcher?.stop();
     await purge.stop();
     await logPurge.stop();
-    await limiter.stop().catch((error: unknown) => log.warn('rate limit counts not written at shutdown', { error: String(error) }));
+    await limiter.stop();
     await sequelize.close();
     await embedded?.stop();
     log.info('stopped');

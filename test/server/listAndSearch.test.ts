@@ -577,6 +577,8 @@ describe('POST /v1/checkins/people/search', () => {
 
 describe('q beyond ASCII', () => {
   it('matches whatever the case of accented letters, on a cluster with PostgreSQL\'s own Unicode case mapping', async () => {
+    // A server given by TEST_DATABASE_URL is as its owner made it (its ctype may fold ASCII only).
+    if (process.env.TEST_DATABASE_URL) return;
     const own = await buildWorld(server);
     const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Οδοσ'));
     expect(created.status).toBe(201);
@@ -585,9 +587,7 @@ describe('q beyond ASCII', () => {
       const found = await own.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { q });
       expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
     }
-    // Not by luck of the machine's locales: the embedded cluster uses the builtin provider (a server given
-    // by TEST_DATABASE_URL is as its owner made it).
-    if (process.env.TEST_DATABASE_URL) return;
+    // Not by luck of the machine's locales: the embedded cluster uses the builtin provider.
     const row = await queryOne<{ provider: string }>({ sequelize: server.sequelize },
       'SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()');
     expect(row?.provider).toBe('b');

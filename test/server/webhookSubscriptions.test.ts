@@ -4,6 +4,7 @@ import type { Problem } from '../../shared/src/schemas/common';
 import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
 import { queryOne } from '../../server/src/db/query';
+import { requestFingerprint } from '../../server/src/idempotency/key';
 import { claimDueDeliveries } from '../../server/src/webhooks/deliveryQueue';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
 import { apiClient } from '../support/http';
@@ -142,6 +143,17 @@ describe('access', () => {
     const again = await world.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'per-token-1' });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.secret).toBe(created.body.secret);
+
+    // A record stored by an earlier version (its fingerprint without the token) still replays until it expires.
+    const legacy = { url: 'http://127.0.0.1:9/legacy', events: ['PERSON_CHECKIN_ENTERED'] };
+    await queryOne({ sequelize: server.sequelize },
+      `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
+       VALUES ($1, 'legacy-key-1', $2, 201, '{"stored":"before the upgrade"}', '{}', now())`,
+      [world.accountId, requestFingerprint('POST', collection, legacy)]);
+    const replayed = await world.api.post(collection, legacy, { idempotencyKey: 'legacy-key-1' });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.text).toBe('{"stored":"before the upgrade"}');
   });
 
   it('refuses sites the token cannot view with 404, and hides subscriptions of such sites', async () => {

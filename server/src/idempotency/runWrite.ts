@@ -13,6 +13,11 @@ export interface WriteRequest {
   /** The key's stored outcome as read with the token (before any transaction). */
   stored: StoredOutcome | undefined;
   fingerprint: string;
+  /**
+   * A fingerprint as an earlier version made it for this request (without the token), still accepted for
+   * records it stored: they replay as they did until they expire, rather than turning into 422s on upgrade.
+   */
+  legacyFingerprint?: string;
   instance: string;
   requestId: string;
   now: Date;
@@ -35,8 +40,8 @@ const keyInUse = () =>
 /** Rolls the transaction back because another request with the same key committed first. */
 class KeyTakenMeanwhile extends Error {}
 
-function replay(stored: StoredOutcome, fingerprint: string): SerializedReply {
-  if (stored.fingerprint !== fingerprint) {
+function replay(stored: StoredOutcome, request: Pick<WriteRequest, 'fingerprint' | 'legacyFingerprint'>): SerializedReply {
+  if (stored.fingerprint !== request.fingerprint && stored.fingerprint !== request.legacyFingerprint) {
     throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
   }
   return { status: stored.status, text: stored.body === '' ? null : stored.body, headers: stored.headers, replayed: true };
@@ -123,13 +128,13 @@ async function runInTransaction(request: WriteRequest): Promise<SerializedReply>
  */
 export async function runWrite(request: WriteRequest): Promise<SerializedReply> {
   const { key } = request;
-  if (key !== undefined && request.stored) return replay(request.stored, request.fingerprint);
+  if (key !== undefined && request.stored) return replay(request.stored, request);
   try {
     return request.atomicity === 'statement' ? await runAsStatement(request) : await runInTransaction(request);
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile) || key === undefined) throw error;
     const stored = await findOutcome({ sequelize: request.sequelize }, request.accountId, key, request.since);
     if (!stored) throw keyInUse();
-    return replay(stored, request.fingerprint);
+    return replay(stored, request);
   }
 }

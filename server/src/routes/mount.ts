@@ -125,6 +125,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
       // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
       fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principal.tokenId : undefined),
+      legacyFingerprint: key === undefined || site !== undefined ? undefined : requestFingerprint(ctx.method, ctx.path, sent),
       instance: ctx.path,
       requestId,
       now,
