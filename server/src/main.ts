@@ -3,6 +3,7 @@ import http from 'node:http';
 import { createApp } from './app';
 import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
 import { createDatabase, ensureDatabase } from './db/database';
+import { answerClientErrors } from './errors/clientErrors';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './db/embeddedPostgres';
 import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
   const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
   const app = createApp({ sequelize, env, log, metrics, limiter });
   const server = http.createServer(app.callback());
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST);
   await once(server, 'listening').catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
@@ -457,9 +458,11 @@ describe('Idempotency-Key syntax', () => {
       });
     });
     const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1]);
-    // Either the HTTP parser refuses the header (400) or the API does (400 INVALID_IDEMPOTENCY_KEY); never a 201.
+    // Either the HTTP parser refuses the header (400 MALFORMED_REQUEST) or the API does (400
+    // INVALID_IDEMPOTENCY_KEY); never a 201, and problem+json either way.
     expect(status).toBe(400);
-    if (/application\/problem\+json/i.test(reply)) expect(reply).toContain('INVALID_IDEMPOTENCY_KEY');
+    expect(reply).toMatch(/application\/problem\+json/i);
+    expect(reply).toMatch(/"code":"(INVALID_IDEMPOTENCY_KEY|MALFORMED_REQUEST)"/);
   });
 
   it('accepts a key of exactly 255 visible characters', async () => {
@@ -492,3 +495,33 @@ describe('Idempotency-Key syntax', () => {
     expectProblem(other, 422, 'IDEMPOTENCY_KEY_REUSED', people());
   });
 });
+
+describe('requests Node\'s HTTP parser refuses', () => {
+  /** Writes raw bytes to the server and reads everything it answers until it closes the connection. */
+  async function raw(bytes: string): Promise<{ head: string; body: string }> {
+    const url = new URL(server.baseUrl);
+    const socket = net.connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.write(bytes);
+    await new Promise<void>((resolve, reject) => {
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const text = Buffer.concat(chunks).toString('utf8');
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { head, body };
+  }
+
+  it('answer problem+json too: a malformed request line, and headers over the limit', async () => {
+    const malformed = await raw('HELLO THERE\r\n\r\n');
+    expect(malformed.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(malformed.head).toMatch(/content-type: application\/problem\+json/i);
+    expect(JSON.parse(malformed.body)).toMatchObject({ status: 400, code: 'MALFORMED_REQUEST', requestId: expect.any(String) });
+
+    const huge = await raw(`GET /v1/sites HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge.head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(huge.body)).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE' });
+  });
+});
+

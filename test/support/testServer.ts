@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { createApp } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { createDatabase } from '../../server/src/db/database';
+import { answerClientErrors } from '../../server/src/errors/clientErrors';
 import type { Logger } from '../../server/src/logger';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { createTestDatabase } from './database';
@@ -36,6 +37,7 @@ export async function startTestServer(
   const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE, options.clock);
   const app = createApp({ sequelize, env, log, validateResponses: true, clock: options.clock, limiter });
   const server = http.createServer(app.callback());
+  answerClientErrors(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
