@@ -523,5 +523,20 @@ describe('requests Node\'s HTTP parser refuses', () => {
     expect(huge.head).toMatch(/^HTTP\/1\.1 431 /);
     expect(JSON.parse(huge.body)).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE' });
   });
+
+  it('a client that goes away mid-body is its own doing (400), not a server or database failure', async () => {
+    const url = new URL(server.baseUrl);
+    const before = server.logs.length;
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    socket.write(`POST /v1/sites/${world.siteId}/checkins/people HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.token}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{"person":');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const logged = server.logs.slice(before);
+    expect(logged.filter((line) => line.level === 'error')).toEqual([]);
+    expect(logged.filter((line) => line.message === 'request').map((line) => line.fields?.status)).toEqual([400]);
+  });
 });
 

@@ -30,13 +30,15 @@ function readRaw(ctx: Context): Promise<Buffer> {
       cleanup();
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
+    // The client went away mid-body: its request, not a failure of the server (nor of the database, as the
+    // socket's ECONNRESET would be read); nobody is left to answer.
+    const onError = () => {
       cleanup();
-      reject(error);
+      reject(cutShort());
     };
     const onClose = () => {
       cleanup();
-      reject(new Error('the client closed the connection before sending the whole body'));
+      reject(cutShort());
     };
     function cleanup() {
       request.off('data', onData);
@@ -64,6 +66,7 @@ function readRaw(ctx: Context): Promise<Buffer> {
 }
 
 const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+const cutShort = () => problem('MALFORMED_REQUEST', 'The client closed the connection before the whole body arrived.');
 
 /** A surrogate code unit not in a pair (with the u flag, a well-formed pair is one code point and does not match). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
