@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,4 +17,39 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
       await fs.rm(locked, { recursive: true, force: true });
     }
   });
+
+  it('stops a cluster a crashed server left running in its folder, and never a process that reuses its old pid', { timeout: 90_000 }, async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-orphan-'));
+    await fs.chmod(root, 0o755);
+    const pidFile = path.join(root, 'pg', 'postmaster.pid');
+    const pidIn = async () => Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      // Left running: started and never stopped, as by a server killed with SIGKILL.
+      await startEmbeddedPostgres({ dataDir: root });
+      const orphan = await pidIn();
+      const again = await startEmbeddedPostgres({ dataDir: root });
+      expect(alive(orphan)).toBe(false);
+      const current = await pidIn();
+      await again.stop();
+      expect(alive(current)).toBe(false);
+      // A pid file whose pid now belongs to another process: that process is left alone.
+      await fs.writeFile(pidFile, `${sleeper.pid}\n${path.join(root, 'pg')}\n`);
+      await startEmbeddedPostgres({ dataDir: root }).then((started) => started.stop(), () => undefined);
+      expect(alive(sleeper.pid ?? 0)).toBe(true);
+    } finally {
+      sleeper.kill();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+

@@ -44,11 +44,25 @@ async function waitUntilDead(pid: number, timeoutMs: number): Promise<void> {
   while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/**
+ * Whether `pid` is a postgres serving `databaseDir`, by its command line. A postmaster.pid left by a crash
+ * may name a pid the system has since given to another process; where /proc cannot tell (not Linux), the
+ * pid file's own data-folder line has to do.
+ */
+async function isPostgresOf(pid: number, databaseDir: string, pidFileDir: string | undefined): Promise<boolean> {
+  const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  if (cmdline === undefined) return pidFileDir === undefined || path.resolve(pidFileDir) === path.resolve(databaseDir);
+  const args = cmdline.split('\0');
+  return path.basename(args[0] ?? '').startsWith('postgres') && args.some((arg) => path.resolve(arg) === path.resolve(databaseDir));
+}
+
 /** A Postgres left running by a crashed server would hold the data folder: stop it first. */
 async function stopOrphan(databaseDir: string): Promise<void> {
   const pidFile = await fs.readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
-  const pid = Number(pidFile.split('\n')[0]);
+  const [first, second] = pidFile.split('\n');
+  const pid = Number(first);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!(await isPostgresOf(pid, databaseDir, second))) return;
   process.kill(pid, 'SIGINT');
   await waitUntilDead(pid, STOP_TIMEOUT_MS);
 }
