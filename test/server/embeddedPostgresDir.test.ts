@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../server/src/db/embeddedPostgres';
 
@@ -42,7 +43,32 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
       await fs.rm(root, { recursive: true, force: true });
     }
   });
+
+  it('gives each new cluster a password of its own, readable by its owner only, and keeps it across starts', { timeout: 90_000 }, async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-password-'));
+    await fs.chmod(root, 0o755);
+    try {
+      const first = await startEmbeddedPostgres({ dataDir: root });
+      const url = new URL(first.url);
+      expect(decodeURIComponent(url.password)).not.toBe('gatehouse');
+      expect(decodeURIComponent(url.password).length).toBeGreaterThanOrEqual(24);
+      expect((await fs.stat(path.join(root, 'password'))).mode & 0o777).toBe(0o600);
+      // The fixed password of earlier versions does not open it.
+      const guess = new pg.Client({ host: '127.0.0.1', port: Number(url.port), user: 'postgres', password: 'gatehouse', database: 'postgres' });
+      await expect(guess.connect()).rejects.toThrow(/password authentication failed/);
+      await first.stop();
+      const second = await startEmbeddedPostgres({ dataDir: root });
+      expect(new URL(second.url).password).toBe(url.password);
+      const client = new pg.Client({ connectionString: second.url });
+      await client.connect();
+      await client.end();
+      await second.stop();
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
 });
+
 
 function alive(pid: number): boolean {
   try {
@@ -52,4 +78,3 @@ function alive(pid: number): boolean {
     return false;
   }
 }
-

