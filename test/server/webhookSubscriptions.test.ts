@@ -156,6 +156,13 @@ describe('access', () => {
     expect(replayed.text).toBe('{"stored":"before the upgrade"}');
   });
 
+  it('refuses a subscription from a token with no site (it would get no event, and show to every site-limited token)', async () => {
+    const none = apiClient(server.baseUrl, (await buildToken(server, { accountId: world.accountId, siteIds: [], scopes: ['webhooks:manage'] })).token);
+    const refused = await none.post<Problem>(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.[0]?.path).toBe('siteIds');
+  });
+
   it('refuses sites the token cannot view with 404, and hides subscriptions of such sites', async () => {
     const token = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['webhooks:manage'] });
     const api = apiClient(server.baseUrl, token.token);

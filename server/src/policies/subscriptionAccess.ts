@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { Executor } from '../db/query';
+import { validationFailed } from '../errors/problem';
 import { viewableSites } from './viewableSites';
 
 /**
@@ -29,5 +30,10 @@ export interface SubscriptionSites {
 export async function subscriptionSites(db: Executor, principal: Principal, requested: number[] | undefined): Promise<SubscriptionSites> {
   const sites = await viewableSites(db, principal, requested);
   if (sites === undefined) return { allSites: true, siteIds: [] };
+  // A filter to no site would never get an event, and (having no site the token cannot view) would show to
+  // every site-limited token of the account.
+  if (sites.length === 0) {
+    throw validationFailed([{ path: 'siteIds', message: 'Name at least one site (this token can view none of its own)' }]);
+  }
   return { allSites: false, siteIds: [...sites].sort((a, b) => a - b) };
 }
