@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../server/src/db/embeddedPostgres';
+import { isAlive as alive, startEmbeddedPostgres } from '../../server/src/db/embeddedPostgres';
 
 describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () => {
   it('refuses, in plain words naming DATA_DIR, a data folder the postgres user cannot reach', async () => {
@@ -68,13 +68,3 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
     }
   });
 });
-
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

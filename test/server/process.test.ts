@@ -9,7 +9,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
-import { freePort, withDatabase } from '../../server/src/db/embeddedPostgres';
+import { freePort, isAlive as alive, withDatabase } from '../../server/src/db/embeddedPostgres';
 import { createTestDatabase } from '../support/database';
 import { apiClient } from '../support/http';
 
@@ -115,14 +115,6 @@ async function stopPostgresOf(dataDir: string): Promise<void> {
   while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 afterEach(async () => {
   for (const running of started.splice(0)) {

@@ -47,6 +47,21 @@ async function age(accountId: number, eventIds: number[], days: number): Promise
     [accountId, eventIds, days]);
 }
 
+/** `count` events delivered to a new subscription, then made 40 days old (past the default retention). */
+async function oldDeliveredEvents(count: number) {
+  const dispatcher = startTestDispatcher(server);
+  const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+  const events: number[] = [];
+  try {
+    for (let index = 0; index < count; index += 1) events.push(await checkIn());
+    await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === count && log.every((entry) => entry.status === 'delivered'));
+  } finally {
+    await dispatcher.stop();
+  }
+  await age(world.accountId, events, 40);
+  return { fine, events };
+}
+
 const eventsLeft = async (accountId: number) => (await queryRows<{ id: number }>(db(),
   'SELECT id FROM outbox_events WHERE account_id = $1 ORDER BY id', [accountId])).map((row) => row.id);
 
@@ -94,16 +109,7 @@ describe('the webhook log retention', () => {
   });
 
   it('and a manual retry never leave a pending delivery without its event', async () => {
-    const dispatcher = startTestDispatcher(server);
-    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
-    let events: number[];
-    try {
-      events = [await checkIn(), await checkIn()];
-      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.status === 'delivered'));
-    } finally {
-      await dispatcher.stop();
-    }
-    await age(world.accountId, events, 40);
+    const { fine, events } = await oldDeliveredEvents(2);
     const [newer, older] = await deliveriesOf(world.api, fine.subscriptionId);
     const retryPath = (deliveryId: number) => `/v1/webhooks/subscriptions/${fine.subscriptionId}/deliveries/${deliveryId}/retry`;
 
@@ -154,16 +160,7 @@ describe('the webhook log retention', () => {
   });
 
   it('sees a delivery made pending while it waited for a lock, and keeps that delivery and its event', async () => {
-    const dispatcher = startTestDispatcher(server);
-    const fine = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
-    let events: number[];
-    try {
-      events = [await checkIn(), await checkIn()];
-      await waitForDeliveries(world.api, fine.subscriptionId, (log) => log.length === 2 && log.every((entry) => entry.status === 'delivered'));
-    } finally {
-      await dispatcher.stop();
-    }
-    await age(world.accountId, events, 40);
+    const { fine, events } = await oldDeliveredEvents(2);
     const [, older] = await deliveriesOf(world.api, fine.subscriptionId);
 
     // A change of the subscription holds its row: the purge's first statement waits for it, its snapshot taken.

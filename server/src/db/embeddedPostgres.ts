@@ -34,7 +34,7 @@ export async function freePort(): Promise<number> {
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
