@@ -49,24 +49,37 @@ async function waitUntilDead(pid: number, timeoutMs: number): Promise<void> {
 }
 
 /**
- * Whether `pid` is a postgres serving `databaseDir`, by its command line. A postmaster.pid left by a crash
- * may name a pid the system has since given to another process; where /proc cannot tell (not Linux), the
- * pid file's own data-folder line has to do.
+ * Whether `pid` is a postgres serving `databaseDir` ('yes'), certainly not ('no': another program), or
+ * cannot be told ('unknown': no /proc, or hidden). A postmaster.pid left by a crash may name a pid the
+ * system has since given to another process. A postmaster works in its data folder, whatever path named
+ * it (a symlink, a relative DATA_DIR).
  */
-async function isPostgresOf(pid: number, databaseDir: string, pidFileDir: string | undefined): Promise<boolean> {
+async function postgresOf(pid: number, databaseDir: string): Promise<'yes' | 'no' | 'unknown'> {
   const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
-  if (cmdline === undefined) return pidFileDir === undefined || path.resolve(pidFileDir) === path.resolve(databaseDir);
-  const args = cmdline.split('\0');
-  return path.basename(args[0] ?? '').startsWith('postgres') && args.some((arg) => path.resolve(arg) === path.resolve(databaseDir));
+  if (cmdline === undefined) return 'unknown';
+  if (!path.basename(cmdline.split('\0')[0] ?? '').startsWith('postgres')) return 'no';
+  const [cwd, folder] = await Promise.all([fs.realpath(`/proc/${pid}/cwd`).catch(() => undefined), fs.realpath(databaseDir)]);
+  if (cwd === undefined) return 'unknown';
+  return cwd === folder ? 'yes' : 'no';
 }
 
-/** A Postgres left running by a crashed server would hold the data folder: stop it first. */
+/**
+ * A Postgres left running by a crashed server would hold the data folder: stop it first. A pid file whose
+ * pid is now another program's is stale: it goes, so PostgreSQL can start. Where it cannot be told, the
+ * pid file's own folder line has to do.
+ */
 async function stopOrphan(databaseDir: string): Promise<void> {
-  const pidFile = await fs.readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pidPath = path.join(databaseDir, 'postmaster.pid');
+  const pidFile = await fs.readFile(pidPath, 'utf8').catch(() => '');
   const [first, second] = pidFile.split('\n');
   const pid = Number(first);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  if (!(await isPostgresOf(pid, databaseDir, second))) return;
+  const owner = await postgresOf(pid, databaseDir);
+  if (owner === 'no') {
+    await fs.rm(pidPath, { force: true });
+    return;
+  }
+  if (owner === 'unknown' && second !== undefined && path.resolve(second) !== path.resolve(databaseDir)) return;
   process.kill(pid, 'SIGINT');
   await waitUntilDead(pid, STOP_TIMEOUT_MS);
 }
@@ -102,12 +115,28 @@ async function binaries(): Promise<{ postgres: string }> {
  */
 async function clusterPassword(root: string, fresh: boolean): Promise<string> {
   const file = path.join(root, PASSWORD_FILE);
-  const saved = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (saved?.trim()) return saved.trim();
+  const saved = await readPassword(file);
+  if (saved !== undefined) return saved;
   if (!fresh) return LEGACY_PASSWORD;
-  const password = randomBytes(24).toString('base64url');
-  await fs.writeFile(file, `${password}\n`, { mode: 0o600 });
-  return password;
+  try {
+    // Exclusive: of two starts on one new folder, the first file written is the one both use.
+    await fs.writeFile(file, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const written = await readPassword(file);
+  if (written === undefined) throw new Error(`${file} is empty: delete it and start again`);
+  return written;
+}
+
+/** The saved password, or undefined when there is no file; any other failure to read it is said. */
+async function readPassword(file: string): Promise<string | undefined> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim() || undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`cannot read the database password in ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** initdb through the library (it creates the `postgres` system user when we are root). */

@@ -22,7 +22,10 @@ function problemFor(error: NodeJS.ErrnoException): ProblemError {
  */
 export function answerClientErrors(server: http.Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // As Node's own handler: nothing is written to a connection that is gone, or while an earlier request
+    // on it is still being answered (this would land in that answer's place).
+    const answering = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering) {
       socket.destroy();
       return;
     }
@@ -33,6 +36,8 @@ export function answerClientErrors(server: http.Server): void {
       `HTTP/1.1 ${refusal.status} ${REASONS[refusal.status] ?? 'Bad Request'}\r\n` +
         `Content-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+      // Then closed for good: a client that never closes its side must not keep the socket open.
+      () => socket.destroy(),
     );
   });
 }
