@@ -65,7 +65,8 @@ export function openKiosk(options: KioskOptions) {
     endBreak: (visitId: string) => stamped(() => endBreak(ctx, visitId)),
     checkOut: (visitId: string) => stamped(() => checkOut(ctx, visitId)),
     vehicleEntry: (licensePlate: string) => stamped(() => vehicleEntry(ctx, siteId, licensePlate)),
-    vehicleExit: (licensePlate: string) => stamped(() => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId }, licensePlate)),
+    vehicleExit: (licensePlate: string) =>
+      stamped(() => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId, deviceNow: () => platform.clock.now() }, licensePlate)),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
     findPeople: (typed: string) => findPeople(db, siteId, typed),
@@ -78,7 +79,12 @@ export function openKiosk(options: KioskOptions) {
       if (retried) engine.kick();
       return retried;
     },
-    discard: (seq: number) => discardAction(db, seq),
+    async discard(seq: number) {
+      const report = await discardAction(db, seq);
+      // What waited behind the discarded action (later actions of its plate) may go now, not at the next timer.
+      if (report) engine.kick();
+      return report;
+    },
     start: () => engine.start(),
     async close(): Promise<void> {
       await engine.stop();

@@ -101,6 +101,29 @@ describe('a kiosk on an unreliable network or server', () => {
     await kiosk.close();
   });
 
+  it('a proxy\'s 4xx page (not the API\'s problem+json) is no answer either: queued with its key, not Needs attention', async () => {
+    let proxy = true;
+    const keys: Array<string | null> = [];
+    const { kiosk } = stubKiosk(async (_url, init) => {
+      if (proxy) return new Response('<html>407 Proxy Authentication Required</html>', { status: 407, headers: { 'Content-Type': 'text/html' } });
+      if ((init.method ?? 'GET') === 'GET') return json(200, { data: [], nextCursor: null });
+      keys.push(new Headers(init.headers).get('Idempotency-Key'));
+      return json(201, checkin('Prox'));
+    }, { sync: { pullIntervalMs: 60_000, retryPolicy: fullJitterBackoff({ baseMs: 2, capMs: 25 }) } });
+    await kiosk.checkIn({ person: { firstName: 'Prox', lastName: 'Y' } });
+    kiosk.start();
+    await kiosk.engine.idle();
+    const [action] = await kiosk.db.outbox.toArray();
+    expect(action).toMatchObject({ state: 'QUEUED', lastError: { code: 'NETWORK', message: NOT_THE_SERVER } });
+    proxy = false;
+    for (let waited = 0; waited < 3_000 && (await kiosk.db.outbox.count()) > 0; waited += 20) {
+      kiosk.engine.kick();
+      await sleep(20);
+    }
+    expect(keys).toEqual([action?.key]);
+    await kiosk.close();
+  });
+
   it('the check-in form does not wait for a server that does not answer: a stale cached form shows within the revalidation wait', async () => {
     let asked = 0;
     const { kiosk } = stubKiosk((_url, init) => {

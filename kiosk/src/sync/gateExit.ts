@@ -9,7 +9,13 @@ import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/v
  */
 export async function exitByPlate(
   ctx: CommandContext,
-  deps: { api: ApiClient; hasLink(): boolean; siteId: number },
+  deps: {
+    api: ApiClient;
+    hasLink(): boolean;
+    siteId: number;
+    /** The device's own clock, which the pull compares `syncedAt` with (ctx.now may be corrected by the server's). */
+    deviceNow(): number;
+  },
   licensePlate: string,
 ): Promise<CommandResult<VehicleVisit>> {
   const local = await findLocalVehicleVisit(ctx.db, deps.siteId, licensePlate);
@@ -20,6 +26,6 @@ export async function exitByPlate(
   if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${licensePlate}.`);
   const open = found.value.data.find((visit) => visit.status !== 'OUT');
   if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
-  const visit = await adoptVehicleVisit(ctx.db, open, ctx.now());
+  const visit = await adoptVehicleVisit(ctx.db, open, deps.deviceNow());
   return vehicleExit(ctx, visit.visitId);
 }

@@ -104,6 +104,9 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
     return { kind: 'ok', status: response.status, value: parsed.data, replayed, headers: response.headers };
   }
   const problem = Problem.safeParse(payload);
+  // Every 4xx of the API is problem+json: one that is not (a proxy's or portal's 403, 404 or 407 page) did
+  // not come from the API either, and the request goes again with its key rather than to Needs attention.
+  if (response.status >= 400 && response.status < 500 && !problem.success) return { kind: 'unreachable', message: NOT_THE_SERVER };
   return {
     kind: 'refused',
     status: response.status,
