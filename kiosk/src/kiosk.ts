@@ -1,7 +1,7 @@
 import type { DexieOptions } from 'dexie';
 import { createApiClient } from '../../shared/src/client';
 import { attentionItems, discardAction, retryAction } from './data/attention';
-import type { CommandContext } from './data/command';
+import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
@@ -44,8 +44,16 @@ export function openKiosk(options: KioskOptions) {
   // the sync engine's timers keep to the device clock.
   const clock = serverClock(db, () => platform.clock.now(), { enabled: options.correctClock ?? false });
   const now = clock.now;
-  /** A command, once the clock correction kept from before is in use (one database read, at open). */
-  const stamped = <T>(command: () => Promise<T>): Promise<T> => clock.ready.then(command);
+  /**
+   * A command, once the clock correction kept from before is in use (one database read, at open). A command
+   * whose write the device's storage refused (full, or the database closed under it) saved nothing: it is
+   * refused in words, so the screen says so and takes the next action, instead of waiting for good.
+   */
+  const stamped = <T>(command: () => Promise<CommandResult<T>>): Promise<CommandResult<T>> =>
+    clock.ready.then(command).catch((error: unknown) => {
+      console.error('kiosk command not saved', error);
+      return refused('NOT_SAVED', 'This device could not save it; nothing was recorded. Please try again.');
+    });
   const api = createApiClient({
     baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
   });

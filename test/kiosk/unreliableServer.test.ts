@@ -124,6 +124,15 @@ describe('a kiosk on an unreliable network or server', () => {
     await kiosk.close();
   });
 
+  it('an action the device cannot save is refused in words (nothing recorded), not left hanging: the screen can go on', async () => {
+    const { kiosk } = stubKiosk(async () => json(200, { data: [], nextCursor: null }));
+    kiosk.db.close();
+    const outcome = await kiosk.checkIn({ person: { firstName: 'Full', lastName: 'Disk' } });
+    expect(outcome).toMatchObject({ ok: false, code: 'NOT_SAVED', message: 'This device could not save it; nothing was recorded. Please try again.' });
+    expect(await kiosk.vehicleEntry('NO-SAVE 1')).toMatchObject({ ok: false, code: 'NOT_SAVED' });
+    await kiosk.close();
+  });
+
   it('the check-in form does not wait for a server that does not answer: a stale cached form shows within the revalidation wait', async () => {
     let asked = 0;
     const { kiosk } = stubKiosk((_url, init) => {
