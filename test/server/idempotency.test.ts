@@ -147,6 +147,12 @@ describe('what is not stored runs afresh on retry', () => {
   it('a key expired past IDEMPOTENCY_TTL_HOURS runs again, and the purge removes old keys', async () => {
     const key = randomUUID();
     await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
+    // Minutes past the retention it still counts: an occurredAt may lie 5 minutes ahead of the server, so a
+    // create resent then could still be inside its 7-day window.
+    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = $1`, [key]);
+    const late = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
+    expect(late.headers.get('idempotent-replayed')).toBe('true');
+    expect(await checkinsNamed('Expired')).toBe(1);
     await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '169 hours' WHERE key = $1`, [key]);
     const again = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(again.status).toBe(201);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_FUTURE_MS } from '../../../shared/src/domain/occurredAt';
 import { problem } from '../errors/problem';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
@@ -38,3 +39,13 @@ export function requestFingerprint(method: string, path: string, body: unknown, 
     .update(`${method} ${path}\n${canonicalJson(body ?? {})}${tokenId === undefined ? '' : `\ntoken ${tokenId}`}`)
     .digest('hex');
 }
+
+/**
+ * When a key's record stops counting: `IDEMPOTENCY_TTL_HOURS` after it was stored, plus the 5 minutes an
+ * `occurredAt` may lie ahead of the server's clock. A resend of a create whose `occurredAt` is still inside
+ * the 7-day window therefore always finds its key (else, in those minutes, it would run a second time).
+ */
+export function keysSince(now: Date, ttlHours: number): Date {
+  return new Date(now.getTime() - ttlHours * 3_600_000 - MAX_FUTURE_MS);
+}
+

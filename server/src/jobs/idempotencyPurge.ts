@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { keysSince } from '../idempotency/key';
 import { purgeExpired } from '../idempotency/store';
 import type { Logger } from '../logger';
 import { type PeriodicJob, startPeriodic } from './periodic';
@@ -8,7 +9,7 @@ const EVERY_MS = 10 * 60_000;
 /** Deletes idempotency records past retention in small batches, off the request path; safe in every instance. */
 export function startIdempotencyPurge(sequelize: Sequelize, ttlHours: number, log: Logger): PeriodicJob {
   return startPeriodic('idempotency purge', EVERY_MS, log, async (signal) => {
-    const before = new Date(Date.now() - ttlHours * 3_600_000);
+    const before = keysSince(new Date(), ttlHours);
     let purged = 0;
     while (!signal.aborted) {
       const batch = await purgeExpired({ sequelize }, before);

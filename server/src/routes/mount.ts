@@ -8,7 +8,7 @@ import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
 import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
 import { fieldErrors } from '../errors/zodErrors';
-import { parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
+import { keysSince, parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
 import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
@@ -82,7 +82,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const params = parseParams(route.params, ctx.params as Record<string, string>);
   const keyed = route.write && route.auth === 'token';
   const key = keyed ? parseIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : undefined;
-  const since = new Date(now.getTime() - deps.env.IDEMPOTENCY_TTL_HOURS * 3_600_000);
+  const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
   let stored: StoredOutcome | undefined;
