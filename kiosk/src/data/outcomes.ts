@@ -55,9 +55,13 @@ export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): P
   });
 }
 
+/** The outbox row of `action`, only while it is still that attempt (same key, still queued). */
+const stillQueued = (db: KioskDatabase, action: OutboxAction) =>
+  db.outbox.where(':id').equals(action.seq).and((row) => row.key === action.key && row.state === 'QUEUED');
+
 /** Not now: try again at `nextAttemptAt`, keeping the key. */
 export async function recordRetry(db: KioskDatabase, action: OutboxAction, error: ActionError, nextAttemptAt: number): Promise<void> {
-  await db.outbox.update(action.seq, { attempts: action.attempts + 1, nextAttemptAt, lastError: error });
+  await stillQueued(db, action).modify({ attempts: action.attempts + 1, nextAttemptAt, lastError: error });
 }
 
 /**
@@ -74,7 +78,7 @@ export async function recordAttention<V extends PersonVisit | VehicleVisit, C ex
 ): Promise<void> {
   const table = kind.table(db);
   await db.transaction('rw', [db.outbox, table], async () => {
-    await db.outbox.update(action.seq, { state: 'ATTENTION', lastError: error });
+    if ((await stillQueued(db, action).modify({ state: 'ATTENTION', lastError: error })) === 0) return;
     const visit = await table.get(action.visitId);
     if (!visit || !current || current.checkinId !== visit.serverId) return;
     await table.put(kind.withServer(visit, current, await actionsOf(db, visit.visitId), now));

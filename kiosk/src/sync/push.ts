@@ -142,7 +142,11 @@ export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachabl
       unreachableStreak = result === 'unreachable' ? unreachableStreak + 1 : 0;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
+  // Every worker ends before the pass does, even when one fails: the pass holds the sync lock, and a worker
+  // still sending after it ended would run alongside the next pass.
+  const ended = await Promise.allSettled(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
   await ctx.acks.flushed();
+  const failed = ended.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   return unreachableStreak >= UNREACHABLE_STREAK ? 'unreachable' : 'done';
 }
