@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal';
 import { findSubscription } from '../db/webhookRows';
 import { type Executor, queryOne } from '../db/query';
 import { notFound } from '../errors/problem';
+import { unleasedPendingSql } from '../webhooks/deliveryQueue';
 import { subscriptionSites } from '../policies/subscriptionAccess';
 import { presentSubscription } from '../presenters/webhook';
 
@@ -28,8 +29,8 @@ const UPDATE = `
   paused AS (
     UPDATE webhook_deliveries d
     SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
-    FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id AND d.status = 'pending'
-      AND (d.next_attempt_at = 'infinity') = $8 AND (d.locked_until IS NULL OR d.locked_until < $9))
+    FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id
+      AND ${unleasedPendingSql('$9')} AND (d.next_attempt_at = 'infinity') = $8)
   SELECT id FROM sub`;
 
 /**

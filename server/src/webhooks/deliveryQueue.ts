@@ -196,12 +196,19 @@ const LOCK_SUBSCRIPTIONS = prepared(`
  * range (next attempt at 'infinity', as disabling through the API does), so claims do not read past them;
  * enabling makes them due.
  */
+/**
+ * SQL over `d`: a pending delivery no dispatcher holds a lease on at `at`. Disabling, enabling or deleting
+ * a subscription moves only these in or out of the due range; a leased one is left to its dispatcher, so
+ * those statements never lock the rows a record statement does (the claim's check skips it afterwards).
+ */
+export const unleasedPendingSql = (at: string) => `d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
+
 const PAUSE_DISABLED = prepared(`
   UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()
   FROM webhook_subscriptions s
   WHERE (s.account_id, s.id) IN (SELECT * FROM unnest($1::int[], $2::int[]))
-    AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
-    AND d.next_attempt_at < 'infinity' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())`);
+    AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id
+    AND ${unleasedPendingSql('clock_timestamp()')} AND d.next_attempt_at < 'infinity'`);
 
 const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
 

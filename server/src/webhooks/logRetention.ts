@@ -70,9 +70,7 @@ async function purgeBatch(db: Executor, accountId: number, before: Date, batch: 
   const subscriptions = (await queryRows<{ id: number }>(db, LOCK_SUBSCRIPTIONS, [accountId])).map((row) => row.id);
   const locked = await queryOne<LockedEvents>(db, LOCK_EVENTS, [accountId, before, batch, after]);
   if (!locked) throw new Error('the retention batch returned nothing');
-  const purged = locked.events.length === 0
-    ? { events: 0, deliveries: 0 }
-    : await queryOne<PurgedLog>(db, DELETE_BATCH, [accountId, locked.events, subscriptions]);
+  const purged = locked.events.length === 0 ? undefined : await queryOne<PurgedLog>(db, DELETE_BATCH, [accountId, locked.events, subscriptions]);
   return { ...locked, purged: purged ?? { events: 0, deliveries: 0 } };
 }
 

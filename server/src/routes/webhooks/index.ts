@@ -14,6 +14,7 @@ import { notFound } from '../../errors/problem';
 import { subscriptionVisibleSql } from '../../policies/subscriptionAccess';
 import { presentSubscription } from '../../presenters/webhook';
 import { afterId, idPage } from '../../queries/cursor';
+import { unleasedPendingSql } from '../../webhooks/deliveryQueue';
 import { defineRoute } from '../define';
 import { deliveryRoutes } from './deliveries';
 
@@ -117,8 +118,8 @@ export const webhookRoutes = [
          tombstone AS (
            INSERT INTO webhook_subscription_tombstones (account_id, subscription_id, deleted_at) SELECT account_id, id, $3 FROM gone)
          UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = $3
-         FROM gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id AND d.status = 'pending'
-           AND d.next_attempt_at < 'infinity' AND (d.locked_until IS NULL OR d.locked_until < $3)`,
+         FROM gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id
+           AND ${unleasedPendingSql('$3')} AND d.next_attempt_at < 'infinity'`,
         [principal.accountId, row.id, now]);
       return { status: 204 };
     },
