@@ -52,12 +52,13 @@ export function App() {
       const fromApp = await appPreset(window).catch((): PresetSettings => ({}));
       const fromQuery = presetFromQuery(search);
       const savedPin = await readSavedPin(device);
-      const { preset, ignored } = startPreset({ fromApp, fromQuery, savedPin, current: await readSettings(device) });
+      const before = await readSettings(device);
+      const { preset, ignored } = startPreset({ fromApp, fromQuery, savedPin, current: before });
       let notice = ignored ? 'The settings in the address were not applied: Settings are locked with a PIN.' : undefined;
       // A PIN in the address is kept on the device, so a reload without it does not open Settings.
       if (!ignored && fromQuery.settingsPin !== undefined) await savePin(device, fromQuery.settingsPin);
       const complete = completePreset(preset);
-      if (complete && !sameSettings(complete, await readSettings(device))) {
+      if (complete && !sameSettings(complete, before)) {
         const change = await saveSettings(device, complete);
         if (!change.ok) notice = `The preset settings were not applied: ${change.message}`;
       }
