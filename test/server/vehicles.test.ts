@@ -7,7 +7,7 @@ import { type World, buildWorld } from '../support/factories';
 import { apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 import {
-  type Page, VEHICLES, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, visit,
+  type Page, VEHICLES, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, visit, visits,
 } from '../support/vehicles';
 
 let server: TestServer;
@@ -189,6 +189,57 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
     expect(moved.body.licensePlate).toBe(fresh);
     // The old plate is free again.
     await registerVehicle(world.api, { licensePlate: mine.licensePlate });
+  });
+
+  it('a vehicle on site keeps its plate: 409 VEHICLE_ALREADY_ON_SITE with the visit; respelling and other fields are fine', async () => {
+    const onSite = await registerVehicle(world.api, { licensePlate: uniquePlate('ON') });
+    const open = await arrive(world.api, world.otherSiteId, { vehicleId: onSite.vehicleId });
+    const fresh = uniquePlate('NEW');
+    const refused = await world.api.put<Problem>(vehicle(onSite.vehicleId), { licensePlate: fresh, make: 'Volvo' });
+    expectProblem(refused, 409, 'VEHICLE_ALREADY_ON_SITE');
+    expect(refused.body.current).toEqual(open);
+    expect((await world.api.get<Vehicle>(vehicle(onSite.vehicleId))).body).toEqual(onSite);
+    // A respelling, or any other field, changes nothing the visit holds.
+    expect((await world.api.put<Vehicle>(vehicle(onSite.vehicleId), { licensePlate: onSite.licensePlate.toLowerCase(), make: 'Volvo' })).status).toBe(200);
+    // A token that cannot view the visit's site learns only that the vehicle is on a site.
+    const limited = await clientWith(server, world, ['vehicles:read', 'vehicles:write'], [world.siteId]);
+    const blind = await limited.put<Problem>(vehicle(onSite.vehicleId), { licensePlate: fresh });
+    expectProblem(blind, 409, 'VEHICLE_ALREADY_ON_SITE');
+    expect(blind.body.current).toBeUndefined();
+    expect(blind.body.detail).toContain('is on a site under plate');
+    // Checked out, it may be re-plated; the visit keeps the plate it had.
+    expect((await world.api.post(`${visit(open)}/checkout`, {})).status).toBe(200);
+    const moved = await world.api.put<Vehicle>(vehicle(onSite.vehicleId), { licensePlate: fresh });
+    expect(moved.status).toBe(200);
+    expect((await world.api.get<VehicleCheckin>(visit(open))).body.licensePlate).toBe(onSite.licensePlate);
+  });
+
+  it('re-plating races arrivals of the vehicle: it never has two open visits', async () => {
+    for (let round = 0; round < 8; round += 1) {
+      const racer = await registerVehicle(world.api, { licensePlate: uniquePlate('RC') });
+      const fresh = uniquePlate('RN');
+      const [arrived, replated, again] = await Promise.all([
+        world.api.post<Problem & { licensePlate?: string }>(visits(world.siteId), { vehicleId: racer.vehicleId }),
+        world.api.put<Problem>(vehicle(racer.vehicleId), { licensePlate: fresh }),
+        world.api.post<Problem & { licensePlate?: string }>(visits(world.siteId), { vehicleId: racer.vehicleId }),
+      ]);
+      const open = await queryOne<{ count: number }>(
+        { sequelize: server.sequelize },
+        "SELECT count(*)::int AS count FROM vehicle_checkins WHERE vehicle_id = $1 AND status IN ('IN', 'PENDING')",
+        [racer.vehicleId],
+      );
+      expect(open?.count).toBe(1);
+      const admitted = [arrived, again].filter((response) => response.status === 201);
+      expect(admitted).toHaveLength(1);
+      for (const response of [arrived, again].filter((item) => item.status !== 201)) expectProblem(response, 409, 'VEHICLE_ALREADY_ON_SITE');
+      // The plate change either came first (the visit has the new plate) or was refused.
+      const plate = admitted[0]?.body.licensePlate;
+      if (replated.status === 200) expect(plate).toBe(fresh);
+      else {
+        expectProblem(replated, 409, 'VEHICLE_ALREADY_ON_SITE');
+        expect(plate).toBe(racer.licensePlate);
+      }
+    }
   });
 
   it('refuses null for the plate and invalid fields (422); an unknown or deleted vehicle is 404', async () => {

@@ -1,9 +1,12 @@
 import { normalizePlate } from '../../../shared/src/domain';
 import type { UpdateVehicleRequest, Vehicle } from '../../../shared/src/schemas/vehicles';
+import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
+import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../db/vehicleCheckinRows';
 import { VEHICLE_COLUMNS, type ListedVehicleRow, type VehicleRow, distinctLabelIds, findVehicle, lockPlate } from '../db/vehicleRows';
-import { notFound } from '../errors/problem';
+import { conflict, notFound } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';
+import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { checkVehicleLabels, plateTaken } from './vehicleCreator';
 
 // The vehicle under its row lock, and whether another vehicle holds the plate it is to get.
@@ -12,6 +15,17 @@ const LOCK = `
     (SELECT o.id FROM vehicles o
      WHERE o.account_id = v.account_id AND o.plate_norm = $3 AND o.deleted_at IS NULL AND o.id <> v.id) AS plate_holder
   FROM vehicles v WHERE v.account_id = $1 AND v.id = $2 AND v.deleted_at IS NULL FOR UPDATE OF v`;
+
+// An open visit of the vehicle, by its id or under its plate, at any site; one the token ($4 all sites,
+// $5 its id) can view first. Run after LOCK, in a snapshot of its own: a visit whose insert held the
+// vehicle row (FOR SHARE) until it committed is seen here.
+const OPEN_VISIT = `
+  SELECT ${VEHICLE_CHECKIN_COLUMNS},
+    ($4 OR EXISTS (SELECT 1 FROM token_sites ts
+                   WHERE ts.account_id = c.account_id AND ts.token_id = $5 AND ts.site_id = c.site_id)) AS visible
+  FROM vehicle_checkins c
+  WHERE c.account_id = $1 AND (c.vehicle_id = $2 OR c.plate_norm = $3) AND c.status IN ('IN', 'PENDING')
+  ORDER BY visible DESC, c.entry_at DESC, c.id DESC LIMIT 1`;
 
 // The profile and (when $10 says so) its label set in one statement.
 const PERSIST = `
@@ -32,14 +46,35 @@ const PERSIST = `
 const patched = (sent: string | null | undefined, current: string | null) => (sent === undefined ? current : sent || null);
 
 /**
+ * A vehicle on site keeps its plate: its open visit holds the plate it arrived under, so a new plate would
+ * let the same vehicle in a second time. 409 VEHICLE_ALREADY_ON_SITE, with the visit as `current` when the
+ * token may view its site. A respelling (same normalized plate) is not a change.
+ */
+async function refuseIfOnSite(db: Executor, vehicle: ListedVehicleRow, principal: Principal): Promise<void> {
+  const open = await queryOne<ListedVehicleCheckinRow & { visible: boolean }>(db, OPEN_VISIT, [
+    vehicle.account_id, vehicle.id, vehicle.plate_norm, principal.allSites, principal.tokenId,
+  ]);
+  if (!open) return;
+  const { visible, ...visit } = open;
+  const where = visible ? `on site ${visit.site_id} (check-in ${visit.id})` : 'on a site';
+  throw conflict(
+    'VEHICLE_ALREADY_ON_SITE',
+    `Vehicle ${vehicle.id} is ${where} under plate ${visit.license_plate}; check it out before changing its plate.`,
+    visible ? presentVehicleCheckin(visit) : undefined,
+  );
+}
+
+/**
  * Changes only the fields sent (`null` clears an optional one): a new plate must be free in the account
- * (409 with its holder), new labels must exist (422). 404 for an unknown or deleted vehicle.
+ * (409 with its holder) and the vehicle not on site (409 with its visit); new labels must exist (422).
+ * 404 for an unknown or deleted vehicle.
  */
 export async function updateVehicle(
   db: Executor,
-  input: { accountId: number; vehicleId: number; request: UpdateVehicleRequest; now: Date },
+  input: { principal: Principal; vehicleId: number; request: UpdateVehicleRequest; now: Date },
 ): Promise<Vehicle> {
-  const { accountId, vehicleId, request, now } = input;
+  const { principal, vehicleId, request, now } = input;
+  const { accountId } = principal;
   const plateNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const labelIds = request.labelIds === undefined ? undefined : distinctLabelIds(request.labelIds);
   if (labelIds) await checkVehicleLabels(db, accountId, labelIds);
@@ -50,6 +85,7 @@ export async function updateVehicle(
     const holder = await findVehicle(db, accountId, locked.plate_holder);
     if (holder) throw plateTaken(holder);
   }
+  if (plateNorm !== undefined && plateNorm !== locked.plate_norm) await refuseIfOnSite(db, locked, principal);
   const next: VehicleRow = {
     ...locked,
     license_plate: request.licensePlate ?? locked.license_plate,

@@ -33,7 +33,7 @@ const DELETE = `
 /** Both PUTs (the vehicle, or only its labels): the fields sent change, and the vehicle is answered. */
 const update = async (ctx: HandlerContext<{ vehicleId: number }, undefined, UpdateVehicleRequest>): Promise<Reply> => ({
   status: 200,
-  body: await updateVehicle(ctx.db, { accountId: ctx.principal.accountId, vehicleId: ctx.params.vehicleId, request: ctx.body, now: ctx.now }),
+  body: await updateVehicle(ctx.db, { principal: ctx.principal, vehicleId: ctx.params.vehicleId, request: ctx.body, now: ctx.now }),
 });
 
 export const vehicleRoutes = [
