@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
+import { cursorScope, encodeCursor } from '../../server/src/queries/cursor';
 import { type ApiClient, apiClient } from '../support/http';
 import { type World, buildAccount, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -263,10 +264,38 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     }
   });
 
+  it('refuses a cursor on another list, another site or with other filters (400 INVALID_QUERY); the same filters go on', async () => {
+    const [siteA, siteB] = [await freshSite(), await freshSite()];
+    for (const siteId of [siteA, siteB]) for (let i = 0; i < 3; i += 1) await checkIn(siteId);
+    const first = await listPage(siteA, 'limit=1&status=IN');
+    const cursor = encodeURIComponent(first.nextCursor ?? '');
+    expect((await listPage(siteA, `limit=1&status=IN&cursor=${cursor}`)).data).toHaveLength(1);
+    for (const path of [
+      `${people(siteB)}?limit=1&status=IN&cursor=${cursor}`,
+      `${people(siteA)}?limit=1&status=IN,OUT&cursor=${cursor}`,
+      `${people(siteA)}?limit=1&cursor=${cursor}`,
+      `/v1/sites/${siteA}/checkins/vehicles?limit=1&status=IN&cursor=${cursor}`,
+      `/v1/sites?cursor=${cursor}`,
+    ]) {
+      const response = await world.api.get<Problem>(path);
+      expectProblem(response, 400, 'INVALID_QUERY');
+      expect(response.body.detail).toContain('other filters');
+    }
+    const searched = await world.api.post<Problem>(SEARCH, { siteIds: [siteA], status: ['OUT'], limit: 1, cursor: first.nextCursor });
+    expectProblem(searched, 400, 'INVALID_QUERY');
+  });
+
   it('refuses, on the lists ordered by id, a cursor whose id no 32-bit id can be (400, not a database error)', async () => {
-    const beyond = Buffer.from(JSON.stringify([0, 3_000_000_000])).toString('base64url');
-    for (const path of ['/v1/sites', '/v1/labels/people', '/v1/labels/vehicles', '/v1/watchlist/people', '/v1/webhooks/subscriptions']) {
-      expectProblem(await world.api.get<Problem>(`${path}?cursor=${beyond}`), 400, 'INVALID_QUERY');
+    const lists = {
+      '/v1/sites': 'sites', '/v1/labels/people': 'person_labels', '/v1/labels/vehicles': 'vehicle_labels',
+      '/v1/watchlist/people': 'watchlist_people', '/v1/webhooks/subscriptions': 'webhook_subscriptions',
+    };
+    for (const [path, list] of Object.entries(lists)) {
+      // Issued for this very list (the scope is right), so only the id can be what is refused.
+      const beyond = encodeCursor({ atMicros: 0, id: 3_000_000_000 }, cursorScope(list, { accountId: world.accountId }));
+      const response = await world.api.get<Problem>(`${path}?cursor=${beyond}`);
+      expectProblem(response, 400, 'INVALID_QUERY');
+      expect(response.body.detail).toBe('The cursor is not one this API issued.');
     }
   });
 

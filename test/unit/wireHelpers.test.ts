@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generateToken, hashToken, isWellFormedToken } from '../../server/src/auth/tokenFormat';
 import { canonicalJson, parseIdempotencyKey, requestFingerprint } from '../../server/src/idempotency/key';
-import { decodeCursor, encodeCursor } from '../../server/src/queries/cursor';
+import { cursorScope, decodeCursor, encodeCursor, filterScope } from '../../server/src/queries/cursor';
 import { ProblemError } from '../../server/src/errors/problem';
 
 describe('tokens', () => {
@@ -57,17 +57,40 @@ describe('Idempotency-Key', () => {
 });
 
 describe('cursors', () => {
-  it('round-trip microsecond positions exactly', () => {
+  const scope = cursorScope('things', { accountId: 1, status: ['IN'] });
+
+  it('round-trip microsecond positions (and a sort group) exactly', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000_000 }), fc.integer({ min: 1, max: 2 ** 52 }), (atMicros, id) => {
-        expect(decodeCursor(encodeCursor({ atMicros, id }))).toEqual({ atMicros, id });
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 4_102_444_800_000_000 }),
+        fc.integer({ min: 1, max: 2 ** 52 }),
+        fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+        (atMicros, id, group) => {
+          const position = group === undefined ? { atMicros, id } : { atMicros, id, group };
+          expect(decodeCursor(encodeCursor(position, scope), scope)).toEqual(position);
+        },
+      ),
     );
   });
 
   it('refuse anything the API did not issue with 400 INVALID_QUERY', () => {
-    for (const bad of ['', 'abc', Buffer.from('[1]').toString('base64url'), Buffer.from('[1,0]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')]) {
-      expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', status: 400 }));
+    const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const bad of ['', 'abc', encoded([1]), encoded([1, 0, null, scope]), encoded({ a: 1 }), encoded([1, 2]), encoded([1, 2, -1, scope])]) {
+      expect(() => decodeCursor(bad, scope)).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', status: 400 }));
     }
+  });
+
+  it('belong to one list with its filters: another list, or other filters, is 400 INVALID_QUERY', () => {
+    const cursor = encodeCursor({ atMicros: 5, id: 7 }, scope);
+    for (const other of [
+      cursorScope('others', { accountId: 1, status: ['IN'] }),
+      cursorScope('things', { accountId: 2, status: ['IN'] }),
+      cursorScope('things', { accountId: 1, status: ['OUT'] }),
+      cursorScope('things', { accountId: 1 }),
+    ]) {
+      expect(() => decodeCursor(cursor, other)).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', message: expect.stringContaining('other filters') }));
+    }
+    // The page's own limit and cursor are not filters.
+    expect(filterScope('things', { accountId: 1, limit: 5, cursor })).toBe(filterScope('things', { accountId: 1, limit: 50 }));
   });
 });

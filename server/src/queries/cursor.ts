@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { problem } from '../errors/problem';
 
 /**
  * Keyset cursors: the database's own microsecond timestamp and the id tie-breaker (a JS Date would lose
- * the microseconds and skip or repeat rows). Opaque to clients: base64url JSON.
+ * the microseconds and skip or repeat rows), and the scope they were issued for. Opaque to clients:
+ * base64url JSON.
  */
 export interface KeysetPosition {
   atMicros: number;
@@ -11,30 +13,51 @@ export interface KeysetPosition {
   group?: number;
 }
 
-export function encodeCursor(position: KeysetPosition): string {
+/**
+ * What a cursor belongs to: one list and its filters (the account, the sites, every filter but `limit`).
+ * A cursor is refused on any other list, or with other filters, rather than starting that list's page at
+ * a position of another. Eight base64url characters of a SHA-256: a tag against mistakes, not a secret.
+ */
+export function cursorScope(list: string, filters: object): string {
+  return createHash('sha256').update(list).update('\0').update(JSON.stringify(filters)).digest('base64url').slice(0, 8);
+}
+
+/** The scope of a list from its filter object: every field but the page's own `limit` and `cursor`. */
+export function filterScope<Filter extends { limit: number; cursor?: string }>(list: string, filter: Filter): string {
+  const { limit: _limit, cursor: _cursor, ...filters } = filter;
+  return cursorScope(list, filters);
+}
+
+export function encodeCursor(position: KeysetPosition, scope: string): string {
   const { atMicros, id, group } = position;
-  return Buffer.from(JSON.stringify(group === undefined ? [atMicros, id] : [atMicros, id, group])).toString('base64url');
+  return Buffer.from(JSON.stringify([atMicros, id, group ?? null, scope])).toString('base64url');
 }
 
 const notIssued = () => problem('INVALID_QUERY', 'The cursor is not one this API issued.');
+const otherScope = () =>
+  problem('INVALID_QUERY', 'The cursor belongs to another list, or to other filters: send the same filters as for the page it came with, or start again without it.');
 
-export function decodeCursor(cursor: string): KeysetPosition {
+const isPosition = (value: unknown): value is [number, number, number | null, string] =>
+  Array.isArray(value) &&
+  value.length === 4 &&
+  Number.isSafeInteger(value[0]) &&
+  Number.isSafeInteger(value[1]) &&
+  (value[1] as number) > 0 &&
+  (value[2] === null || (Number.isSafeInteger(value[2]) && (value[2] as number) >= 0)) &&
+  typeof value[3] === 'string';
+
+/** The position of a cursor issued for `scope`; 400 INVALID_QUERY for anything else. */
+export function decodeCursor(cursor: string, scope: string): KeysetPosition {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      (value.length === 2 || (value.length === 3 && Number.isSafeInteger(value[2]) && (value[2] as number) >= 0)) &&
-      Number.isSafeInteger(value[0]) &&
-      Number.isSafeInteger(value[1]) &&
-      (value[1] as number) > 0
-    ) {
-      const position = { atMicros: value[0] as number, id: value[1] as number };
-      return value.length === 3 ? { ...position, group: value[2] as number } : position;
-    }
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the one error below
+    throw notIssued();
   }
-  throw notIssued();
+  if (!isPosition(value)) throw notIssued();
+  const [atMicros, id, group, issuedFor] = value;
+  if (issuedFor !== scope) throw otherScope();
+  return group === null ? { atMicros, id } : { atMicros, id, group };
 }
 
 /** Builds a page from `limit + 1` rows read: the extra row only says there is more. */
@@ -43,12 +66,13 @@ export function toPage<Row extends { id: number }, Item>(
   limit: number,
   present: (row: Row) => Item,
   position: (row: Row) => KeysetPosition,
+  scope: string,
 ): { data: Item[]; nextCursor: string | null } {
   const visible = rows.slice(0, limit);
   const last = visible[visible.length - 1];
   return {
     data: visible.map(present),
-    nextCursor: rows.length > limit && last ? encodeCursor(position(last)) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(position(last), scope) : null,
   };
 }
 
@@ -61,14 +85,14 @@ export function afterCursorSql(timeColumn: string, idColumn: string, micros: num
 const MAX_INTEGER_ID = 2_147_483_647;
 
 /** For small tables listed by id ascending (32-bit ids): the id after which the page starts. */
-export function afterId(cursor: string | undefined): number {
+export function afterId(cursor: string | undefined, scope: string): number {
   if (!cursor) return 0;
-  const { id } = decodeCursor(cursor);
+  const { id } = decodeCursor(cursor, scope);
   if (id > MAX_INTEGER_ID) throw notIssued();
   return id;
 }
 
 /** A page of a list ordered by id ascending, read with `limit + 1`. */
-export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item) {
-  return toPage(rows, limit, present, (row) => ({ atMicros: 0, id: row.id }));
+export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item, scope: string) {
+  return toPage(rows, limit, present, (row) => ({ atMicros: 0, id: row.id }), scope);
 }

@@ -4,7 +4,7 @@ import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { CHECKIN_SELECT, type ListedCheckinRow, selectCheckins } from '../db/personCheckinRows';
 import type { Executor } from '../db/query';
 import { presentPersonCheckin } from '../presenters/personCheckin';
-import { afterCursorSql, decodeCursor, toPage } from './cursor';
+import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
 export interface PersonCheckinFilter {
   accountId: number;
@@ -19,6 +19,9 @@ export interface PersonCheckinFilter {
   limit: number;
   cursor?: string;
 }
+
+/** The list cursors of person check-ins belong to (with their filters): site lists and the search. */
+const LIST = 'person_checkins';
 
 const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 
@@ -59,7 +62,7 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: stri
   }
   // An empty cursor is malformed (400), not absent.
   if (filter.cursor !== undefined) {
-    const position = decodeCursor(filter.cursor);
+    const position = decodeCursor(filter.cursor, filterScope(LIST, filter));
     bind.push(position.atMicros, position.id);
     where.push(afterCursorSql('c.entry_at', 'c.id', bind.length - 1, bind.length));
   }
@@ -77,5 +80,5 @@ export async function searchPersonCheckins(
   return toPage<ListedCheckinRow, PersonCheckin>(rows, filter.limit, presentPersonCheckin, (row) => ({
     atMicros: row.entry_us,
     id: row.id,
-  }));
+  }), filterScope(LIST, filter));
 }

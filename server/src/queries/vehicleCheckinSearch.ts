@@ -3,7 +3,7 @@ import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from '../db/vehicleCheckinRows';
 import { type Executor, queryRows } from '../db/query';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
-import { type KeysetPosition, afterCursorSql, decodeCursor, toPage } from './cursor';
+import { type KeysetPosition, afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
 export interface VehicleCheckinFilter {
   accountId: number;
@@ -17,6 +17,9 @@ export interface VehicleCheckinFilter {
   limit: number;
   cursor?: string;
 }
+
+/** The list cursors of vehicle check-ins belong to (with their filters): site lists and the search. */
+const LIST = 'vehicle_checkins';
 
 const NOT_OUT: VehicleStatus[] = ['IN', 'PENDING', 'STOP'];
 const OPEN = `c.status IN ('IN', 'PENDING')`;
@@ -53,7 +56,7 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: st
   let after = '';
   // An empty cursor is malformed (400), not absent.
   if (filter.cursor !== undefined) {
-    position = decodeCursor(filter.cursor);
+    position = decodeCursor(filter.cursor, filterScope(LIST, filter));
     after = afterCursorSql('c.entry_at', 'c.id', bind.length + 1, bind.length + 2);
     bind.push(position.atMicros, position.id);
   }
@@ -85,5 +88,5 @@ export async function searchVehicleCheckins(
     atMicros: row.entry_us,
     id: row.id,
     ...(byPlate ? { group: row.sort_group } : {}),
-  }));
+  }), filterScope(LIST, filter));
 }

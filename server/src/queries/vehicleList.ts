@@ -2,7 +2,7 @@ import type { Vehicle } from '../../../shared/src/schemas/vehicles';
 import { type Executor, queryRows } from '../db/query';
 import { type ListedVehicleRow, VEHICLE_COLUMNS } from '../db/vehicleRows';
 import { presentVehicle } from '../presenters/vehicle';
-import { afterCursorSql, decodeCursor, toPage } from './cursor';
+import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
 export interface VehicleListFilter {
   accountId: number;
@@ -26,8 +26,9 @@ export async function listVehicles(db: Executor, filter: VehicleListFilter): Pro
     where.push(`EXISTS (SELECT 1 FROM vehicle_label_assignments a
                         WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND a.label_id = ${param(filter.labelId)})`);
   }
+  const scope = filterScope('vehicles', filter);
   if (filter.cursor) {
-    const position = decodeCursor(filter.cursor);
+    const position = decodeCursor(filter.cursor, scope);
     bind.push(position.atMicros, position.id);
     where.push(afterCursorSql('v.created_at', 'v.id', bind.length - 1, bind.length));
   }
@@ -37,5 +38,5 @@ export async function listVehicles(db: Executor, filter: VehicleListFilter): Pro
      ORDER BY v.created_at DESC, v.id DESC LIMIT ${param(filter.limit + 1)}`,
     bind,
   );
-  return toPage<ListedVehicleRow, Vehicle>(rows, filter.limit, presentVehicle, (row) => ({ atMicros: row.created_us, id: row.id }));
+  return toPage<ListedVehicleRow, Vehicle>(rows, filter.limit, presentVehicle, (row) => ({ atMicros: row.created_us, id: row.id }), scope);
 }

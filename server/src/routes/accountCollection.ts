@@ -4,7 +4,7 @@ import type { Scope } from '../../../shared/src/schemas/admin';
 import type { AccountCollection } from '../db/accountCollection';
 import { queryOne, queryRows } from '../db/query';
 import { notFound } from '../errors/problem';
-import { afterId, idPage } from '../queries/cursor';
+import { afterId, cursorScope, idPage } from '../queries/cursor';
 import { type Route, defineRoute } from './define';
 
 interface CollectionRouteSpec {
@@ -27,8 +27,9 @@ export function listByIdRoute<Row extends { id: number }>(collection: AccountCol
     query: PageQuery,
     responses: { 200: page(item) },
     handler: async ({ db, principal, query }) => {
-      const rows = await queryRows<Row>(db, list, [principal.accountId, afterId(query.cursor), query.limit + 1]);
-      return { status: 200, body: idPage(rows, query.limit, collection.present) };
+      const scope = cursorScope(collection.table, { accountId: principal.accountId });
+      const rows = await queryRows<Row>(db, list, [principal.accountId, afterId(query.cursor, scope), query.limit + 1]);
+      return { status: 200, body: idPage(rows, query.limit, collection.present, scope) };
     },
   });
 }

@@ -2,7 +2,7 @@ import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CheckinConfig, CheckinConfigUpdate, Site } from '../../../../shared/src/schemas/sites';
 import { queryOne, queryRows } from '../../db/query';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
-import { afterId, idPage } from '../../queries/cursor';
+import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { defineRoute, siteOf } from '../define';
 import { SiteParams } from '../params';
 
@@ -26,7 +26,8 @@ export const siteRoutes = [
     responses: { 200: page(Site) },
     handler: async ({ db, principal, query }) => {
       // Sites are few and stable: ordered by id, the cursor is the last id (still keyset, never OFFSET).
-      const after = afterId(query.cursor);
+      const scope = cursorScope('sites', { accountId: principal.accountId });
+      const after = afterId(query.cursor, scope);
       const rows = await queryRows<{ id: number; name: string; timezone: string }>(
         db,
         `SELECT s.id, s.name, s.timezone FROM sites s
@@ -36,7 +37,10 @@ export const siteRoutes = [
          ORDER BY s.id LIMIT $5`,
         [principal.accountId, after, principal.allSites, principal.tokenId, query.limit + 1],
       );
-      return { status: 200, body: idPage(rows, query.limit, (row) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone })) };
+      return {
+        status: 200,
+        body: idPage(rows, query.limit, (row) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone }), scope),
+      };
     },
   }),
   defineRoute({

@@ -3,7 +3,7 @@ import { DeliveryParams, SubscriptionParams, WebhookDelivery, WebhookDeliveryLis
 import { findSubscription, listDeliveries, retryDelivery } from '../../db/webhookRows';
 import { notFound } from '../../errors/problem';
 import { presentDelivery } from '../../presenters/webhook';
-import { decodeCursor, toPage } from '../../queries/cursor';
+import { cursorScope, decodeCursor, toPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
 
 const tag = 'Webhooks';
@@ -23,14 +23,14 @@ export const deliveryRoutes = [
     responses: { 200: page(WebhookDelivery) },
     handler: async ({ db, principal, params, query }) => {
       if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
+      const filters = { accountId: principal.accountId, subscriptionId: params.subscriptionId, statuses: query.status };
+      const scope = cursorScope('webhook_deliveries', filters);
       const rows = await listDeliveries(db, {
-        accountId: principal.accountId,
-        subscriptionId: params.subscriptionId,
-        statuses: query.status,
-        beforeOutboxId: query.cursor ? decodeCursor(query.cursor).id : undefined,
+        ...filters,
+        beforeOutboxId: query.cursor ? decodeCursor(query.cursor, scope).id : undefined,
         limit: query.limit + 1,
       });
-      return { status: 200, body: toPage(rows, query.limit, presentDelivery, (row) => ({ atMicros: 0, id: row.outbox_id })) };
+      return { status: 200, body: toPage(rows, query.limit, presentDelivery, (row) => ({ atMicros: 0, id: row.outbox_id }), scope) };
     },
   }),
   defineRoute({

@@ -13,7 +13,7 @@ import { queryOne } from '../../db/query';
 import { notFound } from '../../errors/problem';
 import { subscriptionVisibleSql } from '../../policies/subscriptionAccess';
 import { presentSubscription } from '../../presenters/webhook';
-import { afterId, idPage } from '../../queries/cursor';
+import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { unleasedPendingSql } from '../../webhooks/deliveryQueue';
 import { defineRoute } from '../define';
 import { deliveryRoutes } from './deliveries';
@@ -50,8 +50,9 @@ export const webhookRoutes = [
     query: PageQuery,
     responses: { 200: page(WebhookSubscription) },
     handler: async ({ db, principal, query }) => {
-      const rows = await listSubscriptions(db, principal, afterId(query.cursor), query.limit + 1);
-      return { status: 200, body: idPage(rows, query.limit, presentSubscription) };
+      const scope = cursorScope('webhook_subscriptions', { accountId: principal.accountId });
+      const rows = await listSubscriptions(db, principal, afterId(query.cursor, scope), query.limit + 1);
+      return { status: 200, body: idPage(rows, query.limit, presentSubscription, scope) };
     },
   }),
   defineRoute({
