@@ -2,6 +2,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { attentionItems } from '../../kiosk/src/data/attention';
 import type { VehicleVisit } from '../../kiosk/src/data/types';
 import type { TestServer } from '../support/testServer';
 import { buildKioskSite, drain, openTestKiosk, serverVehicles, startKioskServer } from './harness';
@@ -14,6 +15,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const HOURS = 3_600_000;
+const DAYS = 24 * HOURS;
 
 function visitOf(result: { ok: true; value: VehicleVisit } | { ok: false; message: string }): VehicleVisit {
   if (!result.ok) throw new Error(result.message);
@@ -118,6 +120,34 @@ describe('the gate: entry and exit by plate', () => {
     // The visit that ended has left the local view; the new one is confirmed by the server.
     expect(await kiosk.db.vehicles.get(first.visitId)).toBeUndefined();
     expect((await kiosk.db.vehicles.get(second.visitId))?.confirmed).toMatchObject({ status: 'PENDING' });
+    await kiosk.close();
+  });
+
+  it('a new entry behind a refused entry and its exit is not stuck unseen: it reaches the server, the refused one waits in Needs attention', async () => {
+    const site = await buildKioskSite(server);
+    // The first entry is more than 7 days old when it arrives: the server refuses it (OCCURRED_AT_OUT_OF_RANGE).
+    const { kiosk, platform, network } = openTestKiosk(server, site, { mode: 'gate', online: false, clockOffsetMs: -8 * DAYS });
+    kiosk.start();
+    const first = visitOf(await kiosk.vehicleEntry('RF 1'));
+    platform.clock.shift(8 * DAYS - 2 * HOURS);
+    visitOf(await kiosk.vehicleExit('RF 1'));
+    platform.clock.shift(HOURS);
+    const second = visitOf(await kiosk.vehicleEntry('RF 1'));
+    network.setOnline(true);
+    await drain(kiosk, 10_000);
+
+    const onServer = await serverVehicles(site);
+    expect(onServer.map((checkin) => [checkin.status, checkin.entry.at])).toEqual([['PENDING', second.entryAt]]);
+    expect((await kiosk.db.vehicles.get(second.visitId))?.serverId).toBe(onServer[0]?.checkinId);
+    // Only the first visit is left, in Needs attention with its exit behind it: nothing waits unseen.
+    const refused = await attentionItems(kiosk.db);
+    expect(refused).toEqual([
+      expect.objectContaining({ description: 'Entry of RF 1', waiting: 1, action: expect.objectContaining({ lastError: expect.objectContaining({ code: 'OCCURRED_AT_OUT_OF_RANGE' }) }) }),
+    ]);
+    expect((await kiosk.db.outbox.toArray()).map((action) => [action.visitId, action.kind])).toEqual([[first.visitId, 'VEHICLE_ENTRY'], [first.visitId, 'VEHICLE_EXIT']]);
+    const report = await kiosk.discard(refused[0]?.action.seq ?? -1);
+    expect(report?.message).toBe('Discarded Entry of RF 1 and 1 later action that depended on it.');
+    expect(await kiosk.db.outbox.count()).toBe(0);
     await kiosk.close();
   });
 });

@@ -43,6 +43,20 @@ describe('which visit heads may go now (plate order)', () => {
     db.close();
   });
 
+  it('an exit queued behind its refused entry does not hold the plate\'s new entry back; a Retry of the entry puts it back in line', async () => {
+    const { db, first, second } = await cameBack('PO 5');
+    const [entry, exit] = await db.outbox.where('visitId').equals(first).sortBy('seq');
+    // The server refused the first entry: its exit stays queued behind it, and cannot go until a person acts.
+    await db.outbox.update(entry!.seq, { state: 'ATTENTION' });
+    expect(exit).toMatchObject({ kind: 'VEHICLE_EXIT', state: 'QUEUED' });
+    const heads = await sendableHeads(db);
+    expect(heads.map((head) => [head.visitId, head.kind])).toEqual([[first, 'VEHICLE_ENTRY'], [second, 'VEHICLE_ENTRY']]);
+    // Retried, the first visit is on its way again: the new entry waits for its entry and exit, in order.
+    await db.outbox.update(entry!.seq, { state: 'QUEUED' });
+    expect((await sendableHeads(db)).map((head) => head.visitId)).toEqual([first]);
+    db.close();
+  });
+
   it('another plate, or the same plate at another site, does not wait', async () => {
     const { db } = await cameBack('PO 3');
     const ctx = { db, now: () => Date.now(), randomUUID };
