@@ -6,7 +6,7 @@ import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { type Kiosk, openKiosk } from '../../kiosk/src/kiosk';
 import { type TestNetwork, type TestPlatform, testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 import { visitHeads } from '../../kiosk/src/data/visits';
-import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
+import { type RetryPolicy, fullJitterBackoff } from '../../kiosk/src/sync/backoff';
 import { buildSite, buildToken, buildWorld } from '../support/factories';
 import type { ApiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -44,7 +44,15 @@ export interface TestKiosk {
 export function openTestKiosk(
   server: TestServer,
   site: KioskSite,
-  options: { databaseName?: string; online?: boolean; clockOffsetMs?: number; random?: () => number; mode?: 'visitor' | 'gate'; concurrency?: number } = {},
+  options: {
+    databaseName?: string;
+    online?: boolean;
+    clockOffsetMs?: number;
+    random?: () => number;
+    mode?: 'visitor' | 'gate';
+    concurrency?: number;
+    retryPolicy?: RetryPolicy;
+  } = {},
 ): TestKiosk {
   const network = testNetwork({ online: options.online ?? true, random: options.random });
   const platform = testPlatform({ network, clockOffsetMs: options.clockOffsetMs });
@@ -59,7 +67,7 @@ export function openTestKiosk(
     siteId: site.siteId,
     mode: options.mode ?? 'visitor',
     requestTimeoutMs: 10_000,
-    sync: { retryPolicy: testRetryPolicy(), concurrency: options.concurrency ?? 4, pullIntervalMs: 60_000 },
+    sync: { retryPolicy: options.retryPolicy ?? testRetryPolicy(), concurrency: options.concurrency ?? 4, pullIntervalMs: 60_000 },
   });
   return { kiosk, platform, network, databaseName };
 }

@@ -60,9 +60,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let started = false;
   let pullWanted = true;
   let backoffReset = false;
-  // While the server does not answer at all, the whole queue waits (not just the visits that were
-  // tried): a backoff for the server itself, so a long queue does not hammer it one visit at a time.
-  let outages = 0;
+  // While the server does not answer at all, or its answers cannot be written down (the device's storage
+  // is full), the whole queue waits (not just the visits that were tried): a backoff for the pass itself, so
+  // a long queue does not hammer the server one visit at a time, nor resend what it cannot record in a loop.
+  let failedPasses = 0;
   let pausedUntil = 0;
   let unsubscribeLink: (() => void) | undefined;
 
@@ -71,7 +72,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (stopped || !connectivity.hasLink()) return;
     if (backoffReset) {
       backoffReset = false;
-      outages = 0;
+      failedPasses = 0;
       pausedUntil = 0;
       await resetNetworkBackoff(db);
     }
@@ -80,10 +81,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
       const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
-      outages = pushed === 'unreachable' ? outages + 1 : 0;
-      pausedUntil = outages === 0 ? 0 : now() + policy.delayMs(outages, undefined);
-      // Not gated on the last answer: with nothing queued, a pull is what finds the server back.
-      if (pullWanted && !stopped && pushed !== 'unreachable') {
+      failedPasses = pushed === 'done' ? 0 : failedPasses + 1;
+      pausedUntil = failedPasses === 0 ? 0 : now() + policy.delayMs(failedPasses, undefined);
+      // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a
+      // failed pass: the server is away, or the storage the pull writes to is failing.)
+      if (pullWanted && !stopped && pushed === 'done') {
         pullWanted = false;
         const pulled = await pullPeople({ db, api, ...reach }, siteId);
         const pulledVehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';

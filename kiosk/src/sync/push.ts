@@ -82,7 +82,7 @@ async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['resul
     if (actions.length === 0) actions = (await actionsOf(ctx.db, visitId)).filter((action) => !ctx.acks.has(action.seq));
     const action = actions.shift();
     if (!action) return 'acknowledged';
-    if (ctx.isStopped() || action.state !== 'QUEUED' || !isDue(action.nextAttemptAt, ctx.now(), ctx.policy)) return 'stopped';
+    if (ctx.isStopped() || ctx.acks.failed() || action.state !== 'QUEUED' || !isDue(action.nextAttemptAt, ctx.now(), ctx.policy)) return 'stopped';
     if (!isCreate(action.kind) && checkinId === undefined) {
       // Its create was discarded (which discards this too) or never existed: nothing to send it to.
       const error = { status: null, code: 'NOT_CREATED', message: 'The visit this action belongs to was never created on the server.' };
@@ -108,9 +108,11 @@ async function readyVisits(ctx: PushContext, skip: Set<string>): Promise<string[
 /**
  * One push pass: up to `concurrency` visits at a time, each in order. A visit tried in this pass is not
  * tried again in it (its retry waits for its backoff), so a pass always ends. 'unreachable': it stopped
- * early because the server did not answer several attempts in a row.
+ * early because the server did not answer several attempts in a row. 'unrecorded': it stopped early because
+ * an answer could not be written down (the device's storage failed); those actions are still queued with
+ * their keys, and a later pass sends them again.
  */
-export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachable'> {
+export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachable' | 'unrecorded'> {
   const tried = new Set<string>();
   let queue: string[] = [];
   let drained = false;
@@ -119,7 +121,7 @@ export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachabl
 
   const next = async (): Promise<string | undefined> => {
     for (;;) {
-      if (ctx.isStopped() || unreachableStreak >= UNREACHABLE_STREAK) return undefined;
+      if (ctx.isStopped() || ctx.acks.failed() || unreachableStreak >= UNREACHABLE_STREAK) return undefined;
       const visitId = queue.shift();
       if (visitId !== undefined) {
         if (tried.has(visitId)) continue;
@@ -145,8 +147,9 @@ export async function pushOutbox(ctx: PushContext): Promise<'done' | 'unreachabl
   // Every worker ends before the pass does, even when one fails: the pass holds the sync lock, and a worker
   // still sending after it ended would run alongside the next pass.
   const ended = await Promise.allSettled(Array.from({ length: Math.max(1, ctx.concurrency) }, worker));
-  await ctx.acks.flushed();
+  const written = await ctx.acks.endPass();
   const failed = ended.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
   if (failed) throw failed.reason;
+  if (written === 'failed') return 'unrecorded';
   return unreachableStreak >= UNREACHABLE_STREAK ? 'unreachable' : 'done';
 }
