@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     url = withDatabase(embedded.url, 'gatehouse');
   }
   const sequelize = createDatabase({ url, poolMax: env.DB_POOL_MAX });
-  const applied = await migrate(sequelize, url);
+  const applied = await migrate(sequelize, url, log.warn);
   checkpoint();
   if (applied.length > 0) log.info('migrations applied', { applied });
   const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const log = createLogger(env.LOG_LEVEL);
   const sequelize = createDatabase({ url: env.DATABASE_URL, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
   // Instances take turns migrating, so a worker may start before any server.
-  await migrate(sequelize, env.DATABASE_URL);
+  await migrate(sequelize, env.DATABASE_URL, log.warn);
   const dispatcher = startWebhookDispatcher({
     sequelize,
     log,

@@ -23,6 +23,14 @@ describe('normalizePlate (CONTRACT §8)', () => {
     expect(normalizePlate('mu\u0308-1')).toBe(normalizePlate('MÜ-1'));
   });
 
+  it('reads full-width forms, ligatures and circled digits as plain letters and digits (NFKC)', () => {
+    expect(normalizePlate('ＡＢ－１２３　ｃｄ')).toBe('AB123CD');
+    expect(normalizePlate('ＡＢ-123')).toBe('AB123');
+    expect(normalizePlate('ﬀ ①②')).toBe('FF12');
+    expect(normalizePlate('ｶﾞ 1')).toBe('ガ1');
+    expect(normalizePlate('ǆ1')).toBe('DŽ1');
+  });
+
   it('keeps every other character, so validity can refuse it', () => {
     expect(normalizePlate('AB_12')).toBe('AB_12');
     expect(normalizePlate('AB/12')).toBe('AB/12');
@@ -31,13 +39,13 @@ describe('normalizePlate (CONTRACT §8)', () => {
 
 describe('plate validity', () => {
   it('accepts 1 to 16 of A–Z, 0–9 and letters of other scripts, separators not counted', () => {
-    for (const plate of ['A', '1', 'ab-123 cd', 'MÜ-AB 123', 'А123ВС', '品川300', 'X'.repeat(16), 'AB-CD-EF-GH-12-34-56-78']) {
+    for (const plate of ['A', '1', 'ab-123 cd', 'MÜ-AB 123', 'А123ВС', '品川300', 'X'.repeat(16), 'AB-CD-EF-GH-12-34-56-78', '１２３', 'ＡＢ－１']) {
       expect(isValidPlate(plate), plate).toBe(true);
     }
   });
 
   it('refuses an empty plate, separators alone, more than 16 characters, and anything but letters and digits', () => {
-    for (const plate of ['', '   ', '-.·', 'X'.repeat(17), 'AB_12', 'AB/12', 'AB#1', 'AB+1', '１２３', 'AB🚗', '\u0308']) {
+    for (const plate of ['', '   ', '-.·', 'X'.repeat(17), 'AB_12', 'AB/12', 'AB#1', 'AB+1', 'AB🚗', '\u0308', 'Aﾞ1']) {
       expect(isValidPlate(plate), plate).toBe(false);
       expect(plateProblem(plate)).toEqual(expect.any(String));
     }

@@ -1,17 +1,23 @@
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
+import type { Logger } from '../logger';
 import { migrations } from './migrations';
+import type { RunSql } from './migrations/types';
 
 // Any fixed number: instances starting together take turns migrating.
 const MIGRATION_LOCK = 7_345_001;
 
-/** Applies pending migrations; instances starting at once take turns (a session lock on its own connection). */
-export async function migrate(sequelize: Sequelize, url: string): Promise<string[]> {
+/**
+ * Applies pending migrations; instances starting at once take turns (a session lock on its own connection).
+ * `warn` hears about data a migration left as it was (the server passes its log).
+ */
+export async function migrate(sequelize: Sequelize, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
+  const run: RunSql = Object.assign((sql: string, bind?: unknown[]) => sequelize.query(sql, bind ? { bind } : {}), { warn });
   const umzug = new Umzug({
     migrations: migrations.map(({ name, up }) => ({ name, up })),
     // A function here is a context factory: it returns the RunSql each migration gets.
-    context: () => (sql: string) => sequelize.query(sql),
+    context: () => run,
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: undefined,
   });

@@ -9,13 +9,15 @@ const SEPARATORS = /[\s\-.·]/gu;
 const NORMALIZED = new RegExp(`^(?:[A-Z0-9]|\\p{L}){1,${MAX_PLATE_LENGTH}}$`, 'u');
 
 /**
- * The form plates are compared in (CONTRACT §8): separators removed, upper case. NFC, so a letter typed
- * precomposed (`Ü`) or as a letter plus a combining accent is the same plate, both before the separators
- * go (U+0387, the Greek ano teleia, is the middle dot `·` once in NFC) and after upper-casing. Pure, and
- * normalizing twice is normalizing once; the server and the kiosk use it alike.
+ * The form plates are compared in (CONTRACT §8): separators removed, upper case. Unicode NFKC, so a plate
+ * typed in full-width forms (`ＡＢ－１２３`, as Japanese and Chinese input methods type), with a ligature or
+ * a circled digit, is the plate in plain letters and digits, and a letter typed precomposed (`Ü`) or as a
+ * letter plus a combining accent is one plate; both before the separators go (a full-width hyphen is a
+ * hyphen, U+0387 the middle dot `·`) and after upper-casing. Pure, and normalizing twice is normalizing
+ * once; the server and the kiosk use it alike.
  */
 export function normalizePlate(plate: string): string {
-  return plate.normalize('NFC').replace(SEPARATORS, '').toUpperCase().normalize('NFC');
+  return plate.normalize('NFKC').replace(SEPARATORS, '').toUpperCase().normalize('NFKC');
 }
 
 /** Why a plate as entered cannot be a plate, or undefined when it can. */

@@ -6,6 +6,7 @@ import * as leanDeliveries from './0005_lean_deliveries';
 import * as outboxQueue from './0006_outbox_queue';
 import * as staleWrite from './0007_stale_write';
 import * as subscriptionTombstones from './0008_subscription_tombstones';
+import * as plateNfkc from './0009_plate_nfkc';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -18,4 +19,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0006_outbox_queue', up: outboxQueue.up },
   { name: '0007_stale_write', up: staleWrite.up },
   { name: '0008_subscription_tombstones', up: subscriptionTombstones.up },
+  { name: '0009_plate_nfkc', up: plateNfkc.up },
 ];

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Vehicle, VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { up } from '../../server/src/db/migrations/0009_plate_nfkc';
+import type { RunSql } from '../../server/src/db/migrations/types';
+import { queryOne, queryRows } from '../../server/src/db/query';
+import { type World, buildWorld } from '../support/factories';
+import { type TestServer, startTestServer } from '../support/testServer';
+import { VEHICLES, arrive, visits } from '../support/vehicles';
+
+let server: TestServer;
+let world: World;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await buildWorld(server);
+});
+afterAll(async () => server?.close());
+
+/** How plates were compared before migration 0009 (NFC), as rows written then hold them. */
+const oldNorm = (plate: string) => plate.normalize('NFC').replace(/[\s\-.·]/gu, '').toUpperCase().normalize('NFC');
+const db = () => ({ sequelize: server.sequelize });
+
+async function oldVehicle(licensePlate: string, deleted = false): Promise<number> {
+  const row = await queryOne<{ id: number }>(
+    db(),
+    `INSERT INTO vehicles (account_id, license_plate, plate_norm, deleted_at, created_at, updated_at)
+     VALUES ($1, $2, $3, CASE WHEN $4 THEN now() END, now(), now()) RETURNING id::int`,
+    [world.accountId, licensePlate, oldNorm(licensePlate), deleted],
+  );
+  return row?.id ?? 0;
+}
+
+async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OUT'): Promise<number> {
+  const row = await queryOne<{ id: number }>(
+    db(),
+    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at, exit_source,
+       exit_at, last_event_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'API', now() - interval '1 hour', CASE WHEN $5 = 'OUT' THEN 'API' END,
+       CASE WHEN $5 = 'OUT' THEN now() END, now(), now(), now())
+     RETURNING id::int`,
+    [world.accountId, siteId, licensePlate, oldNorm(licensePlate), status],
+  );
+  return row?.id ?? 0;
+}
+
+const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
+  (await queryOne<{ plate_norm: string }>(db(), `SELECT plate_norm FROM ${table} WHERE account_id = $1 AND id = $2`, [world.accountId, id]))?.plate_norm;
+
+/** Runs the migration as `migrate` would, and returns what it warned about. */
+async function migrate(): Promise<Array<{ message: string; fields?: Record<string, unknown> }>> {
+  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+  const sql: RunSql = Object.assign((text: string, bind?: unknown[]) => server.sequelize.query(text, bind ? { bind } : {}), {
+    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
+  });
+  await up({ context: sql });
+  return warnings;
+}
+
+describe('migration 0009: plates compared in NFKC', () => {
+  it('renormalizes full-width plates; a plate whose new form another row holds, or that is no plate, keeps its old form and is named', async () => {
+    const fullWidth = await oldVehicle('ＡＢ-123');
+    const clashing = await oldVehicle('ＣＤ-1');
+    const holder = await oldVehicle('CD1');
+    const deleted = await oldVehicle('ＥＦ-1', true);
+    await oldVehicle('EF1');
+    const invalid = await oldVehicle('Aﾞ1');
+    const ascii = await oldVehicle('GH 1');
+    const closed = await oldVisit(world.siteId, 'ＧＨ-1', 'OUT');
+    await oldVisit(world.siteId, 'GH1', 'IN');
+    const openClash = await oldVisit(world.siteId, 'ＪＫ-1', 'IN');
+    await oldVisit(world.siteId, 'JK1', 'IN');
+    const openElsewhere = await oldVisit(world.otherSiteId, 'ＪＫ-1', 'IN');
+
+    const warnings = await migrate();
+
+    expect(await normOf('vehicles', fullWidth)).toBe('AB123');
+    expect(await normOf('vehicles', clashing)).toBe('ＣＤ1');
+    expect(await normOf('vehicles', holder)).toBe('CD1');
+    expect(await normOf('vehicles', deleted)).toBe('EF1');
+    expect(await normOf('vehicles', invalid)).toBe(oldNorm('Aﾞ1'));
+    expect(await normOf('vehicles', ascii)).toBe('GH1');
+    expect(await normOf('vehicle_checkins', closed)).toBe('GH1');
+    expect(await normOf('vehicle_checkins', openClash)).toBe('ＪＫ1');
+    expect(await normOf('vehicle_checkins', openElsewhere)).toBe('JK1');
+    expect(warnings.map((warning) => [warning.message, warning.fields?.id])).toEqual([
+      ['plate of vehicle left in its old form: in NFKC another vehicle of the account holds it', clashing],
+      ['plate of vehicle left in its old form: in NFKC it is no valid plate', invalid],
+      ['plate of vehicle check-in left in its old form: in NFKC another open visit of the site holds it', openClash],
+    ]);
+    expect(warnings[0]?.fields).toMatchObject({ accountId: world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
+
+    // Run again (a migration stopped half-way is run again): nothing more changes, the same rows are named.
+    const before = await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id');
+    expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([clashing, invalid, openClash]);
+    expect(await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id')).toEqual(before);
+
+    // The gate, typing full-width, finds the registered vehicle: IN, not PENDING as an unknown plate.
+    const arrival = await arrive(world.api, world.otherSiteId, { licensePlate: 'ＡＢ－１２３' });
+    expect(arrival).toMatchObject({ vehicleId: fullWidth, status: 'IN', licensePlate: 'ＡＢ－１２３' });
+    const found = await world.api.get<{ data: Vehicle[] }>(`${VEHICLES}?licensePlate=ab123`);
+    expect(found.body.data.map((vehicle) => vehicle.vehicleId)).toEqual([fullWidth]);
+    // And the same plate in plain letters is that visit's plate: one open visit per plate per site.
+    const again = await world.api.post<VehicleCheckin>(visits(world.otherSiteId), { licensePlate: 'AB 123' });
+    expect(again.status).toBe(409);
+  });
+});
