@@ -1,10 +1,27 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isAlive as alive, startEmbeddedPostgres } from '../../server/src/db/embeddedPostgres';
+
+/** Starts the embedded PostgreSQL on `root` in a process of its own, then kills that process with SIGKILL. */
+async function crashAfterStarting(root: string): Promise<void> {
+  const entry = path.resolve('server/src/db/embeddedPostgres.ts');
+  const code = `const { startEmbeddedPostgres } = await import(${JSON.stringify(entry)});
+    await startEmbeddedPostgres({ dataDir: ${JSON.stringify(root)} });
+    process.stdout.write('ready\\n');
+    setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    child.once('exit', (code) => reject(new Error(`the server stand-in exited (${code}) before its PostgreSQL was ready`)));
+  });
+  child.kill('SIGKILL');
+  await once(child, 'exit');
+}
 
 describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () => {
   it('refuses, in plain words naming DATA_DIR, a data folder the postgres user cannot reach', async () => {
@@ -26,9 +43,10 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
     const pidIn = async () => Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
     const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
-      // Left running: started and never stopped, as by a server killed with SIGKILL.
-      await startEmbeddedPostgres({ dataDir: root });
+      // Left running by a server killed with SIGKILL.
+      await crashAfterStarting(root);
       const orphan = await pidIn();
+      expect(alive(orphan)).toBe(true);
       const again = await startEmbeddedPostgres({ dataDir: root });
       expect(alive(orphan)).toBe(false);
       const current = await pidIn();
@@ -42,6 +60,27 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
       expect(alive(sleeper.pid ?? 0)).toBe(true);
     } finally {
       sleeper.kill();
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a data folder a running server uses, and leaves its PostgreSQL serving', { timeout: 90_000 }, async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-in-use-'));
+    await fs.chmod(root, 0o755);
+    try {
+      const running = await startEmbeddedPostgres({ dataDir: root });
+      try {
+        await expect(startEmbeddedPostgres({ dataDir: root })).rejects.toThrow(
+          new RegExp(`another Gatehouse server \\(pid ${process.pid}\\) is running on DATA_DIR ${root}: stop it first`),
+        );
+        const client = new pg.Client({ connectionString: running.url });
+        await client.connect();
+        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+        await client.end();
+      } finally {
+        await running.stop();
+      }
+    } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
   });

@@ -15,6 +15,8 @@ const USER = 'postgres';
 const LEGACY_PASSWORD = 'gatehouse';
 /** Beside the cluster, readable by its owner only. */
 const PASSWORD_FILE = 'password';
+/** Beside the cluster: the pid of the process that started it (its parent while that process lives). */
+const STARTER_FILE = 'server.pid';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -63,12 +65,40 @@ async function postgresOf(pid: number, databaseDir: string): Promise<'yes' | 'no
   return cwd === folder ? 'yes' : 'no';
 }
 
+/** The parent of a process, or undefined when it cannot be told. */
+async function parentOf(pid: number): Promise<number | undefined> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // "pid (comm) state ppid …": the command may hold spaces and parentheses, so read after the last ')'.
+  const fromProc = stat === undefined ? undefined : Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  if (fromProc !== undefined) return Number.isInteger(fromProc) ? fromProc : undefined;
+  try {
+    const parent = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)]).toString().trim());
+    return Number.isInteger(parent) && parent > 0 ? parent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A Postgres left running by a crashed server would hold the data folder: stop it first. A pid file whose
- * pid is now another program's is stale: it goes, so PostgreSQL can start. Where it cannot be told, the
- * pid file's own folder line has to do.
+ * A server still running on this data folder: its PostgreSQL's parent is the process that started it
+ * (a crashed server's PostgreSQL has been handed to another parent). Refused, in plain words: stopping that
+ * PostgreSQL would leave the running server without its database.
  */
-async function stopOrphan(databaseDir: string): Promise<void> {
+async function refuseIfInUse(root: string, postmaster: number): Promise<void> {
+  const starter = Number((await fs.readFile(path.join(root, STARTER_FILE), 'utf8').catch(() => '')).trim());
+  if (!Number.isInteger(starter) || starter <= 0 || !isAlive(starter)) return;
+  if ((await parentOf(postmaster)) !== starter) return;
+  throw new Error(
+    `another Gatehouse server (pid ${starter}) is running on DATA_DIR ${root}: stop it first, or give this one a DATA_DIR of its own.`,
+  );
+}
+
+/**
+ * A Postgres left running by a crashed server would hold the data folder: stop it first (one a running
+ * server started is refused instead). A pid file whose pid is now another program's is stale: it goes, so
+ * PostgreSQL can start. Where it cannot be told, the pid file's own folder line has to do.
+ */
+async function stopOrphan(root: string, databaseDir: string): Promise<void> {
   const pidPath = path.join(databaseDir, 'postmaster.pid');
   const pidFile = await fs.readFile(pidPath, 'utf8').catch(() => '');
   const [first, second] = pidFile.split('\n');
@@ -80,6 +110,7 @@ async function stopOrphan(databaseDir: string): Promise<void> {
     return;
   }
   if (owner === 'unknown' && second !== undefined && path.resolve(second) !== path.resolve(databaseDir)) return;
+  await refuseIfInUse(root, pid);
   process.kill(pid, 'SIGINT');
   await waitUntilDead(pid, STOP_TIMEOUT_MS);
 }
@@ -211,7 +242,7 @@ export async function startEmbeddedPostgres(options: {
   const made = await exists(path.join(databaseDir, 'PG_VERSION'));
   const password = await clusterPassword(root, !made);
   if (made) {
-    await stopOrphan(databaseDir);
+    await stopOrphan(root, databaseDir);
   } else {
     await initialise(databaseDir, password, log);
   }
@@ -224,6 +255,7 @@ export async function startEmbeddedPostgres(options: {
     { ...runAs(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   await waitForReady(child, log);
+  await fs.writeFile(path.join(root, STARTER_FILE), `${process.pid}\n`);
   child.stderr?.removeAllListeners('data');
   child.stderr?.resume();
   let stopped = false;
