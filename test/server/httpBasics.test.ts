@@ -172,6 +172,17 @@ describe('request bodies', () => {
     expect(body.errors?.some((error) => error.path === 'labelIds.0')).toBe(true);
   });
 
+  it('says in plain words what is missing: a required field, or the whole body; and what a query parameter holds', async () => {
+    const missing = await world.api.post<Problem>('/v1/profiles/vehicles', { make: 'Volvo' });
+    expect(expectProblem(missing, 422, 'VALIDATION_FAILED', '/v1/profiles/vehicles').errors).toEqual([{ path: 'licensePlate', message: 'Required' }]);
+    const empty = await world.api.request<Problem>('POST', people(), { headers: { 'Content-Type': 'application/json' } });
+    expect(expectProblem(empty, 422, 'VALIDATION_FAILED', people()).errors).toEqual([{ path: '', message: 'The body must be a JSON object' }]);
+    const status = await world.api.get<Problem>(`${people()}?status=IN,LEFT`);
+    expect(expectProblem(status, 400, 'INVALID_QUERY', people()).detail).toMatch(/^Query parameter status: Invalid option/);
+    const stray = await world.api.get<Problem>(`${people()}?foo=1&bar=2`);
+    expect(expectProblem(stray, 400, 'INVALID_QUERY', people()).detail).toBe('Unknown query parameter foo, bar');
+  });
+
   it('refuses an unknown field on an action body and a non-object body with 422', async () => {
     const created = await world.api.post<PersonCheckin>(people(), visitor());
     expect(created.status).toBe(201);

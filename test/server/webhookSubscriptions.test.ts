@@ -205,6 +205,9 @@ describe('validation', () => {
     for (const url of ['ftp://example.com/hook', 'not a url', 'https://user:pass@example.com/hook']) {
       expect((await problemOf(world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]?.path).toBe('url');
     }
+    for (const url of ['ftp://example.com/hook', 'not a url']) {
+      expect((await problemOf(world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors).toEqual([{ path: 'url', message: 'An http:// or https:// URL' }]);
+    }
     expect((await problemOf(world.api, { url: hook, events: ['PERSON_TELEPORTED'] })).errors?.[0]?.path).toMatch(/^events/);
     expect((await problemOf(world.api, { url: hook, events: [] })).errors?.[0]?.path).toBe('events');
     expect((await problemOf(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], secret: 'x' })).errors?.[0]?.path).toBe('secret');
@@ -222,7 +225,9 @@ describe('validation', () => {
     }
     // A name that resolves inside is refused without saying to what (that would map the private network).
     const named = await problemOf(strictWorld.api, { url: 'http://localhost/hook', events: ['PERSON_CHECKIN_ENTERED'] });
-    expect(named.errors?.[0]?.message).toBe('The host localhost resolves to a private, loopback or link-local address.');
+    expect(named.errors?.[0]?.message).toBe(
+      'The host localhost resolves to a private, loopback or link-local address (allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).',
+    );
     const created = await subscribe(strictWorld.api, { url: 'https://203.0.113.7/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, { url: 'http://127.0.0.1/hook' });
     expect(patched.status).toBe(422);

@@ -7,7 +7,7 @@ import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
 import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
-import { fieldErrors } from '../errors/zodErrors';
+import { fieldErrors, queryProblem } from '../errors/zodErrors';
 import { keysSince, parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
 import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
@@ -42,8 +42,7 @@ function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>)
   if (nul !== undefined) throw problem('INVALID_QUERY', `Query parameter ${nul}: must not contain NUL (%00) characters`);
   const parsed = (schema ?? NO_QUERY).safeParse(raw);
   if (parsed.success) return parsed.data;
-  const first = 'error' in parsed && parsed.error ? fieldErrors(parsed.error as z.ZodError)[0] : undefined;
-  throw problem('INVALID_QUERY', first ? `Query parameter ${first.path || '?'}: ${first.message}` : 'Invalid query.');
+  throw problem('INVALID_QUERY', queryProblem(parsed.error as z.ZodError) ?? 'Invalid query.');
 }
 
 /** The body as sent (for the idempotency fingerprint) and as validated (for the handler). */

@@ -81,7 +81,10 @@ export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<{ 
   if (allowPrivate) return undefined;
   // Which address, is not said: the answer would map a private network to whoever may save a URL.
   return addresses.some(isPrivateAddress)
-    ? { kind: 'refused', message: `The host ${host} resolves to a private, loopback or link-local address.` }
+    ? {
+        kind: 'refused',
+        message: `The host ${host} resolves to a private, loopback or link-local address (allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).`,
+      }
     : undefined;
 }
 

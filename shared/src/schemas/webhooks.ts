@@ -26,7 +26,7 @@ void everyKindListed;
 
 /** http(s) only, no credentials in the URL (receivers authenticate us by the signature). */
 export const WebhookUrl = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^https?$/, error: 'An http:// or https:// URL' })
   .max(2048)
   .refine((value) => {
     if (!URL.canParse(value)) return true; // reported by the url check already
