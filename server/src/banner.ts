@@ -1,8 +1,11 @@
 import net from 'node:net';
 import type { DemoData } from './db/seedDemo';
 
-/** What a person starting the server needs to see: where it listens and, the first time, the demo tokens. */
-export function printBanner(input: { host: string; port: number; embedded: boolean; demo: DemoData | undefined }): void {
+/**
+ * What a person starting the server needs to see: where it listens and, the first time, the demo tokens;
+ * on a later start (`demoExists`), where tokens come from now.
+ */
+export function printBanner(input: { host: string; port: number; embedded: boolean; demo: DemoData | undefined; demoExists: boolean }): void {
   // An IPv6 address goes in brackets in a URL (HOST=:: listens on every address).
   const base = `http://${net.isIPv6(input.host) ? `[${input.host}]` : input.host}:${input.port}`;
   const lines = [
@@ -21,6 +24,12 @@ export function printBanner(input: { host: string; port: number; embedded: boole
       '',
       'Try:',
       `  curl -s ${base}/v1/sites -H "Authorization: Bearer ${demo.integratorToken}"`,
+    );
+  } else if (input.demoExists) {
+    lines.push(
+      '',
+      'The demo data is from an earlier start; its tokens were shown then, once. A new token: set ADMIN_TOKEN',
+      'and ask the management API (docs/api.md#management-api), or start afresh with an empty DATA_DIR.',
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

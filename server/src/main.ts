@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const logPurge = startWebhookLogPurge(sequelize, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo });
+  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined });
   // Every instance may dispatch (leases keep them apart), in a thread of its own; WEBHOOK_DISPATCHER=false
   // leaves it to `npm run worker`.
   const dispatcher = env.WEBHOOK_DISPATCHER

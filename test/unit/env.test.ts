@@ -37,8 +37,8 @@ describe('the start banner', () => {
   it('writes an IPv6 host in brackets, so the printed URLs work', () => {
     const written: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
-    printBanner({ host: '::', port: 3000, embedded: false, demo: undefined });
-    printBanner({ host: '127.0.0.1', port: 3001, embedded: false, demo: undefined });
+    printBanner({ host: '::', port: 3000, embedded: false, demo: undefined, demoExists: false });
+    printBanner({ host: '127.0.0.1', port: 3001, embedded: false, demo: undefined, demoExists: false });
     expect(written.join('')).toContain('Gatehouse API listening on http://[::]:3000/v1');
     expect(written.join('')).toContain('Gatehouse API listening on http://127.0.0.1:3001/v1');
   });
