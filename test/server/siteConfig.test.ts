@@ -47,6 +47,8 @@ describe('GET …/checkins/people/config', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.body).toEqual({ siteId, requiresApproval: false, fields: defaultFields });
+    // Each field's keys in the documented order (docs/api.md), not jsonb's.
+    expect(response.text).toContain('{"name":"firstName","label":"First name","type":"text","required":true}');
     expect(response.headers.get('etag')).toMatch(/^(W\/)?"[^"]+"$/);
     expect(response.headers.get('cache-control')).toBe('private, max-age=300');
   });

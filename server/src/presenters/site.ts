@@ -10,7 +10,10 @@ export const presentSite = (site: { siteId: number; name: string; timezone: stri
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({
   siteId: site.siteId,
   requiresApproval: site.checkinConfig.requiresApproval,
-  fields: site.checkinConfig.fields,
+  // In the documented key order (name, label, type, required, options): jsonb keeps its own.
+  fields: site.checkinConfig.fields.map(({ name, label, type, required, options }) => ({
+    name, label, type, required, ...(options === undefined ? {} : { options }),
+  })),
 });
 
 /** A strong validator that changes with every configuration write. */
