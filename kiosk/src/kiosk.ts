@@ -42,7 +42,7 @@ export function openKiosk(options: KioskOptions) {
   const db = new KioskDatabase(options.databaseName, options.databaseOptions);
   // Actions are stamped with the device clock corrected by the server's (when it is a minute or more off);
   // the sync engine's timers keep to the device clock.
-  const clock = serverClock(db, () => platform.clock.now(), { enabled: options.correctClock ?? false });
+  const clock = serverClock(db, platform.clock, { enabled: options.correctClock ?? false });
   const now = clock.now;
   /**
    * A command, once the clock correction kept from before is in use (one database read, at open). A command
@@ -58,8 +58,8 @@ export function openKiosk(options: KioskOptions) {
     baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
   });
   const pairing = { serverUrl: options.serverUrl, siteId };
-  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, ...options.sync });
-  const ctx: CommandContext = { db, now, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
+  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, ...options.sync });
+  const ctx: CommandContext = { db, now, stamp: clock.stamp, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
   const config = siteConfigSource({
     db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing,
   });

@@ -1,7 +1,7 @@
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
-import type { ActionError, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import { type ActionError, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate } from './types';
 import { type VisitKind, personVisits, vehicleVisits } from './visitKinds';
 import { actionsOf } from './visits';
 
@@ -82,5 +82,37 @@ export async function recordAttention<V extends PersonVisit | VehicleVisit, C ex
     const visit = await table.get(action.visitId);
     if (!visit || !current || current.checkinId !== visit.serverId) return;
     await table.put(kind.withServer(visit, current, await actionsOf(db, visit.visitId), now));
+  });
+}
+
+/**
+ * Refused for a time in the future: the action takes the corrected time (in its body too) and a new key, and
+ * is due at once. Safe only because the refusal, stored under the old key, proves that request had no
+ * effect. The visit shows the new time. False if the row is no longer that attempt.
+ */
+export async function recordRestamp<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  db: KioskDatabase,
+  kind: VisitKind<V, C>,
+  action: OutboxAction,
+  restamp: { occurredAt: string; key: string; error: ActionError },
+): Promise<boolean> {
+  const { occurredAt, key, error } = restamp;
+  const table = kind.table(db);
+  return db.transaction('rw', [db.outbox, table], async () => {
+    const changed = await stillQueued(db, action).modify((row) => {
+      row.occurredAt = occurredAt;
+      row.body.occurredAt = occurredAt;
+      row.key = key;
+      row.attempts = 0;
+      row.nextAttemptAt = 0;
+      row.lastError = error;
+    });
+    if (changed === 0) return false;
+    const visit = await table.get(action.visitId);
+    if (!visit) return true;
+    // A visit the server has not confirmed yet shows its entry at the time its create is stamped with.
+    const base = isCreate(action.kind) && visit.confirmed === null ? { ...visit, entryAt: occurredAt } : visit;
+    await table.put(kind.project(base, await actionsOf(db, visit.visitId)));
+    return true;
   });
 }

@@ -1,7 +1,7 @@
 import { type CheckinFormInput, type PersonEvent, initialPersonStatus, transitionPerson, validateCheckinForm } from '../../../shared/src/domain';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
-import { type CommandContext, type CommandResult, queued, refused } from './command';
+import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
 import type { PersonVisit } from './types';
 import { personVisits, refreshVisit } from './visitKinds';
 
@@ -37,7 +37,8 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
  */
 export async function checkIn(ctx: CommandContext, siteId: number, input: CheckinInput): Promise<CommandResult<PersonVisit>> {
   const { db } = ctx;
-  const occurredAt = new Date(ctx.now()).toISOString();
+  const { at, deviceAt } = readStamp(ctx);
+  const occurredAt = new Date(at).toISOString();
   const parsed = CreateCheckinRequest.safeParse(createBody(input, occurredAt));
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
@@ -73,7 +74,7 @@ export async function checkIn(ctx: CommandContext, siteId: number, input: Checki
       syncedAt: 0,
     };
     await db.people.add(visit);
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt }), kind: 'PERSON_CHECKIN', body });
+    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'PERSON_CHECKIN', body });
     return { ok: true, value: visit };
   });
   if (result.ok) ctx.onEnqueued?.();
@@ -88,12 +89,14 @@ async function personAction(ctx: CommandContext, visitId: string, type: keyof ty
   const result = await db.transaction('rw', [db.outbox, db.people], async (): Promise<CommandResult<PersonVisit>> => {
     const visit = await db.people.get(visitId);
     if (!visit) return refused('NOT_FOUND', 'This visit is not on this kiosk.');
-    const at = new Date(ctx.now());
+    const stamp = readStamp(ctx);
+    const at = new Date(stamp.at);
     const event: PersonEvent = { type, occurredAt: at };
     const decision = transitionPerson({ status: visit.status, lastEventAt: new Date(visit.lastEventAt) }, event, at);
     if (!decision.ok) return refused(decision.code, decision.message);
     const occurredAt = at.toISOString();
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId: visit.siteId, occurredAt }), kind: kinds[type], body: { occurredAt } });
+    const fields = { visitId, siteId: visit.siteId, occurredAt, deviceAt: stamp.deviceAt };
+    await db.outbox.add({ ...queued(ctx, fields), kind: kinds[type], body: { occurredAt } });
     const refreshed = await refreshVisit(db, personVisits, visitId);
     return refreshed ? { ok: true, value: refreshed } : refused('NOT_FOUND', 'This visit is not on this kiosk.');
   });

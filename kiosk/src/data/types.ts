@@ -86,8 +86,14 @@ interface ActionBase {
   /** The visit this action belongs to; actions of one visit are sent in `seq` order. */
   visitId: string;
   siteId: number;
-  /** When it happened, by the device clock; also inside `body`. */
+  /** When it happened, by the device clock corrected by the server's (serverClock.ts); also inside `body`. */
   occurredAt: string;
+  /**
+   * The device clock's own reading it was stamped from (`occurredAt` minus the correction then), so a
+   * stamp refused as in the future can be made again with the correction the server's answer brings.
+   * Absent on actions queued before it was kept.
+   */
+  deviceAt?: number;
   state: ActionState;
   /** Failed attempts since the last success or manual retry (the backoff exponent). */
   attempts: number;

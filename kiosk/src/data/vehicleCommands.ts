@@ -1,7 +1,7 @@
 import { isOpenVehicleStatus, normalizePlate, plateProblem, transitionVehicle } from '../../../shared/src/domain';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
-import { type CommandContext, type CommandResult, queued, refused } from './command';
+import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
 import type { VehicleVisit } from './types';
 import { refreshVisit, vehicleVisits } from './visitKinds';
 import { vehicleVisitFromServer } from './visits';
@@ -28,7 +28,8 @@ export async function vehicleEntry(ctx: CommandContext, siteId: number, licenseP
   const result = await db.transaction('rw', [db.outbox, db.vehicles], async (): Promise<CommandResult<VehicleVisit>> => {
     const open = (await unclosedVisits(db, siteId, plateKey)).find((visit) => isOpenVehicleStatus(visit.status));
     if (open) return refused('VEHICLE_ALREADY_ON_SITE', `${open.licensePlate} is already on site (${open.status}).`);
-    const occurredAt = new Date(ctx.now()).toISOString();
+    const { at, deviceAt } = readStamp(ctx);
+    const occurredAt = new Date(at).toISOString();
     const visitId = ctx.randomUUID();
     const visit: VehicleVisit = {
       visitId,
@@ -44,7 +45,7 @@ export async function vehicleEntry(ctx: CommandContext, siteId: number, licenseP
       syncedAt: 0,
     };
     await db.vehicles.add(visit);
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt }), kind: 'VEHICLE_ENTRY', body: { licensePlate: plate, occurredAt } });
+    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'VEHICLE_ENTRY', body: { licensePlate: plate, occurredAt } });
     return { ok: true, value: visit };
   });
   if (result.ok) ctx.onEnqueued?.();
@@ -57,11 +58,13 @@ export async function vehicleExit(ctx: CommandContext, visitId: string): Promise
   const result = await db.transaction('rw', [db.outbox, db.vehicles], async (): Promise<CommandResult<VehicleVisit>> => {
     const visit = await db.vehicles.get(visitId);
     if (!visit) return refused('NOT_FOUND', 'This visit is not on this kiosk.');
-    const at = new Date(ctx.now());
+    const stamp = readStamp(ctx);
+    const at = new Date(stamp.at);
     const decision = transitionVehicle({ status: visit.status, lastEventAt: new Date(visit.lastEventAt) }, { type: 'CHECKOUT', occurredAt: at }, at);
     if (!decision.ok) return refused(decision.code, decision.message);
     const occurredAt = at.toISOString();
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId: visit.siteId, occurredAt }), kind: 'VEHICLE_EXIT', body: { occurredAt } });
+    const fields = { visitId, siteId: visit.siteId, occurredAt, deviceAt: stamp.deviceAt };
+    await db.outbox.add({ ...queued(ctx, fields), kind: 'VEHICLE_EXIT', body: { occurredAt } });
     const refreshed = await refreshVisit(db, vehicleVisits, visitId);
     return refreshed ? { ok: true, value: refreshed } : refused('NOT_FOUND', 'This visit is not on this kiosk.');
   });

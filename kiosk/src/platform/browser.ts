@@ -35,6 +35,7 @@ export function browserPlatform(target: Window = window): Platform {
   return {
     clock: {
       now: () => Date.now(),
+      elapsed: () => target.performance.now(),
       setTimer(ms, callback) {
         const handle = target.setTimeout(callback, ms);
         return () => target.clearTimeout(handle);

@@ -7,6 +7,12 @@
 export interface Clock {
   /** Milliseconds since the epoch, as the device believes. */
   now(): number;
+  /**
+   * Milliseconds from a monotonic clock (`performance.now()`): nobody sets it, so a wall clock that moves
+   * back against it was set back. It may stand still while the device sleeps, so a wall clock that moves
+   * ahead of it proves nothing.
+   */
+  elapsed(): number;
   /** Calls `callback` once after `ms`; the returned function cancels it. */
   setTimer(ms: number, callback: () => void): () => void;
 }

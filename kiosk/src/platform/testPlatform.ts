@@ -16,7 +16,10 @@ export function seededRandom(seed: number): () => number {
 
 /** A clock that can be set back or forward (a kiosk whose day is replayed), with real timers. */
 export interface ShiftableClock extends Clock {
-  /** Moves the device's idea of "now" by `ms` (negative = back in time). */
+  /**
+   * Moves the device's idea of "now" by `ms` (negative = back in time), as setting the device's clock does:
+   * the monotonic clock (`elapsed`) does not move. (Forward, it is also what a device that slept looks like.)
+   */
   shift(ms: number): void;
 }
 
@@ -24,6 +27,7 @@ export function shiftableClock(offsetMs = 0): ShiftableClock {
   let offset = offsetMs;
   return {
     now: () => Date.now() + offset,
+    elapsed: () => performance.now(),
     shift: (ms) => (offset += ms),
     setTimer(ms, callback) {
       const handle = setTimeout(callback, ms);

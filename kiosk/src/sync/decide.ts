@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HttpOutcome } from '../../../shared/src/client/http';
+import { MAX_PAST_MS } from '../../../shared/src/domain';
 import type { ActionError } from '../data/types';
 
 /** What to do with an action after one attempt. */
@@ -7,7 +8,59 @@ export type Decision<T> =
   | { type: 'ack'; value: T }
   | { type: 'retry'; error: ActionError; retryAfterMs: number | undefined }
   /** Refused for good: shown in Needs attention. `current` is the resource the server sent along (409). */
-  | { type: 'attention'; error: ActionError; current: T | undefined };
+  | { type: 'attention'; error: ActionError; current: T | undefined }
+  /**
+   * Refused for a time in the future: the stamp was wrong, and the stored refusal had no effect. It goes
+   * again at once, at `occurredAt`, under a new key (the old one would replay the refusal).
+   */
+  | { type: 'restamp'; error: ActionError; occurredAt: string };
+
+/** What the kiosk knows about an action's time when the answer to it arrives (serverClock.ts). */
+export interface StampCheck {
+  /** The action's time as sent. */
+  occurredAt: string;
+  /** The device clock's own reading it was stamped from; undefined on actions queued before it was kept. */
+  deviceAt: number | undefined;
+  /** The server's time at this answer (its `Date`); undefined if no answer showed it. */
+  serverNowMs: number | undefined;
+  /** What the device clock needs added now, learnt from this answer. */
+  correctionMs: number;
+  /** False when the action was restamped after its last attempt: refused again, it is for a person to see. */
+  mayRestamp: boolean;
+}
+
+/** A restamped time is at most this far ahead of the server's clock, and this far inside its 7 days. */
+const RESTAMP_MARGIN_MS = 60_000;
+
+function duration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `about ${hours} hours` : `about ${Math.round(hours / 24)} days`;
+}
+
+/**
+ * A 422 OCCURRED_AT_OUT_OF_RANGE for a time ahead of the server's proves the stamp wrong: typically the
+ * clock correction outlived a device clock set right while offline. The device's own reading plus the
+ * correction this answer brings is when it happened (unless the device clock was set again in between),
+ * and is used if the server takes it. Otherwise a person must look, told why. Undefined for a time more
+ * than 7 days old: that may be a real week-old action, and waits for a person as before.
+ */
+function stampedAhead<T>(error: ActionError, stamp: StampCheck): Decision<T> | undefined {
+  const sentMs = Date.parse(stamp.occurredAt);
+  const serverMs = stamp.serverNowMs;
+  if (serverMs === undefined || !(sentMs > serverMs)) return undefined;
+  if (stamp.mayRestamp && stamp.deviceAt !== undefined) {
+    const at = stamp.deviceAt + stamp.correctionMs;
+    if (at <= serverMs + RESTAMP_MARGIN_MS && at >= serverMs - MAX_PAST_MS + RESTAMP_MARGIN_MS) {
+      return { type: 'restamp', error, occurredAt: new Date(at).toISOString() };
+    }
+  }
+  const message =
+    `It was recorded ${duration(sentMs - serverMs)} ahead of the server's clock: this device's clock was wrong, and ` +
+    "when it really happened cannot be worked out. Check the device's date and time, then discard it and record it again.";
+  return { type: 'attention', error: { status: error.status, code: 'OCCURRED_AT_IN_FUTURE', message }, current: undefined };
+}
 
 /** The statuses that say "not now" rather than "no" (CONTRACT §11). */
 function isTransient(status: number, code: string | undefined): boolean {
@@ -16,9 +69,10 @@ function isTransient(status: number, code: string | undefined): boolean {
 
 /**
  * The retry policy of CONTRACT §11 as a pure function: no answer, 408, 429, 5xx and
- * IDEMPOTENCY_KEY_IN_USE are retried (the same key makes a retry harmless); any other 4xx is final.
+ * IDEMPOTENCY_KEY_IN_USE are retried (the same key makes a retry harmless); any other 4xx is final, except
+ * a time refused as in the future, which is restamped when `stamp` allows it.
  */
-export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>): Decision<T> {
+export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp?: StampCheck): Decision<T> {
   switch (outcome.kind) {
     case 'ok':
       return { type: 'ack', value: outcome.value };
@@ -39,6 +93,8 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>): Deci
         message: outcome.problem?.detail ?? `The server answered ${outcome.status}.`,
       };
       if (isTransient(outcome.status, code)) return { type: 'retry', error, retryAfterMs: outcome.retryAfterMs };
+      const ahead = outcome.status === 422 && code === 'OCCURRED_AT_OUT_OF_RANGE' && stamp ? stampedAhead<T>(error, stamp) : undefined;
+      if (ahead) return ahead;
       const current = resource.safeParse(outcome.problem?.current);
       return { type: 'attention', error, current: current.success ? current.data : undefined };
     }

@@ -10,6 +10,7 @@ import { guardedLoop } from './guardedLoop';
 import { pullPeople, pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
+import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
 
@@ -28,6 +29,8 @@ export interface SyncEngineOptions {
   pairing?: Pairing;
   /** Web Lock name: one sync loop per database across every window. */
   lockName?: string;
+  /** The clock actions are stamped by: with it, an action refused as stamped in the future is restamped. */
+  stampClock?: Pick<ServerClock, 'serverNow' | 'correctionMs'>;
   onError?: (error: unknown) => void;
 }
 
@@ -56,6 +59,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const connectivity = createConnectivity(platform.online);
   const now = () => clock.now();
   const acks = ackWriter(db, now, onError);
+  const restamping = options.stampClock && { clock: options.stampClock, newKey: () => platform.randomUUID() };
   let stopped = true;
   let started = false;
   let pullWanted = true;
@@ -80,7 +84,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
-      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, ...reach });
+      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, restamping, ...reach });
       failedPasses = pushed === 'done' ? 0 : failedPasses + 1;
       pausedUntil = failedPasses === 0 ? 0 : now() + policy.delayMs(failedPasses, undefined);
       // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a

@@ -2,6 +2,7 @@ import type { ApiClient } from '../../../shared/src/client';
 import { type CommandContext, type CommandResult, refused } from '../data/command';
 import type { VehicleVisit } from '../data/types';
 import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/vehicleCommands';
+import { readVehicle } from './answers';
 
 /**
  * "Exit" at the gate for a plate: the visit this kiosk knows first (no network needed), else the open
@@ -26,6 +27,11 @@ export async function exitByPlate(
   if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${licensePlate}.`);
   const open = found.value.data.find((visit) => visit.status !== 'OUT');
   if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
-  const visit = await adoptVehicleVisit(ctx.db, open, deps.deviceNow());
+  const reading = readVehicle(open);
+  // A status newer than this kiosk: whether the visit may be checked out, and what it then shows, is unknown here.
+  if (!reading.known) {
+    return refused('UNKNOWN_STATUS', `The server has ${licensePlate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`);
+  }
+  const visit = await adoptVehicleVisit(ctx.db, reading.checkin, deps.deviceNow());
   return vehicleExit(ctx, visit.visitId);
 }

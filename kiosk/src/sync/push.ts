@@ -1,18 +1,21 @@
 import type { z } from 'zod';
-import { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { ApiClient } from '../../../shared/src/client';
+import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
+import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import { type ApiClient, PersonCheckinAnswer, VehicleCheckinAnswer } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
-import { recordAttention, recordRetry } from '../data/outcomes';
+import { recordAckInNewerStatus } from '../data/newerStatus';
+import { recordAttention, recordRestamp, recordRetry } from '../data/outcomes';
 import { type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
 import { actionsOf } from '../data/visits';
 import type { AckWriter } from './ackWriter';
+import { type Reading, readPerson, readVehicle } from './answers';
 import { type RetryPolicy, isDue } from './backoff';
-import { decide } from './decide';
+import { type StampCheck, decide } from './decide';
 import { sendableHeads } from './plateOrder';
 import { sendAction } from './requests';
+import type { ServerClock } from './serverClock';
 
 export interface PushContext {
   db: KioskDatabase;
@@ -25,27 +28,56 @@ export interface PushContext {
   acks: AckWriter;
   /** Told after every attempt whether the server answered at all (the status bar's Online/Offline). */
   onReachability(reachable: boolean): void;
+  /** To restamp an action refused as stamped in the future: the server's time, the clock correction, new keys. */
+  restamping?: { clock: Pick<ServerClock, 'serverNow' | 'correctionMs'>; newKey(): string };
 }
 
 /** After this many attempts in a row without an answer, the pass starts no new visit: the server is away. */
 const UNREACHABLE_STREAK = 3;
 
-type Step = { result: 'acknowledged'; checkinId: number } | { result: 'stopped' } | { result: 'unreachable' };
+type Step = { result: 'acknowledged'; checkinId: number } | { result: 'restamped' } | { result: 'stopped' } | { result: 'unreachable' };
+
+/** What an answer needs to judge the action's time (only a refusal is judged). */
+function stampCheck(ctx: PushContext, action: OutboxAction, refused: boolean): StampCheck | undefined {
+  const clock = ctx.restamping?.clock;
+  if (!clock || !refused) return undefined;
+  const { occurredAt, deviceAt } = action;
+  // Its last attempt was already refused for its time (and restamped): a second refusal is for a person.
+  const mayRestamp = action.lastError?.code !== 'OCCURRED_AT_OUT_OF_RANGE';
+  return { occurredAt, deviceAt, serverNowMs: clock.serverNow(), correctionMs: clock.correctionMs(), mayRestamp };
+}
+
+/** How the kiosk reads the answers to one kind of visit: the client's schema, and what the kiosk keeps of it. */
+interface AnswerReading<A, C> {
+  schema: z.ZodType<A>;
+  read(answer: A): Reading<C>;
+}
+
+const personAnswers: AnswerReading<PersonCheckinAnswer, PersonCheckin> = { schema: PersonCheckinAnswer, read: readPerson };
+const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = { schema: VehicleCheckinAnswer, read: readVehicle };
 
 /** Writes down the answer to one attempt, whatever it is. */
-async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }, A extends { checkinId: number }>(
   ctx: PushContext,
   kind: VisitKind<V, C>,
-  schema: z.ZodType<C>,
+  answers: AnswerReading<A, C>,
   action: OutboxAction,
-  outcome: HttpOutcome<C>,
+  outcome: HttpOutcome<A>,
   acknowledge: (checkin: C) => void,
 ): Promise<Step> {
   ctx.onReachability(outcome.kind !== 'unreachable');
-  const decision = decide(outcome, schema);
+  const decision = decide(outcome, answers.schema, stampCheck(ctx, action, outcome.kind === 'refused'));
   if (decision.type === 'ack') {
-    acknowledge(decision.value);
-    return { result: 'acknowledged', checkinId: decision.value.checkinId };
+    const { checkinId } = decision.value;
+    const reading = answers.read(decision.value);
+    if (reading.known) {
+      acknowledge(reading.checkin);
+    } else {
+      // The server did it, in a status newer than this kiosk: acknowledged all the same (rare: written now, after the earlier ones).
+      await ctx.acks.flushed();
+      await recordAckInNewerStatus(ctx.db, kind, action, checkinId, ctx.now());
+    }
+    return { result: 'acknowledged', checkinId };
   }
   // Rare paths: let the visit's earlier acknowledgements land first, so this write sees them.
   await ctx.acks.flushed();
@@ -54,17 +86,26 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
     case 'retry':
       await recordRetry(ctx.db, action, decision.error, now + ctx.policy.delayMs(action.attempts + 1, decision.retryAfterMs));
       return { result: outcome.kind === 'unreachable' ? 'unreachable' : 'stopped' };
-    case 'attention':
-      await recordAttention(ctx.db, kind, action, decision.error, decision.current, now);
+    case 'attention': {
+      // A `current` in a status newer than this kiosk cannot be shown: the visit keeps what it showed.
+      const current = decision.current && answers.read(decision.current);
+      await recordAttention(ctx.db, kind, action, decision.error, current?.known ? current.checkin : undefined, now);
       return { result: 'stopped' };
+    }
+    case 'restamp': {
+      const key = ctx.restamping?.newKey();
+      if (key === undefined) return { result: 'stopped' };
+      const restamped = await recordRestamp(ctx.db, kind, action, { occurredAt: decision.occurredAt, key, error: decision.error });
+      return { result: restamped ? 'restamped' : 'stopped' };
+    }
   }
 }
 
 async function attempt(ctx: PushContext, action: OutboxAction, checkinId: number | undefined): Promise<Step> {
   const sent = await sendAction(ctx.api, action, checkinId);
   return sent.visit === 'person'
-    ? settle(ctx, personVisits, PersonCheckin, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'person', action, checkin }))
-    : settle(ctx, vehicleVisits, VehicleCheckin, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'vehicle', action, checkin }));
+    ? settle(ctx, personVisits, personAnswers, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'person', action, checkin }))
+    : settle(ctx, vehicleVisits, vehicleAnswers, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'vehicle', action, checkin }));
 }
 
 /**
@@ -92,6 +133,10 @@ async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['resul
       return 'stopped';
     }
     const step = await attempt(ctx, action, checkinId);
+    if (step.result === 'restamped') {
+      actions = []; // It goes again at once, under its new key: read it back.
+      continue;
+    }
     if (step.result !== 'acknowledged') return step.result;
     checkinId = step.checkinId;
   }

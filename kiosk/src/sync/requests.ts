@@ -1,16 +1,14 @@
-import type { ApiClient } from '../../../shared/src/client';
+import type { ApiClient, PersonCheckinAnswer, VehicleCheckinAnswer } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { OutboxAction } from '../data/types';
 
 /** An action's answer, tagged with the kind of visit it is about. */
 export type ActionOutcome =
-  | { visit: 'person'; outcome: HttpOutcome<PersonCheckin> }
-  | { visit: 'vehicle'; outcome: HttpOutcome<VehicleCheckin> };
+  | { visit: 'person'; outcome: HttpOutcome<PersonCheckinAnswer> }
+  | { visit: 'vehicle'; outcome: HttpOutcome<VehicleCheckinAnswer> };
 
-const person = async (outcome: Promise<HttpOutcome<PersonCheckin>>): Promise<ActionOutcome> => ({ visit: 'person', outcome: await outcome });
-const vehicle = async (outcome: Promise<HttpOutcome<VehicleCheckin>>): Promise<ActionOutcome> => ({ visit: 'vehicle', outcome: await outcome });
+const person = async (outcome: Promise<HttpOutcome<PersonCheckinAnswer>>): Promise<ActionOutcome> => ({ visit: 'person', outcome: await outcome });
+const vehicle = async (outcome: Promise<HttpOutcome<VehicleCheckinAnswer>>): Promise<ActionOutcome> => ({ visit: 'vehicle', outcome: await outcome });
 
 /**
  * Sends one outbox action with its own key and body. `checkinId` is the server's id of the visit, which

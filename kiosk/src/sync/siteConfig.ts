@@ -3,6 +3,7 @@ import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
 import { type Pairing, stillPaired } from '../data/settings';
 import type { CachedSiteConfig } from '../data/types';
+import { readCheckinConfig } from './answers';
 
 /** How long a fetched configuration is used without asking the server again (its Cache-Control). */
 export const CONFIG_MAX_AGE_MS = 5 * 60_000;
@@ -53,8 +54,11 @@ export function siteConfigSource(deps: {
       return { config: cached.config, fresh: true };
     }
     if (outcome.kind !== 'ok') return undefined;
-    await keep({ siteId, config: outcome.value, etag: outcome.headers.get('ETag'), fetchedAt: now });
-    return { config: outcome.value, fresh: true };
+    const { config, complete } = readCheckinConfig(outcome.value);
+    // A copy with newer field types shown as text or left out is kept without the server's ETag, so a kiosk
+    // updated since gets the whole configuration at its next revalidation, not a 304 for what it cut.
+    await keep({ siteId, config, etag: complete ? outcome.headers.get('ETag') : null, fetchedAt: now });
+    return { config, fresh: true };
   };
 
   const revalidation = (siteId: number, cached: CachedSiteConfig | undefined) => {

@@ -1,22 +1,16 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
-import {
-  type CheckoutRequest,
-  type CreateCheckinRequest,
-  PersonCheckin,
-  type TimedActionRequest,
-} from '../schemas/personCheckins';
-import { CheckinConfig, Site } from '../schemas/sites';
-import {
-  type CreateVehicleCheckinRequest,
-  VehicleCheckin,
-  type VehicleCheckinsSearchRequest,
-} from '../schemas/vehicles';
+import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../schemas/personCheckins';
+import { Site } from '../schemas/sites';
+import type { CreateVehicleCheckinRequest, VehicleCheckinsSearchRequest } from '../schemas/vehicles';
+import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 
-const PersonPage = page(PersonCheckin);
-const VehiclePage = page(VehicleCheckin);
+export * from './answers';
+
+const PersonPage = page(PersonCheckinAnswer);
+const VehiclePage = page(VehicleCheckinAnswer);
 const SitePage = page(Site);
 export type PersonPage = z.infer<typeof PersonPage>;
 export type VehiclePage = z.infer<typeof VehiclePage>;
@@ -65,7 +59,9 @@ export interface ApiClientOptions {
 
 /**
  * A typed client of the API: one method per endpoint, answers checked against the same zod schemas the
- * server validates with. The kiosk's only way to the server, and usable by any TypeScript integrator.
+ * server validates with, read so that v1's growth does not break them (answers.ts): an enum value newer
+ * than this client is kept as text, a field it does not know is dropped. The kiosk's only way to the
+ * server, and usable by any TypeScript integrator.
  */
 export function createApiClient(options: ApiClientOptions) {
   const transport: HttpTransport = {
@@ -83,30 +79,30 @@ export function createApiClient(options: ApiClientOptions) {
       send(transport, { method: 'GET', path: listPath('/v1/sites', { cursor, limit: 200 }) }, SitePage),
 
     /** Conditional when `etag` is given: `notModified` means the cached configuration is still current. */
-    getCheckinConfig: (siteId: number, etag?: string): Promise<HttpOutcome<CheckinConfig>> =>
+    getCheckinConfig: (siteId: number, etag?: string): Promise<HttpOutcome<CheckinConfigAnswer>> =>
       send(
         transport,
         { method: 'GET', path: `${people(siteId)}/config`, headers: etag ? { 'If-None-Match': etag } : {} },
-        CheckinConfig,
+        CheckinConfigAnswer,
       ),
 
     createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>
-      send(transport, { method: 'POST', path: people(siteId), body, idempotencyKey: key }, PersonCheckin),
+      send(transport, { method: 'POST', path: people(siteId), body, idempotencyKey: key }, PersonCheckinAnswer),
 
     personAction: (siteId: number, checkinId: number, action: PersonActionPath, body: TimedActionRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key }, PersonCheckin),
+      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key }, PersonCheckinAnswer),
 
     checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key }, PersonCheckin),
+      send(transport, { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key }, PersonCheckinAnswer),
 
     listPeople: (siteId: number, query: ListQuery<PersonStatus>): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'GET', path: listPath(people(siteId), query) }, PersonPage),
 
     createVehicleCheckin: (siteId: number, body: CreateVehicleCheckinRequest, key: string) =>
-      send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckin),
+      send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckinAnswer),
 
     checkoutVehicle: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `${vehicles(siteId)}/${checkinId}`, body, idempotencyKey: key }, VehicleCheckin),
+      send(transport, { method: 'PATCH', path: `${vehicles(siteId)}/${checkinId}`, body, idempotencyKey: key }, VehicleCheckinAnswer),
 
     listVehicles: (siteId: number, query: ListQuery<VehicleStatus>): Promise<HttpOutcome<VehiclePage>> =>
       send(transport, { method: 'GET', path: listPath(vehicles(siteId), query) }, VehiclePage),

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { PersonStatus, VehicleStatus } from '../domain';
+import type { Source } from '../schemas/common';
+import { PersonCheckin } from '../schemas/personCheckins';
+import { CheckinConfig, ConfigField } from '../schemas/sites';
+import { VehicleCheckin } from '../schemas/vehicles';
+
+// The answers as this client reads them. v1 grows by adding optional fields, endpoints and enum values
+// (CONTRACT §1), so a server newer than the client may answer with values the shared schemas do not list.
+// The shared schemas stay closed (they are what the server validates with and what /v1/openapi.json says);
+// these readings of them keep an enum value they do not know as the text it came as, and drop fields they
+// do not know (zod objects strip, and nothing here is a strict object). Everything else is checked as before.
+
+/** A value of one of v1's enums as an answer carries it: one this client knows, or a newer one, as text. */
+export type Open<Known extends string> = Known | (string & {});
+
+/** Reads an enum of an answer without refusing the values a newer server added. */
+const openEnum = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
+
+/** True when `value` is one of `known` (this client's values of the enum): narrows an open value to them. */
+export function isKnown<Known extends string>(known: readonly Known[], value: string): value is Known {
+  return known.some((item) => item === value);
+}
+
+const PersonEntry = PersonCheckin.shape.entry.extend({ source: openEnum<Source>() });
+const VehicleEntry = VehicleCheckin.shape.entry.extend({ source: openEnum<Source>() });
+
+/** A person check-in as an answer carries it: its status and sources may be newer than this client. */
+export const PersonCheckinAnswer = PersonCheckin.extend({
+  status: openEnum<PersonStatus>(),
+  entry: PersonEntry,
+  exit: PersonEntry.nullable(),
+});
+export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
+
+/** A vehicle check-in as an answer carries it: its status and sources may be newer than this client. */
+export const VehicleCheckinAnswer = VehicleCheckin.extend({
+  status: openEnum<VehicleStatus>(),
+  entry: VehicleEntry,
+  exit: VehicleEntry.nullable(),
+});
+export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
+
+/**
+ * A configured check-in field as an answer carries it: its `type` may be newer than this client, and
+ * properties a newer server added to fields are dropped (the shared `ConfigField` refuses them: it
+ * validates what integrators send).
+ */
+export const ConfigFieldAnswer = z.object({ ...ConfigField.shape, type: openEnum<ConfigField['type']>() });
+export type ConfigFieldAnswer = z.infer<typeof ConfigFieldAnswer>;
+
+export const CheckinConfigAnswer = CheckinConfig.extend({ fields: z.array(ConfigFieldAnswer) });
+export type CheckinConfigAnswer = z.infer<typeof CheckinConfigAnswer>;
