@@ -9,6 +9,7 @@ import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
 import { startWebhookLogPurge } from './jobs/webhookLogPurge';
+import { startLoadSignal } from './jobs/loadSignal';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
 import { createMetrics } from './observability/metrics';
@@ -87,9 +88,13 @@ async function main(): Promise<void> {
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined });
   // Every instance may dispatch (leases keep them apart), in a thread of its own; WEBHOOK_DISPATCHER=false
   // leaves it to `npm run worker`.
-  const dispatcher = env.WEBHOOK_DISPATCHER
+  const load = env.WEBHOOK_DISPATCHER ? startLoadSignal() : undefined;
+  const dispatcher = load
     ? startDispatcherThread(
-        { databaseUrl: url, allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, pollMs: env.WEBHOOK_POLL_MS, logLevel: env.LOG_LEVEL },
+        {
+          databaseUrl: url, allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, pollMs: env.WEBHOOK_POLL_MS, logLevel: env.LOG_LEVEL,
+          load: load.buffer, yieldMs: env.WEBHOOK_YIELD_MS,
+        },
         {
           log,
           onResults: (counts) => {
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
     if (!drained) server.closeAllConnections();
     // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
     await dispatcher?.stop();
+    load?.stop();
     await purge.stop();
     await logPurge.stop();
     await limiter.stop();

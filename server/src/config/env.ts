@@ -30,6 +30,8 @@ const envSchema = z.object({
   // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
   WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(250),
   WEBHOOK_DISPATCHER: booleanString.default(true),
+  // How long new webhook work may wait while requests keep this process busy (0: never waits).
+  WEBHOOK_YIELD_MS: wholeNumber(0, 60_000).default(5_000),
   RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
   IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),

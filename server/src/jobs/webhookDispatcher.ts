@@ -31,6 +31,13 @@ export interface WebhookDispatcherOptions {
   batchSize?: number;
   /** Called once per attempt with its result (the metrics counter of the process). */
   onResult?: (result: DeliveryResult) => void;
+  /**
+   * Whether the requests of this process keep it busy now: then a new event waits until it is `yieldMs`
+   * old (WEBHOOK_YIELD_MS) before it is fanned out, so a burst of requests does not share the CPU with
+   * its own deliveries; an event never waits longer than that for its first attempt.
+   */
+  busy?: () => boolean;
+  yieldMs?: number;
 }
 
 export interface WebhookDispatcher {
@@ -97,6 +104,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   let lastClaim = 0;
   let claimMore = false;
 
+  const yieldMs = options.yieldMs ?? 0;
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
@@ -183,12 +191,14 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
    * One round: fan out new events (their first deliveries come back leased, up to the free slots), then
    * lease whatever else is due (retries, deliveries fanned out beyond the slots) and start those attempts.
    */
-  const round = async (): Promise<boolean> => {
+  const round = async (yielding: boolean): Promise<boolean> => {
     const free = concurrency - inFlight.size;
     // As many events as fill the free slots (by the deliveries per event seen lately), so few deliveries
     // are left for a second statement to lease.
     const limit = perEvent > 0 ? Math.min(batchSize, Math.max(1, Math.ceil(free / perEvent))) : batchSize;
-    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs });
+    // Yielding to busy requests: only events that have waited `yieldMs` (the queue's head is its oldest).
+    const createdBefore = yielding ? new Date(Date.now() - yieldMs) : null;
+    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs, createdBefore });
     if (fanned.events > 0) perEvent = 0.8 * perEvent + 0.2 * (fanned.deliveries / fanned.events);
     for (const delivery of fanned.leased) start(delivery);
     const room = concurrency - inFlight.size;
@@ -209,7 +219,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       let more = false;
       let failed = false;
       try {
-        more = await round();
+        more = await round(yieldMs > 0 && options.busy?.() === true);
       } catch (error) {
         failed = true;
         log.warn('webhook dispatch round failed', { error: String(error) });
@@ -237,7 +247,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       await loop;
       lastClaim = 0;
       try {
-        await round();
+        await round(false);
       } catch (error) {
         log.warn('final webhook dispatch round failed', { error: String(error) });
       }

@@ -8,6 +8,9 @@ export interface DispatcherThreadData {
   allowPrivateUrls: boolean;
   pollMs: number;
   logLevel: LogLevel;
+  /** The main thread's load signal (loadSignal.ts) and how long new work may wait while it says busy. */
+  load: SharedArrayBuffer;
+  yieldMs: number;
 }
 
 /** Messages from the thread: result counts since the last report, and the end of a stop. */

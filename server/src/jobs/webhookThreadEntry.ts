@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createDatabase } from '../db/database';
 import { createLogger } from '../logger';
 import type { DeliveryResult } from '../webhooks/retrySchedule';
+import { busyReader } from './loadSignal';
 import type { DispatcherThreadData, ThreadMessage } from './webhookThread';
 import { DISPATCHER_POOL_MAX, DISPATCHER_SESSION_OPTIONS, startWebhookDispatcher } from './webhookDispatcher';
 
@@ -24,7 +25,9 @@ try {
 }
 const log = createLogger(data.logLevel);
 const sequelize = createDatabase({ url: data.databaseUrl, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
-const dispatcher = startWebhookDispatcher({ sequelize, log, allowPrivateUrls: data.allowPrivateUrls, pollMs: data.pollMs });
+const dispatcher = startWebhookDispatcher({
+  sequelize, log, allowPrivateUrls: data.allowPrivateUrls, pollMs: data.pollMs, busy: busyReader(data.load), yieldMs: data.yieldMs,
+});
 
 let reported: Record<DeliveryResult, number> = dispatcher.stats();
 const report = () => {

@@ -10,16 +10,19 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
   'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`;
 
 /**
- * Turns a batch of new outbox events into delivery rows for every enabled subscription that asks for the
- * kind and the site and existed when the event happened, and takes the events off the queue, in one
- * statement. SKIP LOCKED: concurrent dispatchers take disjoint batches; the unique index makes a second
+ * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
+ * the site and was enabled when the event happened (a disabled one's are parked until it is enabled
+ * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take disjoint batches; the unique index makes a second
  * fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
 const FAN_OUT = prepared(`
   WITH queued AS (
     DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
-      SELECT outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED))
+      SELECT head.outbox_id
+      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED) head
+      WHERE $4::timestamptz IS NULL OR EXISTS (
+        SELECT 1 FROM outbox_events o WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= $4)))
     RETURNING q.account_id, q.outbox_id),
   -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
   -- The body is made once per event here, not once per delivery.
@@ -27,27 +30,32 @@ const FAN_OUT = prepared(`
     SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${BODY}
     FROM queued q CROSS JOIN LATERAL (
       SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
-  -- The enabled subscriptions of the batch's accounts, share-locked once per batch (deliveries have no
-  -- foreign key doing it per row): a subscription being deleted is either waited for and skipped, or its
-  -- delete waits for this statement and then deletes what it wrote (routes/webhooks).
+  -- The subscriptions of the batch's accounts, share-locked once per batch (deliveries have no foreign key
+  -- doing it per row): a subscription being deleted is either waited for and skipped, or its delete waits
+  -- for this statement and then deletes what it wrote (routes/webhooks).
   subs AS (
-    SELECT s.account_id, s.id, s.events, s.created_at, s.all_sites, s.url, s.secret FROM webhook_subscriptions s
-    WHERE s.enabled AND s.account_id = ANY (ARRAY(SELECT DISTINCT account_id FROM events))
+    SELECT s.account_id, s.id, s.events, s.enabled, s.all_sites, s.url, s.secret
+    FROM webhook_subscriptions s
+    WHERE s.account_id = ANY (ARRAY(SELECT DISTINCT account_id FROM events))
     FOR KEY SHARE),
+  -- Whenever the fan-out runs, an event goes to the subscriptions that were enabled when it happened
+  -- (migration 0010); one disabled since gets it parked, until it is enabled again.
   matches AS (
-    SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type,
-           row_number() OVER (ORDER BY e.id, s.id) AS n
+    SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type, s.enabled,
+           row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n
     FROM events e
     JOIN subs s ON s.account_id = e.account_id AND e.type = ANY (s.events)
-      AND s.created_at <= e.created_at
+      AND EXISTS (SELECT 1 FROM webhook_subscription_periods p
+                  WHERE p.account_id = s.account_id AND p.subscription_id = s.id AND p.enabled_at <= e.created_at
+                    AND (p.disabled_at IS NULL OR e.created_at < p.disabled_at))
       AND (s.all_sites OR EXISTS (SELECT 1 FROM webhook_subscription_sites ws
            WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id AND ws.site_id = e.site_id))),
   fanned AS (
     INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
       locked_until, created_at, updated_at)
-    SELECT account_id, subscription_id, outbox_id, event_id, type, now(),
-           CASE WHEN n <= $2 THEN date_trunc('milliseconds', now()) + $3 * interval '1 millisecond' END, now(), now()
-    FROM matches ORDER BY n
+    SELECT account_id, subscription_id, outbox_id, event_id, type, CASE WHEN enabled THEN now() ELSE 'infinity' END,
+           CASE WHEN enabled AND n <= $2 THEN date_trunc('milliseconds', now()) + $3 * interval '1 millisecond' END, now(), now()
+    FROM matches ORDER BY enabled DESC, n
     ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING
     RETURNING account_id, id, subscription_id, outbox_id, event_id, retry_step, final_attempt, locked_until),
   taken AS (SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM fanned)::int AS deliveries)
@@ -61,12 +69,15 @@ const FAN_OUT = prepared(`
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
 
-/** Fans out up to `limit` events; returns how many events and deliveries it made, and those it leased (at most `lease`). */
+/**
+ * Fans out up to `limit` events (of the queue's oldest `limit`, those created by `createdBefore` when it is
+ * given); returns how many events and deliveries it made, and those it leased (at most `lease`).
+ */
 export async function fanOutEvents(
   db: Executor,
-  input: { limit: number; lease: number; leaseMs: number },
+  input: { limit: number; lease: number; leaseMs: number; createdBefore?: Date | null },
 ): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
-  const rows = await queryRows<FanOutRow>(db, FAN_OUT, [input.limit, input.lease, input.leaseMs]);
+  const rows = await queryRows<FanOutRow>(db, FAN_OUT, [input.limit, input.lease, input.leaseMs, input.createdBefore ?? null]);
   const leased = rows.filter((row): row is FanOutRow & ClaimedDelivery => row.id !== null);
   return { events: rows[0]?.events ?? 0, deliveries: rows[0]?.deliveries ?? 0, leased };
 }
@@ -175,7 +186,12 @@ const RECORD = prepared(`
     UPDATE webhook_subscriptions s
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
-    WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
+    WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled
+    RETURNING s.account_id, s.id),
+  -- Its enabled spell ends (migration 0010): events from now on are not for it.
+  closed AS (
+    UPDATE webhook_subscription_periods p SET disabled_at = greatest(clock_timestamp(), p.enabled_at)
+    FROM disabled WHERE p.account_id = disabled.account_id AND p.subscription_id = disabled.id AND p.disabled_at IS NULL)
   SELECT count(*)::int AS recorded FROM updated`);
 
 /**
