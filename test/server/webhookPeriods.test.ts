@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
 import { type World, buildWorld, visitor } from '../support/factories';
@@ -12,9 +12,15 @@ let server: TestServer;
 let world: World;
 let receiver: Receiver;
 let dispatcher: WebhookDispatcher | undefined;
+let subscriptionId: number;
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+});
+beforeEach(async () => {
+  world = await buildWorld(server);
+  receiver = await startReceiver();
+  subscriptionId = (await subscribe(world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] })).subscriptionId;
 });
 afterEach(async () => {
   await dispatcher?.stop();
@@ -31,20 +37,17 @@ async function checkIn(lastName: string): Promise<PersonCheckin> {
   return response.body;
 }
 
-const setEnabled = async (subscriptionId: number, enabled: boolean) =>
+const setEnabled = async (enabled: boolean) =>
   expect((await world.api.patch(`/v1/webhooks/subscriptions/${subscriptionId}`, { enabled })).status).toBe(200);
 
 const lastNames = () => receiver.received.map((request) => (JSON.parse(request.body) as { data: { checkin: PersonCheckin } }).data.checkin.person.lastName);
 
 describe('a subscription gets the events of the time it was enabled, whenever they are fanned out', () => {
   it('an event of a disabled spell is not delivered, even when the subscription is enabled again before the fan-out', async () => {
-    world = await buildWorld(server);
-    receiver = await startReceiver();
-    const subscription = await subscribe(world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] });
     await checkIn('Before');
-    await setEnabled(subscription.subscriptionId, false);
+    await setEnabled(false);
     await checkIn('While-disabled');
-    await setEnabled(subscription.subscriptionId, true);
+    await setEnabled(true);
     await checkIn('After');
 
     dispatcher = startTestDispatcher(server);
@@ -54,19 +57,16 @@ describe('a subscription gets the events of the time it was enabled, whenever th
   });
 
   it('an event from before a disable, fanned out after it, waits parked and is delivered once enabled again', async () => {
-    world = await buildWorld(server);
-    receiver = await startReceiver();
-    const subscription = await subscribe(world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] });
     await checkIn('Before');
-    await setEnabled(subscription.subscriptionId, false);
+    await setEnabled(false);
 
     dispatcher = startTestDispatcher(server);
-    const parked = await waitForDeliveries(world.api, subscription.subscriptionId, (deliveries) => deliveries.length === 1);
+    const parked = await waitForDeliveries(world.api, subscriptionId, (deliveries) => deliveries.length === 1);
     expect(parked[0]).toMatchObject({ status: 'pending', nextAttemptAt: null, attempts: [] });
     await sleep(200);
     expect(receiver.received).toHaveLength(0);
 
-    await setEnabled(subscription.subscriptionId, true);
+    await setEnabled(true);
     await receiver.waitFor(1);
     expect(lastNames()).toEqual(['Before']);
   });
