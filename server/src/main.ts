@@ -137,10 +137,16 @@ async function main(): Promise<void> {
   if (interruptedBy) void shutdown(interruptedBy);
 }
 
+/** How long a failed start waits for a signal that may have caused the failure to reach its handler. */
+const SIGNAL_GRACE_MS = 250;
+
 main().catch(async (error: unknown) => {
   await stopOnFailure?.stop();
-  // Also when the step failed because of the signal: Ctrl-C reaches initdb too (it runs in this process
-  // group), which then stops and removes what it had written, so the next start initialises afresh.
+  // Ctrl-C reaches initdb too (it runs in this process group): its failure can be seen before the signal's
+  // own handler has run. A moment for that handler, so such a start reads as stopped, not as failed.
+  if (!(error instanceof StartInterrupted) && !interruptedBy) await new Promise((resolve) => setTimeout(resolve, SIGNAL_GRACE_MS));
+  // Also when the step failed because of the signal: initdb then stops and removes what it had written,
+  // so the next start initialises afresh.
   if (error instanceof StartInterrupted || interruptedBy) {
     process.stderr.write(`Stopped during start-up (${interruptedBy ?? String(error)}).\n`);
     process.exit(0);
