@@ -30,15 +30,15 @@ async function oldVehicle(licensePlate: string, deleted = false): Promise<number
   return row?.id ?? 0;
 }
 
-async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OUT'): Promise<number> {
+async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OUT', vehicleId: number | null = null): Promise<number> {
   const row = await queryOne<{ id: number }>(
     db(),
-    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at, exit_source,
-       exit_at, last_event_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'API', now() - interval '1 hour', CASE WHEN $5 = 'OUT' THEN 'API' END,
+    `INSERT INTO vehicle_checkins (account_id, site_id, vehicle_id, license_plate, plate_norm, status, entry_source, entry_at,
+       exit_source, exit_at, last_event_at, created_at, updated_at)
+     VALUES ($1, $2, $6, $3, $4, $5, 'API', now() - interval '1 hour', CASE WHEN $5 = 'OUT' THEN 'API' END,
        CASE WHEN $5 = 'OUT' THEN now() END, now(), now(), now())
      RETURNING id::int`,
-    [world.accountId, siteId, licensePlate, oldNorm(licensePlate), status],
+    [world.accountId, siteId, licensePlate, oldNorm(licensePlate), status, vehicleId],
   );
   return row?.id ?? 0;
 }
@@ -70,6 +70,8 @@ describe('migration 0009: plates compared in NFKC', () => {
     const openClash = await oldVisit(world.siteId, 'ＪＫ-1', 'IN');
     await oldVisit(world.siteId, 'JK1', 'IN');
     const openElsewhere = await oldVisit(world.otherSiteId, 'ＪＫ-1', 'IN');
+    // The open visit of a vehicle that keeps its old form keeps it too.
+    const clashingOnSite = await oldVisit(world.siteId, 'ＣＤ-1', 'IN', clashing);
 
     const warnings = await migrate();
 
@@ -82,16 +84,21 @@ describe('migration 0009: plates compared in NFKC', () => {
     expect(await normOf('vehicle_checkins', closed)).toBe('GH1');
     expect(await normOf('vehicle_checkins', openClash)).toBe('ＪＫ1');
     expect(await normOf('vehicle_checkins', openElsewhere)).toBe('JK1');
+    expect(await normOf('vehicle_checkins', clashingOnSite)).toBe('ＣＤ1');
+    const visitKept = 'plate of vehicle check-in left in its old form: in NFKC another open visit of the site holds it, or its vehicle kept its old form';
     expect(warnings.map((warning) => [warning.message, warning.fields?.id])).toEqual([
       ['plate of vehicle left in its old form: in NFKC another vehicle of the account holds it', clashing],
       ['plate of vehicle left in its old form: in NFKC it is no valid plate', invalid],
-      ['plate of vehicle check-in left in its old form: in NFKC another open visit of the site holds it', openClash],
+      [visitKept, openClash],
+      [visitKept, clashingOnSite],
     ]);
+    // That vehicle, checked in again by its id, is found on site (before the fix, a second open visit).
+    expect((await world.api.post(visits(world.siteId), { vehicleId: clashing })).status).toBe(409);
     expect(warnings[0]?.fields).toMatchObject({ accountId: world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
 
     // Run again (a migration stopped half-way is run again): nothing more changes, the same rows are named.
     const before = await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id');
-    expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([clashing, invalid, openClash]);
+    expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([clashing, invalid, openClash, clashingOnSite]);
     expect(await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id')).toEqual(before);
 
     // The gate, typing full-width, finds the registered vehicle: IN, not PENDING as an unknown plate.

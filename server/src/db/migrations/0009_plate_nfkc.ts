@@ -9,8 +9,10 @@ import type { MigrationFn, RunSql } from './types';
  *
  * Stored plates are normalized again. Only a plate with a character beyond ASCII can change. A new form that
  * would make two live vehicles of an account hold one plate, or two open visits of one site, or that is no
- * valid plate, is not written: that row keeps its old form (it is still found by it, and its check-ins and
- * visits work as before) and the log names it, for someone to resolve (delete or re-plate one of the two).
+ * valid plate, is not written: that row keeps its old form and the log names it, for someone to resolve
+ * (delete or re-plate one of the two). Such a vehicle is still read, listed and checked in by its id, but a
+ * plate typed at the gate now finds the vehicle that holds the new form; its open visits keep the old form
+ * with it, so a check-in by its id still finds them.
  * Each row is its own statement, so the migration can stop and run again.
  */
 
@@ -39,14 +41,20 @@ const VEHICLE = `
       WHERE o.account_id = v.account_id AND o.plate_norm = $3 AND o.deleted_at IS NULL AND o.id <> v.id))
   RETURNING v.id`;
 
-// Written only if no other open visit of the site holds the new form (a closed visit holds nothing).
+// Written only if no other open visit of the site holds the new form (a closed visit holds nothing), and
+// an open visit of a live vehicle only along with its vehicle: one whose vehicle kept its old form keeps it
+// too, or a check-in by that vehicle would not find its open visit and let it in a second time.
 const VISIT = `
   UPDATE vehicle_checkins c SET plate_norm = $3
   WHERE c.account_id = $1 AND c.id = $2 AND c.plate_norm = $4
-    AND (c.status NOT IN ('IN', 'PENDING') OR NOT EXISTS (
-      SELECT 1 FROM vehicle_checkins o
-      WHERE o.account_id = c.account_id AND o.site_id = c.site_id AND o.plate_norm = $3
-        AND o.status IN ('IN', 'PENDING') AND o.id <> c.id))
+    AND (c.status NOT IN ('IN', 'PENDING') OR (
+      NOT EXISTS (
+        SELECT 1 FROM vehicle_checkins o
+        WHERE o.account_id = c.account_id AND o.site_id = c.site_id AND o.plate_norm = $3
+          AND o.status IN ('IN', 'PENDING') AND o.id <> c.id)
+      AND NOT EXISTS (
+        SELECT 1 FROM vehicles v
+        WHERE v.account_id = c.account_id AND v.id = c.vehicle_id AND v.deleted_at IS NULL AND v.plate_norm <> $3)))
   RETURNING c.id`;
 
 /** Every row of a table whose plate has a non-ASCII character, in batches by id. */
@@ -79,7 +87,10 @@ async function renormalize(sql: RunSql, table: 'vehicles' | 'vehicle_checkins'):
     }
     try {
       if (updated(await sql(table === 'vehicles' ? VEHICLE : VISIT, [row.account_id, row.id, norm, row.plate_norm]))) changed += 1;
-      else sql.warn(`plate of ${what} left in its old form: in NFKC another ${table === 'vehicles' ? 'vehicle of the account' : 'open visit of the site'} holds it`, fields);
+      else {
+        const why = table === 'vehicles' ? 'another vehicle of the account holds it' : 'another open visit of the site holds it, or its vehicle kept its old form';
+        sql.warn(`plate of ${what} left in its old form: in NFKC ${why}`, fields);
+      }
     } catch (error) {
       // One written meanwhile by a server still running the old code: the unique index refused this one.
       if (!(error instanceof Error && error.name === 'SequelizeUniqueConstraintError')) throw error;
