@@ -307,14 +307,12 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
     const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const waiting = await leasedDelivery(subscription.subscriptionId);
     await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
-    // What a 410's record transaction does, held open: the subscription disabled (its spell ended), its deliveries parked.
+    // What a 410's record transaction does, held open: the subscription disabled, its deliveries parked.
     const holder = await server.sequelize.transaction();
     let enabling: Promise<number> = Promise.resolve(0);
     try {
       const tx = { sequelize: server.sequelize, transaction: holder };
       await queryOne(tx, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, subscription.subscriptionId]);
-      await queryOne(tx, 'UPDATE webhook_subscription_periods SET disabled_at = now() WHERE account_id = $1 AND subscription_id = $2 AND disabled_at IS NULL',
-        [world.accountId, subscription.subscriptionId]);
       await queryOne(tx, `UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending'`,
         [world.accountId, subscription.subscriptionId]);
       enabling = world.api.patch(`${subscriptions}/${subscription.subscriptionId}`, { enabled: true }).then((response) => response.status);

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
+import { queryOne, queryRows } from '../../server/src/db/query';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
@@ -41,6 +42,27 @@ const setEnabled = async (enabled: boolean) =>
   expect((await world.api.patch(`/v1/webhooks/subscriptions/${subscriptionId}`, { enabled })).status).toBe(200);
 
 const lastNames = () => receiver.received.map((request) => (JSON.parse(request.body) as { data: { checkin: PersonCheckin } }).data.checkin.person.lastName);
+
+describe('the spells are kept by the database, for every writer', () => {
+  it('a subscription written or switched by plain SQL (a server of an older version) has its spells, and the API can switch it after', async () => {
+    const row = await queryOne<{ id: number }>(
+      { sequelize: server.sequelize },
+      `INSERT INTO webhook_subscriptions (account_id, url, events, all_sites, secret, created_at, updated_at)
+       VALUES ($1, $2, ARRAY['PERSON_CHECKIN_ENTERED'], true, 'whsec_x', now(), now()) RETURNING id`,
+      [world.accountId, receiver.url()],
+    );
+    const id = row?.id ?? 0;
+    const spells = () => queryRows<{ open: boolean }>({ sequelize: server.sequelize },
+      'SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = $1 AND subscription_id = $2 ORDER BY enabled_at',
+      [world.accountId, id]);
+    expect(await spells()).toEqual([{ open: true }]);
+    await queryOne({ sequelize: server.sequelize }, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, id]);
+    expect(await spells()).toEqual([{ open: false }]);
+    expect((await world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);
+    expect((await world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);
+    expect(await spells()).toEqual([{ open: false }, { open: true }]);
+  });
+});
 
 describe('a subscription gets the events of the time it was enabled, whenever they are fanned out', () => {
   it('an event of a disabled spell is not delivered, even when the subscription is enabled again before the fan-out', async () => {

@@ -14,9 +14,7 @@ const INSERT = `
     RETURNING id, url, events, all_sites, description, enabled, disabled_reason, created_at, updated_at),
   sites AS (
     INSERT INTO webhook_subscription_sites (account_id, subscription_id, site_id)
-    SELECT $1, sub.id, site FROM sub, unnest($8::int[]) AS site),
-  period AS (
-    INSERT INTO webhook_subscription_periods (account_id, subscription_id, enabled_at) SELECT $1, sub.id, $7 FROM sub)
+    SELECT $1, sub.id, site FROM sub, unnest($8::int[]) AS site)
   SELECT sub.*, $8::int[] AS site_ids FROM sub`;
 
 /**

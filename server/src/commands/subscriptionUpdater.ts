@@ -30,14 +30,7 @@ const UPDATE = `
     UPDATE webhook_deliveries d
     SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
     FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id
-      AND ${unleasedPendingSql('$9')} AND (d.next_attempt_at = 'infinity') = $8),
-  -- The spells it is enabled in: the fan-out gives it the events that happened in one, whenever it runs.
-  opened AS (
-    INSERT INTO webhook_subscription_periods (account_id, subscription_id, enabled_at)
-    SELECT $1, $2, $9 WHERE $8 AND $12 AND EXISTS (SELECT 1 FROM sub)),
-  closed AS (
-    UPDATE webhook_subscription_periods p SET disabled_at = greatest($9, p.enabled_at)
-    FROM sub WHERE $8 = false AND p.account_id = $1 AND p.subscription_id = sub.id AND p.disabled_at IS NULL)
+      AND ${unleasedPendingSql('$9')} AND (d.next_attempt_at = 'infinity') = $8)
   SELECT id FROM sub`
 
 /**
@@ -56,13 +49,11 @@ export async function updateSubscription(
   // Locked first, in a statement of its own: the update's snapshot is then taken after any other change of
   // this subscription (a PATCH, a 410 that disabled it) has committed, so it sees the deliveries that change
   // parked and an enable never leaves one parked.
-  const locked = await queryOne<{ enabled: boolean }>(
-    db, 'SELECT enabled FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [principal.accountId, subscriptionId],
-  );
+  await queryOne(db, 'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [principal.accountId, subscriptionId]);
   await queryOne(db, UPDATE, [
     principal.accountId, subscriptionId, request.url ?? null, events, sites?.allSites ?? null,
     request.description !== undefined, request.description || null, request.enabled ?? null, now,
-    sites !== undefined, sites?.siteIds ?? [], locked?.enabled === false,
+    sites !== undefined, sites?.siteIds ?? [],
   ]);
   const row = await findSubscription(db, principal, subscriptionId);
   if (!row) throw missing();

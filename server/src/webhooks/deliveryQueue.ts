@@ -38,16 +38,17 @@ const FAN_OUT = prepared(`
     FROM webhook_subscriptions s
     WHERE s.account_id = ANY (ARRAY(SELECT DISTINCT account_id FROM events))
     FOR KEY SHARE),
-  -- Whenever the fan-out runs, an event goes to the subscriptions that were enabled when it happened
-  -- (migration 0010); one disabled since gets it parked, until it is enabled again.
+  -- Whenever the fan-out runs, an event goes to the subscriptions that were enabled when it happened (the
+  -- latest of its spells that began before the event, still open then: migration 0010); one disabled
+  -- since gets it parked, until it is enabled again.
   matches AS (
     SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type, s.enabled,
            row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n
     FROM events e
     JOIN subs s ON s.account_id = e.account_id AND e.type = ANY (s.events)
-      AND EXISTS (SELECT 1 FROM webhook_subscription_periods p
-                  WHERE p.account_id = s.account_id AND p.subscription_id = s.id AND p.enabled_at <= e.created_at
-                    AND (p.disabled_at IS NULL OR e.created_at < p.disabled_at))
+      AND (SELECT p.disabled_at IS NULL OR e.created_at < p.disabled_at FROM webhook_subscription_periods p
+           WHERE p.account_id = s.account_id AND p.subscription_id = s.id AND p.enabled_at <= e.created_at
+           ORDER BY p.enabled_at DESC LIMIT 1)
       AND (s.all_sites OR EXISTS (SELECT 1 FROM webhook_subscription_sites ws
            WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id AND ws.site_id = e.site_id))),
   fanned AS (
@@ -186,12 +187,7 @@ const RECORD = prepared(`
     UPDATE webhook_subscriptions s
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
-    WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled
-    RETURNING s.account_id, s.id),
-  -- Its enabled spell ends (migration 0010): events from now on are not for it.
-  closed AS (
-    UPDATE webhook_subscription_periods p SET disabled_at = greatest(clock_timestamp(), p.enabled_at)
-    FROM disabled WHERE p.account_id = disabled.account_id AND p.subscription_id = disabled.id AND p.disabled_at IS NULL)
+    WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
   SELECT count(*)::int AS recorded FROM updated`);
 
 /**
