@@ -28,7 +28,8 @@ export async function viewableSites(db: Executor, principal: Principal, requeste
   if (principal.allSites) return undefined;
   const rows = await queryRows<{ site_id: number }>(
     db,
-    'SELECT site_id FROM token_sites WHERE account_id = $1 AND token_id = $2',
+    // In order: the list is part of a search's filters, which its cursors are bound to.
+    'SELECT site_id FROM token_sites WHERE account_id = $1 AND token_id = $2 ORDER BY site_id',
     [principal.accountId, principal.tokenId],
   );
   return rows.map((row) => row.site_id);

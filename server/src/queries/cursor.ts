@@ -37,14 +37,22 @@ const notIssued = () => problem('INVALID_QUERY', 'The cursor is not one this API
 const otherScope = () =>
   problem('INVALID_QUERY', 'The cursor belongs to another list, or to other filters: send the same filters as for the page it came with, or start again without it.');
 
-const isPosition = (value: unknown): value is [number, number, number | null, string] =>
+const isGroup = (value: unknown) => value === null || value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
+
+/**
+ * [time, id, group | null, scope], or as issued before cursors had a scope: [time, id] or [time, id, group]
+ * (still taken, unchecked, so a client paging through a deploy, or between instances of two versions,
+ * is not refused).
+ */
+const isPosition = (value: unknown): value is [number, number, number | null | undefined, string | undefined] =>
   Array.isArray(value) &&
-  value.length === 4 &&
+  value.length >= 2 &&
+  value.length <= 4 &&
   Number.isSafeInteger(value[0]) &&
   Number.isSafeInteger(value[1]) &&
   (value[1] as number) > 0 &&
-  (value[2] === null || (Number.isSafeInteger(value[2]) && (value[2] as number) >= 0)) &&
-  typeof value[3] === 'string';
+  isGroup(value[2]) &&
+  (value.length < 4 ? value[2] !== null : typeof value[3] === 'string');
 
 /** The position of a cursor issued for `scope`; 400 INVALID_QUERY for anything else. */
 export function decodeCursor(cursor: string, scope: string): KeysetPosition {
@@ -56,8 +64,8 @@ export function decodeCursor(cursor: string, scope: string): KeysetPosition {
   }
   if (!isPosition(value)) throw notIssued();
   const [atMicros, id, group, issuedFor] = value;
-  if (issuedFor !== scope) throw otherScope();
-  return group === null ? { atMicros, id } : { atMicros, id, group };
+  if (issuedFor !== undefined && issuedFor !== scope) throw otherScope();
+  return group === null || group === undefined ? { atMicros, id } : { atMicros, id, group };
 }
 
 /** Builds a page from `limit + 1` rows read: the extra row only says there is more. */
