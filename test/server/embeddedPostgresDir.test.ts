@@ -73,6 +73,9 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
         await expect(startEmbeddedPostgres({ dataDir: root })).rejects.toThrow(
           new RegExp(`another Gatehouse server \\(pid ${process.pid}\\) is running on DATA_DIR ${root}: stop it first`),
         );
+        // A server of the version before kept no server.pid: its PostgreSQL's parent is a live Node.js process.
+        await fs.rm(path.join(root, 'server.pid'));
+        await expect(startEmbeddedPostgres({ dataDir: root })).rejects.toThrow(/another Gatehouse server \(pid \d+\) is running/);
         const client = new pg.Client({ connectionString: running.url });
         await client.connect();
         expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);

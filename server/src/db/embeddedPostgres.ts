@@ -79,15 +79,25 @@ async function parentOf(pid: number): Promise<number | undefined> {
   }
 }
 
+/** Whether a process runs Node.js (the command's program is `node…`), as far as /proc tells. */
+async function isNode(pid: number): Promise<boolean> {
+  const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return path.basename(cmdline.split('\0')[0] ?? '').startsWith('node');
+}
+
 /**
- * A server still running on this data folder: its PostgreSQL's parent is the process that started it
- * (a crashed server's PostgreSQL has been handed to another parent). Refused, in plain words: stopping that
- * PostgreSQL would leave the running server without its database.
+ * A server still running on this data folder: its PostgreSQL's parent is the process that started it,
+ * recorded in `server.pid` before the cluster starts, or at least a live Node.js process (a server of an
+ * earlier version, which kept no such file). A crashed server's PostgreSQL has been handed to init or
+ * another reaper. Refused, in plain words: stopping that PostgreSQL would leave the running server without
+ * its database. (A reaper that is itself Node.js makes a true leftover look in use: refused, not stopped.)
  */
 async function refuseIfInUse(root: string, postmaster: number): Promise<void> {
-  const starter = Number((await fs.readFile(path.join(root, STARTER_FILE), 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(starter) || starter <= 0 || !isAlive(starter)) return;
-  if ((await parentOf(postmaster)) !== starter) return;
+  const recorded = Number((await fs.readFile(path.join(root, STARTER_FILE), 'utf8').catch(() => '')).trim());
+  const parent = await parentOf(postmaster);
+  if (parent === undefined || parent <= 1 || !isAlive(parent)) return;
+  if (parent !== recorded && !(await isNode(parent))) return;
+  const starter = parent;
   throw new Error(
     `another Gatehouse server (pid ${starter}) is running on DATA_DIR ${root}: stop it first, or give this one a DATA_DIR of its own.`,
   );
@@ -248,6 +258,8 @@ export async function startEmbeddedPostgres(options: {
   }
   const port = options.port ?? (await freePort());
   const { postgres } = await binaries();
+  // Before the cluster starts: a second start meanwhile then sees whose it is.
+  await fs.writeFile(path.join(root, STARTER_FILE), `${process.pid}\n`);
   const child = spawn(
     postgres,
     ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
@@ -255,7 +267,6 @@ export async function startEmbeddedPostgres(options: {
     { ...runAs(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   await waitForReady(child, log);
-  await fs.writeFile(path.join(root, STARTER_FILE), `${process.pid}\n`);
   child.stderr?.removeAllListeners('data');
   child.stderr?.resume();
   let stopped = false;
