@@ -57,6 +57,23 @@ describe('which visit heads may go now (plate order)', () => {
     db.close();
   });
 
+  it('a refusal a Retry is meant to overcome (the token, the site access) keeps holding the new entry, so all go in order after it', async () => {
+    const { db, first } = await cameBack('PO 6');
+    const [entry] = await db.outbox.where('visitId').equals(first).sortBy('seq');
+    for (const lastError of [
+      { status: 401, code: 'UNAUTHENTICATED', message: 'Token revoked' },
+      { status: 403, code: 'INSUFFICIENT_SCOPE', message: 'No scope' },
+      { status: null, code: 'OCCURRED_AT_IN_FUTURE', message: 'Clock' },
+    ]) {
+      await db.outbox.update(entry!.seq, { state: 'ATTENTION', lastError });
+      expect((await sendableHeads(db)).map((head) => head.visitId), lastError.code).toEqual([first]);
+    }
+    // Final for that entry (refused as invalid): the new entry goes.
+    await db.outbox.update(entry!.seq, { state: 'ATTENTION', lastError: { status: 422, code: 'VALIDATION_FAILED', message: 'Bad plate' } });
+    expect(await sendableHeads(db)).toHaveLength(2);
+    db.close();
+  });
+
   it('another plate, or the same plate at another site, does not wait', async () => {
     const { db } = await cameBack('PO 3');
     const ctx = { db, now: () => Date.now(), randomUUID };
