@@ -115,6 +115,18 @@ describe('a device clock set while the kiosk is offline', () => {
     again.db.close();
   });
 
+  it('set back by less than a minute while no correction was in use: still none (the clock is right now)', async () => {
+    const device = fakeDevice(T0 + 50_000);
+    const { db, clock } = await openClock(`clock-${randomUUID()}`, device);
+    clock.observe(T0);
+    expect(clock.correctionMs()).toBe(0);
+    device.pass(MINUTES);
+    device.set(-50_000);
+    expect(clock.correctionMs()).toBe(0);
+    expect(clock.stamp().at).toBe(device.wall);
+    db.close();
+  });
+
   it('moved ahead of the monotonic clock (set forward, or the device slept): no answer of the server, no change', async () => {
     const device = fakeDevice(T0 - 3 * HOURS);
     const { db, clock } = await openClock(`clock-${randomUUID()}`, device);

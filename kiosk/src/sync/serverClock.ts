@@ -53,7 +53,10 @@ export function serverClock(db: KioskDatabase, device: Pick<Clock, 'now' | 'elap
     const moved = last === undefined ? 0 : wall - last.wall - (elapsed - last.elapsed);
     last = { wall, elapsed };
     if (moved <= -SET_BACK_THRESHOLD_MS) {
-      offsetMs -= moved;
+      // As `observe` does: within a minute of the server's, the device clock is used as it is (a device 50 s
+      // fast, with no correction, set back 50 s is right now, not 50 s slow).
+      const shifted = offsetMs - moved;
+      offsetMs = Math.abs(shifted) >= SKEW_THRESHOLD_MS ? shifted : 0;
       if (measuredMs !== undefined) measuredMs -= moved;
       persist();
     }
