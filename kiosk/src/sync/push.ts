@@ -75,6 +75,8 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
     } else {
       // The server did it, in a status newer than this kiosk: acknowledged all the same (rare: written now, after the earlier ones).
       await ctx.acks.flushed();
+      // Not over an earlier acknowledgement that could not be written: that action goes again first, and this one after it.
+      if (ctx.acks.failed()) return { result: 'stopped' };
       await recordAckInNewerStatus(ctx.db, kind, action, checkinId, ctx.now());
     }
     return { result: 'acknowledged', checkinId };
