@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryOne, queryRows } from '../../server/src/db/query';
 import { retryDelivery } from '../../server/src/db/webhookRows';
-import { purgeDeletedSubscriptionLogs, purgeWebhookLog } from '../../server/src/webhooks/logRetention';
+import { pruneSubscriptionSpells, purgeDeletedSubscriptionLogs, purgeWebhookLog } from '../../server/src/webhooks/logRetention';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
@@ -245,5 +245,28 @@ describe('the webhook log retention', () => {
     expect(await logLeft()).toBe(0);
     const tombstones = await queryRows(db(), 'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1', [world.accountId]);
     expect(tombstones).toEqual([]);
+  });
+});
+
+describe('the enabled spells of subscriptions (migration 0010)', () => {
+  it('are pruned once they ended before the retention and before every event still waiting for its fan-out', async () => {
+    const subscription = await subscribe(world.api, { url: receiver.url('/ok'), events: ['PERSON_CHECKIN_ENTERED'] });
+    for (const enabled of [false, true]) {
+      expect((await world.api.patch(`/v1/webhooks/subscriptions/${subscription.subscriptionId}`, { enabled })).status).toBe(200);
+    }
+    const spells = async () => (await queryRows<{ open: boolean }>(db(),
+      'SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = $1 AND subscription_id = $2 ORDER BY enabled_at',
+      [world.accountId, subscription.subscriptionId])).map((row) => row.open);
+    // The first spell ended 50 days ago; an event of 60 days ago still waits for its fan-out (a dispatcher was down).
+    await queryRows(db(), `UPDATE webhook_subscription_periods SET enabled_at = now() - interval '55 days', disabled_at = now() - interval '50 days'
+      WHERE account_id = $1 AND subscription_id = $2 AND disabled_at IS NOT NULL`, [world.accountId, subscription.subscriptionId]);
+    const waiting = await checkIn();
+    await age(world.accountId, [waiting], 60);
+    expect(await pruneSubscriptionSpells(db(), cutoff())).toBe(0);
+    expect(await spells()).toEqual([false, true]);
+    // Fanned out: no event can fall in that spell any more.
+    await queryRows(db(), 'DELETE FROM outbox_queue WHERE outbox_id = $1', [waiting]);
+    expect(await pruneSubscriptionSpells(db(), cutoff())).toBeGreaterThanOrEqual(1);
+    expect(await spells()).toEqual([true]);
   });
 });
