@@ -1,31 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Vehicle, VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { up } from '../../server/src/db/migrations/0009_plate_nfkc';
 import type { RunSql } from '../../server/src/db/migrations/types';
 import { queryOne, queryRows } from '../../server/src/db/query';
-import { type World, buildWorld } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld } from '../support/serverAndWorld';
 import { VEHICLES, arrive, visits } from '../support/vehicles';
 
-let server: TestServer;
-let world: World;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
+const harness = serverAndWorld();
 
 /** How plates were compared before migration 0009 (NFC), as rows written then hold them. */
 const oldNorm = (plate: string) => plate.normalize('NFC').replace(/[\s\-.·]/gu, '').toUpperCase().normalize('NFC');
-const db = () => ({ sequelize: server.sequelize });
+const db = () => ({ sequelize: harness.server.sequelize });
 
 async function oldVehicle(licensePlate: string, deleted = false): Promise<number> {
   const row = await queryOne<{ id: number }>(
     db(),
     `INSERT INTO vehicles (account_id, license_plate, plate_norm, deleted_at, created_at, updated_at)
      VALUES ($1, $2, $3, CASE WHEN $4 THEN now() END, now(), now()) RETURNING id::int`,
-    [world.accountId, licensePlate, oldNorm(licensePlate), deleted],
+    [harness.world.accountId, licensePlate, oldNorm(licensePlate), deleted],
   );
   return row?.id ?? 0;
 }
@@ -38,18 +30,18 @@ async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OU
      VALUES ($1, $2, $6, $3, $4, $5, 'API', now() - interval '1 hour', CASE WHEN $5 = 'OUT' THEN 'API' END,
        CASE WHEN $5 = 'OUT' THEN now() END, now(), now(), now())
      RETURNING id::int`,
-    [world.accountId, siteId, licensePlate, oldNorm(licensePlate), status, vehicleId],
+    [harness.world.accountId, siteId, licensePlate, oldNorm(licensePlate), status, vehicleId],
   );
   return row?.id ?? 0;
 }
 
 const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
-  (await queryOne<{ plate_norm: string }>(db(), `SELECT plate_norm FROM ${table} WHERE account_id = $1 AND id = $2`, [world.accountId, id]))?.plate_norm;
+  (await queryOne<{ plate_norm: string }>(db(), `SELECT plate_norm FROM ${table} WHERE account_id = $1 AND id = $2`, [harness.world.accountId, id]))?.plate_norm;
 
 /** Runs the migration as `migrate` would, and returns what it warned about. */
 async function migrate(): Promise<Array<{ message: string; fields?: Record<string, unknown> }>> {
   const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-  const sql: RunSql = Object.assign((text: string, bind?: unknown[]) => server.sequelize.query(text, bind ? { bind } : {}), {
+  const sql: RunSql = Object.assign((text: string, bind?: unknown[]) => harness.server.sequelize.query(text, bind ? { bind } : {}), {
     warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
   });
   await up({ context: sql });
@@ -65,13 +57,13 @@ describe('migration 0009: plates compared in NFKC', () => {
     await oldVehicle('EF1');
     const invalid = await oldVehicle('Aﾞ1');
     const ascii = await oldVehicle('GH 1');
-    const closed = await oldVisit(world.siteId, 'ＧＨ-1', 'OUT');
-    await oldVisit(world.siteId, 'GH1', 'IN');
-    const openClash = await oldVisit(world.siteId, 'ＪＫ-1', 'IN');
-    await oldVisit(world.siteId, 'JK1', 'IN');
-    const openElsewhere = await oldVisit(world.otherSiteId, 'ＪＫ-1', 'IN');
+    const closed = await oldVisit(harness.world.siteId, 'ＧＨ-1', 'OUT');
+    await oldVisit(harness.world.siteId, 'GH1', 'IN');
+    const openClash = await oldVisit(harness.world.siteId, 'ＪＫ-1', 'IN');
+    await oldVisit(harness.world.siteId, 'JK1', 'IN');
+    const openElsewhere = await oldVisit(harness.world.otherSiteId, 'ＪＫ-1', 'IN');
     // The open visit of a vehicle that keeps its old form keeps it too.
-    const clashingOnSite = await oldVisit(world.siteId, 'ＣＤ-1', 'IN', clashing);
+    const clashingOnSite = await oldVisit(harness.world.siteId, 'ＣＤ-1', 'IN', clashing);
 
     const warnings = await migrate();
 
@@ -93,8 +85,8 @@ describe('migration 0009: plates compared in NFKC', () => {
       [visitKept, clashingOnSite],
     ]);
     // That vehicle, checked in again by its id, is found on site (before the fix, a second open visit).
-    expect((await world.api.post(visits(world.siteId), { vehicleId: clashing })).status).toBe(409);
-    expect(warnings[0]?.fields).toMatchObject({ accountId: world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
+    expect((await harness.world.api.post(visits(harness.world.siteId), { vehicleId: clashing })).status).toBe(409);
+    expect(warnings[0]?.fields).toMatchObject({ accountId: harness.world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
 
     // Run again (a migration stopped half-way is run again): nothing more changes, the same rows are named.
     const before = await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id');
@@ -102,12 +94,12 @@ describe('migration 0009: plates compared in NFKC', () => {
     expect(await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id')).toEqual(before);
 
     // The gate, typing full-width, finds the registered vehicle: IN, not PENDING as an unknown plate.
-    const arrival = await arrive(world.api, world.otherSiteId, { licensePlate: 'ＡＢ－１２３' });
+    const arrival = await arrive(harness.world.api, harness.world.otherSiteId, { licensePlate: 'ＡＢ－１２３' });
     expect(arrival).toMatchObject({ vehicleId: fullWidth, status: 'IN', licensePlate: 'ＡＢ－１２３' });
-    const found = await world.api.get<{ data: Vehicle[] }>(`${VEHICLES}?licensePlate=ab123`);
+    const found = await harness.world.api.get<{ data: Vehicle[] }>(`${VEHICLES}?licensePlate=ab123`);
     expect(found.body.data.map((vehicle) => vehicle.vehicleId)).toEqual([fullWidth]);
     // And the same plate in plain letters is that visit's plate: one open visit per plate per site.
-    const again = await world.api.post<VehicleCheckin>(visits(world.otherSiteId), { licensePlate: 'AB 123' });
+    const again = await harness.world.api.post<VehicleCheckin>(visits(harness.world.otherSiteId), { licensePlate: 'AB 123' });
     expect(again.status).toBe(409);
   });
 });
