@@ -31,9 +31,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 /**
  * The statement for one keyset page (limit + 1 rows), newest entry first. Every filter is a bind parameter;
  * the shapes are served by the indexes of the foundation migration (site or account, time, open-only
- * partials, prefix). Separate from running it so the benchmark can EXPLAIN exactly what runs.
+ * partials, prefix). Separate from running it so the benchmark can EXPLAIN exactly what runs. With the scope
+ * its cursors belong to (read once, for the cursor taken and the one given).
  */
-export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: string; bind: unknown[] } {
+export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: string; bind: unknown[]; scope: string } {
+  const scope = filterScope(LIST, filter);
   const bind: unknown[] = [filter.accountId];
   const where = ['c.account_id = $1'];
   const param = (value: unknown) => {
@@ -62,12 +64,12 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: stri
   }
   // An empty cursor is malformed (400), not absent.
   if (filter.cursor !== undefined) {
-    const position = decodeCursor(filter.cursor, filterScope(LIST, filter));
+    const position = decodeCursor(filter.cursor, scope);
     bind.push(position.atMicros, position.id);
     where.push(afterCursorSql('c.entry_at', 'c.id', bind.length - 1, bind.length));
   }
   const sql = `${CHECKIN_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${param(filter.limit + 1)}`;
-  return { sql, bind };
+  return { sql, bind, scope };
 }
 
 /** One keyset page of check-ins, newest entry first. */
@@ -75,10 +77,10 @@ export async function searchPersonCheckins(
   db: Executor,
   filter: PersonCheckinFilter,
 ): Promise<{ data: PersonCheckin[]; nextCursor: string | null }> {
-  const { sql, bind } = personCheckinSearchSql(filter);
+  const { sql, bind, scope } = personCheckinSearchSql(filter);
   const rows = await selectCheckins(db, sql, bind);
   return toPage<ListedCheckinRow, PersonCheckin>(rows, filter.limit, presentPersonCheckin, (row) => ({
     atMicros: row.entry_us,
     id: row.id,
-  }), filterScope(LIST, filter));
+  }), scope);
 }

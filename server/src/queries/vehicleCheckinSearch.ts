@@ -32,9 +32,11 @@ type Row = ListedVehicleCheckinRow & { sort_group: number };
 /**
  * The statement for one keyset page (limit + 1 rows), newest entry first. By plate, the page is two index
  * range reads on (account, plate, entry time) glued together, open visits first, with the group in the
- * cursor. Every filter is a bind parameter. Separate from running it so the benchmark can EXPLAIN it.
+ * cursor. Every filter is a bind parameter. Separate from running it so the benchmark can EXPLAIN it. With
+ * the scope its cursors belong to (read once, for the cursor taken and the one given).
  */
-export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: string; bind: unknown[] } {
+export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: string; bind: unknown[]; scope: string } {
+  const scope = filterScope(LIST, filter);
   const bind: unknown[] = [filter.accountId];
   const param = (value: unknown) => {
     bind.push(value);
@@ -56,7 +58,7 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: st
   let after = '';
   // An empty cursor is malformed (400), not absent.
   if (filter.cursor !== undefined) {
-    position = decodeCursor(filter.cursor, filterScope(LIST, filter));
+    position = decodeCursor(filter.cursor, scope);
     after = afterCursorSql('c.entry_at', 'c.id', bind.length + 1, bind.length + 2);
     bind.push(position.atMicros, position.id);
   }
@@ -65,7 +67,7 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: st
     `SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${group} AS sort_group FROM vehicle_checkins c
      WHERE ${[...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])].join(' AND ')}
      ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
-  if (filter.plateNorm === undefined) return { sql: branch(REST_GROUP, undefined, true), bind };
+  if (filter.plateNorm === undefined) return { sql: branch(REST_GROUP, undefined, true), bind, scope };
   // A cursor in the second group (or one from a list without plate) has left the open visits behind.
   const inRest = position !== undefined && (position.group ?? REST_GROUP) !== OPEN_GROUP;
   const rest = `(${branch(REST_GROUP, `NOT (${OPEN})`, inRest)})`;
@@ -73,7 +75,7 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: st
     ? rest
     : `SELECT * FROM ((${branch(OPEN_GROUP, OPEN, true)}) UNION ALL ${rest}) AS page
        ORDER BY sort_group, entry_at DESC, id DESC LIMIT ${limit}`;
-  return { sql, bind };
+  return { sql, bind, scope };
 }
 
 /** One keyset page of vehicle check-ins: newest entry first, and by plate its open visits first. */
@@ -81,12 +83,12 @@ export async function searchVehicleCheckins(
   db: Executor,
   filter: VehicleCheckinFilter,
 ): Promise<{ data: VehicleCheckin[]; nextCursor: string | null }> {
-  const { sql, bind } = vehicleCheckinSearchSql(filter);
+  const { sql, bind, scope } = vehicleCheckinSearchSql(filter);
   const rows = await queryRows<Row>(db, sql, bind);
   const byPlate = filter.plateNorm !== undefined;
   return toPage<Row, VehicleCheckin>(rows, filter.limit, presentVehicleCheckin, (row) => ({
     atMicros: row.entry_us,
     id: row.id,
     ...(byPlate ? { group: row.sort_group } : {}),
-  }), filterScope(LIST, filter));
+  }), scope);
 }
