@@ -1,4 +1,5 @@
 import type { KioskDatabase } from './database';
+import { foldTwins } from './outcomes';
 import type { OutboxAction, PersonVisit, VehicleVisit } from './types';
 import type { VisitKind } from './visitKinds';
 import { actionsOf } from './visits';
@@ -22,10 +23,7 @@ export async function recordAckInNewerStatus<V extends PersonVisit | VehicleVisi
     await db.outbox.delete(action.seq);
     const visit = await table.get(action.visitId);
     if (!visit) return;
-    // A pull may have brought the same check-in in under its server id: one visit, with the actions of both.
-    const twins = (await table.where('serverId').equals(checkinId).toArray()).filter((twin) => twin.visitId !== visit.visitId);
-    for (const twin of twins) await db.outbox.where('visitId').equals(twin.visitId).modify({ visitId: visit.visitId });
-    await table.bulkDelete(twins.map((twin) => twin.visitId));
+    await foldTwins(db, kind, visit.visitId, checkinId);
     const pending = await actionsOf(db, visit.visitId);
     if (pending.length === 0) await table.delete(visit.visitId);
     else await table.put(kind.project({ ...visit, serverId: checkinId, syncedAt: now }, pending));

@@ -14,9 +14,23 @@ export type Ack =
   | { visit: 'vehicle'; action: OutboxAction; checkin: VehicleCheckin };
 
 /**
- * Applies the server's answers to one visit: it takes the server's state and id. A pull may have brought
- * the same check-in in under its server id before the create's answer came; that twin is folded in.
+ * A pull may have brought a check-in in under its server id before the answer that names it for `visitId`
+ * came: that twin is folded into the visit (its queued actions move over, and it goes). Inside the caller's
+ * transaction over the outbox and the visit's table.
  */
+export async function foldTwins<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+  db: KioskDatabase,
+  kind: VisitKind<V, C>,
+  visitId: string,
+  checkinId: number,
+): Promise<void> {
+  const table = kind.table(db);
+  const twins = (await table.where('serverId').equals(checkinId).toArray()).filter((twin) => twin.visitId !== visitId);
+  for (const twin of twins) await db.outbox.where('visitId').equals(twin.visitId).modify({ visitId });
+  await table.bulkDelete(twins.map((twin) => twin.visitId));
+}
+
+/** Applies the server's answers to one visit: it takes the server's state and id (a twin is folded in). */
 async function applyToVisit<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
   db: KioskDatabase,
   kind: VisitKind<V, C>,
@@ -28,13 +42,7 @@ async function applyToVisit<V extends PersonVisit | VehicleVisit, C extends { ch
   let visit = await table.get(visitId);
   const last = checkins.at(-1);
   if (!visit || !last) return;
-  if (visit.serverId !== last.checkinId) {
-    const twin = await table.where('serverId').equals(last.checkinId).first();
-    if (twin && twin.visitId !== visitId) {
-      await db.outbox.where('visitId').equals(twin.visitId).modify({ visitId });
-      await table.delete(twin.visitId);
-    }
-  }
+  if (visit.serverId !== last.checkinId) await foldTwins(db, kind, visitId, last.checkinId);
   const pending = await actionsOf(db, visitId);
   for (const checkin of checkins) visit = kind.withServer(visit, checkin, pending, now);
   await table.put(visit);
