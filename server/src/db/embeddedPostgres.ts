@@ -50,6 +50,12 @@ async function waitUntilDead(pid: number, timeoutMs: number): Promise<void> {
   while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/** The program a process runs (the file name of its command), or undefined when /proc cannot tell. */
+async function programOf(pid: number): Promise<string | undefined> {
+  const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  return cmdline === undefined ? undefined : path.basename(cmdline.split('\0')[0] ?? '');
+}
+
 /**
  * Whether `pid` is a postgres serving `databaseDir` ('yes'), certainly not ('no': another program), or
  * cannot be told ('unknown': no /proc, or hidden). A postmaster.pid left by a crash may name a pid the
@@ -57,9 +63,9 @@ async function waitUntilDead(pid: number, timeoutMs: number): Promise<void> {
  * it (a symlink, a relative DATA_DIR).
  */
 async function postgresOf(pid: number, databaseDir: string): Promise<'yes' | 'no' | 'unknown'> {
-  const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
-  if (cmdline === undefined) return 'unknown';
-  if (!path.basename(cmdline.split('\0')[0] ?? '').startsWith('postgres')) return 'no';
+  const program = await programOf(pid);
+  if (program === undefined) return 'unknown';
+  if (!program.startsWith('postgres')) return 'no';
   const [cwd, folder] = await Promise.all([fs.realpath(`/proc/${pid}/cwd`).catch(() => undefined), fs.realpath(databaseDir)]);
   if (cwd === undefined) return 'unknown';
   return cwd === folder ? 'yes' : 'no';
@@ -79,11 +85,6 @@ async function parentOf(pid: number): Promise<number | undefined> {
   }
 }
 
-/** Whether a process runs Node.js (the command's program is `node…`), as far as /proc tells. */
-async function isNode(pid: number): Promise<boolean> {
-  const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  return path.basename(cmdline.split('\0')[0] ?? '').startsWith('node');
-}
 
 /**
  * A server still running on this data folder: its PostgreSQL's parent is the process that started it,
@@ -96,10 +97,10 @@ async function refuseIfInUse(root: string, postmaster: number): Promise<void> {
   const recorded = Number((await fs.readFile(path.join(root, STARTER_FILE), 'utf8').catch(() => '')).trim());
   const parent = await parentOf(postmaster);
   if (parent === undefined || parent <= 1 || !isAlive(parent)) return;
-  if (parent !== recorded && !(await isNode(parent))) return;
-  const starter = parent;
+  const runsNode = async () => (await programOf(parent))?.startsWith('node') === true;
+  if (parent !== recorded && !(await runsNode())) return;
   throw new Error(
-    `another Gatehouse server (pid ${starter}) is running on DATA_DIR ${root}: stop it first, or give this one a DATA_DIR of its own.`,
+    `another Gatehouse server (pid ${parent}) is running on DATA_DIR ${root}: stop it first, or give this one a DATA_DIR of its own.`,
   );
 }
 
