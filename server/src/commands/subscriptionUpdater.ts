@@ -31,7 +31,7 @@ const UPDATE = `
     SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
     FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id
       AND ${unleasedPendingSql('$9')} AND (d.next_attempt_at = 'infinity') = $8)
-  SELECT id FROM sub`
+  SELECT id FROM sub`;
 
 /**
  * Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view).

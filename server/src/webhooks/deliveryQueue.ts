@@ -12,8 +12,8 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
 /**
  * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
  * the site and was enabled when the event happened (a disabled one's are parked until it is enabled
- * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take disjoint batches; the unique index makes a second
- * fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
+ * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take
+ * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
 const FAN_OUT = prepared(`

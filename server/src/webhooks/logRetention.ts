@@ -154,7 +154,6 @@ export async function purgeDeletedSubscriptionLogs(
   return deleted;
 }
 
-
 /**
  * Spells that ended before `$1` and before the oldest event still waiting for its fan-out: no event the
  * fan-out can still read falls in them (migration 0010).
@@ -162,9 +161,10 @@ export async function purgeDeletedSubscriptionLogs(
 const PRUNE_SPELLS = `
   DELETE FROM webhook_subscription_periods p
   WHERE p.disabled_at < least($1::timestamptz, (
-    SELECT min(o.created_at) FROM outbox_queue q JOIN outbox_events o ON o.account_id = q.account_id AND o.id = q.outbox_id))`;
+    SELECT min(o.created_at) FROM outbox_queue q JOIN outbox_events o ON o.account_id = q.account_id AND o.id = q.outbox_id))
+  RETURNING 1`;
 
 /** Deletes the ended enabled-spells of webhook subscriptions that no event can fall in any more; returns how many. */
 export async function pruneSubscriptionSpells(db: Executor, cutoff: Date): Promise<number> {
-  return (await queryRows(db, `${PRUNE_SPELLS} RETURNING 1`, [cutoff])).length;
+  return (await queryRows(db, PRUNE_SPELLS, [cutoff])).length;
 }
