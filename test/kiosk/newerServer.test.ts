@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rollCall } from '../../kiosk/src/data/queries';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
+import { stubPersonCheckin } from './stubAnswers';
 
 // A server upgraded before its kiosks: v1 grows by adding enum values (CONTRACT §1), so its answers carry
 // statuses, sources and field types this kiosk was built without. A stub server stands in for it.
@@ -13,16 +14,7 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' } });
 
 let nextId = 100;
-function person(firstName: string, changes: Record<string, unknown> = {}) {
-  const at = new Date().toISOString();
-  return {
-    checkinId: nextId++, siteId: 1, status: 'IN',
-    person: { firstName, lastName: 'Newer', email: null, phone: null, company: null },
-    hostName: null, purpose: null, customFields: {}, labelIds: [],
-    entry: { source: 'KIOSK', at }, exit: null, denyReason: null, breaks: [], createdAt: at, updatedAt: at,
-    ...changes,
-  };
-}
+const person = (firstName: string, changes: Record<string, unknown> = {}) => stubPersonCheckin(firstName, 'Newer', changes);
 
 function vehicle(licensePlate: string, changes: Record<string, unknown> = {}) {
   const at = new Date().toISOString();

@@ -7,21 +7,13 @@ import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform
 import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
 import { NOT_THE_SERVER } from '../../shared/src/client/http';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
+import { stubPersonCheckin } from './stubAnswers';
 
 // A stub server in place of the real one: these are the ways a real network and server misbehave.
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-let nextId = 1;
-const checkin = (firstName = 'Stub') => {
-  const at = new Date().toISOString();
-  return {
-    checkinId: nextId++, siteId: 1, status: 'IN',
-    person: { firstName, lastName: 'Person', email: null, phone: null, company: null },
-    hostName: null, purpose: null, customFields: {}, labelIds: [],
-    entry: { source: 'KIOSK', at }, exit: null, denyReason: null, breaks: [], createdAt: at, updatedAt: at,
-  };
-};
+const checkin = (firstName = 'Stub') => stubPersonCheckin(firstName, 'Person');
 
 function stubKiosk(fetch: (url: string, init: RequestInit) => Promise<Response>, options: Partial<Parameters<typeof openKiosk>[0]> = {}) {
   const platform = testPlatform({ network: testNetwork({ fetch }) });
