@@ -23,6 +23,17 @@ async function crashAfterStarting(root: string): Promise<void> {
   await once(child, 'exit');
 }
 
+/** A fresh data folder the postgres user can reach (0755), removed after `run`. */
+async function inDataDir(name: string, run: (root: string) => Promise<void>): Promise<void> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), `gatehouse-${name}-`));
+  await fs.chmod(root, 0o755);
+  try {
+    await run(root);
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
 describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () => {
   it('refuses, in plain words naming DATA_DIR, a data folder the postgres user cannot reach', async () => {
     const locked = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-locked-'));
@@ -37,37 +48,34 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
   });
 
   it('stops a cluster a crashed server left running in its folder; a pid file naming another process is stale, and that process is left alone', { timeout: 90_000 }, async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-orphan-'));
-    await fs.chmod(root, 0o755);
-    const pidFile = path.join(root, 'pg', 'postmaster.pid');
-    const pidIn = async () => Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
-    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
-    try {
-      // Left running by a server killed with SIGKILL.
-      await crashAfterStarting(root);
-      const orphan = await pidIn();
-      expect(alive(orphan)).toBe(true);
-      const again = await startEmbeddedPostgres({ dataDir: root });
-      expect(alive(orphan)).toBe(false);
-      const current = await pidIn();
-      await again.stop();
-      expect(alive(current)).toBe(false);
-      // A pid file whose pid now belongs to another process: that process is left alone, and the stale
-      // file goes, so the cluster starts.
-      await fs.writeFile(pidFile, `${sleeper.pid}\n${path.join(root, 'pg')}\n`);
-      const afterReboot = await startEmbeddedPostgres({ dataDir: root });
-      await afterReboot.stop();
-      expect(alive(sleeper.pid ?? 0)).toBe(true);
-    } finally {
-      sleeper.kill();
-      await fs.rm(root, { recursive: true, force: true });
-    }
+    await inDataDir('orphan', async (root) => {
+      const pidFile = path.join(root, 'pg', 'postmaster.pid');
+      const pidIn = async () => Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+      const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        // Left running by a server killed with SIGKILL.
+        await crashAfterStarting(root);
+        const orphan = await pidIn();
+        expect(alive(orphan)).toBe(true);
+        const again = await startEmbeddedPostgres({ dataDir: root });
+        expect(alive(orphan)).toBe(false);
+        const current = await pidIn();
+        await again.stop();
+        expect(alive(current)).toBe(false);
+        // A pid file whose pid now belongs to another process: that process is left alone, and the stale
+        // file goes, so the cluster starts.
+        await fs.writeFile(pidFile, `${sleeper.pid}\n${path.join(root, 'pg')}\n`);
+        const afterReboot = await startEmbeddedPostgres({ dataDir: root });
+        await afterReboot.stop();
+        expect(alive(sleeper.pid ?? 0)).toBe(true);
+      } finally {
+        sleeper.kill();
+      }
+    });
   });
 
   it('refuses to start on a data folder a running server uses, and leaves its PostgreSQL serving', { timeout: 90_000 }, async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-in-use-'));
-    await fs.chmod(root, 0o755);
-    try {
+    await inDataDir('in-use', async (root) => {
       const running = await startEmbeddedPostgres({ dataDir: root });
       try {
         await expect(startEmbeddedPostgres({ dataDir: root })).rejects.toThrow(
@@ -83,15 +91,11 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
       } finally {
         await running.stop();
       }
-    } finally {
-      await fs.rm(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it('gives each new cluster a password of its own, readable by its owner only, and keeps it across starts', { timeout: 90_000 }, async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-password-'));
-    await fs.chmod(root, 0o755);
-    try {
+    await inDataDir('password', async (root) => {
       const first = await startEmbeddedPostgres({ dataDir: root });
       const url = new URL(first.url);
       expect(decodeURIComponent(url.password)).not.toBe('gatehouse');
@@ -107,8 +111,6 @@ describe.skipIf(process.getuid?.() !== 0)('the embedded PostgreSQL as root', () 
       await client.connect();
       await client.end();
       await second.stop();
-    } finally {
-      await fs.rm(root, { recursive: true, force: true });
-    }
+    });
   });
 });
