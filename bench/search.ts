@@ -22,7 +22,8 @@ const SEED_BATCH = 100_000;
 
 /** Adds `count` check-ins spread over the last year on `siteIds` (a call adds to what earlier calls made). */
 export async function seedCheckins(db: { sequelize: Sequelize }, accountId: number, siteIds: number[], count: number): Promise<void> {
-  // Most visits are over (OUT); about 1 in 40 is still open; sources and names vary so filters are selective.
+  // Most visits are over (OUT); about 1 in 40 is still open; sources and names vary so filters are selective,
+  // and one source in each direction is rare (1 in 1,000), as an old import's or an odd checkout's would be.
   for (let done = 0; done < count; done += SEED_BATCH) {
     await queryOne(
       db,
@@ -30,8 +31,8 @@ export async function seedCheckins(db: { sequelize: Sequelize }, accountId: numb
          entry_at, exit_source, exit_at, last_event_at, created_at, updated_at)
        SELECT $1, ($2::int[])[1 + (g % $3)],
          s.status, s.first, 'Visitor' || g, 'v' || g || '@example.com', (ARRAY['ACME','Globex','Initech','Umbrella','Hooli'])[1 + g % 5],
-         (ARRAY['API','KIOSK','QR_CODE','MANUAL'])[1 + g % 4], s.entry,
-         CASE WHEN s.status = 'OUT' THEN (ARRAY['API','KIOSK'])[1 + g % 2] END,
+         CASE WHEN g % 1000 = 7 THEN 'WORKFORCE' ELSE (ARRAY['API','KIOSK','QR_CODE','MANUAL'])[1 + g % 4] END, s.entry,
+         CASE WHEN s.status <> 'OUT' THEN NULL WHEN g % 1000 = 11 THEN 'OTHER' ELSE (ARRAY['API','KIOSK'])[1 + g % 2] END,
          CASE WHEN s.status = 'OUT' THEN s.entry + interval '4 hours' END,
          s.entry, s.entry, s.entry
        FROM generate_series($5::int + 1, $6::int) AS g,
@@ -90,6 +91,16 @@ export async function searchShapes(api: ApiClient, world: World, siteIds: number
       name: 'search 5 sites, entrySource',
       request: () => api.post('/v1/checkins/people/search', { siteIds: siteIds.slice(0, 5), entrySource: ['KIOSK'], limit: 50 }),
       filter: { accountId: world.accountId, siteIds: siteIds.slice(0, 5), entrySource: ['KIOSK'], limit: 50 },
+    },
+    {
+      name: 'search all sites, rare entry source',
+      request: () => api.post('/v1/checkins/people/search', { entrySource: ['WORKFORCE'], limit: 50 }),
+      filter: { accountId: world.accountId, entrySource: ['WORKFORCE'], limit: 50 },
+    },
+    {
+      name: 'search all sites, rare exit source',
+      request: () => api.post('/v1/checkins/people/search', { exitSource: ['OTHER'], limit: 50 }),
+      filter: { accountId: world.accountId, exitSource: ['OTHER'], limit: 50 },
     },
     {
       name: 'search q prefix (email)',

@@ -3,6 +3,7 @@ import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
 import { cursorScope, encodeCursor } from '../../server/src/queries/cursor';
+import { type PersonCheckinFilter, personCheckinSearchSql } from '../../server/src/queries/personCheckinSearch';
 import { type ApiClient, apiClient } from '../support/http';
 import { type World, buildAccount, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
@@ -623,3 +624,49 @@ describe('q beyond ASCII', () => {
   });
 });
 
+
+describe('the source filters on a large account', () => {
+  /** Every index a plan reads person_checkins by, and whether it sorts (EXPLAIN's JSON, walked). */
+  function scansOf(plan: unknown, found: { indexes: string[]; sorts: number; seqScans: number } = { indexes: [], sorts: 0, seqScans: 0 }) {
+    if (plan === null || typeof plan !== 'object') return found;
+    const node = plan as Record<string, unknown>;
+    if (node['Relation Name'] === 'person_checkins') {
+      if (typeof node['Index Name'] === 'string') found.indexes.push(node['Index Name']);
+      if (node['Node Type'] === 'Seq Scan') found.seqScans += 1;
+    }
+    if (node['Node Type'] === 'Sort') found.sorts += 1;
+    for (const value of Object.values(node)) for (const child of Array.isArray(value) ? value : [value]) scansOf(child, found);
+    return found;
+  }
+
+  it('reads a source few check-ins have by its own index, in time order, a page and no more', async () => {
+    const { accountId } = await buildAccount(server);
+    const { siteId } = await buildSite(server, accountId);
+    const db = { sequelize: server.sequelize };
+    // 40,000 check-ins; 1 in 2,000 came in by WORKFORCE, and 1 in 2,000 of those that left went by OTHER.
+    await queryOne(db, `
+      INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at,
+        exit_source, exit_at, last_event_at, created_at, updated_at)
+      SELECT $1, $2, 'OUT', 'Bulk', 'Visitor' || g, CASE WHEN g % 2000 = 0 THEN 'WORKFORCE' ELSE 'KIOSK' END,
+        now() - g * interval '1 minute', CASE WHEN g % 2000 = 1 THEN 'OTHER' ELSE 'KIOSK' END,
+        now() - g * interval '1 minute' + interval '1 hour', now(), now(), now()
+      FROM generate_series(1, 40000) AS g`, [accountId, siteId]);
+    await queryOne(db, 'ANALYZE person_checkins');
+    const cases: Array<[Partial<PersonCheckinFilter>, string]> = [
+      [{ entrySource: ['WORKFORCE'] }, 'person_checkins_entry_source'],
+      [{ exitSource: ['OTHER'] }, 'person_checkins_exit_source'],
+    ];
+    for (const [filter, index] of cases) {
+      const { sql, bind } = personCheckinSearchSql({ accountId, limit: 10, ...filter });
+      const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
+      const scans = scansOf(explained?.['QUERY PLAN']);
+      expect(scans, JSON.stringify(filter)).toEqual({ indexes: [index], sorts: 0, seqScans: 0 });
+    }
+    // And the answers are the right ones, newest first, through the API.
+    const token = await buildToken(server, { accountId, siteIds: [siteId] });
+    const found = await apiClient(server.baseUrl, token.token).post<Page>(SEARCH, { entrySource: ['WORKFORCE'], limit: 200 });
+    expect(found.body.data).toHaveLength(20);
+    expect(found.body.data.every((visit) => visit.entry.source === 'WORKFORCE')).toBe(true);
+    expect(ids(found.body.data)).toEqual(newestFirst(found.body.data));
+  });
+});

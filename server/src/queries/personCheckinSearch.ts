@@ -31,8 +31,9 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 /**
  * The statement for one keyset page (limit + 1 rows), newest entry first. Every filter is a bind parameter;
  * the shapes are served by the indexes of the foundation migration (site or account, time, open-only
- * partials, prefix). Separate from running it so the benchmark can EXPLAIN exactly what runs. With the scope
- * its cursors belong to (read once, for the cursor taken and the one given).
+ * partials, prefix) and of migration 0011 (entry and exit source). Separate from running it so the
+ * benchmark can EXPLAIN exactly what runs. With the scope its cursors belong to (read once, for the cursor
+ * taken and the one given).
  */
 export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: string; bind: unknown[]; scope: string } {
   const scope = filterScope(LIST, filter);
@@ -50,8 +51,11 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { sql: stri
     // Lets the planner use the open-only partial indexes when no closed check-in can match.
     if (filter.status.every((status) => OPEN_STATUSES.includes(status))) where.push(`c.status <> 'OUT'`);
   }
-  if (filter.entrySource?.length) where.push(`c.entry_source = ANY(${param(filter.entrySource)}::text[])`);
-  if (filter.exitSource?.length) where.push(`c.exit_source = ANY(${param(filter.exitSource)}::text[])`);
+  // One source is an equality, which the source indexes serve in time order (a page read, not all its rows sorted).
+  const oneOf = (column: string, values: Source[]) =>
+    values.length === 1 ? `${column} = ${param(values[0])}` : `${column} = ANY(${param(values)}::text[])`;
+  if (filter.entrySource?.length) where.push(oneOf('c.entry_source', filter.entrySource));
+  if (filter.exitSource?.length) where.push(oneOf('c.exit_source', filter.exitSource));
   if (filter.from) where.push(`c.entry_at >= ${param(filter.from)}`);
   if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
   if (filter.q) {

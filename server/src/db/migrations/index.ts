@@ -8,6 +8,7 @@ import * as staleWrite from './0007_stale_write';
 import * as subscriptionTombstones from './0008_subscription_tombstones';
 import * as plateNfkc from './0009_plate_nfkc';
 import * as subscriptionPeriods from './0010_subscription_periods';
+import * as sourceIndexes from './0011_source_indexes';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -22,4 +23,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0008_subscription_tombstones', up: subscriptionTombstones.up },
   { name: '0009_plate_nfkc', up: plateNfkc.up },
   { name: '0010_subscription_periods', up: subscriptionPeriods.up },
+  { name: '0011_source_indexes', up: sourceIndexes.up },
 ];
