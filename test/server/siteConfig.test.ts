@@ -172,6 +172,17 @@ describe('PUT …/checkins/people/config', () => {
         { requiresApproval: false, fields: [...defaultFields, { name: 'email', label: 'Email again', type: 'email', required: true }] },
         'fields.4.name',
       ],
+      [
+        // No value could pass it (a standard field is text in the create body): a required one shuts the site.
+        'a standard field (email) as a checkbox',
+        { requiresApproval: false, fields: defaultFields.map((field) => (field.name === 'email' ? { ...field, type: 'checkbox', required: true } : field)) },
+        'fields.2.type',
+      ],
+      [
+        'a standard field (purpose) as an optional checkbox',
+        { requiresApproval: false, fields: [...defaultFields, { name: 'purpose', label: 'Business visit', type: 'checkbox', required: false }] },
+        'fields.4.type',
+      ],
       ['missing requiresApproval', { fields: defaultFields }, 'requiresApproval'],
       ['missing fields', { requiresApproval: false }, 'fields'],
       ['an unknown top-level property', { requiresApproval: false, fields: defaultFields, theme: 'dark' }, 'theme'],

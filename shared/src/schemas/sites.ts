@@ -40,6 +40,11 @@ export const CheckinConfigUpdate = z
       if (field.type !== 'select' && field.options !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['fields', index, 'options'], message: 'Only a select has options' });
       }
+      // A standard field is text in the create body: as a checkbox (true or false) no value could pass it,
+      // and a required one would refuse every check-in at the site.
+      if (field.type === 'checkbox' && (standardFieldNames as readonly string[]).includes(field.name)) {
+        ctx.addIssue({ code: 'custom', path: ['fields', index, 'type'], message: `${field.name} holds text; it cannot be a checkbox` });
+      }
     });
     for (const name of ['firstName', 'lastName']) {
       const field = config.fields.find((candidate) => candidate.name === name);
