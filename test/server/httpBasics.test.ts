@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
-import { type World, buildWorld, visitor } from '../support/factories';
+import { type World, buildToken, buildWorld, visitor } from '../support/factories';
 import { type ApiResponse, apiClient } from '../support/http';
 import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
 
@@ -215,6 +215,16 @@ describe('request bodies', () => {
     expect(paths).toContain('customFields.k\u0000');
     expect(await count()).toBe(before);
     expect(server.logs.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
+  it('refuses a field named __proto__ (which validation would drop without a word) with 422 naming it', async () => {
+    const before = await count();
+    // Sent as text: JSON.parse makes it a field of its own, as it does for any client's body.
+    const body = '{"person":{"firstName":"Ada","lastName":"Lovelace","__proto__":{"x":1}},"customFields":{"__proto__":"x"}}';
+    const response = await world.api.request<Problem>('POST', people(), { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    const problem = expectProblem(response, 422, 'VALIDATION_FAILED', people());
+    expect((problem.errors ?? []).map((error) => error.path).sort()).toEqual(['customFields.__proto__', 'person.__proto__']);
+    expect(await count()).toBe(before);
   });
 });
 
@@ -474,6 +484,15 @@ describe('Idempotency-Key syntax', () => {
     expect(status).toBe(400);
     expect(reply).toMatch(/application\/problem\+json/i);
     expect(reply).toMatch(/"code":"(INVALID_IDEMPOTENCY_KEY|MALFORMED_REQUEST)"/);
+  });
+
+  it('answers a bad key without a valid token 401 (authentication first), and with a token a scope short 403', async () => {
+    const anonymous = await apiClient(server.baseUrl).post<Problem>(people(), visitor('No', 'Token'), { idempotencyKey: 'has space' });
+    expectProblem(anonymous, 401, 'UNAUTHENTICATED', people());
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const reader = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['checkins:read'] });
+    const short = await apiClient(server.baseUrl, reader.token).post<Problem>(people(), visitor('Read', 'Only'), { idempotencyKey: 'has space' });
+    expectProblem(short, 403, 'INSUFFICIENT_SCOPE', people());
   });
 
   it('accepts a key of exactly 255 visible characters', async () => {

@@ -34,6 +34,15 @@ function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>)
 const nulParameter = (raw: Record<string, unknown>) =>
   Object.entries(raw).find(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')))?.[0];
 
+/** The Idempotency-Key header as parseIdempotencyKey reads it, or its refusal (400), to throw after authentication. */
+function readIdempotencyKey(header: string | undefined): { key: string | undefined; keyRefusal: unknown } {
+  try {
+    return { key: parseIdempotencyKey(header), keyRefusal: undefined };
+  } catch (error) {
+    return { key: undefined, keyRefusal: error };
+  }
+}
+
 /** A route that declares no query takes none: an unknown parameter is a 400, as on the routes that do. */
 const NO_QUERY = z.strictObject({});
 
@@ -80,7 +89,8 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const pool: Executor = { sequelize: deps.sequelize };
   const params = parseParams(route.params, ctx.params as Record<string, string>);
   const keyed = route.write && route.auth === 'token';
-  const key = keyed ? parseIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : undefined;
+  // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
+  const { key, keyRefusal } = keyed ? readIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : { key: undefined, keyRefusal: undefined };
   const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
@@ -100,6 +110,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     // A known token's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
     if (refusal) throw refusal;
+    if (keyRefusal) throw keyRefusal;
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
