@@ -132,6 +132,23 @@ describe('one plate per account under concurrent writes', () => {
     }
     expect(await countVehicles(plate.replaceAll('-', ''))).toBe(1);
   });
+
+  it('creates racing the delete of the plate\'s holder: 201 or 409, never 500, and one live vehicle at the end', async () => {
+    for (let round = 0; round < 25; round += 1) {
+      const plate = uniquePlate('FREE');
+      const holder = await registerVehicle(world.api, { licensePlate: plate });
+      const [deleted, ...creates] = await Promise.all([
+        world.api.delete(vehicle(holder.vehicleId)),
+        ...Array.from({ length: 3 }, () => world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate })),
+      ]);
+      expect(deleted?.status).toBe(204);
+      for (const response of creates) expect([201, 409], response.text).toContain(response.status);
+      const live = await queryOne<{ count: number }>({ sequelize: server.sequelize },
+        'SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = $1 AND deleted_at IS NULL', [plate.replaceAll('-', '')]);
+      expect(live?.count).toBe(creates.filter((response) => response.status === 201).length);
+      expect(live?.count).toBeLessThanOrEqual(1);
+    }
+  });
 });
 
 describe('GET /v1/profiles/vehicles', () => {
@@ -271,6 +288,9 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}/labels', () => {
     expect(cleared.body.labelIds).toEqual([]);
     expectProblem(await world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, {}), 422, 'VALIDATION_FAILED');
     expectProblem(await world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [] }), 404, 'NOT_FOUND');
+    // An unknown vehicle is a 404 whatever its labels would have been; so on the full PUT.
+    expectProblem(await world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [999_999] }), 404, 'NOT_FOUND');
+    expectProblem(await world.api.put<Problem>(vehicle(999_999_999), { labelIds: [999_999] }), 404, 'NOT_FOUND');
   });
 });
 

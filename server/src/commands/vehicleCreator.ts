@@ -51,11 +51,16 @@ export async function createVehicle(
     created_at: now,
     updated_at: now,
   };
-  const inserted = await queryOne<{ id: number }>(db, INSERT, [
-    accountId, row.license_plate, plateNorm, row.make, row.model, row.color, row.description, now, labelIds,
-  ]);
-  if (inserted) return presentVehicle({ ...row, id: inserted.id });
-  const holder = await findVehicleByPlate(db, accountId, plateNorm);
-  if (!holder) throw new Error('license plate conflict without a vehicle');
-  throw plateTaken(holder);
+  // A delete does not take the plate's lock: the holder the insert ran into may be deleted before it is read.
+  // The plate is free then, and the insert goes again (once: only a delete frees a plate, and no other create
+  // or re-plate can take it while this one holds the lock).
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const inserted = await queryOne<{ id: number }>(db, INSERT, [
+      accountId, row.license_plate, plateNorm, row.make, row.model, row.color, row.description, now, labelIds,
+    ]);
+    if (inserted) return presentVehicle({ ...row, id: inserted.id });
+    const holder = await findVehicleByPlate(db, accountId, plateNorm);
+    if (holder) throw plateTaken(holder);
+  }
+  throw new Error('license plate conflict without a vehicle, twice');
 }

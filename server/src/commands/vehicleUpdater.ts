@@ -77,10 +77,11 @@ export async function updateVehicle(
   const { accountId } = principal;
   const plateNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const labelIds = request.labelIds === undefined ? undefined : distinctLabelIds(request.labelIds);
-  if (labelIds) await checkVehicleLabels(db, accountId, labelIds);
   if (plateNorm !== undefined) await lockPlate(db, accountId, plateNorm);
   const locked = await queryOne<ListedVehicleRow & { plate_holder: number | null }>(db, LOCK, [accountId, vehicleId, plateNorm ?? null]);
   if (!locked) throw notFound(`Vehicle ${vehicleId} does not exist.`);
+  // After the 404: the labels of a vehicle that does not exist are not the request's problem.
+  if (labelIds) await checkVehicleLabels(db, accountId, labelIds);
   if (locked.plate_holder !== null) {
     const holder = await findVehicle(db, accountId, locked.plate_holder);
     if (holder) throw plateTaken(holder);
