@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import { LockNamespace, lockHashSql } from '../../server/src/db/advisoryLocks';
 import { queryOne } from '../../server/src/db/query';
 import { purgeExpired } from '../../server/src/idempotency/store';
 import { type World, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
@@ -212,5 +213,25 @@ describe('concurrent requests with one key', () => {
     expect(await checkinsNamed(name)).toBe(1);
     const checkinId = created[0]?.body.checkinId ?? 0;
     expect(await eventsFor(checkinId)).toBe(1);
+  });
+
+  it('while another request holds the key, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: 1 and nothing kept; then the retry goes', async () => {
+    const key = randomUUID();
+    const name = `Held-${key}`;
+    // What a request still saving its outcome holds: the key's transaction lock, until it commits.
+    await server.sequelize.transaction(async (transaction) => {
+      await queryOne({ sequelize: server.sequelize, transaction },
+        `SELECT pg_advisory_xact_lock($1::integer, ${lockHashSql('$2', '$3')}) AS locked`,
+        [LockNamespace.IDEMPOTENCY_KEY, world.accountId, key]);
+      const busy = await world.api.post<Problem>(people(), visitor(name), { idempotencyKey: key });
+      expect(busy.status, busy.text).toBe(409);
+      expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await checkinsNamed(name)).toBe(0);
+    });
+    const retried = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await checkinsNamed(name)).toBe(1);
   });
 });
