@@ -85,6 +85,7 @@ describe('state conflicts are 409 with the check-in as current', () => {
     const twice = await world.api.post<Problem>(`${item}/breaks/start`);
     expect(twice.status).toBe(409);
     expect(twice.body.code).toBe('BREAK_ALREADY_OPEN');
+    expect((twice.body.current as PersonCheckin).status).toBe('ON_BREAK');
   });
 
   it('refuses breaks and checkouts after OUT with CHECKIN_CLOSED', async () => {
@@ -95,6 +96,7 @@ describe('state conflicts are 409 with the check-in as current', () => {
       const response = await world.api.request<Problem>(method, path);
       expect(response.status).toBe(409);
       expect(response.body.code).toBe('CHECKIN_CLOSED');
+      expect(response.body.current).toMatchObject({ checkinId: created.checkinId, status: 'OUT' });
     }
   });
 
@@ -103,8 +105,10 @@ describe('state conflicts are 409 with the check-in as current', () => {
     const response = await world.api.post<Problem>(`${people()}/${created.checkinId}/approve`);
     expect(response.status).toBe(409);
     expect(response.body.code).toBe('NOT_PENDING');
+    expect(response.body.current).toMatchObject({ checkinId: created.checkinId, status: 'IN' });
     const deny = await world.api.post<Problem>(`${people()}/${created.checkinId}/deny`, { reason: 'no' });
     expect(deny.body.code).toBe('NOT_PENDING');
+    expect(deny.body.current).toMatchObject({ checkinId: created.checkinId, status: 'IN' });
   });
 });
 
@@ -119,6 +123,12 @@ describe('approval flow', () => {
       const early = await world.api.post<Problem>(`${people()}/${first.checkinId}/breaks/start`);
       expect(early.status).toBe(409);
       expect(early.body.code).toBe('CHECKIN_NOT_ADMITTED');
+      expect(early.body.current).toMatchObject({ checkinId: first.checkinId, status: 'PENDING' });
+      // Every break action waits for the admission, and a time out of range is refused on the decision too.
+      const endPending = await world.api.post<Problem>(`${people()}/${first.checkinId}/breaks/end`);
+      expect(endPending.body).toMatchObject({ code: 'CHECKIN_NOT_ADMITTED', current: { status: 'PENDING' } });
+      const approveLate = await world.api.post<Problem>(`${people()}/${first.checkinId}/approve`, { occurredAt: new Date(Date.now() + 6 * 60_000).toISOString() });
+      expect(approveLate.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
       const approved = await world.api.post<PersonCheckin>(`${people()}/${first.checkinId}/approve`);
       expect(approved.status).toBe(200);
       expect(approved.body.status).toBe('IN');
@@ -128,6 +138,8 @@ describe('approval flow', () => {
       expect(denied.body).toMatchObject({ status: 'STOP', denyReason: 'No appointment' });
       const endStop = await world.api.post<Problem>(`${people()}/${second.checkinId}/breaks/end`);
       expect(endStop.body.code).toBe('CHECKIN_NOT_ADMITTED');
+      const startStop = await world.api.post<Problem>(`${people()}/${second.checkinId}/breaks/start`);
+      expect(startStop.body).toMatchObject({ code: 'CHECKIN_NOT_ADMITTED', current: { status: 'STOP' } });
       const out = await world.api.patch<PersonCheckin>(`${people()}/${second.checkinId}`, {});
       expect(out.body.status).toBe('OUT');
     } finally {
@@ -157,7 +169,16 @@ describe('occurredAt (offline timing)', () => {
       expect(response.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
     }
     const created = await checkIn();
-    const response = await world.api.patch<Problem>(`${people()}/${created.checkinId}`, { occurredAt: future });
+    const item = `${people()}/${created.checkinId}`;
+    const response = await world.api.patch<Problem>(item, { occurredAt: future });
     expect(response.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
+    // The break actions too (each where its state allows it), and nothing changes.
+    const startOld = await world.api.post<Problem>(`${item}/breaks/start`, { occurredAt: old });
+    expect(startOld.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
+    expect((await world.api.get<PersonCheckin>(item)).body).toMatchObject({ status: 'IN', breaks: [] });
+    expect((await world.api.post(`${item}/breaks/start`)).status).toBe(200);
+    const endFuture = await world.api.post<Problem>(`${item}/breaks/end`, { occurredAt: future });
+    expect(endFuture.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
+    expect((await world.api.get<PersonCheckin>(item)).body.status).toBe('ON_BREAK');
   });
 });
