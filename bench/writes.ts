@@ -18,8 +18,12 @@ export interface WriteCase {
 
 export interface WriteReport {
   cases: WriteCase[];
-  /** Per connection count: API create req/s over the database ceiling's (target ≥ 0.60). */
-  ceilingRatios: Array<{ connections: number; plain: number; keyed: number }>;
+  /**
+   * Per connection count: API create req/s over the database ceiling's (target ≥ 0.60), over all rounds; and
+   * the same ratio round by round (each round's creates over that round's ceiling replay), whose
+   * spread shows how far the machine's noise moves the one number.
+   */
+  ceilingRatios: Array<{ connections: number; plain: number; keyed: number; plainRounds: number[] }>;
   /** Per connection count: keyed create req/s over unkeyed (target > 0.80). */
   idempotencyRatios: Array<{ connections: number; ratio: number }>;
 }
@@ -112,7 +116,8 @@ export async function measureWrites(input: {
       runs[3]?.push(await load(slice, 201, (index) => ({ method: 'POST', path: people, headers: keyed(), body: personBody(index) }), created));
     }
     const [ceiling, ceilingKeyed, create, createKeyed] = runs.map(mergeResults) as [LoadResult, LoadResult, LoadResult, LoadResult];
-    ceilingRatios.push({ connections, plain: create.perSecond / ceiling.perSecond, keyed: createKeyed.perSecond / ceilingKeyed.perSecond });
+    const plainRounds = (runs[2] ?? []).map((round, index) => round.perSecond / (runs[0]?.[index]?.perSecond ?? Number.NaN));
+    ceilingRatios.push({ connections, plain: create.perSecond / ceiling.perSecond, keyed: createKeyed.perSecond / ceilingKeyed.perSecond, plainRounds });
     idempotencyRatios.push({ connections, ratio: createKeyed.perSecond / create.perSecond });
 
     const onBreak = new Targets();
