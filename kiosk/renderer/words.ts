@@ -1,14 +1,20 @@
-import type { PersonStatus, VehicleStatus } from '../../shared/src/domain';
-import type { ActionError } from '../src/data/types';
+import { isKnown } from '../../shared/src/client/answers';
+import { type PersonStatus, type VehicleStatus, personStatuses } from '../../shared/src/domain';
+import type { ActionError, KeptPersonStatus } from '../src/data/types';
 
 /** How a person's state reads on screen. */
-export const personStatusWords: Record<PersonStatus, string> = {
+const personStatusWords: Record<PersonStatus, string> = {
   IN: 'On site',
   ON_BREAK: 'On a break',
   PENDING: 'Waiting for approval',
   STOP: 'Please see reception',
   OUT: 'Left',
 };
+
+/** A person's status in words; one a newer server added has no words here, so it shows as it came. */
+export function personStatusText(status: KeptPersonStatus): string {
+  return isKnown(personStatuses, status) ? personStatusWords[status] : status;
+}
 
 /** What a vehicle status means to the guard (the status itself is shown beside it). */
 export const vehicleStatusWords: Record<VehicleStatus, string> = {

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { allowedPersonActions } from '../../../shared/src/domain';
+import { isKnown } from '../../../shared/src/client/answers';
+import { allowedPersonActions, personStatuses } from '../../../shared/src/domain';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
-import { personStatusWords, plainReason, shortTime } from '../words';
+import { personStatusText, plainReason, shortTime } from '../words';
 import type { ConfirmationMessage } from './Confirmation';
 
 type PersonAction = 'BREAK_START' | 'BREAK_END' | 'CHECKOUT';
@@ -64,14 +65,15 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
   };
 
   if (chosen) {
-    const allowed = allowedPersonActions(chosen.status);
+    // A status newer than this kiosk: the state machine cannot say what it allows, so nothing is offered.
+    const allowed = isKnown(personStatuses, chosen.status) ? allowedPersonActions(chosen.status) : [];
     const actions = actionOrder.filter((action) => allowed.includes(action));
     return (
       <div className="find-person">
         <div className="person-card">
           <h1 ref={chosenName} className="person-card-name" tabIndex={-1}>{chosen.person.firstName} {chosen.person.lastName}</h1>
           <p className="person-card-status">
-            <StatusBadge status={chosen.status} label={personStatusWords[chosen.status]} /> since {shortTime(chosen.lastEventAt)}
+            <StatusBadge status={chosen.status} label={personStatusText(chosen.status)} /> since {shortTime(chosen.lastEventAt)}
             {chosen.person.company ? <span> · {chosen.person.company}</span> : null}
           </p>
           {error ? <p className="form-error" role="alert">{error}</p> : null}
@@ -108,7 +110,7 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
           <li key={visit.visitId}>
             <button type="button" className="person-button" onClick={() => { setError(undefined); setChosenId(visit.visitId); }}>
               <span className="person-name">{visit.person.firstName} {visit.person.lastName}</span>
-              <span className="person-meta">{[visit.person.company, personStatusWords[visit.status]].filter(Boolean).join(' · ')}</span>
+              <span className="person-meta">{[visit.person.company, personStatusText(visit.status)].filter(Boolean).join(' · ')}</span>
             </button>
           </li>
         ))}

@@ -1,7 +1,7 @@
 import type { Kiosk } from '../../src/kiosk';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
-import { personStatusWords, shortTime } from '../words';
+import { personStatusText, shortTime } from '../words';
 
 /**
  * Everyone on site, from this device's own data: in an evacuation the network may be the first thing to
@@ -32,7 +32,7 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
                   {visit.serverId === undefined ? <span className="tag">not synced yet</span> : null}
                 </th>
                 <td>{visit.person.company ?? '—'}</td>
-                <td><StatusBadge status={visit.status} label={personStatusWords[visit.status]} /></td>
+                <td><StatusBadge status={visit.status} label={personStatusText(visit.status)} /></td>
                 <td>{shortTime(visit.lastEventAt)}</td>
               </tr>
             ))}

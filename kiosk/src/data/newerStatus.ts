@@ -5,8 +5,9 @@ import type { VisitKind } from './visitKinds';
 import { actionsOf } from './visits';
 
 /**
- * An action the server acknowledged with the visit in a status newer than this kiosk (a server upgraded
- * before its kiosks): the server did it, so it leaves the outbox like any acknowledged action. The kiosk
+ * An action the server acknowledged with the vehicle visit in a status newer than this kiosk (a server
+ * upgraded before its kiosks; a person's newer status is kept, see sync/answers.ts): the server did it, so
+ * it leaves the outbox like any acknowledged action. The kiosk
  * cannot show that status nor offer actions on it, so the visit leaves the local view, as the next pull
  * would take it out, unless more of its actions are still in the outbox: then it stays, with the
  * server's id they are sent to, showing the kiosk's own view until they are answered.

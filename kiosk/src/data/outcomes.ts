@@ -1,7 +1,6 @@
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
-import { type ActionError, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate } from './types';
+import { type ActionError, type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate } from './types';
 import { type VisitKind, personVisits, vehicleVisits } from './visitKinds';
 import { actionsOf } from './visits';
 
@@ -10,7 +9,7 @@ import { actionsOf } from './visits';
 
 /** An action the server acknowledged, with the visit as the server now has it. */
 export type Ack =
-  | { visit: 'person'; action: OutboxAction; checkin: PersonCheckin }
+  | { visit: 'person'; action: OutboxAction; checkin: KeptPersonCheckin }
   | { visit: 'vehicle'; action: OutboxAction; checkin: VehicleCheckin };
 
 /**
@@ -52,7 +51,7 @@ async function applyToVisit<V extends PersonVisit | VehicleVisit, C extends { ch
 export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): Promise<void> {
   await db.transaction('rw', [db.outbox, db.people, db.vehicles], async () => {
     await db.outbox.bulkDelete(acks.map((ack) => ack.action.seq));
-    const people = new Map<string, PersonCheckin[]>();
+    const people = new Map<string, KeptPersonCheckin[]>();
     const vehicles = new Map<string, VehicleCheckin[]>();
     for (const ack of acks) {
       if (ack.visit === 'person') people.set(ack.action.visitId, [...(people.get(ack.action.visitId) ?? []), ack.checkin]);

@@ -1,4 +1,12 @@
-import { type CheckinFormInput, type PersonEvent, initialPersonStatus, transitionPerson, validateCheckinForm } from '../../../shared/src/domain';
+import { isKnown } from '../../../shared/src/client/answers';
+import {
+  type CheckinFormInput,
+  type PersonEvent,
+  initialPersonStatus,
+  personStatuses,
+  transitionPerson,
+  validateCheckinForm,
+} from '../../../shared/src/domain';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
@@ -89,10 +97,15 @@ async function personAction(ctx: CommandContext, visitId: string, type: keyof ty
   const result = await db.transaction('rw', [db.outbox, db.people], async (): Promise<CommandResult<PersonVisit>> => {
     const visit = await db.people.get(visitId);
     if (!visit) return refused('NOT_FOUND', 'This visit is not on this kiosk.');
+    const { status } = visit;
+    // A status newer than this kiosk: whether the action is allowed, and what it leads to, is unknown here.
+    if (!isKnown(personStatuses, status)) {
+      return refused('UNKNOWN_STATUS', `The server has this visit as ${status}, a status this kiosk does not know: please ask at reception.`);
+    }
     const stamp = readStamp(ctx);
     const at = new Date(stamp.at);
     const event: PersonEvent = { type, occurredAt: at };
-    const decision = transitionPerson({ status: visit.status, lastEventAt: new Date(visit.lastEventAt) }, event, at);
+    const decision = transitionPerson({ status, lastEventAt: new Date(visit.lastEventAt) }, event, at);
     if (!decision.ok) return refused(decision.code, decision.message);
     const occurredAt = at.toISOString();
     const fields = { visitId, siteId: visit.siteId, occurredAt, deviceAt: stamp.deviceAt };

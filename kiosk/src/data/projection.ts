@@ -1,13 +1,22 @@
+import { isKnown } from '../../../shared/src/client/answers';
 import {
   type PersonEvent,
-  type PersonStatus,
   type VehicleStatus,
+  personStatuses,
   transitionPerson,
   transitionVehicle,
 } from '../../../shared/src/domain';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { ConfirmedPerson, ConfirmedVehicle, LocalBreak, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type {
+  ConfirmedPerson,
+  ConfirmedVehicle,
+  KeptPersonCheckin,
+  KeptPersonStatus,
+  LocalBreak,
+  OutboxAction,
+  PersonVisit,
+  VehicleVisit,
+} from './types';
 
 /** The display fields of a person visit, derived by this file and nothing else. */
 export type PersonView = Pick<PersonVisit, 'status' | 'entryAt' | 'exitAt' | 'breaks' | 'lastEventAt'>;
@@ -17,7 +26,7 @@ const latest = (times: Array<string | null>): string =>
   times.filter((time): time is string => time !== null).reduce((max, time) => (Date.parse(time) > Date.parse(max) ? time : max));
 
 /** The person-visit fields the kiosk keeps from a server answer. */
-export function confirmPerson(checkin: PersonCheckin): ConfirmedPerson {
+export function confirmPerson(checkin: KeptPersonCheckin): ConfirmedPerson {
   return {
     status: checkin.status,
     entryAt: checkin.entry.at,
@@ -44,11 +53,13 @@ const personEvents: Partial<Record<OutboxAction['kind'], PersonEvent['type']>> =
 /**
  * Replays the visit's unacknowledged actions (in `seq` order) over the server's last word with the shared
  * state machine, exactly as the server will apply them. An action the machine refuses here changes
- * nothing: the server will refuse it too, and it will show up in Needs attention.
+ * nothing: the server will refuse it too, and it will show up in Needs attention. Over a status newer than
+ * this kiosk the machine cannot decide anything: the visit shows the server's status until the server has
+ * decided the queued actions.
  */
 export function projectPerson(visit: Pick<PersonVisit, 'confirmed' | 'predicted' | 'entryAt'>, pending: OutboxAction[]): PersonView {
   const base = visit.confirmed;
-  let status: PersonStatus = base?.status ?? visit.predicted;
+  let status: KeptPersonStatus = base?.status ?? visit.predicted;
   const entryAt = base?.entryAt ?? visit.entryAt;
   let exitAt = base?.exitAt ?? null;
   let breaks: LocalBreak[] = (base?.breaks ?? []).map((item) => ({ ...item }));
@@ -56,6 +67,7 @@ export function projectPerson(visit: Pick<PersonVisit, 'confirmed' | 'predicted'
   for (const action of pending) {
     const type = personEvents[action.kind];
     if (type === undefined) continue;
+    if (!isKnown(personStatuses, status)) break;
     // "now" = the claimed time: an action queued for days is judged as of when it happened.
     const at = new Date(action.occurredAt);
     const result = transitionPerson({ status, lastEventAt: new Date(lastEventAt) }, { type, occurredAt: at }, at);

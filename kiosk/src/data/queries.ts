@@ -1,15 +1,22 @@
-import type { PersonStatus } from '../../../shared/src/domain';
+import Dexie from 'dexie';
 import type { KioskDatabase } from './database';
 import type { PersonVisit, VehicleVisit } from './types';
-
-const onSite: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 
 const byName = (a: PersonVisit, b: PersonVisit) =>
   a.person.lastName.localeCompare(b.person.lastName) || a.person.firstName.localeCompare(b.person.firstName);
 
-/** Everyone on site by local data (works offline): the Roll call and the source of "Find your name". */
+/**
+ * Everyone on site by local data (works offline): the Roll call and the source of "Find your name".
+ * "On site" is every status but OUT, not a list of the ones this kiosk knows: a person in a status a newer
+ * server added is on site too, and the Roll call is the evacuation list. Both ranges leave out their ends:
+ * OUT itself, and minKey/maxKey, which no status string equals.
+ */
 export async function rollCall(db: KioskDatabase, siteId: number): Promise<PersonVisit[]> {
-  const visits = await db.people.where('[siteId+status]').anyOf(onSite.map((status) => [siteId, status])).toArray();
+  const notOut = [
+    [[siteId, Dexie.minKey], [siteId, 'OUT']],
+    [[siteId, 'OUT'], [siteId, Dexie.maxKey]],
+  ] as const;
+  const visits = await db.people.where('[siteId+status]').inAnyRange(notOut, { includeLowers: false, includeUppers: false }).toArray();
   return visits.sort(byName);
 }
 

@@ -1,5 +1,6 @@
+import type { Open } from '../../../shared/src/client/answers';
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
 import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
 
@@ -8,9 +9,19 @@ export interface LocalBreak {
   endedAt: string | null;
 }
 
+/**
+ * A person's status as the kiosk keeps it: one it knows, or one a newer server added, kept as the text it
+ * came as. Such a person is still on site and must be on the Roll call, the evacuation list; only what the
+ * kiosk may do for them is unknown (no action is offered on it, see personCommands.ts).
+ */
+export type KeptPersonStatus = Open<PersonStatus>;
+
+/** A person check-in from the server as the kiosk keeps it: its status may be newer than this kiosk (sync/answers.ts). */
+export type KeptPersonCheckin = Omit<PersonCheckin, 'status'> & { status: KeptPersonStatus };
+
 /** What the server last said about a person visit (its answer to our action, or a pull). */
 export interface ConfirmedPerson {
-  status: PersonStatus;
+  status: KeptPersonStatus;
   entryAt: string;
   exitAt: string | null;
   breaks: LocalBreak[];
@@ -32,13 +43,13 @@ export interface PersonVisit {
   person: { firstName: string; lastName: string; email: string | null; phone: string | null; company: string | null };
   hostName: string | null;
   purpose: string | null;
-  status: PersonStatus;
+  status: KeptPersonStatus;
   entryAt: string;
   exitAt: string | null;
   breaks: LocalBreak[];
   lastEventAt: string;
-  /** The status the kiosk expected its create to get, used until the server decides. */
-  predicted: PersonStatus;
+  /** The status the kiosk expected its create to get, used until the server decides (for a visit learnt from the server, its status then). */
+  predicted: KeptPersonStatus;
   confirmed: ConfirmedPerson | null;
   /** Device time when server data was last applied (a pull older than that must not overwrite it). */
   syncedAt: number;

@@ -1,10 +1,9 @@
 import type { InsertType, Table } from 'dexie';
 import { normalizePlate } from '../../../shared/src/domain';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
 import { confirmPerson, confirmVehicle, isNewer, projectPerson, projectVehicle } from './projection';
-import type { OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type { KeptPersonCheckin, OutboxAction, PersonVisit, VehicleVisit } from './types';
 import { actionsOf, personVisitFromServer, vehicleVisitFromServer } from './visits';
 
 /**
@@ -24,7 +23,7 @@ export interface VisitKind<V extends PersonVisit | VehicleVisit, C extends { che
 
 const sameInstant = (a: string | undefined, b: string) => a !== undefined && Date.parse(a) === Date.parse(b);
 
-export const personVisits: VisitKind<PersonVisit, PersonCheckin> = {
+export const personVisits: VisitKind<PersonVisit, KeptPersonCheckin> = {
   table: (db) => db.people,
   project: (visit, pending) => ({ ...visit, ...projectPerson(visit, pending) }),
   withServer(visit, checkin, pending, syncedAt) {

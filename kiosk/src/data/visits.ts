@@ -1,10 +1,9 @@
 import Dexie from 'dexie';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { normalizePlate } from '../../../shared/src/domain';
 import type { KioskDatabase } from './database';
 import { confirmPerson, confirmVehicle, projectPerson, projectVehicle } from './projection';
-import type { OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type { KeptPersonCheckin, OutboxAction, PersonVisit, VehicleVisit } from './types';
 
 // Helpers for use inside a caller's Dexie transaction (over outbox, people and vehicles as needed).
 
@@ -33,7 +32,7 @@ export async function visitHeads(db: KioskDatabase): Promise<OutboxAction[]> {
 export const serverVisitId = (kind: 'person' | 'vehicle', checkinId: number) => `server:${kind}:${checkinId}`;
 
 /** A person visit as the server has it, for one the kiosk did not create. */
-export function personVisitFromServer(checkin: PersonCheckin, syncedAt: number): PersonVisit {
+export function personVisitFromServer(checkin: KeptPersonCheckin, syncedAt: number): PersonVisit {
   const confirmed = confirmPerson(checkin);
   const visit = {
     visitId: serverVisitId('person', checkin.checkinId),

@@ -5,18 +5,19 @@ import {
   type VehicleCheckinAnswer,
   isKnown,
 } from '../../../shared/src/client';
-import { personStatuses, vehicleStatuses } from '../../../shared/src/domain';
+import { vehicleStatuses } from '../../../shared/src/domain';
 import { type Source, sources } from '../../../shared/src/schemas/common';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinConfig, type ConfigField, fieldTypes } from '../../../shared/src/schemas/sites';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
+import type { KeptPersonCheckin } from '../data/types';
 
 // The server's answers as the kiosk keeps them. A server upgraded before its kiosks may answer with enum
 // values this kiosk does not know (v1 grows by adding them, CONTRACT §1); this file decides, per field,
-// what the kiosk does with them, so the rest of the kiosk only ever holds values it can reason about.
+// what the kiosk does with them. The one newer value the rest of the kiosk holds is a person's status
+// (KeptPersonStatus), because a person must never drop off the Roll call.
 
-/** A check-in the kiosk can keep, or the status (newer than this kiosk) that it cannot reason about. */
-export type Reading<C> = { known: true; checkin: C } | { known: false; status: string };
+/** A check-in the kiosk keeps, or the status (newer than this kiosk) for which it keeps none. */
+export type Reading<C> = { kept: true; checkin: C } | { kept: false; status: string };
 
 /**
  * The kiosk stores and shows no source, but its data layer takes the shared resource, whose source is
@@ -29,21 +30,23 @@ const kioskSource = (source: Open<Source>): Source => (isKnown(sources, source) 
 const kioskEvent = (event: { source: Open<Source>; at: string }) => ({ at: event.at, source: kioskSource(event.source) });
 
 /**
- * A person check-in from the server. A status newer than this kiosk cannot be shown with the right
- * actions nor replayed by the state machine, so such a check-in is not kept (the caller says what
- * becomes of it); a newer source does not matter to the kiosk.
+ * A person check-in from the server, always kept: one in a status newer than this kiosk keeps that status
+ * as text. The person is on site, and the Roll call (the evacuation list) must show them; the kiosk offers
+ * no action on a status it does not know (personCommands.ts) and replays none over it (projection.ts), so
+ * queued actions go to the server, which decides them. A newer source does not matter to the kiosk.
  */
-export function readPerson(answer: PersonCheckinAnswer): Reading<PersonCheckin> {
-  const { status } = answer;
-  if (!isKnown(personStatuses, status)) return { known: false, status };
-  return { known: true, checkin: { ...answer, status, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
+export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheckin> {
+  return { kept: true, checkin: { ...answer, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
 }
 
-/** The same for a vehicle visit. */
+/**
+ * A vehicle check-in from the server. A status newer than this kiosk cannot be shown with the right
+ * actions at the gate, so such a visit is not kept (the caller says what becomes of it).
+ */
 export function readVehicle(answer: VehicleCheckinAnswer): Reading<VehicleCheckin> {
   const { status } = answer;
-  if (!isKnown(vehicleStatuses, status)) return { known: false, status };
-  return { known: true, checkin: { ...answer, status, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
+  if (!isKnown(vehicleStatuses, status)) return { kept: false, status };
+  return { kept: true, checkin: { ...answer, status, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
 }
 
 export interface KioskCheckinConfig {

@@ -65,13 +65,23 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   let pullWanted = true;
   let backoffReset = false;
   // While the server does not answer at all, or its answers cannot be written down (the device's storage
-  // is full), the whole queue waits (not just the visits that were tried): a backoff for the pass itself, so
-  // a long queue does not hammer the server one visit at a time, nor resend what it cannot record in a loop.
+  // is full), or a pass fails outright, the whole queue waits (not just the visits that were tried): a
+  // backoff for the pass itself, so a long queue does not hammer the server one visit at a time, nor resend
+  // what it cannot record in a loop.
   let failedPasses = 0;
   let pausedUntil = 0;
   let unsubscribeLink: (() => void) | undefined;
 
-  const pass = async () => {
+  /** One more failed pass in a row: the whole queue waits a longer backoff. */
+  const pauseQueue = () => {
+    failedPasses += 1;
+    const until = now() + policy.delayMs(failedPasses, undefined);
+    // A pass that fails during a pause (a kick) does not shorten it, as the jitter could; a pause beyond the
+    // cap is over (the device clock was set back).
+    pausedUntil = pausedUntil - now() > policy.capMs ? until : Math.max(pausedUntil, until);
+  };
+
+  const syncOnce = async () => {
     // Without a link every request fails at once; waiting costs nothing and keeps the backoff short.
     if (stopped || !connectivity.hasLink()) return;
     if (backoffReset) {
@@ -85,8 +95,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
       const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, restamping, ...reach });
-      failedPasses = pushed === 'done' ? 0 : failedPasses + 1;
-      pausedUntil = failedPasses === 0 ? 0 : now() + policy.delayMs(failedPasses, undefined);
+      if (pushed !== 'done') pauseQueue();
+      else {
+        failedPasses = 0;
+        pausedUntil = 0;
+      }
       // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a
       // failed pass: the server is away, or the storage the pull writes to is failing.)
       if (pullWanted && !stopped && pushed === 'done') {
@@ -100,6 +113,19 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       const retryAt = await nextRetryAt(db, now(), policy);
       if (retryAt === undefined) retryTimer.cancel();
       else retryTimer.wakeAt(Math.max(retryAt, pausedUntil));
+    }
+  };
+
+  const pass = async () => {
+    try {
+      await syncOnce();
+    } catch (error) {
+      // A pass that threw (the device's storage failing under the push, the pull or the schedule) is a failed
+      // pass: otherwise nothing would bring the queue back but an unrelated trigger, and every kick would try
+      // again at once. The timer brings the next pass when the pause ends; the loop reports the error.
+      pauseQueue();
+      if (!stopped) retryTimer.wakeAt(pausedUntil);
+      throw error;
     }
   };
 

@@ -29,7 +29,7 @@ export async function exitByPlate(
   if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
   const reading = readVehicle(open);
   // A status newer than this kiosk: whether the visit may be checked out, and what it then shows, is unknown here.
-  if (!reading.known) {
+  if (!reading.kept) {
     return refused('UNKNOWN_STATUS', `The server has ${licensePlate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`);
   }
   const visit = await adoptVehicleVisit(ctx.db, reading.checkin, deps.deviceNow());

@@ -36,10 +36,10 @@ async function readAll<T>(ctx: PullContext, page: (cursor: string | undefined) =
 }
 
 /**
- * Reads the site's list and merges it into the local view. A check-in in a status newer than this kiosk
- * is left out (and counted in the log): the kiosk asked for the statuses it knows, cannot show another
- * with the right actions, and one such check-in must not cost the rest of the list. Left out, a visit the
- * kiosk held leaves its view, as one the list no longer has (unless actions of it are still queued).
+ * Reads the site's list and merges it into the local view. What `read` does not keep (a vehicle visit in a
+ * status newer than this kiosk; a person's is kept, see answers.ts) is left out and counted in the log: the
+ * gate cannot show it with the right actions, and one such visit must not cost the rest of the list. Left
+ * out, a visit the kiosk held leaves its view, as one the list no longer has (unless actions of it are queued).
  */
 async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }, A>(
   ctx: PullContext,
@@ -55,7 +55,7 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   const newer: string[] = [];
   for (const answer of answers) {
     const reading = read(answer);
-    if (reading.known) items.push(reading.checkin);
+    if (reading.kept) items.push(reading.checkin);
     else newer.push(reading.status);
   }
   if (newer.length > 0) {

@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { type ApiClient, PersonCheckinAnswer, VehicleCheckinAnswer } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
 import { recordAckInNewerStatus } from '../data/newerStatus';
 import { recordAttention, recordRestamp, recordRetry } from '../data/outcomes';
-import { type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
+import { type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
 import { actionsOf } from '../data/visits';
 import type { AckWriter } from './ackWriter';
@@ -53,7 +52,7 @@ interface AnswerReading<A, C> {
   read(answer: A): Reading<C>;
 }
 
-const personAnswers: AnswerReading<PersonCheckinAnswer, PersonCheckin> = { schema: PersonCheckinAnswer, read: readPerson };
+const personAnswers: AnswerReading<PersonCheckinAnswer, KeptPersonCheckin> = { schema: PersonCheckinAnswer, read: readPerson };
 const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = { schema: VehicleCheckinAnswer, read: readVehicle };
 
 /** Writes down the answer to one attempt, whatever it is. */
@@ -70,10 +69,11 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
   if (decision.type === 'ack') {
     const { checkinId } = decision.value;
     const reading = answers.read(decision.value);
-    if (reading.known) {
+    if (reading.kept) {
       acknowledge(reading.checkin);
     } else {
-      // The server did it, in a status newer than this kiosk: acknowledged all the same (rare: written now, after the earlier ones).
+      // A vehicle visit the server took to a status newer than this kiosk (a person's is always kept): acknowledged
+      // all the same, the server did it (rare: written now, after the earlier ones).
       await ctx.acks.flushed();
       // Not over an earlier acknowledgement that could not be written: that action goes again first, and this one after it.
       if (ctx.acks.failed()) return { result: 'stopped' };
@@ -89,9 +89,9 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
       await recordRetry(ctx.db, action, decision.error, now + ctx.policy.delayMs(action.attempts + 1, decision.retryAfterMs));
       return { result: outcome.kind === 'unreachable' ? 'unreachable' : 'stopped' };
     case 'attention': {
-      // A `current` in a status newer than this kiosk cannot be shown: the visit keeps what it showed.
+      // A vehicle's `current` in a status newer than this kiosk cannot be shown: the visit keeps what it showed.
       const current = decision.current && answers.read(decision.current);
-      await recordAttention(ctx.db, kind, action, decision.error, current?.known ? current.checkin : undefined, now);
+      await recordAttention(ctx.db, kind, action, decision.error, current?.kept ? current.checkin : undefined, now);
       return { result: 'stopped' };
     }
     case 'restamp': {

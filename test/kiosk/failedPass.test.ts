@@ -1,0 +1,50 @@
+// First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
+import type { TestServer } from '../support/testServer';
+import { buildKioskSite, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startKioskServer();
+});
+afterAll(async () => server?.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a sync pass that throws (the device\'s storage fails under it)', () => {
+  it('counts as a failed pass: the engine tries again by itself after a growing pause, never in a loop, and the queue goes once storage works', async () => {
+    const site = await buildKioskSite(server);
+    // Half the ceiling every time: the queue's pauses are 0.5 s, 1 s, 2 s… (not a random near-zero wait).
+    // The harness's periodic pull is a minute away: only the engine's own retry can bring the queue back here.
+    const retryPolicy = fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
+    const { kiosk, network } = openTestKiosk(server, site, { online: false, retryPolicy });
+    kiosk.start();
+    const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Broken' } });
+    if (!ada.ok) throw new Error(ada.message);
+    // Reading the outbox fails twice, as IndexedDB does when the device's storage breaks, then works again.
+    const broken = new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
+    const reads = vi.spyOn(kiosk.db.outbox, 'toArray').mockRejectedValueOnce(broken).mockRejectedValueOnce(broken);
+
+    network.setOnline(true);
+    await until(async () => reads.mock.calls.length >= 1, 5_000);
+    const firstFailure = Date.now();
+    // No kick, no syncNow: the engine comes back by itself, after the pause.
+    await until(async () => reads.mock.calls.length >= 2, 5_000);
+    const secondFailure = Date.now();
+    expect(secondFailure - firstFailure).toBeGreaterThanOrEqual(400);
+    await sleep(300);
+    expect(reads.mock.calls.length).toBe(2);
+    expect(network.stats.sent).toBe(0);
+
+    // Storage works again: the next pass, a longer pause later, sends the check-in.
+    await until(async () => network.stats.sent >= 1 && (await kiosk.db.outbox.count()) === 0, 5_000);
+    expect(Date.now() - secondFailure).toBeGreaterThanOrEqual(900);
+    const onServer = await serverPeople(site);
+    expect(onServer.map((checkin) => [checkin.person.lastName, checkin.status])).toEqual([['Broken', 'IN']]);
+    expect((await kiosk.db.people.get(ada.value.visitId))?.serverId).toBe(onServer[0]?.checkinId);
+    await kiosk.close();
+  });
+});
