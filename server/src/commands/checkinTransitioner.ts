@@ -2,6 +2,7 @@ import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
+import { changeStamp } from '../db/visitRows';
 import type { Executor } from '../db/query';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
@@ -44,10 +45,11 @@ export async function transitionPersonCheckin(
   db: Executor,
   input: { key: CheckinKey; action: PersonAction; exitSource: Source; now: Date },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
-  const { key, action, now } = input;
+  const { key, action } = input;
   const read = await readCheckinForChange(db, key);
   if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
+  const now = changeStamp(input.now, row.updated_at);
   const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
   if (!result.ok) throw transitionRefused(result, `Check-in ${row.id}`, presentPersonCheckin(row));
   const next: PersonCheckinRow = {

@@ -3,6 +3,7 @@ import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
 import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
+import { changeStamp } from '../db/visitRows';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
 import { outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -34,10 +35,11 @@ export async function transitionVehicleCheckin(
   db: Executor,
   input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; now: Date },
 ): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
-  const { key, action, now } = input;
+  const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
   if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
+  const now = changeStamp(input.now, row.updated_at);
   const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
   if (!result.ok) throw transitionRefused(result, `Vehicle check-in ${row.id}`, presentVehicleCheckin(row));
   const next: VehicleCheckinRow = {

@@ -40,3 +40,15 @@ export function arrivingVisit<T extends object>(
   };
   return Object.assign(visit, columns);
 }
+
+/**
+ * The time a change of a visit is stamped with (its `updated_at`, its events' `createdAt`, and the state
+ * machine's "now"): `now`, or a millisecond after the visit's last change when that is not earlier. A request
+ * that read the clock before a concurrent change but commits after it (its guarded write found the row
+ * changed and was planned again), or an instance whose clock is behind another's, would otherwise stamp its
+ * change before the one it follows. So one check-in's updatedAt and event times only grow, and a webhook
+ * receiver that orders by them ends with the last state (docs/webhooks.md).
+ */
+export function changeStamp(now: Date, lastChange: Date): Date {
+  return now.getTime() > lastChange.getTime() ? now : new Date(lastChange.getTime() + 1);
+}
