@@ -173,7 +173,10 @@ describe('404 for sites the token cannot view (no existence leak)', () => {
   it('a site removed from a token through PATCH /v1/admin/tokens/{id} is a 404 on the very next request', async () => {
     const { api, tokenId } = await clientFor({ accountId, siteIds: [siteA, siteB] });
     expect((await api.get(`/v1/sites/${siteB}`)).status).toBe(200);
-    expect((await api.post<PersonCheckin>(people(siteB), visitor())).status).toBe(201);
+    const atB = await api.post<PersonCheckin>(people(siteB), visitor());
+    expect(atB.status).toBe(201);
+    const searchedBefore = await api.post<Page<PersonCheckin>>('/v1/checkins/people/search', {});
+    expect(searchedBefore.body.data.map((visit) => visit.checkinId)).toContain(atB.body.checkinId);
     const patched = await admin().patch(`/v1/admin/tokens/${tokenId}`, { siteIds: [siteA] });
     expect(patched.status).toBe(200);
     const read = await api.get<Problem>(`/v1/sites/${siteB}`);
@@ -183,6 +186,11 @@ describe('404 for sites the token cannot view (no existence leak)', () => {
     expect((await api.get(`/v1/sites/${siteA}`)).status).toBe(200);
     const listed = await api.get<Page<Site>>('/v1/sites');
     expect(listed.body.data.map((site) => site.siteId)).toEqual([siteA]);
+    // The search too: the site is gone from "every site I can view", and naming it is a 404.
+    const searched = await api.post<Page<PersonCheckin>>('/v1/checkins/people/search', {});
+    expect(searched.status).toBe(200);
+    expect(searched.body.data.every((visit) => visit.siteId === siteA)).toBe(true);
+    expect((await api.post<Problem>('/v1/checkins/people/search', { siteIds: [siteB] })).status).toBe(404);
   });
 });
 

@@ -395,6 +395,23 @@ describe('POST /v1/checkins/people/search', () => {
     expect(ids((await search({}, stranger.api)).data)).toEqual(idsOf('foreignAda'));
   });
 
+  it('is a read: an Idempotency-Key is ignored (never replayed), and a body without limit gets 50 items', async () => {
+    const own = await buildWorld(server);
+    const created: number[] = [];
+    for (let index = 0; index < 51; index += 1) {
+      const response = await own.api.post<PersonCheckin>(people(own.siteId), visitor(`Many${index}`));
+      created.push(response.body.checkinId);
+    }
+    const first = await own.api.post<Page>(SEARCH, {}, { idempotencyKey: 'search-key' });
+    expect(first.body.data).toHaveLength(50);
+    expect(first.body.nextCursor).not.toBeNull();
+    const more = await own.api.post<PersonCheckin>(people(own.siteId), visitor('Later'));
+    const again = await own.api.post<Page>(SEARCH, {}, { idempotencyKey: 'search-key' });
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.data[0]?.checkinId).toBe(more.body.checkinId);
+    expect(again.body.data).toHaveLength(50);
+  });
+
   it('accepts an empty body, and no body at all', async () => {
     const noBody = await account.api.post<Page>(SEARCH);
     expect(noBody.status).toBe(200);

@@ -81,6 +81,12 @@ describe('state conflicts are 409 with the check-in as current', () => {
     expect(noBreak.body).toMatchObject({ code: 'NO_OPEN_BREAK', status: 409, instance: `${item}/breaks/end` });
     expect((noBreak.body.current as PersonCheckin).status).toBe('IN');
 
+    // Ending again, in either form the interface writes (PUT and POST): 409.
+    await world.api.post(`${item}/breaks/start`);
+    expect((await world.api.put(`${item}/breaks/end`)).status).toBe(200);
+    const endedAgain = await world.api.put<Problem>(`${item}/breaks/end`);
+    expect(endedAgain.body).toMatchObject({ code: 'NO_OPEN_BREAK', status: 409 });
+
     await world.api.post(`${item}/breaks/start`);
     const twice = await world.api.post<Problem>(`${item}/breaks/start`);
     expect(twice.status).toBe(409);
@@ -92,7 +98,10 @@ describe('state conflicts are 409 with the check-in as current', () => {
     const created = await checkIn();
     const item = `${people()}/${created.checkinId}`;
     await world.api.patch(item, {});
-    for (const [method, path] of [['POST', `${item}/breaks/start`], ['POST', `${item}/breaks/end`], ['PATCH', item]] as const) {
+    for (const [method, path] of [
+      ['POST', `${item}/breaks/start`], ['POST', `${item}/breaks/end`], ['PUT', `${item}/breaks/end`],
+      ['PATCH', item], ['POST', `${item}/checkout`], ['PATCH', `${item}/checkout`],
+    ] as const) {
       const response = await world.api.request<Problem>(method, path);
       expect(response.status).toBe(409);
       expect(response.body.code).toBe('CHECKIN_CLOSED');

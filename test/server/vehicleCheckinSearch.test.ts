@@ -3,7 +3,7 @@ import type { Problem } from '../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { type World, buildSite, buildWorld } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
-import { type Page, VEHICLE_SEARCH, arrive, clientWith, expectProblem, uniquePlate, visit, visits } from '../support/vehicles';
+import { type Page, VEHICLE_SEARCH, arrive, clientWith, expectProblem, registerVehicle, uniquePlate, visit, visits } from '../support/vehicles';
 
 let server: TestServer;
 let world: World;
@@ -100,6 +100,17 @@ describe('POST /v1/checkins/vehicles/search', () => {
     expect(ids(oneSite.body.data)).toEqual(expected.slice(2));
     const openOnly = await world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate, status: ['IN', 'PENDING'] });
     expect(ids(openOnly.body.data)).toEqual([openB.checkinId, openA.checkinId]);
+  });
+
+  it('by plate finds the open visit of a registered vehicle (entered by vehicleId), with its vehicleId, in any spelling', async () => {
+    const site = await freshSite();
+    const plate = uniquePlate('REG');
+    const registered = await registerVehicle(world.api, { licensePlate: plate });
+    const entered = await arrive(world.api, site, { vehicleId: registered.vehicleId });
+    expect(entered.status).toBe('IN');
+    const found = await world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate.toLowerCase().replaceAll('-', ' ') });
+    expect(found.status).toBe(200);
+    expect(found.body.data[0]).toMatchObject({ checkinId: entered.checkinId, vehicleId: registered.vehicleId, siteId: site, status: 'IN' });
   });
 
   it('without a plate: newest entry first across the sites the token can view, with status and time window', async () => {
