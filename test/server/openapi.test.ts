@@ -13,7 +13,7 @@ import { type TestServer, startTestServer } from '../support/testServer';
 interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown; responses: Record<string, unknown> }>>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 }
 
 let server: TestServer;
@@ -40,6 +40,20 @@ describe('GET /v1/openapi.json', () => {
     // The validator does reject a broken document (this test could fail).
     const broken = await new Validator().validate({ openapi: '3.1.0', info: { title: 'x' }, paths: { '/a': { get: { responses: 5 } } } });
     expect(broken.valid).toBe(false);
+  });
+
+  it('names the types the interface document names (and the other requests and resources), and every $ref resolves', () => {
+    const schemaOf = (content: unknown) => (content as { content: Record<string, { schema: unknown }> }).content['application/json']?.schema;
+    expect(schemaOf(doc.paths['/sites/{siteId}/checkins/people']?.post?.requestBody)).toEqual({ $ref: '#/components/schemas/CreateCheckinRequest' });
+    expect(schemaOf(doc.paths['/checkins/people/search']?.post?.requestBody)).toEqual({ $ref: '#/components/schemas/PeopleCheckinsSearchRequest' });
+    expect(schemaOf(doc.paths['/profiles/vehicles']?.post?.responses['201'])).toEqual({ $ref: '#/components/schemas/VehicleResponse' });
+    expect(schemaOf(doc.paths['/sites/{siteId}/checkins/people/{checkinId}']?.get?.responses['200'])).toEqual({ $ref: '#/components/schemas/PersonCheckin' });
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1] ?? '');
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(doc.components.schemas, ref).toHaveProperty([ref.slice('#/components/schemas/'.length)]);
+    }
   });
 
   it('documents exactly the routes the router serves, no more and no fewer', () => {

@@ -1,20 +1,56 @@
 import { z } from 'zod';
 import { Problem } from '../../../shared/src/schemas/common';
 import type { Route } from '../routes/define';
+import { namedSchemas } from './components';
 
 type JsonObject = Record<string, unknown>;
+type Io = 'input' | 'output';
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
-  return rest;
-};
+/** Where a named schema's definition goes; its uses refer to it there. */
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/**
+ * Converts schemas to JSON Schema, gathering every named schema (openapi/components.ts) it meets into
+ * `components`, under its name, and referring to it there. A named schema has one form: one named for
+ * requests is only read (input), one named for answers only written (output); a name met in two different
+ * forms is a mistake in components.ts, refused here (the OpenAPI test builds the document).
+ */
+class SchemaCollector {
+  readonly components: Record<string, JsonObject> = {};
+
+  toSchema(schema: z.ZodType, io: Io): JsonObject {
+    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: namedSchemas });
+    const found = Object.entries($defs ?? {}).map(([name, definition]) => [name, this.relink(definition)] as const);
+    for (const [name, definition] of found) {
+      const known = this.components[name];
+      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(definition)) {
+        throw new Error(`OpenAPI: the named schema ${name} has two forms (as a request and as an answer); name only one`);
+      }
+      this.components[name] = definition as JsonObject;
+    }
+    return this.relink(rest) as JsonObject;
+  }
+
+  /** `#/$defs/<name>` (as zod writes it) → `#/components/schemas/<name>`, everywhere in `value`. */
+  private relink(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.relink(item));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) =>
+        key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
+          ? [key, componentRef(item.slice('#/$defs/'.length))]
+          : [key, this.relink(item)],
+      ),
+    );
+  }
+}
 
 /** `/sites/:siteId` → `/sites/{siteId}` */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
 const problemResponse = (description: string) => ({
   description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } },
 });
 
 /** The errors any route of a kind can answer (CONTRACT §2). */
@@ -41,11 +77,11 @@ function errorResponses(route: Route): Record<string, unknown> {
   return errors;
 }
 
-function parameters(route: Route): JsonObject[] {
+function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
   const list: JsonObject[] = [];
   for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
     if (!schema) continue;
-    const json = toSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
+    const json = schemas.toSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       list.push({ name, in: location, required: location === 'path' || (json.required ?? []).includes(name), schema: property });
     }
@@ -62,11 +98,11 @@ function parameters(route: Route): JsonObject[] {
   return list;
 }
 
-function operation(route: Route): JsonObject {
+function operation(route: Route, schemas: SchemaCollector): JsonObject {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses)) {
     responses[status] = schema
-      ? { description: 'Success', content: { 'application/json': { schema: toSchema(schema, 'output') } } }
+      ? { description: 'Success', content: { 'application/json': { schema: schemas.toSchema(schema, 'output') } } }
       : { description: status === '304' ? 'Not modified' : 'No content' };
   }
   return {
@@ -75,9 +111,9 @@ function operation(route: Route): JsonObject {
     tags: [route.tag],
     security: [{ [route.auth === 'admin' ? 'adminToken' : 'bearerToken']: [] }],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
-    parameters: parameters(route),
+    parameters: parameters(route, schemas),
     ...(route.body
-      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemas.toSchema(route.body, 'input') } } } }
       : {}),
     responses: { ...responses, ...errorResponses(route) },
   };
@@ -86,9 +122,11 @@ function operation(route: Route): JsonObject {
 /** The OpenAPI 3.1 document of every declared route, made from the very schemas the server validates with. */
 export function buildOpenApiDocument(routes: Route[]): JsonObject {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas = new SchemaCollector();
+  schemas.toSchema(Problem, 'output');
   for (const route of routes) {
     const path = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, schemas) };
   }
   return {
     openapi: '3.1.0',
@@ -105,7 +143,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
         bearerToken: { type: 'http', scheme: 'bearer', description: 'An API or kiosk token: ck_ followed by 36 base62 characters.' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment (management API only).' },
       },
-      schemas: { Problem: toSchema(Problem, 'output') },
+      schemas: schemas.components,
     },
   };
 }

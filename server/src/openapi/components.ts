@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import * as admin from '../../../shared/src/schemas/admin';
+import { Problem } from '../../../shared/src/schemas/common';
+import * as labels from '../../../shared/src/schemas/labels';
+import * as people from '../../../shared/src/schemas/personCheckins';
+import * as sites from '../../../shared/src/schemas/sites';
+import * as vehicles from '../../../shared/src/schemas/vehicles';
+import * as watchlist from '../../../shared/src/schemas/watchlist';
+import * as webhooks from '../../../shared/src/schemas/webhooks';
+
+/**
+ * The request and resource schemas the OpenAPI document names (components/schemas, referenced where they
+ * appear), so a generated client has the types the interface document speaks of (`CreateCheckinRequest`,
+ * `PeopleCheckinsSearchRequest`, `VehicleResponse`) and ours, instead of a shape written out at every use.
+ * A registry of its own: the schemas themselves stay as they are.
+ */
+export const namedSchemas = z.registry<{ id: string }>();
+
+const named: Array<[z.ZodType, string]> = [
+  [Problem, 'Problem'],
+  // People
+  [people.CreateCheckinRequest, 'CreateCheckinRequest'],
+  [people.CheckoutRequest, 'CheckoutRequest'],
+  [people.TimedActionRequest, 'TimedActionRequest'],
+  [people.DenyRequest, 'DenyRequest'],
+  [people.PeopleCheckinsSearchRequest, 'PeopleCheckinsSearchRequest'],
+  [people.PersonCheckin, 'PersonCheckin'],
+  [sites.Site, 'Site'],
+  [sites.CheckinConfig, 'CheckinConfig'],
+  [sites.CheckinConfigUpdate, 'CheckinConfigUpdate'],
+  [labels.PersonLabel, 'PersonLabel'],
+  [labels.CreatePersonLabelRequest, 'CreatePersonLabelRequest'],
+  [labels.UpdatePersonLabelRequest, 'UpdatePersonLabelRequest'],
+  [watchlist.WatchlistEntry, 'WatchlistEntry'],
+  [watchlist.CreateWatchlistEntryRequest, 'CreateWatchlistEntryRequest'],
+  // Vehicles (the interface calls the vehicle resource, as a create answers it, VehicleResponse)
+  [vehicles.Vehicle, 'VehicleResponse'],
+  [vehicles.CreateVehicleRequest, 'CreateVehicleRequest'],
+  [vehicles.UpdateVehicleRequest, 'UpdateVehicleRequest'],
+  [vehicles.VehicleLabelsRequest, 'VehicleLabelsRequest'],
+  [vehicles.VehicleLabel, 'VehicleLabel'],
+  [vehicles.CreateVehicleLabelRequest, 'CreateVehicleLabelRequest'],
+  [vehicles.UpdateVehicleLabelRequest, 'UpdateVehicleLabelRequest'],
+  [vehicles.VehicleCheckin, 'VehicleCheckin'],
+  [vehicles.CreateVehicleCheckinRequest, 'CreateVehicleCheckinRequest'],
+  [vehicles.VehicleCheckinsSearchRequest, 'VehicleCheckinsSearchRequest'],
+  // Webhooks
+  [webhooks.CreateWebhookSubscriptionRequest, 'CreateWebhookSubscriptionRequest'],
+  [webhooks.UpdateWebhookSubscriptionRequest, 'UpdateWebhookSubscriptionRequest'],
+  [webhooks.WebhookSubscription, 'WebhookSubscription'],
+  [webhooks.CreatedWebhookSubscription, 'CreatedWebhookSubscription'],
+  [webhooks.WebhookDelivery, 'WebhookDelivery'],
+  // Management API
+  [admin.CreateAccountRequest, 'CreateAccountRequest'],
+  [admin.Account, 'Account'],
+  [admin.CreateSiteRequest, 'CreateSiteRequest'],
+  [admin.AdminSite, 'AdminSite'],
+  [admin.CreateTokenRequest, 'CreateTokenRequest'],
+  [admin.UpdateTokenRequest, 'UpdateTokenRequest'],
+  [admin.Token, 'Token'],
+  [admin.CreatedToken, 'CreatedToken'],
+];
+for (const [schema, id] of named) namedSchemas.add(schema, { id });
