@@ -3,6 +3,7 @@ import type { Site } from '../../../shared/src/schemas/sites';
 import { createApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../../src/data/database';
 import { observeQuery } from '../../src/data/observe';
+import { listAllSites } from '../../src/data/siteList';
 import { KioskSettings, saveSettings } from '../../src/data/settings';
 import type { PresetSettings } from '../../preload/bridge';
 import { useObservable } from '../hooks/useObservable';
@@ -22,7 +23,7 @@ type SiteList = { state: 'idle' } | { state: 'loading' } | { state: 'loaded'; si
 /** Asks the server which sites the token can see: the only request the setup screen makes. */
 async function fetchSites(serverUrl: string, token: string): Promise<SiteList> {
   const api = createApiClient({ baseUrl: serverUrl, token, fetch: (url, init) => window.fetch(url, init), now: () => Date.now(), timeoutMs: 10_000 });
-  const outcome = await api.listSites();
+  const outcome = await listAllSites(api);
   if (outcome.kind === 'ok') return { state: 'loaded', sites: outcome.value.data };
   if (outcome.kind === 'unreachable') return { state: 'failed', message: `Cannot reach ${serverUrl}. Check the address and the network.` };
   if (outcome.kind === 'refused' && outcome.status === 401) return { state: 'failed', message: 'The server did not accept this token.' };
