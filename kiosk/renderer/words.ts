@@ -1,5 +1,5 @@
 import { isKnown } from '../../shared/src/client/answers';
-import { type PersonStatus, type VehicleStatus, personStatuses } from '../../shared/src/domain';
+import { type FormError, type PersonStatus, type VehicleStatus, personStatuses } from '../../shared/src/domain';
 import type { ActionError, KeptPersonStatus } from '../src/data/types';
 
 /** How a person's state reads on screen. */
@@ -24,36 +24,54 @@ export const vehicleStatusWords: Record<VehicleStatus, string> = {
   OUT: 'Left the site',
 };
 
-// Plain words for the refusals a person can meet; the server's own detail is shown beneath as a hint.
-const reasons: Record<string, string> = {
-  NOT_FOUND: 'The server does not know this site or visit. This kiosk may no longer have access to the site.',
-  UNAUTHENTICATED: 'The server no longer accepts this kiosk. Ask an administrator to pair it again.',
-  INSUFFICIENT_SCOPE: 'This kiosk is not allowed to do that. Ask an administrator.',
+// Refusals that read the same whoever refused: a form's (its fields are marked one by one beside it) and
+// the state conflicts, whose message comes from the domain shared with the server, in API words ("check-in").
+const sharedReasons: Record<string, string> = {
   VALIDATION_FAILED: 'Some details were not accepted.',
-  OCCURRED_AT_OUT_OF_RANGE: 'The server does not accept the time this was recorded at (more than 7 days ago, or ahead of its clock).',
-  OCCURRED_AT_IN_FUTURE: "This was recorded at a time ahead of the server's clock: this device's clock was wrong.",
-  UNKNOWN_STATUS: 'The server shows this visit in a state this kiosk does not know. Ask reception.',
   CHECKIN_CLOSED: 'This visit is already checked out.',
   BREAK_ALREADY_OPEN: 'A break has already started.',
   NO_OPEN_BREAK: 'There is no break to end.',
   CHECKIN_NOT_ADMITTED: 'This visit has not been admitted yet (waiting for approval, or stopped).',
+};
+
+// Plain words for what the server refused (Needs attention); the server's own detail is shown beneath as a hint.
+const serverReasons: Record<string, string> = {
+  ...sharedReasons,
+  NOT_FOUND: 'The server does not know this site or visit. This kiosk may no longer have access to the site.',
+  UNAUTHENTICATED: 'The server no longer accepts this kiosk. Ask an administrator to pair it again.',
+  INSUFFICIENT_SCOPE: 'This kiosk is not allowed to do that. Ask an administrator.',
+  OCCURRED_AT_OUT_OF_RANGE: 'The server does not accept the time this was recorded at (more than 7 days ago, or ahead of its clock).',
+  OCCURRED_AT_IN_FUTURE: "This was recorded at a time ahead of the server's clock: this device's clock was wrong.",
+  UNKNOWN_STATUS: 'The server shows this visit in a state this kiosk does not know. Ask reception.',
   VEHICLE_ALREADY_ON_SITE: 'This vehicle is already on site.',
   LICENSE_PLATE_TAKEN: 'This plate is already registered.',
   IDEMPOTENCY_KEY_REUSED: 'The server saw a different request under the same key. Discard it and try again.',
-  UNREACHABLE: 'The server cannot be reached right now.',
-  LOOKUP_FAILED: 'The server could not look this up.',
-  ACTIONS_PENDING: 'Some actions are not synced yet.',
 };
 
-/** The plain sentence for a refusal code, or the given message when the code has none. */
-export function plainReason(code: string, fallback: string): string {
-  return reasons[code] ?? fallback;
+/**
+ * The sentence for a refusal by one of this kiosk's own commands. Their messages are written for people and
+ * name the cause ("This visit is not on this kiosk.", "AB 1 is already on site (PENDING)."), which the
+ * server's words would misplace or lose; only the shared refusals read better in other words.
+ */
+export function plainReason(code: string, message: string): string {
+  return sharedReasons[code] ?? message;
+}
+
+const asSentence = (text: string) => (/[.!?]$/u.test(text) ? text : `${text}.`);
+
+/**
+ * The gate's sentence for a refused action. The plate is the gate's only field and nothing marks it, so a
+ * plate the rules refuse is explained by the rule it broke.
+ */
+export function gateReason(refusal: { code: string; message: string; errors?: readonly FormError[] }): string {
+  const rules = refusal.code === 'VALIDATION_FAILED' ? (refusal.errors ?? []).map((error) => asSentence(error.message)) : [];
+  return rules.length > 0 ? rules.join(' ') : plainReason(refusal.code, refusal.message);
 }
 
 /** Needs attention: what went wrong with a refused action, in words. */
 export function describeRefusal(error: ActionError | null): { reason: string; detail: string | undefined } {
   if (!error) return { reason: 'The server refused this action.', detail: undefined };
-  const reason = reasons[error.code] ?? 'The server refused this action.';
+  const reason = serverReasons[error.code] ?? 'The server refused this action.';
   return { reason, detail: error.message && error.message !== reason ? error.message : undefined };
 }
 

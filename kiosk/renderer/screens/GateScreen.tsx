@@ -1,24 +1,13 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useRef } from 'react';
 import { normalizePlate } from '../../../shared/src/domain';
 import type { VehicleStatus } from '../../../shared/src/domain';
 import type { Kiosk } from '../../src/kiosk';
-import type { CommandResult } from '../../src/data/command';
-import type { VehicleVisit } from '../../src/data/types';
 import { Icon } from '../components/Icon';
 import { StatusBadge } from '../components/StatusBadge';
+import { useGateActions } from '../hooks/useGateActions';
 import { useObservable } from '../hooks/useObservable';
 import { useScannerFocus } from '../hooks/useScannerFocus';
-import { plainReason, shortTime, vehicleStatusWords } from '../words';
-
-/**
- * The input after `submitted` was recorded: the scanner may have typed the next plate while the action
- * was busy, and that must survive. If the input was edited meanwhile, it is kept as it is.
- */
-function afterRecorded(current: string, submitted: string): string {
-  return current.startsWith(submitted) ? current.slice(submitted.length).trimStart() : current;
-}
-
-type Result = { kind: 'visit'; visit: VehicleVisit; action: 'Entry' | 'Exit' } | { kind: 'refused'; plate: string; message: string };
+import { shortTime, vehicleStatusWords } from '../words';
 
 /**
  * The guard's screen. The plate input keeps the focus, so a keyboard-wedge scanner can type a plate and
@@ -26,38 +15,15 @@ type Result = { kind: 'visit'; visit: VehicleVisit; action: 'Entry' | 'Exit' } |
  * follows the server's decision live (PENDING until the server says IN, PENDING or STOP).
  */
 export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
-  const [plate, setPlate] = useState('');
-  const [result, setResult] = useState<Result>();
-  const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const { plate, setPlate, result, busy, press, onPlateKeyDown } = useGateActions(kiosk, () => input.current?.focus());
   const onSite = useObservable(kiosk.vehiclesOnSite) ?? [];
   useScannerFocus(input);
 
-  const record = async (action: 'Entry' | 'Exit') => {
-    const submitted = plate;
-    const typed = submitted.trim();
-    if (busy) return;
-    if (typed === '') {
-      setResult({ kind: 'refused', plate: '', message: 'Type or scan a license plate first.' });
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    const outcome: CommandResult<VehicleVisit> = action === 'Entry' ? await kiosk.vehicleEntry(typed) : await kiosk.vehicleExit(typed);
-    setBusy(false);
-    if (outcome.ok) {
-      setResult({ kind: 'visit', visit: outcome.value, action });
-      setPlate((current) => afterRecorded(current, submitted));
-    } else {
-      // The plate stays in the input, so a vehicle refused at Entry (already on site) can leave with one press.
-      setResult({ kind: 'refused', plate: typed, message: plainReason(outcome.code, outcome.message) });
-    }
-    input.current?.focus();
-  };
-
+  // Only a press on the Entry button gets here: the input handles its own Enter.
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void record('Entry');
+    press('Entry');
   };
 
   // The live copy of the visit shown, so the result changes when the server decides.
@@ -70,11 +36,11 @@ export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
         <form className="gate-form" onSubmit={submit} autoComplete="off">
           <label htmlFor="license-plate" className="gate-label">License plate</label>
           <input ref={input} id="license-plate" className="plate-input" autoFocus spellCheck={false} autoCapitalize="characters"
-            value={plate} onChange={(event) => setPlate(event.target.value)} placeholder="AB-123 CD" aria-describedby="plate-hint" />
+            value={plate} onChange={(event) => setPlate(event.target.value)} onKeyDown={onPlateKeyDown} placeholder="AB-123 CD" aria-describedby="plate-hint" />
           <p id="plate-hint" className="field-hint">Scan or type the plate. Enter records an Entry.</p>
           <div className="gate-buttons">
             <button type="submit" className="button button-go button-large" disabled={busy}>Entry</button>
-            <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => void record('Exit')}>Exit</button>
+            <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => press('Exit')}>Exit</button>
           </div>
         </form>
         <div className="gate-result" aria-live="polite" aria-label="Result">

@@ -1,0 +1,96 @@
+import { type KeyboardEvent, useRef, useState } from 'react';
+import type { VehicleVisit } from '../../src/data/types';
+import type { Kiosk } from '../../src/kiosk';
+import { gateReason } from '../words';
+
+export type GateAction = 'Entry' | 'Exit';
+export type GateResult = { kind: 'visit'; visit: VehicleVisit; action: GateAction } | { kind: 'refused'; plate: string; message: string };
+
+/**
+ * How long after a result an empty Enter is taken for the tail of the scan just recorded (a scanner that
+ * ends with CR+LF sends two Enters), not for a request that deserves an explanation.
+ */
+const EMPTY_ENTER_QUIET_MS = 1_000;
+
+/** `text` without `submitted` at its start, keeping what the scanner typed after it; as it is when edited meanwhile. */
+function withoutSubmitted(text: string, submitted: string): string {
+  return text.startsWith(submitted) ? text.slice(submitted.length).trimStart() : text;
+}
+
+/**
+ * The input once the action on `submitted` has ended. Recorded: the plate goes. Refused: it stays for one
+ * more press (Exit after an Entry refused as already on site), unless more was typed while the action ran;
+ * then it goes too, so the next Enter cannot record the two run together as a plate nobody scanned.
+ */
+export function inputAfter(text: string, submitted: string, recorded: boolean): string {
+  return !recorded && text.trim() === submitted.trim() ? text : withoutSubmitted(text, submitted);
+}
+
+/** Takes the oldest remembered Enter that has a plate; empty ones before it (a scan's CR+LF, a repeated Enter) are dropped. */
+function nextRemembered(enters: string[]): string | undefined {
+  for (let next = enters.shift(); next !== undefined; next = enters.shift()) if (next.trim() !== '') return next;
+  return undefined;
+}
+
+/**
+ * The gate's plate input and its actions. An action may wait on the server (Exit looks up a plate this kiosk
+ * does not know), and a scanner does not wait: what it types meanwhile is kept, and an Enter it sends is
+ * remembered and recorded as an Entry when the action ends, so no scan is lost or merged into another.
+ */
+export function useGateActions(kiosk: Kiosk, refocus: () => void) {
+  const [plate, showPlate] = useState('');
+  const [result, setResult] = useState<GateResult>();
+  const [busy, showBusy] = useState(false);
+  // Refs, not state: an action ends in a later render than it started in and must see what was typed since.
+  const text = useRef('');
+  const running = useRef(false);
+  // The input as it was at each Enter pressed while an action ran, oldest first.
+  const enters = useRef<string[]>([]);
+  const resultAt = useRef(Number.NEGATIVE_INFINITY);
+
+  const setPlate = (value: string) => {
+    text.current = value;
+    showPlate(value);
+  };
+  const show = (shown: GateResult) => {
+    setResult(shown);
+    resultAt.current = performance.now();
+  };
+
+  const run = async (action: GateAction, submitted: string): Promise<void> => {
+    running.current = true;
+    showBusy(true);
+    const typed = submitted.trim();
+    const outcome = action === 'Entry' ? await kiosk.vehicleEntry(typed) : await kiosk.vehicleExit(typed);
+    running.current = false;
+    showBusy(false);
+    setPlate(inputAfter(text.current, submitted, outcome.ok));
+    enters.current = enters.current.map((snapshot) => withoutSubmitted(snapshot, submitted));
+    show(outcome.ok ? { kind: 'visit', visit: outcome.value, action } : { kind: 'refused', plate: typed, message: gateReason(outcome) });
+    const remembered = nextRemembered(enters.current);
+    if (remembered !== undefined) return run('Entry', remembered);
+    refocus();
+  };
+
+  /** Entry or Exit for what the input holds: a button press, or an Enter. */
+  const press = (action: GateAction) => {
+    if (running.current) return;
+    if (text.current.trim() === '') {
+      show({ kind: 'refused', plate: '', message: 'Type or scan a license plate first.' });
+      refocus();
+      return;
+    }
+    void run(action, text.current);
+  };
+
+  /** Enter in the plate input records an Entry: now, when the running action ends, or not at all for a scan's tail. */
+  const onPlateKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    // Handled here rather than by the form: the Entry button is disabled while busy, and a browser then drops the Enter.
+    event.preventDefault();
+    if (running.current) enters.current.push(text.current);
+    else if (text.current.trim() !== '' || performance.now() - resultAt.current >= EMPTY_ENTER_QUIET_MS) press('Entry');
+  };
+
+  return { plate, setPlate, result, busy, press, onPlateKeyDown };
+}

@@ -1,0 +1,202 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { browserAvailable, launchChromium } from '../support/browser';
+import { buildSite, buildToken, buildWorld } from '../support/factories';
+import type { ApiClient } from '../support/http';
+import { type KioskWeb, openKioskPage, outboxCount, serveKioskWeb } from '../support/kioskWeb';
+import { type TestServer, startTestServer } from '../support/testServer';
+
+interface Site {
+  siteId: number;
+  kioskToken: string;
+  api: ApiClient;
+}
+
+describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while busy, refusals in words, a scanner\'s CR+LF', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let web: KioskWeb;
+
+  beforeAll(async () => {
+    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+  });
+  afterAll(async () => {
+    // A server-side error behind a failed step is otherwise invisible (LOG_LEVEL is silent in tests).
+    for (const line of server?.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    await browser?.close();
+    await web?.close();
+    await server?.close();
+  });
+
+  async function newSite(): Promise<Site> {
+    const world = await buildWorld(server);
+    const site = await buildSite(server, world.accountId, 'North gate');
+    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+    return { siteId: site.siteId, kioskToken: token.token, api: world.api };
+  }
+
+  /** The gate page, with the plate input focused as a scanner needs it. */
+  async function openGate(site: Site): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate' });
+    await expect.poll(() => plateInput(opened.page).evaluate((input) => input === document.activeElement)).toBe(true);
+    return opened;
+  }
+
+  const plateInput = (page: Page) => page.getByLabel('License plate');
+  const result = (page: Page) => page.getByLabel('Result');
+  const exitButton = (page: Page) => page.getByRole('button', { name: 'Exit', exact: true });
+  /** The plates in the "On site now" list, as the guard reads them. */
+  const onSiteList = async (page: Page) => (await page.locator('.vehicle-list .vehicle-plate').allInnerTexts()).sort();
+  /** The plates of the site's visits on the server, with their status. */
+  const serverVisits = async (site: Site) =>
+    (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId] })).body.data
+      .map((visit) => `${visit.licensePlate} ${visit.status}`)
+      .sort();
+  /** Exit's plate search answers only after `ms`, so the action stays busy while the guard scans on; counts the searches. */
+  const slowSearch = async (context: BrowserContext, ms: number) => {
+    const searches = { count: 0 };
+    await context.route('**/v1/checkins/vehicles/search', async (route) => {
+      searches.count += 1;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.continue();
+    });
+    return searches;
+  };
+  /** The site's vehicle list as the kiosk pulls it, without `plate`: as if made at another gate after the last pull. */
+  const hideFromPull = (context: BrowserContext, plate: string) =>
+    context.route(/\/v1\/sites\/\d+\/checkins\/vehicles(\?|$)/, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const listed = (await response.json()) as { data: VehicleCheckin[] };
+      await route.fulfill({ response, json: { ...listed, data: listed.data.filter((visit) => visit.licensePlate !== plate) } });
+    });
+  const scan = async (page: Page, plate: string) => {
+    await page.keyboard.type(plate, { delay: 5 });
+    await page.keyboard.press('Enter');
+  };
+
+  it('a plate scanned with its Enter while a refused Exit is busy is recorded when Exit ends, never run into the refused plate', async () => {
+    const site = await newSite();
+    const { context, page } = await openGate(site);
+    const searches = await slowSearch(context, 2_000);
+
+    // DD 444 is on site nowhere: Exit asks the server (2 s) and is refused; EE 555 is scanned meanwhile.
+    await page.keyboard.type('DD 444', { delay: 5 });
+    await exitButton(page).click();
+    await scan(page, 'EE 555');
+    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/EE 555\s+PENDING/);
+    expect(searches.count).toBe(1);
+    expect(await plateInput(page).inputValue()).toBe('');
+    expect(await onSiteList(page)).toEqual(['EE 555']);
+
+    // The next Enter finds nothing to record: no plate made of the two.
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await onSiteList(page)).toEqual(['EE 555']);
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    expect(await serverVisits(site)).toEqual(['EE 555 PENDING']);
+    await context.close();
+  }, 40_000);
+
+  it('plates scanned with their Enters while a recorded Exit is busy are each recorded, in order, when Exit ends', async () => {
+    const site = await newSite();
+    const { context, page } = await openGate(site);
+    // DD 444 enters at another gate, unseen by this kiosk's pulls: Exit has to ask the server, slowly.
+    await hideFromPull(context, 'DD 444');
+    const searches = await slowSearch(context, 2_000);
+    expect((await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status).toBe(201);
+
+    await page.keyboard.type('DD 444', { delay: 5 });
+    await exitButton(page).click();
+    await scan(page, 'EE 555');
+    await scan(page, 'FF 666');
+    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/FF 666\s+PENDING/);
+    expect(searches.count).toBe(1);
+    expect(await plateInput(page).inputValue()).toBe('');
+    expect(await onSiteList(page)).toEqual(['EE 555', 'FF 666']);
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    expect(await serverVisits(site)).toEqual(['DD 444 OUT', 'EE 555 PENDING', 'FF 666 PENDING']);
+    await context.close();
+  }, 40_000);
+
+  it('a refused plate stays for one more press when nothing was scanned meanwhile', async () => {
+    const site = await newSite();
+    const { context, page } = await openGate(site);
+    await scan(page, 'GG 777');
+    await expect.poll(() => result(page).innerText()).toMatch(/GG 777\s+PENDING/);
+    // Already on site: the plate stays, so Exit is one press away.
+    await scan(page, 'GG 777');
+    await expect.poll(() => result(page).innerText()).toMatch(/not recorded/i);
+    expect(await plateInput(page).inputValue()).toBe('GG 777');
+    await exitButton(page).click();
+    await expect.poll(() => result(page).innerText()).toMatch(/GG 777\s+OUT/);
+    expect(await plateInput(page).inputValue()).toBe('');
+    await context.close();
+  }, 40_000);
+
+  it('a refusal says its own cause: the plate rule broken, no such vehicle on site (online and offline), the status of one already on site', async () => {
+    const site = await newSite();
+    const { context, page } = await openGate(site);
+    const refusal = async () => {
+      await expect.poll(() => result(page).innerText()).toMatch(/not recorded/i);
+      return result(page).innerText();
+    };
+    const clearAfter = async () => plateInput(page).fill('');
+
+    await scan(page, 'AB 12$');
+    let words = await refusal();
+    expect(words).toContain('A license plate holds letters, digits 0-9, spaces, "-", "." and "·" only.');
+    expect(words).not.toContain('Some details were not accepted');
+    await clearAfter();
+
+    await scan(page, 'ABCDEFGHJKLMNPQRS');
+    expect(await refusal()).toContain('A license plate has at most 16 letters and digits');
+    await clearAfter();
+
+    await page.keyboard.type('QQ 111', { delay: 5 });
+    await exitButton(page).click();
+    await expect.poll(() => result(page).innerText()).toContain('QQ 111 has no open visit on this site.');
+    expect(await result(page).innerText()).not.toContain('does not know this site');
+    await clearAfter();
+
+    await scan(page, 'RR 222');
+    await expect.poll(() => result(page).innerText()).toMatch(/RR 222\s+PENDING/);
+    await scan(page, 'rr-222');
+    await expect.poll(() => result(page).innerText()).toContain('RR 222 is already on site (PENDING).');
+    await clearAfter();
+
+    await context.setOffline(true);
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Offline');
+    await page.keyboard.type('SS 333', { delay: 5 });
+    await exitButton(page).click();
+    await expect.poll(() => result(page).innerText()).toContain('No visit of SS 333 is known here, and the server cannot be asked offline.');
+    expect(await result(page).innerText()).not.toContain('does not know this site');
+    await context.close();
+  }, 40_000);
+
+  it('an empty Enter right after a result (a scanner sending CR+LF) leaves the result; an empty Entry press still explains itself', async () => {
+    const site = await newSite();
+    const { context, page } = await openGate(site);
+
+    await scan(page, 'HH 888');
+    await expect.poll(() => result(page).innerText()).toMatch(/HH 888\s+PENDING/);
+    // The scanner's LF, just after the result came.
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await result(page).innerText()).toMatch(/HH 888\s+PENDING/);
+
+    // CR and LF together, as a scanner sends them: one Entry, and its result stays.
+    await page.keyboard.type('JJ 999', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await result(page).innerText()).toMatch(/JJ 999\s+PENDING/);
+    expect(await onSiteList(page)).toEqual(['HH 888', 'JJ 999']);
+
+    // A guard's deliberate press on Entry with nothing typed is told why nothing happened.
+    await page.getByRole('button', { name: 'Entry', exact: true }).click();
+    await expect.poll(() => result(page).innerText()).toContain('Type or scan a license plate first.');
+    await context.close();
+  }, 40_000);
+});
