@@ -191,6 +191,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Needs attention' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Check-in of Dan Discard' }).getByRole('button', { name: 'Discard' }).click();
+    // Discard asks first (the person leaves the Roll call): kioskAttention.test.ts holds the dialog itself.
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes, discard' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Discarded Check-in of Dan Discard');
     await expect.poll(() => outboxCount(page)).toBe(0);
     await setTokenSites(site, [site.siteId]);

@@ -2,10 +2,12 @@ import type { Kiosk } from '../../src/kiosk';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
 import { personStatusText, shortTime } from '../words';
+import { RollCallAge } from './RollCallAge';
 
 /**
  * Everyone on site, from this device's own data: in an evacuation the network may be the first thing to
- * go, and this list must still be there. Visits the server has not seen yet are marked.
+ * go, and this list must still be there. Visits the server has not seen yet are marked, and the list says
+ * how old it is (RollCallAge).
  */
 export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: boolean }) {
   const people = useObservable(kiosk.rollCall);
@@ -17,6 +19,7 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
         <h1 className="screen-title">Roll call</h1>
         <p className="screen-count"><strong>{people.length}</strong> {people.length === 1 ? 'person' : 'people'} on site</p>
       </div>
+      <RollCallAge kiosk={kiosk} />
       {people.length === 0 ? (
         <p className="empty">Nobody is on site.</p>
       ) : (

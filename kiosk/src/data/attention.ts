@@ -1,5 +1,6 @@
+import { fieldPath } from '../../../shared/src/domain';
 import type { KioskDatabase } from './database';
-import type { ActionKind, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type { ActionKind, CachedSiteConfig, OutboxAction, PersonVisit, VehicleVisit } from './types';
 import { isCreate, isVehicleAction } from './types';
 import { personVisits, refreshVisit, vehicleVisits } from './visitKinds';
 import { actionsOf } from './visits';
@@ -13,30 +14,56 @@ const labels: Record<ActionKind, string> = {
   VEHICLE_EXIT: 'Exit',
 };
 
+/** "Ada Lovelace", "AB-123 CD": whom an action is about. */
+function whoOf(visit: PersonVisit | VehicleVisit | undefined): string {
+  if (visit && 'person' in visit) return `${visit.person.firstName} ${visit.person.lastName}`;
+  if (visit && 'licensePlate' in visit) return visit.licensePlate;
+  return 'an unknown visit';
+}
+
 /** "Check-out of Ada Lovelace", "Entry of AB-123 CD": how a person recognises an action. */
 export function describeAction(action: OutboxAction, visit: PersonVisit | VehicleVisit | undefined): string {
-  let who = 'an unknown visit';
-  if (visit && 'person' in visit) who = `${visit.person.firstName} ${visit.person.lastName}`;
-  if (visit && 'licensePlate' in visit) who = visit.licensePlate;
-  return `${labels[action.kind]} of ${who}`;
+  return `${labels[action.kind]} of ${whoOf(visit)}`;
+}
+
+/** One detail the server did not accept, named as the form names it when the kiosk knows the field. */
+export interface FieldErrorLine {
+  /** The field's label from the cached site configuration, else the path the server gave. */
+  field: string;
+  message: string;
 }
 
 /** One row of the Needs attention list. */
 export interface AttentionItem {
   action: OutboxAction;
   description: string;
+  /** The person's name or the plate (for the words of a Discard). */
+  who: string;
   /** Later actions of the same visit, waiting behind this one. */
   waiting: number;
+  /** What the server did not accept (a 422's field errors); empty when it named nothing. */
+  fieldErrors: FieldErrorLine[];
+}
+
+/**
+ * The server names fields by path (`customFields.badgeNumber`); a person knows them by their label. A field
+ * added to the site since the kiosk last fetched its configuration has no label here and keeps its path.
+ */
+function fieldErrorLines(action: OutboxAction, cached: CachedSiteConfig | undefined): FieldErrorLine[] {
+  const labelsByPath = new Map((cached?.config.fields ?? []).map((field) => [fieldPath(field.name), field.label]));
+  return (action.lastError?.errors ?? []).map(({ path, message }) => ({ field: labelsByPath.get(path) ?? path, message }));
 }
 
 export async function attentionItems(db: KioskDatabase): Promise<AttentionItem[]> {
-  return db.transaction('r', [db.outbox, db.people, db.vehicles], async () => {
+  // siteConfigs is read here so the list follows a configuration fetched later (a new field gets its label).
+  return db.transaction('r', [db.outbox, db.people, db.vehicles, db.siteConfigs], async () => {
     const refused = await db.outbox.where('state').equals('ATTENTION').sortBy('seq');
     return Promise.all(
       refused.map(async (action) => {
         const visit = isVehicleAction(action.kind) ? await db.vehicles.get(action.visitId) : await db.people.get(action.visitId);
         const waiting = (await actionsOf(db, action.visitId)).filter((other) => other.seq > action.seq).length;
-        return { action, description: describeAction(action, visit), waiting };
+        const cached = action.lastError?.errors ? await db.siteConfigs.get(action.siteId) : undefined;
+        return { action, description: describeAction(action, visit), who: whoOf(visit), waiting, fieldErrors: fieldErrorLines(action, cached) };
       }),
     );
   });

@@ -36,6 +36,24 @@ export async function savePin(db: KioskDatabase, pin: string): Promise<void> {
   await db.meta.put({ key: PIN_KEY, value: SettingsPin.parse(pin) });
 }
 
+/**
+ * When the people on a site were last read in full from the server (device time, ms): how old the Roll
+ * call may be. Kept in the database so a reload still knows; forgotten when the pairing moves.
+ */
+const PULLED_KEY = 'peoplePulledAt';
+const PeoplePulledAt = z.object({ siteId: Id, at: z.number() });
+
+/** Inside a transaction over `meta` (the pull's own). */
+export async function recordPeoplePulledAt(db: KioskDatabase, siteId: number, at: number): Promise<void> {
+  await db.meta.put({ key: PULLED_KEY, value: PeoplePulledAt.parse({ siteId, at }) });
+}
+
+/** The device time of the last full pull of the site's people, or undefined if there has been none. */
+export async function readPeoplePulledAt(db: KioskDatabase, siteId: number): Promise<number | undefined> {
+  const parsed = PeoplePulledAt.safeParse((await db.meta.get(PULLED_KEY))?.value);
+  return parsed.success && parsed.data.siteId === siteId ? parsed.data.at : undefined;
+}
+
 export async function readSettings(db: KioskDatabase): Promise<KioskSettings | undefined> {
   const parsed = KioskSettings.safeParse((await db.meta.get(KEY))?.value);
   return parsed.success ? parsed.data : undefined;
@@ -81,7 +99,10 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
         message: `${pending} action${pending === 1 ? ' is' : 's are'} not synced yet; unpairing or changing site must wait.`,
       };
     }
-    if (moves && pending === 0) await Promise.all([db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear()]);
+    if (moves && pending === 0) {
+      // The last pull's time goes with the view it dated: a new pairing has not been synced yet.
+      await Promise.all([db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear(), db.meta.delete(PULLED_KEY)]);
+    }
     // Unpairing resets the device, its saved Settings PIN too.
     if (next === null) await db.meta.bulkDelete([KEY, PIN_KEY]);
     else await db.meta.put({ key: KEY, value: KioskSettings.parse(next) });

@@ -82,11 +82,23 @@ export interface VehicleVisit {
 
 export type ActionState = 'QUEUED' | 'ATTENTION';
 
+/** One detail of a request the server did not accept (a 422's `errors`): where in the request, and why. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
 /** Why the server refused an action (or why it could not be sent). */
 export interface ActionError {
   status: number | null;
   code: string;
   message: string;
+  /**
+   * The server's list of what it did not accept, kept so a person can see which detail is missing (the
+   * `message` alone says only that something is). Absent when the server sent none, and on actions stored
+   * before it was kept.
+   */
+  errors?: FieldProblem[];
 }
 
 interface ActionBase {

@@ -87,10 +87,13 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp
     }
     case 'refused': {
       const code = outcome.problem?.code;
-      const error = {
+      const errors = outcome.problem?.errors;
+      const error: ActionError = {
         status: outcome.status,
         code: code ?? `HTTP_${outcome.status}`,
         message: outcome.problem?.detail ?? `The server answered ${outcome.status}.`,
+        // The field errors are the only part of a 422 that says what to fix: Needs attention shows them.
+        ...(errors && errors.length > 0 ? { errors } : {}),
       };
       if (isTransient(outcome.status, code)) return { type: 'retry', error, retryAfterMs: outcome.retryAfterMs };
       const ahead = outcome.status === 422 && code === 'OCCURRED_AT_OUT_OF_RANGE' && stamp ? stampedAhead<T>(error, stamp) : undefined;

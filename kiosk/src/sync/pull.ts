@@ -2,7 +2,7 @@ import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
 import type { ApiClient, ListQuery } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
-import type { Pairing } from '../data/settings';
+import { type Pairing, recordPeoplePulledAt, stillPaired } from '../data/settings';
 import { applySnapshot } from '../data/snapshot';
 import type { PersonVisit, VehicleVisit } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
@@ -47,6 +47,8 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   siteId: number,
   page: (cursor: string | undefined) => Promise<HttpOutcome<{ data: A[]; nextCursor: string | null }>>,
   read: (answer: A) => Reading<C>,
+  /** Written in the same transaction as the list, so the time recorded always dates the view shown. */
+  recordPulled?: (startedAt: number) => Promise<void>,
 ): Promise<PullResult> {
   const startedAt = ctx.now();
   const answers = await readAll(ctx, page);
@@ -61,16 +63,26 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   if (newer.length > 0) {
     console.warn(`Pull of site ${siteId}: left out ${newer.length} check-in(s) in a status this kiosk does not know (${[...new Set(newer)].join(', ')}).`);
   }
-  await applySnapshot(ctx.db, kind, { siteId, items, startedAt, now: ctx.now() }, ctx.pairing);
+  const { db, pairing } = ctx;
+  await db.transaction('rw', [db.outbox, kind.table(db), db.meta], async () => {
+    // Checked here as well as in applySnapshot: a list it drops must not be recorded as pulled either.
+    if (pairing && !(await stillPaired(db, pairing))) return;
+    await applySnapshot(db, kind, { siteId, items, startedAt, now: ctx.now() }, pairing);
+    await recordPulled?.(startedAt);
+  });
   return 'pulled';
 }
 
 const peopleOnSite: ListQuery<PersonStatus>['status'] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 const vehiclesOnSite: ListQuery<VehicleStatus>['status'] = ['IN', 'PENDING', 'STOP'];
 
-/** Refreshes the local view of the people on a site from the server's current state. */
+/**
+ * Refreshes the local view of the people on a site from the server's current state, and records when (the
+ * time the list was asked for: the view is at least that current), so the Roll call can say how old it is.
+ */
 export function pullPeople(ctx: PullContext, siteId: number): Promise<PullResult> {
-  return pull(ctx, personVisits, siteId, (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }), readPerson);
+  return pull(ctx, personVisits, siteId, (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }), readPerson,
+    (startedAt) => recordPeoplePulledAt(ctx.db, siteId, startedAt));
 }
 
 /** The same for vehicles at the gate. */

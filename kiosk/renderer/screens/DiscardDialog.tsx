@@ -1,0 +1,86 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { AttentionItem } from '../../src/data/attention';
+import type { DiscardLock } from '../hooks/useDiscardLock';
+import { useSessionState } from '../hooks/useSessionState';
+import { discardConsequence, discardLockedByBadPin, discardNeedsPin, discardQuestion } from './attentionWords';
+import { afterEntry, pausedText } from './discardPin';
+import { NO_TRIES, type PinTries } from './PinPrompt';
+import './attention.css';
+
+interface DiscardDialogProps {
+  item: AttentionItem;
+  lock: DiscardLock;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * Asks before a refused action is thrown away, saying what that does (a discarded check-in leaves the Roll
+ * call), and asks for the Settings PIN where one is set: on a lobby tablet anyone can tap Discard. Modal,
+ * so nothing else is tapped meanwhile; "No, keep it" comes first and has the focus when there is no PIN.
+ */
+export function DiscardDialog({ item, lock, onConfirm, onCancel }: DiscardDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [entered, setEntered] = useState('');
+  const [wrong, setWrong] = useState(false);
+  // Kept through a reload like the Settings prompt's, so reloading does not buy more guesses.
+  const [tries, setTries] = useSessionState<PinTries>('gatehouse-discard-pin-tries', NO_TRIES);
+  const paused = tries.pausedUntil > 0;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  useEffect(() => {
+    if (!paused) return undefined;
+    const timer = setTimeout(() => setTries({ ...tries, pausedUntil: 0 }), Math.max(0, tries.pausedUntil - Date.now()));
+    return () => clearTimeout(timer);
+  }, [paused, tries, setTries]);
+
+  const pin = lock.state === 'read' && lock.lock?.kind === 'pin' ? lock.lock.pin : undefined;
+  const badPin = lock.state === 'read' && lock.lock?.kind === 'invalid';
+  const blocked = lock.state === 'reading' || badPin || (pin !== undefined && paused);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (blocked) return;
+    if (pin !== undefined) {
+      const right = entered === pin;
+      setTries(afterEntry(tries, right, Date.now()));
+      if (!right) {
+        setEntered('');
+        setWrong(true);
+        return;
+      }
+    }
+    onConfirm();
+  };
+
+  let problem: string | undefined;
+  if (badPin) problem = discardLockedByBadPin;
+  else if (pin !== undefined && paused) problem = pausedText(tries.pausedUntil, Date.now());
+  else if (wrong) problem = 'That PIN is not right.';
+  return (
+    <dialog ref={dialog} className="discard-dialog" aria-labelledby="discard-question" aria-describedby="discard-consequence"
+      onCancel={(event) => { event.preventDefault(); onCancel(); }}>
+      <form onSubmit={submit} noValidate autoComplete="off">
+        <h2 id="discard-question" className="discard-question">{discardQuestion(item)}</h2>
+        <p id="discard-consequence" className="discard-consequence">{discardConsequence(item)}</p>
+        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+        {pin !== undefined ? (
+          <div className="field">
+            <p className="discard-pin-note">{discardNeedsPin}</p>
+            <label htmlFor="discard-pin">Settings PIN</label>
+            <input id="discard-pin" type="password" inputMode="numeric" maxLength={12} value={entered} disabled={paused}
+              onChange={(event) => setEntered(event.target.value.trim())} />
+          </div>
+        ) : null}
+        <div className="form-actions">
+          <button type="button" className="button button-secondary" onClick={onCancel}>No, keep it</button>
+          <button type="submit" className="button button-danger" disabled={blocked}>Yes, discard</button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

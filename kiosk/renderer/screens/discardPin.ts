@@ -1,0 +1,21 @@
+import { NO_TRIES, type PinTries } from './PinPrompt';
+
+// The PIN before a Discard is guessed no faster than the one before Settings: the same count and pauses.
+
+/** Wrong PINs in a row before a pause; the pause is a minute, doubling each time, up to an hour. */
+const TRIES = 5;
+const PAUSE_MS = 60_000;
+const LONGEST_PAUSE_MS = 60 * 60_000;
+
+/** The tries after one entry: all forgiven when right, a pause after too many wrong. */
+export function afterEntry(tries: PinTries, right: boolean, now: number): PinTries {
+  if (right) return NO_TRIES;
+  if (tries.wrong + 1 < TRIES) return { ...tries, wrong: tries.wrong + 1 };
+  return { wrong: 0, pauses: tries.pauses + 1, pausedUntil: now + Math.min(LONGEST_PAUSE_MS, PAUSE_MS * 2 ** tries.pauses) };
+}
+
+/** "Too many wrong PINs. Try again in 2 minutes." */
+export function pausedText(pausedUntil: number, now: number): string {
+  const minutes = Math.max(1, Math.round((pausedUntil - now) / 60_000));
+  return `Too many wrong PINs. Try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`;
+}

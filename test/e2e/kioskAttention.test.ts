@@ -1,0 +1,178 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
+import { browserAvailable, launchChromium } from '../support/browser';
+import { buildSite, buildToken, buildWorld } from '../support/factories';
+import type { ApiClient } from '../support/http';
+import { type KioskWeb, checkInThroughForm, openKioskPage, outboxCount, serveKioskWeb } from '../support/kioskWeb';
+import { type TestServer, startTestServer } from '../support/testServer';
+
+interface Site {
+  siteId: number;
+  kioskToken: string;
+  api: ApiClient;
+}
+
+/** Rows in one of the kiosk's IndexedDB stores, read from the database itself. */
+function storeCount(page: Page, store: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('gatehouse-kiosk');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const count = db.transaction(name).objectStore(name).count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    store,
+  );
+}
+
+describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention details, Discard, Roll call age', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let web: KioskWeb;
+
+  beforeAll(async () => {
+    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await server?.close();
+  });
+
+  async function newSite(): Promise<Site> {
+    const world = await buildWorld(server);
+    const site = await buildSite(server, world.accountId, 'Front desk');
+    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+    return { siteId: site.siteId, kioskToken: token.token, api: world.api };
+  }
+
+  const statusBar = (page: Page) => page.getByRole('status');
+
+  /** The site starts asking for a badge number while the kiosk still uses its cached form (no badge field). */
+  async function refusedCheckIn(page: Page, site: Site, firstName: string, lastName: string): Promise<void> {
+    await expect.poll(() => storeCount(page, 'siteConfigs')).toBe(1);
+    const fields = [...defaultCheckinConfig.fields, { name: 'badgeNumber', label: 'Badge number', type: 'text', required: true }];
+    expect((await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields })).status).toBe(200);
+    await checkInThroughForm(page, firstName, lastName);
+    await expect.poll(() => statusBar(page).textContent(), { timeout: 10_000 }).toContain('1 needs attention');
+    await page.getByRole('button', { name: 'Done' }).click();
+  }
+
+  const rollCallNames = async (page: Page) => {
+    await page.getByRole('button', { name: 'Roll call' }).click();
+    await page.getByRole('heading', { name: 'Roll call' }).waitFor();
+    return page.locator('tbody th').allTextContents();
+  };
+
+  it('a check-in refused for a detail the server wants says which; Discard asks first and says the person leaves the Roll call', async () => {
+    const site = await newSite();
+    const { context, page } = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
+    await refusedCheckIn(page, site, 'Rosa', 'Parks');
+    expect((await rollCallNames(page)).join()).toContain('Parks, Rosa');
+
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Check-in of Rosa Parks' });
+    await item.waitFor();
+    // The field the server named, not only "some details were not accepted".
+    const details = item.getByRole('list', { name: 'Details not accepted' });
+    expect(await details.innerText()).toContain('Badge number is required');
+    expect(await item.innerText()).toContain('Retry sends the same details again');
+
+    // Discard only asks: nothing is gone until the person says yes.
+    await item.getByRole('button', { name: 'Discard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard this check-in of Rosa Parks?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Rosa Parks will leave the Roll call');
+    await dialog.getByRole('button', { name: 'No, keep it' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await outboxCount(page)).toBe(1);
+    expect((await rollCallNames(page)).join()).toContain('Parks, Rosa');
+
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    await item.getByRole('button', { name: 'Discard' }).click();
+    await dialog.getByRole('button', { name: 'Yes, discard' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Discarded Check-in of Rosa Parks');
+    expect(await outboxCount(page)).toBe(0);
+    expect((await rollCallNames(page)).join()).not.toContain('Parks');
+    await context.close();
+  }, 40_000);
+
+  it('with a Settings PIN set, Discard needs that PIN', async () => {
+    const site = await newSite();
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468',
+    });
+    await refusedCheckIn(page, site, 'Ida', 'Wells');
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'Check-in of Ida Wells' }).getByRole('button', { name: 'Discard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard this check-in of Ida Wells?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Discarding needs the settings PIN');
+
+    await dialog.getByRole('button', { name: 'Yes, discard' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('That PIN is not right');
+    await dialog.getByLabel('Settings PIN').fill('1357');
+    await dialog.getByRole('button', { name: 'Yes, discard' }).click();
+    expect(await outboxCount(page)).toBe(1);
+
+    await dialog.getByLabel('Settings PIN').fill('2468');
+    await dialog.getByRole('button', { name: 'Yes, discard' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Discarded Check-in of Ida Wells');
+    expect(await outboxCount(page)).toBe(0);
+    await context.close();
+  }, 40_000);
+
+  it('the Roll call says how old it is, and says so plainly when the server has been away', async () => {
+    const site = await newSite();
+    const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(10_000);
+    // The browser's clock, so that "an hour later" takes no hour; it runs on by itself until moved.
+    await context.clock.install();
+    const page = await context.newPage();
+    const query = new URLSearchParams({ server: server.baseUrl, token: site.kioskToken, site: String(site.siteId), mode: 'visitor' });
+    await page.goto(`${web.url}?${query}`);
+    await statusBar(page).getByText('Online').waitFor();
+
+    await rollCallNames(page);
+    const age = page.getByText(/^Up to date as of/);
+    await age.waitFor();
+    const fresh = await age.innerText();
+    expect(fresh).toMatch(/^Up to date as of (\w+ )?\d{1,2}:\d{2}( [AP]M)?\.$/);
+
+    // The server goes away for an hour: the list is the same, and now says how old it is.
+    await context.setOffline(true);
+    await statusBar(page).getByText('Offline').waitFor();
+    await page.clock.fastForward('01:00:00');
+    await expect.poll(() => age.innerText()).toContain('That was 60 minutes ago');
+    const stale = await age.innerText();
+    expect(stale.startsWith(fresh)).toBe(true);
+    expect(stale).toContain('It has not been updated from the server since');
+    await context.close();
+  }, 40_000);
+
+  it('a kiosk that has never reached its server says its Roll call holds only its own check-ins', async () => {
+    const site = await newSite();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    // Nothing listens on port 9: every request is refused at once.
+    const query = new URLSearchParams({ server: 'http://127.0.0.1:9', token: site.kioskToken, site: String(site.siteId), mode: 'visitor' });
+    await page.goto(`${web.url}?${query}`);
+    await statusBar(page).getByText('Offline').waitFor();
+    await checkInThroughForm(page, 'Mary', 'Seacole');
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    expect(await rollCallNames(page)).toEqual([expect.stringContaining('Seacole, Mary')]);
+    await page.getByText('Not yet synced with the server: showing only check-ins made on this kiosk.').waitFor();
+    await context.close();
+  }, 40_000);
+});
