@@ -3,6 +3,7 @@ import type { KioskDatabase } from '../src/data/database';
 import type { KioskSettings } from '../src/data/settings';
 import { Icon, type IconName } from './components/Icon';
 import { StatusBar } from './components/StatusBar';
+import { idleDelay, useIdleReset } from './hooks/useIdleReset';
 import { useKiosk } from './hooks/useKiosk';
 import { useObservable } from './hooks/useObservable';
 import { GateScreen } from './screens/GateScreen';
@@ -24,16 +25,26 @@ interface KioskShellProps {
   pinTries: PinTries;
   onPinTries(tries: PinTries): void;
   onSettingsSaved(settings: KioskSettings | undefined): void;
+  /** How long without input before the visitor screens start afresh and Settings lock again (tests shorten it). */
+  idleMs?: number;
 }
 
 /** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
-export function KioskShell({ device, settings, notice, settingsLock, pinTries, onPinTries, onSettingsSaved }: KioskShellProps) {
+export function KioskShell({ device, settings, notice, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
   const [view, setView] = useState<View>('home');
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
   const [homeKey, setHomeKey] = useState(0);
   const attention = status?.attention ?? 0;
+
+  // Left alone, a lobby tablet must not keep one visitor's form, chosen name or unlocked Settings for the
+  // next (leaving Settings locks it). The gate's screen is the guard's own and stays as it is; so do Roll
+  // call, which may be read for minutes during an evacuation, and Needs attention.
+  useIdleReset(() => {
+    if (view === 'settings') setView('home');
+    else if (view === 'home' && settings.mode === 'visitor') setHomeKey((key) => key + 1);
+  }, idleMs);
 
   const tab = (target: View, label: string, icon: IconName) => (
     <button type="button" className={`tab${view === target ? ' is-current' : ''}`} aria-current={view === target ? 'page' : undefined}

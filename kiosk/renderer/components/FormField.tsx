@@ -1,3 +1,4 @@
+import { fieldMaxLength } from '../../../shared/src/domain';
 import type { ConfigField } from '../../../shared/src/schemas/sites';
 
 // Which on-screen keyboard a tablet shows for each type. Autofill stays off: a shared lobby tablet must not
@@ -60,6 +61,8 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
           autoComplete="off"
           autoCapitalize={field.name === 'firstName' || field.name === 'lastName' ? 'words' : 'off'}
           spellCheck={false}
+          // What the server accepts, so a person cannot type (or paste) more than would be refused.
+          maxLength={fieldMaxLength(field.name)}
           value={typeof value === 'string' ? value : ''}
           onChange={(event) => onChange(event.target.value)}
         />

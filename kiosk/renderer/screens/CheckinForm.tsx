@@ -1,29 +1,34 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { validateCheckinForm } from '../../../shared/src/domain';
+import { type CheckinFormInput, validateCheckinForm } from '../../../shared/src/domain';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import type { Kiosk } from '../../src/kiosk';
+import { visitsLike } from '../../src/data/queries';
 import type { PersonVisit } from '../../src/data/types';
 import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../formModel';
-import { plainReason } from '../words';
+import { plainReason, shortTime } from '../words';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
   onCheckedIn(visit: PersonVisit): void;
+  /** The person is already on site and chose to check out instead. */
+  onCheckOut(): void;
   onCancel(): void;
 }
 
 /**
  * The check-in form, generated from the site's configuration (the cached copy when offline, the server's
  * default fields if none was ever fetched). It is checked with the same rules the server applies, and the
- * errors are shown under each field before anything is queued.
+ * errors are shown under each field before anything is queued. Someone who looks already on site is
+ * asked first (see AlreadyCheckedIn).
  */
-export function CheckinForm({ kiosk, onCheckedIn, onCancel }: CheckinFormProps) {
+export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: CheckinFormProps) {
   const [fields, setFields] = useState<ConfigField[]>();
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const [alreadyIn, setAlreadyIn] = useState<PersonVisit>();
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -53,6 +58,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onCancel }: CheckinFormProps) 
   const change = (name: string, value: string | boolean) => {
     const next = { ...values, [name]: value };
     setValues(next);
+    // Other details may be someone else: the question is asked again on the next Check in.
+    setAlreadyIn(undefined);
     // A field already marked wrong is re-checked as the person types, so the message goes once it is right.
     if (errors[name] !== undefined) {
       const { [name]: _fixed, ...rest } = errors;
@@ -69,18 +76,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onCancel }: CheckinFormProps) 
     if (message !== undefined) setErrors({ ...errors, [name]: message });
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (saving) return;
-    const input = formInput(fields, values);
-    const problems = validateCheckinForm(fields, input);
-    if (problems.length > 0) {
-      const shown = errorsByField(fields, problems);
-      setErrors(shown);
-      setFormError(problems.length === 1 ? 'Please correct the field marked below.' : `Please correct the ${problems.length} fields marked below.`);
-      focusFirstError(shown);
-      return;
-    }
+  const save = async (input: CheckinFormInput) => {
+    setAlreadyIn(undefined);
     setSaving(true);
     const result = await kiosk.checkIn(input);
     setSaving(false);
@@ -95,10 +92,36 @@ export function CheckinForm({ kiosk, onCheckedIn, onCancel }: CheckinFormProps) 
     focusFirstError(shown);
   };
 
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const input = formInput(fields, values);
+    const problems = validateCheckinForm(fields, input);
+    if (problems.length > 0) {
+      const shown = errorsByField(fields, problems);
+      setErrors(shown);
+      setFormError(problems.length === 1 ? 'Please correct the field marked below.' : `Please correct the ${problems.length} fields marked below.`);
+      focusFirstError(shown);
+      return;
+    }
+    // A person who thinks the first try failed would open a second visit: ask before adding one. Busy
+    // meanwhile, so a second tap cannot slip a check-in past the question.
+    setSaving(true);
+    const earlier = await sameOnSite(kiosk, input);
+    if (earlier) {
+      setSaving(false);
+      setFormError(undefined);
+      setAlreadyIn(earlier);
+      return;
+    }
+    await save(input);
+  };
+
   return (
     <form ref={form} className="checkin-form" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="checkin-title">
       <h1 id="checkin-title" className="screen-title">Check in</h1>
       {formError ? <p className="form-error" role="alert">{formError}</p> : null}
+      {alreadyIn ? <AlreadyCheckedIn visit={alreadyIn} onCheckOut={onCheckOut} onCheckInAnyway={() => void save(formInput(fields, values))} /> : null}
       <div className="fields">
         {fields.map((field) => (
           <FormField
@@ -116,5 +139,47 @@ export function CheckinForm({ kiosk, onCheckedIn, onCancel }: CheckinFormProps) 
         <button type="submit" className="button button-primary button-wide" disabled={saving}>Check in</button>
       </div>
     </form>
+  );
+}
+
+/** The latest visit on site (this kiosk's data) that looks like this person's, if any. */
+async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<PersonVisit | undefined> {
+  const { firstName, lastName } = input.person;
+  if (!firstName || !lastName) return undefined;
+  // A courtesy, not a rule: if the lookup fails, the check-in goes ahead.
+  const candidates = await kiosk.findPeople(`${firstName} ${lastName}`).catch((): PersonVisit[] => []);
+  return visitsLike(candidates, input.person)[0];
+}
+
+interface AlreadyCheckedInProps {
+  visit: PersonVisit;
+  onCheckOut(): void;
+  onCheckInAnyway(): void;
+}
+
+/**
+ * Shown instead of checking in when the same name is already on site. It asks rather than refuses (two
+ * people can share a name), and sits above the form, away from the Check in button a second tap would hit.
+ */
+function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyCheckedInProps) {
+  const title = useRef<HTMLParagraphElement>(null);
+  // Focus moves here, so a screen reader reads the question and the choices come next.
+  useEffect(() => {
+    title.current?.focus();
+  }, [visit.visitId]);
+  return (
+    <div className="form-notice">
+      <p ref={title} className="form-notice-title" role="alert" tabIndex={-1}>
+        You are already checked in since {shortTime(visit.entryAt)}.
+      </p>
+      <p className="form-notice-detail">
+        If you checked in then, you need not do it again. If you are leaving, choose Check out. If you are someone else with
+        the same name, choose Check in anyway.
+      </p>
+      <div className="form-notice-actions">
+        <button type="button" className="button button-secondary" onClick={onCheckOut}>Check out</button>
+        <button type="button" className="button button-strong" onClick={onCheckInAnyway}>Check in anyway</button>
+      </div>
+    </div>
   );
 }

@@ -1,8 +1,14 @@
-import { useEffect, useRef } from 'react';
+import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 
 /** How long a confirmation stays before the visitor home comes back by itself (the contract says ≤ 5 s). */
 export const CONFIRMATION_MS = 4000;
+
+/**
+ * How long taps are ignored once a confirmation appears: the second tap of a double tap on the button that
+ * led here lands on it, and would otherwise dismiss it before the person has read it.
+ */
+export const TAP_GUARD_MS = 600;
 
 export interface ConfirmationMessage {
   title: string;
@@ -12,7 +18,8 @@ export interface ConfirmationMessage {
 
 /**
  * The answer to a visitor's action. It never waits for the network: the action is already safe in the
- * outbox. It goes back home by itself, or at once on a tap anywhere or a key press.
+ * outbox. It goes back home by itself, or at once on a tap anywhere or a key press; only a tap on the card
+ * or a key in its first TAP_GUARD_MS is ignored (see there).
  */
 export function Confirmation({ message, onDone }: { message: ConfirmationMessage; onDone(): void }) {
   // Through a ref: the parent re-renders on every status change, and that must not restart the timer.
@@ -20,6 +27,18 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
   useEffect(() => {
     done.current = onDone;
   });
+  const [shownAt] = useState(() => performance.now());
+  const dismissLater = () => {
+    if (performance.now() - shownAt >= TAP_GUARD_MS) done.current();
+  };
+  // A tap on Done itself is meant: Done sits mid-card, away from where the form's buttons were. Enter or
+  // Space on it (a click with no pointer, detail 0) is guarded: focus moves to Done, so a key pressed twice
+  // is the keyboard's double tap.
+  const onDoneClick = (event: MouseEvent) => {
+    event.stopPropagation();
+    if (event.detail === 0) dismissLater();
+    else done.current();
+  };
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     button.current?.focus();
@@ -27,7 +46,7 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
     return () => window.clearTimeout(timer);
   }, []);
   return (
-    <div className={`confirmation tone-${message.tone}`} onClick={() => done.current()}>
+    <div className={`confirmation tone-${message.tone}`} onClick={dismissLater}>
       <div className="confirmation-mark"><Icon name={message.tone === 'success' ? 'check' : 'alert'} size={72} /></div>
       {/* An alert, not a status: it is read out although focus moves to Done at the same moment, and the
           status bar stays the page's only role="status". */}
@@ -35,7 +54,7 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
         <h1 className="confirmation-title">{message.title}</h1>
         <p className="confirmation-detail">{message.detail}</p>
       </div>
-      <button ref={button} type="button" className="button button-secondary" onClick={() => done.current()}>Done</button>
+      <button ref={button} type="button" className="button button-secondary" onClick={onDoneClick}>Done</button>
       <div className="confirmation-timer" aria-hidden="true" style={{ animationDuration: `${CONFIRMATION_MS}ms` }} />
     </div>
   );

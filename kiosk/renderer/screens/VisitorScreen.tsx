@@ -23,7 +23,10 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
     case 'home':
       return <VisitorHome takeFocus={step.returned} onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
     case 'form':
-      return <CheckinForm kiosk={kiosk} onCancel={home} onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />;
+      return (
+        <CheckinForm kiosk={kiosk} onCancel={home} onCheckOut={() => setStep({ step: 'find', intent: 'checkout' })}
+          onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />
+      );
     case 'find':
       return <FindYourName kiosk={kiosk} intent={step.intent} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
     case 'done':

@@ -1,14 +1,18 @@
+import type { z } from 'zod';
 import { isKnown } from '../../../shared/src/client/answers';
 import {
   type CheckinFormInput,
+  type FormError,
   type PersonEvent,
+  fieldPath,
   initialPersonStatus,
   personStatuses,
+  tooLongMessage,
   transitionPerson,
   validateCheckinForm,
 } from '../../../shared/src/domain';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
-import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
+import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
 import type { PersonVisit } from './types';
 import { personVisits, refreshVisit } from './visitKinds';
@@ -39,6 +43,19 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
 }
 
 /**
+ * A refusal of the request schema as a person reads it: a value over its limit is named by its field's
+ * label ("First name can be at most 100 characters"), not in zod's words; anything else as zod says it.
+ */
+function plainIssue(issue: z.core.$ZodIssue, fields: readonly ConfigField[]): FormError {
+  const path = issue.path.join('.');
+  if (issue.code === 'too_big' && issue.origin === 'string') {
+    const label = fields.find((field) => fieldPath(field.name) === path)?.label ?? 'This value';
+    return { path, message: tooLongMessage(label, Number(issue.maximum)) };
+  }
+  return { path, message: issue.message };
+}
+
+/**
  * Checks a person in on this device: validated against the site's cached configuration (the server's
  * defaults if none was ever fetched), then the visit and its create action are written in one
  * transaction. The status shown is the kiosk's prediction until the server answers.
@@ -49,7 +66,8 @@ export async function checkIn(ctx: CommandContext, siteId: number, input: Checki
   const occurredAt = new Date(at).toISOString();
   const parsed = CreateCheckinRequest.safeParse(createBody(input, occurredAt));
   if (!parsed.success) {
-    const errors = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    const fields = (await db.siteConfigs.get(siteId))?.config.fields ?? defaultCheckinConfig.fields;
+    const errors = parsed.error.issues.map((issue) => plainIssue(issue, fields));
     return refused('VALIDATION_FAILED', 'The check-in is not valid.', errors);
   }
   const body = parsed.data;

@@ -32,6 +32,33 @@ export async function findPeople(db: KioskDatabase, siteId: number, typed: strin
   });
 }
 
+/** The details a person gives at check-in that say who they are. */
+export interface PersonDetails {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+
+/**
+ * Whether a visit looks like the person now checking in: the same first and last name (any case, spaces
+ * around ignored), and the same email when both gave one. A likeness, not an identity: two people can
+ * share a name, so the screen asks rather than refuses.
+ */
+export function looksLikeSamePerson(visit: PersonVisit, person: PersonDetails): boolean {
+  const { firstName, lastName, email } = person;
+  if (!firstName?.trim() || !lastName?.trim()) return false;
+  if (!same(visit.person.firstName, firstName) || !same(visit.person.lastName, lastName)) return false;
+  return !email?.trim() || !visit.person.email?.trim() || same(visit.person.email, email);
+}
+
+/** The visits among `visits` (people on site) that look like `person`, the latest to arrive first. */
+export function visitsLike(visits: readonly PersonVisit[], person: PersonDetails): PersonVisit[] {
+  const matches = visits.filter((visit) => looksLikeSamePerson(visit, person));
+  return matches.sort((a, b) => Date.parse(b.entryAt) - Date.parse(a.entryAt));
+}
+
 /** Vehicles on site (not OUT), newest entry first. */
 export async function vehiclesOnSite(db: KioskDatabase, siteId: number): Promise<VehicleVisit[]> {
   const visits = await db.vehicles.where('[siteId+status]').anyOf(['IN', 'PENDING', 'STOP'].map((status) => [siteId, status])).toArray();

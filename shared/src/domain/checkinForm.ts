@@ -1,3 +1,4 @@
+import { CreateCheckinRequest, CustomFieldValue, Person } from '../schemas/personCheckins';
 import type { ConfigField, StandardFieldName } from '../schemas/sites';
 import { standardFieldNames } from '../schemas/sites';
 
@@ -28,6 +29,26 @@ export function fieldPath(name: string): string {
   return `customFields.${name}`;
 }
 
+// Read from the request schema, so a form's limits cannot drift from what the server accepts.
+const maxLengths: Record<StandardFieldName, number | null> = {
+  firstName: Person.shape.firstName.unwrap().maxLength,
+  lastName: Person.shape.lastName.unwrap().maxLength,
+  email: Person.shape.email.unwrap().maxLength,
+  phone: Person.shape.phone.unwrap().maxLength,
+  company: Person.shape.company.unwrap().maxLength,
+  hostName: CreateCheckinRequest.shape.hostName.unwrap().maxLength,
+  purpose: CreateCheckinRequest.shape.purpose.unwrap().maxLength,
+};
+const customMaxLength = CustomFieldValue.options[0].maxLength;
+
+/** The most characters a field's text may have (spaces around it not counted), as the create request allows. */
+export function fieldMaxLength(name: string): number | undefined {
+  return (isStandard(name) ? maxLengths[name] : customMaxLength) ?? undefined;
+}
+
+/** The sentence for a value over its field's limit (the kiosk also uses it for the request schema's own refusal). */
+export const tooLongMessage = (label: string, max: number) => `${label} can be at most ${max} characters`;
+
 function valueOf(input: CheckinFormInput, name: string): string | boolean | undefined {
   if (name === 'hostName') return input.hostName;
   if (name === 'purpose') return input.purpose;
@@ -45,6 +66,9 @@ function checkField(field: ConfigField, value: string | boolean | undefined): st
   }
   if (empty) return field.required ? `${field.label} is required` : undefined;
   if (typeof value !== 'string') return `${field.label} must be text`;
+  const max = fieldMaxLength(field.name);
+  // Before the format checks: an over-long email is first of all too long.
+  if (max !== undefined && value.trim().length > max) return tooLongMessage(field.label, max);
   if (field.type === 'email' && !EMAIL.test(value)) return `${field.label} must be an email address`;
   if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3)) {
     return `${field.label} must be a phone number`;
