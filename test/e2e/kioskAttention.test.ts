@@ -1,17 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { buildSite, buildToken, buildWorld } from '../support/factories';
-import type { ApiClient } from '../support/http';
-import { type KioskWeb, checkInThroughForm, openKioskPage, outboxCount, serveKioskWeb } from '../support/kioskWeb';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { browserAvailable } from '../support/browser';
+import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
+import type { TestServer } from '../support/testServer';
 
-interface Site {
-  siteId: number;
-  kioskToken: string;
-  api: ApiClient;
-}
+type Site = KioskTestSite;
 
 /** Rows in one of the kiosk's IndexedDB stores, read from the database itself. */
 function storeCount(page: Page, store: string): Promise<number> {
@@ -39,21 +33,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
   let browser: Browser;
   let web: KioskWeb;
 
-  beforeAll(async () => {
-    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    await server?.close();
-  });
-
-  async function newSite(): Promise<Site> {
-    const world = await buildWorld(server);
-    const site = await buildSite(server, world.accountId, 'Front desk');
-    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-    return { siteId: site.siteId, kioskToken: token.token, api: world.api };
-  }
+  kioskBrowserHooks((started) => ({ server, browser, web } = started));
+  const newSite = () => kioskSite(server, 'Front desk');
 
   const statusBar = (page: Page) => page.getByRole('status');
 

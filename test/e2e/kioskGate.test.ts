@@ -1,40 +1,19 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { buildSite, buildToken, buildWorld } from '../support/factories';
-import type { ApiClient } from '../support/http';
-import { type KioskWeb, openKioskPage, outboxCount, serveKioskWeb } from '../support/kioskWeb';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { browserAvailable } from '../support/browser';
+import { kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
+import type { TestServer } from '../support/testServer';
 
-interface Site {
-  siteId: number;
-  kioskToken: string;
-  api: ApiClient;
-}
+type Site = KioskTestSite;
 
 describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while busy, refusals in words, a scanner\'s CR+LF', () => {
   let server: TestServer;
   let browser: Browser;
   let web: KioskWeb;
 
-  beforeAll(async () => {
-    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
-  });
-  afterAll(async () => {
-    // A server-side error behind a failed step is otherwise invisible (LOG_LEVEL is silent in tests).
-    for (const line of server?.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
-    await browser?.close();
-    await web?.close();
-    await server?.close();
-  });
-
-  async function newSite(): Promise<Site> {
-    const world = await buildWorld(server);
-    const site = await buildSite(server, world.accountId, 'North gate');
-    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-    return { siteId: site.siteId, kioskToken: token.token, api: world.api };
-  }
+  kioskBrowserHooks((started) => ({ server, browser, web } = started));
+  const newSite = () => kioskSite(server, 'North gate');
 
   /** The gate page, with the plate input focused as a scanner needs it. */
   async function openGate(site: Site): Promise<{ context: BrowserContext; page: Page }> {

@@ -1,20 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { buildSite, buildToken, buildWorld } from '../support/factories';
+import { browserAvailable } from '../support/browser';
 import { type ApiClient, apiClient } from '../support/http';
-import { type KioskWeb, checkInThroughForm, openKioskPage, outboxCount, screenshot, serveKioskWeb } from '../support/kioskWeb';
-import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
+import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 
-interface Site {
-  siteId: number;
-  otherSiteId: number;
-  kioskToken: string;
-  kioskTokenId: number;
-  api: ApiClient;
-}
+type Site = KioskTestSite;
 
 describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs attention, setup', () => {
   let server: TestServer;
@@ -22,24 +15,11 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   let web: KioskWeb;
   let admin: ApiClient;
 
-  beforeAll(async () => {
-    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+  kioskBrowserHooks((started) => ({ server, browser, web } = started));
+  beforeAll(() => {
     admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
   });
-  afterAll(async () => {
-    // A server-side error behind a failed step is otherwise invisible (LOG_LEVEL is silent in tests).
-    for (const line of server?.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
-    await browser?.close();
-    await web?.close();
-    await server?.close();
-  });
-
-  async function newSite(): Promise<Site> {
-    const world = await buildWorld(server);
-    const site = await buildSite(server, world.accountId, 'North gate');
-    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-    return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
-  }
+  const newSite = () => kioskSite(server, 'North gate');
 
   const open = (site: Site, mode: 'visitor' | 'gate') =>
     openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode });

@@ -1,19 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser';
-import { buildSite, buildToken, buildWorld } from '../support/factories';
-import type { ApiClient } from '../support/http';
-import { type KioskWeb, checkInThroughForm, openKioskPage, serveKioskWeb } from '../support/kioskWeb';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable } from '../support/browser';
+import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage } from '../support/kioskWeb';
+import type { TestServer } from '../support/testServer';
 
 // The visitor screens against what a hurried or absent-minded person does at a lobby tablet: a double tap,
 // checking in twice, walking away half-way, a very long name.
 
-interface Site {
-  siteId: number;
-  kioskToken: string;
-  api: ApiClient;
-}
+type Site = KioskTestSite;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,21 +39,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
   let browser: Browser;
   let web: KioskWeb;
 
-  beforeAll(async () => {
-    [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await web?.close();
-    await server?.close();
-  });
-
-  async function newSite(): Promise<Site> {
-    const world = await buildWorld(server);
-    const site = await buildSite(server, world.accountId, 'Headquarters');
-    const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-    return { siteId: site.siteId, kioskToken: token.token, api: world.api };
-  }
+  kioskBrowserHooks((started) => ({ server, browser, web } = started));
+  const newSite = () => kioskSite(server, 'Headquarters');
 
   const open = (site: Site) => openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
 

@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { build, preview } from 'vite';
+import { launchChromium } from './browser';
+import { buildSite, buildToken, buildWorld } from './factories';
+import type { ApiClient } from './http';
+import { type TestServer, startTestServer } from './testServer';
 
 const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.meta.url));
 export const screenshotDir = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
@@ -105,4 +110,41 @@ export async function personAction(
   if (screenshotName) await screenshot(page, screenshotName);
   await page.getByRole('button', { name: action, exact: true }).click();
   await page.getByRole('button', { name: 'Done' }).click();
+}
+
+/** A site as the browser tests pair a kiosk with: a new account's, a kiosk token for it alone, an integrator client. */
+export interface KioskTestSite {
+  siteId: number;
+  /** The account's other site, which the kiosk token cannot see. */
+  otherSiteId: number;
+  kioskToken: string;
+  kioskTokenId: number;
+  api: ApiClient;
+}
+
+export async function kioskSite(server: TestServer, name: string): Promise<KioskTestSite> {
+  const world = await buildWorld(server);
+  const site = await buildSite(server, world.accountId, name);
+  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
+}
+
+/**
+ * The API server, Chromium and the built renderer of one test file's browser tests: started before its
+ * tests (handed to `onStarted`), closed after them, with any server error printed first (the tests' log
+ * level is silent, so a server-side error behind a failed step would otherwise be invisible).
+ */
+export function kioskBrowserHooks(onStarted: (started: { server: TestServer; browser: Browser; web: KioskWeb }) => void): void {
+  let started: { server: TestServer; browser: Browser; web: KioskWeb } | undefined;
+  beforeAll(async () => {
+    const [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+    started = { server, browser, web };
+    onStarted(started);
+  });
+  afterAll(async () => {
+    for (const line of started?.server.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    await started?.browser.close();
+    await started?.web.close();
+    await started?.server.close();
+  });
 }
