@@ -2,31 +2,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
-
-/** Rows in one of the kiosk's IndexedDB stores, read from the database itself. */
-function storeCount(page: Page, store: string): Promise<number> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('gatehouse-kiosk');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const db = request.result;
-          const count = db.transaction(name).objectStore(name).count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            db.close();
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-    store,
-  );
-}
 
 describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention details, Discard, Roll call age', () => {
   let server: TestServer;

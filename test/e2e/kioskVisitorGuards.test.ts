@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 // The visitor screens against what a hurried or absent-minded person does at a lobby tablet: a double tap,
@@ -12,24 +12,7 @@ type Site = KioskTestSite;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Visits this kiosk holds (on site or gone), read from IndexedDB itself: the outbox empties as the server acknowledges. */
-function localVisits(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const request = indexedDB.open('gatehouse-kiosk');
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const db = request.result;
-          const count = db.transaction('people').objectStore('people').count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            db.close();
-          };
-          count.onerror = () => reject(count.error);
-        };
-      }),
-  );
-}
+const localVisits = (page: Page) => storeCount(page, 'people');
 
 /** How long the idle tests let the kiosk wait for input (`?idle=`), instead of the real minute. */
 const IDLE_MS = 1_500;

@@ -61,16 +61,16 @@ export async function openKioskPage(browser: Browser, web: KioskWeb, options: Ki
   return { context, page };
 }
 
-/** Rows in the kiosk's outbox, read from IndexedDB itself (not from what the screen says). */
-export function outboxCount(page: Page): Promise<number> {
+/** Rows in one of the kiosk's IndexedDB stores, read from the database itself (not from what the screen says). */
+export function storeCount(page: Page, store: string): Promise<number> {
   return page.evaluate(
-    () =>
+    (name) =>
       new Promise<number>((resolve, reject) => {
         const request = indexedDB.open('gatehouse-kiosk');
         request.onerror = () => reject(request.error);
         request.onsuccess = () => {
           const db = request.result;
-          const count = db.transaction('outbox').objectStore('outbox').count();
+          const count = db.transaction(name).objectStore(name).count();
           count.onsuccess = () => {
             resolve(count.result);
             db.close();
@@ -78,8 +78,12 @@ export function outboxCount(page: Page): Promise<number> {
           count.onerror = () => reject(count.error);
         };
       }),
+    store,
   );
 }
+
+/** Rows in the kiosk's outbox: actions not yet acknowledged by the server. */
+export const outboxCount = (page: Page) => storeCount(page, 'outbox');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await fs.mkdir(screenshotDir, { recursive: true });
