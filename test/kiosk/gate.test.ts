@@ -70,6 +70,16 @@ describe('the gate: entry and exit by plate', () => {
     network.setOnline(false);
     expect(await kiosk.vehicleExit('QR77')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     network.setOnline(true);
+    // A plate no vehicle can have is refused by the plate's rule, online as offline, without asking the server.
+    for (const online of [true, false]) {
+      network.setOnline(online);
+      const sent = network.stats.sent;
+      expect(await kiosk.vehicleExit('QR 77$'), `online: ${online}`).toMatchObject({
+        ok: false, code: 'VALIDATION_FAILED', errors: [{ path: 'licensePlate' }],
+      });
+      expect(network.stats.sent).toBe(sent);
+    }
+    network.setOnline(true);
     const left = visitOf(await kiosk.vehicleExit('QR77'));
     expect(left).toMatchObject({ serverId: created.body.checkinId, status: 'OUT' });
     kiosk.start();

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../../shared/src/client';
+import { plateProblem } from '../../../shared/src/domain';
 import { type CommandContext, type CommandResult, refused } from '../data/command';
 import type { VehicleVisit } from '../data/types';
 import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/vehicleCommands';
@@ -19,6 +20,10 @@ export async function exitByPlate(
   },
   licensePlate: string,
 ): Promise<CommandResult<VehicleVisit>> {
+  // The plate's own rule first, as an entry does: no visit can have a plate that breaks it, and asking the
+  // server would only come back as a failed lookup ("could not look up"), which sends the guard the wrong way.
+  const problem = plateProblem(licensePlate.trim());
+  if (problem) return refused('VALIDATION_FAILED', problem, [{ path: 'licensePlate', message: problem }]);
   const local = await findLocalVehicleVisit(ctx.db, deps.siteId, licensePlate);
   if (local) return vehicleExit(ctx, local.visitId);
   if (!deps.hasLink()) return refused('NOT_FOUND', `No visit of ${licensePlate} is known here, and the server cannot be asked offline.`);
