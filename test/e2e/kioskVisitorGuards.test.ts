@@ -224,6 +224,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     await page.locator('.person-button').click();
     await page.locator('.person-card-name').waitFor();
     expect(await overflow('.person-card-name', '.person-card')).toBe(0);
+    // And on the Roll call, the list read out in an evacuation: the name wraps inside the screen's width.
+    await page.getByRole('button', { name: 'Roll call' }).click();
+    await page.locator('.roll-call .table tbody th').first().waitFor();
+    expect(await overflow('.roll-call .table', '.roll-call')).toBe(0);
     await context.close();
   }, 40_000);
 });
