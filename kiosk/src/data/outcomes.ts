@@ -63,7 +63,7 @@ export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): P
 }
 
 /** The outbox row of `action`, only while it is still that attempt (same key, still queued). */
-const stillQueued = (db: KioskDatabase, action: OutboxAction) =>
+export const stillQueued = (db: KioskDatabase, action: OutboxAction) =>
   db.outbox.where(':id').equals(action.seq).and((row) => row.key === action.key && row.state === 'QUEUED');
 
 /** Not now: try again at `nextAttemptAt`, keeping the key. */

@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { type ApiClient, PersonCheckinAnswer, VehicleCheckinAnswer } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
+import { recordEntryOnSite } from '../data/alreadyOnSite';
 import type { KioskDatabase } from '../data/database';
 import { recordAckInNewerStatus } from '../data/newerStatus';
 import { recordAttention, recordRestamp, recordRetry } from '../data/outcomes';
-import { type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
+import { type ActionError, type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
 import { actionsOf } from '../data/visits';
 import type { AckWriter } from './ackWriter';
@@ -34,7 +35,13 @@ export interface PushContext {
 /** After this many attempts in a row without an answer, the pass starts no new visit: the server is away. */
 const UNREACHABLE_STREAK = 3;
 
-type Step = { result: 'acknowledged'; checkinId: number } | { result: 'restamped' } | { result: 'stopped' } | { result: 'unreachable' };
+type Step =
+  | { result: 'acknowledged'; checkinId: number }
+  /** The refused create named the server's visit it meant (an Entry of a car already on site): the rest goes there. */
+  | { result: 'adopted'; checkinId: number }
+  | { result: 'restamped' }
+  | { result: 'stopped' }
+  | { result: 'unreachable' };
 
 /** What an answer needs to judge the action's time (only a refusal is judged). */
 function stampCheck(ctx: PushContext, action: OutboxAction, refused: boolean): StampCheck | undefined {
@@ -50,10 +57,12 @@ function stampCheck(ctx: PushContext, action: OutboxAction, refused: boolean): S
 interface AnswerReading<A, C> {
   schema: z.ZodType<A>;
   read(answer: A): Reading<C>;
+  /** A refusal whose `current` is the visit the action meant: true when it was written down as such (not for a person). */
+  adopt?(db: KioskDatabase, action: OutboxAction, error: ActionError, current: C, now: number): Promise<boolean>;
 }
 
 const personAnswers: AnswerReading<PersonCheckinAnswer, KeptPersonCheckin> = { schema: PersonCheckinAnswer, read: readPerson };
-const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = { schema: VehicleCheckinAnswer, read: readVehicle };
+const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = { schema: VehicleCheckinAnswer, read: readVehicle, adopt: recordEntryOnSite };
 
 /** Writes down the answer to one attempt, whatever it is. */
 async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }, A extends { checkinId: number }>(
@@ -90,8 +99,10 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
       return { result: outcome.kind === 'unreachable' ? 'unreachable' : 'stopped' };
     case 'attention': {
       // A vehicle's `current` in a status newer than this kiosk cannot be shown: the visit keeps what it showed.
-      const current = decision.current && answers.read(decision.current);
-      await recordAttention(ctx.db, kind, action, decision.error, current?.kept ? current.checkin : undefined, now);
+      const read = decision.current && answers.read(decision.current);
+      const current = read?.kept ? read.checkin : undefined;
+      if (current && (await answers.adopt?.(ctx.db, action, decision.error, current, now))) return { result: 'adopted', checkinId: current.checkinId };
+      await recordAttention(ctx.db, kind, action, decision.error, current, now);
       return { result: 'stopped' };
     }
     case 'restamp': {
@@ -139,7 +150,7 @@ async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['resul
       actions = []; // It goes again at once, under its new key: read it back.
       continue;
     }
-    if (step.result !== 'acknowledged') return step.result;
+    if (step.result !== 'acknowledged' && step.result !== 'adopted') return step.result;
     checkinId = step.checkinId;
   }
 }
