@@ -1,5 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../server/src/db/database';
+import { withDatabase } from '../../server/src/db/embeddedPostgres';
+import { migrate } from '../../server/src/db/migrate';
 import { up } from '../../server/src/db/migrations/0011_source_indexes';
 import type { RunSql } from '../../server/src/db/migrations/types';
 import { queryRows } from '../../server/src/db/query';
@@ -32,4 +36,32 @@ describe('migration 0011 (the source indexes)', () => {
     await up({ context: run });
     expect(await indexes()).toEqual([{ name: NAMES[0], valid: true }, { name: NAMES[1], valid: true }]);
   });
+});
+
+describe('migrations run by two instances starting at once', () => {
+  it('both start: the one that waits for the lock does not stall the other\'s concurrent index builds', async () => {
+    const serverUrl = inject('pgServerUrl');
+    const name = `fresh_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = withDatabase(serverUrl, name);
+    const first = createDatabase({ url, poolMax: 2 });
+    const instances = [first, createDatabase({ url, poolMax: 2 })];
+    try {
+      // Before, the second instance waited in pg_advisory_lock, holding a snapshot that migration 0011's
+      // CREATE INDEX CONCURRENTLY waited for: one instance failed after the 30 s statement timeout.
+      const started = Date.now();
+      const applied = await Promise.all(instances.map((sequelize) => migrate(sequelize, url)));
+      expect(applied.map((names) => names.length).sort((a, b) => a - b)).toEqual([0, applied.flat().length]);
+      expect(applied.flat()).toContain('0011_source_indexes');
+      expect(Date.now() - started).toBeLessThan(25_000);
+      const valid = await queryRows<{ valid: boolean }>({ sequelize: first },
+        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ANY($1::text[])`, [NAMES]);
+      expect(valid).toEqual([{ valid: true }, { valid: true }]);
+    } finally {
+      await Promise.all(instances.map((sequelize) => sequelize.close()));
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
+    }
+  }, 60_000);
 });

@@ -8,23 +8,44 @@ import type { RunSql } from './migrations/types';
 // Any fixed number: instances starting together take turns migrating.
 const MIGRATION_LOCK = 7_345_001;
 
+/** How often an instance waiting for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 250;
+
 /**
- * Applies pending migrations; instances starting at once take turns (a session lock on its own connection).
- * `warn` hears about data a migration left as it was (the server passes its log).
+ * Applies pending migrations; instances starting at once take turns (a session lock on a connection of the
+ * migrations' own). `warn` hears about data a migration left as it was (the server passes its log).
+ *
+ * The migrations run on that connection, with no statement timeout: an index built CONCURRENTLY on a large
+ * table takes as long as it takes (the pool's 30 s limit would cancel it, leave it invalid and fail every
+ * start after). A waiting instance polls for the lock rather than blocking in `pg_advisory_lock`: a
+ * statement blocked there holds a snapshot, which a CONCURRENTLY build waits for while its instance holds
+ * the lock the waiter wants, a deadlock PostgreSQL cannot see.
  */
 export async function migrate(sequelize: Sequelize, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
-  const run: RunSql = Object.assign((sql: string, bind?: unknown[]) => sequelize.query(sql, bind ? { bind } : {}), { warn });
-  const umzug = new Umzug({
-    migrations: migrations.map(({ name, up }) => ({ name, up })),
-    // A function here is a context factory: it returns the RunSql each migration gets.
-    context: () => run,
-    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
-    logger: undefined,
-  });
-  const lock = new pg.Client({ connectionString: url });
+  const lock = new pg.Client({ connectionString: url, statement_timeout: 0, application_name: 'gatehouse-migrate' });
+  // A connection lost mid-migration surfaces through the statement that was running; never as a crash.
+  lock.on('error', () => undefined);
   await lock.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    while (!(await lock.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK])).rows[0]?.locked) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+    const run: RunSql = Object.assign(
+      async (sql: string, bind?: unknown[]) => {
+        // As Sequelize's raw query answers: [rows, result] (of the last statement, for a text of several).
+        const answer: pg.QueryResult | pg.QueryResult[] = await lock.query(sql, bind);
+        const last = Array.isArray(answer) ? answer[answer.length - 1] : answer;
+        return [last?.rows ?? [], last];
+      },
+      { warn },
+    );
+    const umzug = new Umzug({
+      migrations: migrations.map(({ name, up }) => ({ name, up })),
+      // A function here is a context factory: it returns the RunSql each migration gets.
+      context: () => run,
+      storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+      logger: undefined,
+    });
     const applied = await umzug.up();
     return applied.map((migration) => migration.name);
   } finally {

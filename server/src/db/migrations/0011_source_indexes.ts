@@ -9,7 +9,9 @@ import type { MigrationFn } from './types';
  * open (no exit yet): it costs nothing at create.
  *
  * Built CONCURRENTLY, one statement each (not in a transaction), so a deploy on a large table does not stop
- * check-ins while they build; an index a failed build left invalid is dropped and built again.
+ * check-ins while they build (migrate.ts runs migrations with no statement timeout, and lets a waiting
+ * instance poll for its lock, for these builds); an index a failed build left invalid is dropped and built
+ * again.
  */
 const INDEXES = [
   { name: 'person_checkins_entry_source', definition: 'person_checkins (account_id, entry_source, entry_at DESC, id DESC)' },
