@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type CheckinFormInput, validateCheckinForm } from '../../../shared/src/domain';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import type { Kiosk } from '../../src/kiosk';
-import { visitsLike } from '../../src/data/queries';
+import { alreadyOnSite } from '../../src/data/queries';
 import type { PersonVisit } from '../../src/data/types';
 import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../formModel';
@@ -142,13 +142,12 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   );
 }
 
-/** The latest visit on site (this kiosk's data) that looks like this person's, if any. */
+/** The latest visit on site (this kiosk's data) that looks like this person's, if any (see alreadyOnSite). */
 async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<PersonVisit | undefined> {
   const { firstName, lastName } = input.person;
   if (!firstName || !lastName) return undefined;
   // A courtesy, not a rule: if the lookup fails, the check-in goes ahead.
-  const candidates = await kiosk.findPeople(`${firstName} ${lastName}`).catch((): PersonVisit[] => []);
-  return visitsLike(candidates, input.person)[0];
+  return alreadyOnSite(kiosk.db, kiosk.siteId, input.person).catch(() => undefined);
 }
 
 interface AlreadyCheckedInProps {

@@ -1,6 +1,7 @@
 import Dexie from 'dexie';
 import type { KioskDatabase } from './database';
 import type { PersonVisit, VehicleVisit } from './types';
+import { isCreate } from './types';
 
 const byName = (a: PersonVisit, b: PersonVisit) =>
   a.person.lastName.localeCompare(b.person.lastName) || a.person.firstName.localeCompare(b.person.firstName);
@@ -57,6 +58,23 @@ export function looksLikeSamePerson(visit: PersonVisit, person: PersonDetails): 
 export function visitsLike(visits: readonly PersonVisit[], person: PersonDetails): PersonVisit[] {
   const matches = visits.filter((visit) => looksLikeSamePerson(visit, person));
   return matches.sort((a, b) => Date.parse(b.entryAt) - Date.parse(a.entryAt));
+}
+
+/**
+ * The latest visit on site (this kiosk's data) that looks like `person`: whom the check-in form asks
+ * "already checked in?" about. A visit whose create the server refused (in Needs attention, never given a
+ * server id) is left out: the server has no such visit, and Needs attention tells staff to check the person
+ * in again, which this question would otherwise turn away. A create merely queued still counts: it is a
+ * check-in on its way.
+ */
+export async function alreadyOnSite(db: KioskDatabase, siteId: number, person: PersonDetails): Promise<PersonVisit | undefined> {
+  return db.transaction('r', [db.people, db.outbox], async () => {
+    const candidates = visitsLike(await rollCall(db, siteId), person);
+    if (candidates.length === 0) return undefined;
+    const refused = await db.outbox.where('state').equals('ATTENTION').toArray();
+    const refusedVisits = new Set(refused.filter((action) => isCreate(action.kind)).map((action) => action.visitId));
+    return candidates.find((visit) => visit.serverId !== undefined || !refusedVisits.has(visit.visitId));
+  });
 }
 
 /** Vehicles on site (not OUT), newest entry first. */

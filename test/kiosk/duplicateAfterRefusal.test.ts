@@ -1,0 +1,70 @@
+// First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alreadyOnSite } from '../../kiosk/src/data/queries';
+import type { PersonVisit } from '../../kiosk/src/data/types';
+import { actionsOf } from '../../kiosk/src/data/visits';
+import type { Kiosk } from '../../kiosk/src/kiosk';
+import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
+import type { TestServer } from '../support/testServer';
+import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startKioskServer();
+});
+afterAll(async () => server?.close());
+
+/** The site starts asking for a badge number the kiosk's cached configuration does not know of. */
+async function requireBadge(site: KioskSite): Promise<void> {
+  const fields = [...defaultCheckinConfig.fields, { name: 'badgeNumber', label: 'Badge number', type: 'text' as const, required: true }];
+  const response = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields });
+  expect(response.status).toBe(200);
+}
+
+async function checkIn(kiosk: Kiosk, firstName: string, lastName: string): Promise<PersonVisit> {
+  const result = await kiosk.checkIn({ person: { firstName, lastName } });
+  if (!result.ok) throw new Error(result.message);
+  return result.value;
+}
+
+const states = async (kiosk: Kiosk, visit: PersonVisit) => (await actionsOf(kiosk.db, visit.visitId)).map((action) => action.state);
+
+describe('"already checked in" on the check-in form', () => {
+  it('ignores a visit whose create the server refused, and still counts one synced or merely queued', async () => {
+    const site = await buildKioskSite(server);
+    const { kiosk, network } = openTestKiosk(server, site);
+    kiosk.start();
+    await kiosk.siteConfig();
+
+    // Synced before the site changed: the server has this visit.
+    const ada = await checkIn(kiosk, 'Ada', 'Lovelace');
+    await drain(kiosk);
+
+    // The cached copy (young, so used as it is) has no badge field: the kiosk accepts Rosa, the server refuses her.
+    await requireBadge(site);
+    const rosa = await checkIn(kiosk, 'Rosa', 'Parks');
+    await drain(kiosk);
+    expect(await states(kiosk, rosa)).toEqual(['ATTENTION']);
+    expect((await kiosk.db.people.get(rosa.visitId))?.serverId).toBeUndefined();
+    expect((await serverPeople(site)).map((checkin) => checkin.person.lastName)).toEqual(['Lovelace']);
+
+    // Needs attention says to check her in again: the form must not tell her she already is.
+    expect(await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Rosa', lastName: 'Parks' })).toBeUndefined();
+    // She stays on the Roll call (she is in the building); only the question leaves her out.
+    expect((await kiosk.findPeople('Rosa Parks')).map((visit) => visit.visitId)).toEqual([rosa.visitId]);
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'ada', lastName: 'LOVELACE' }))?.visitId).toBe(ada.visitId);
+
+    // Offline, a check-in waits in the outbox: a real check-in on its way, so the question is still asked.
+    network.setOnline(false);
+    const grace = await checkIn(kiosk, 'Grace', 'Hopper');
+    expect(await states(kiosk, grace)).toEqual(['QUEUED']);
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Grace', lastName: 'Hopper' }))?.visitId).toBe(grace.visitId);
+
+    // Rosa checked in again (still queued): that visit is the one she is asked about, not the refused one.
+    const again = await checkIn(kiosk, 'Rosa', 'Parks');
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Rosa', lastName: 'Parks' }))?.visitId).toBe(again.visitId);
+    await kiosk.close();
+  });
+});
