@@ -103,6 +103,30 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     await kiosk.close();
   });
 
+  it('a visit that began after the refused Entry is another visit: the Entry and its Exit wait in Needs attention, it stays IN', async () => {
+    const site = await buildKioskSite(server);
+    const { kiosk, platform, network } = offlineGateB(site);
+    kiosk.start();
+    // Offline, gate B sees the car come and go (an hour ago, half an hour ago)...
+    visitOf(await kiosk.vehicleEntry('GA 500 B'));
+    platform.clock.shift(30 * 60_000);
+    visitOf(await kiosk.vehicleExit('GA 500 B'));
+    // ...and now it is back, let in by another gate: the server's open visit began after gate B's Entry.
+    const back = await site.api.post<{ checkinId: number }>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'GA 500 B' });
+    expect(back.status).toBe(201);
+
+    network.setOnline(true);
+    await drain(kiosk);
+
+    const refused = await attentionItems(kiosk.db);
+    expect(refused.map((item) => item.action.lastError?.code)).toEqual(['VEHICLE_ALREADY_ON_SITE']);
+    expect((await kiosk.db.outbox.toArray()).map((action) => action.kind)).toEqual(['VEHICLE_ENTRY', 'VEHICLE_EXIT']);
+    const onServer = await serverVehicles(site);
+    expect(onServer).toHaveLength(1);
+    expect(onServer[0]).toMatchObject({ checkinId: back.body.checkinId, status: expect.stringMatching(/^(IN|PENDING)$/), exit: null });
+    await kiosk.close();
+  });
+
   it('an Entry alone (pressed by mistake) leaves the gate showing the server\'s visit: IN since gate A let it in', async () => {
     const site = await buildKioskSite(server);
     const fromGateA = await enteredAtGateA(site, 'GA-200 B');

@@ -28,6 +28,10 @@ export async function recordEntryOnSite(
 ): Promise<boolean> {
   if (action.kind !== 'VEHICLE_ENTRY' || error.code !== 'VEHICLE_ALREADY_ON_SITE') return false;
   if (current.siteId !== action.siteId || !isOpenVehicleStatus(current.status)) return false;
+  // Only a visit the car was already in when this gate recorded its Entry: one that began later is the car's
+  // next visit, and this gate's Entry and Exit are an earlier one the server has not heard of (a person's to
+  // settle; adopting it would lose that visit and check the car out of the one it is on now).
+  if (Date.parse(current.entry.at) > Date.parse(action.occurredAt)) return false;
   return db.transaction('rw', [db.outbox, db.vehicles], async () => {
     const visit = await db.vehicles.get(action.visitId);
     if (!visit || visit.serverId !== undefined || visit.plateKey !== normalizePlate(current.licensePlate)) return false;
