@@ -49,8 +49,9 @@ export async function transitionPersonCheckin(
   const read = await readCheckinForChange(db, key);
   if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
+  // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
   const now = changeStamp(input.now, row.updated_at);
-  const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
+  const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
   if (!result.ok) throw transitionRefused(result, `Check-in ${row.id}`, presentPersonCheckin(row));
   const next: PersonCheckinRow = {
     ...row,

@@ -39,8 +39,9 @@ export async function transitionVehicleCheckin(
   const read = await readVehicleCheckinForChange(db, key);
   if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
+  // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
   const now = changeStamp(input.now, row.updated_at);
-  const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, now);
+  const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
   if (!result.ok) throw transitionRefused(result, `Vehicle check-in ${row.id}`, presentVehicleCheckin(row));
   const next: VehicleCheckinRow = {
     ...row,
