@@ -51,9 +51,9 @@ export async function createVehicle(
     created_at: now,
     updated_at: now,
   };
-  // A delete does not take the plate's lock: the holder the insert ran into may be deleted before it is read.
-  // The plate is free then, and the insert goes again (once: only a delete frees a plate, and no other create
-  // or re-plate can take it while this one holds the lock).
+  // A delete does not take the plate's lock (nor does a re-plate of the holder, which locks only its new
+  // plate): the holder the insert ran into may be gone before it is read. The plate is free then, and the
+  // insert goes again (once: no other create or re-plate can take the plate while this one holds its lock).
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const inserted = await queryOne<{ id: number }>(db, INSERT, [
       accountId, row.license_plate, plateNorm, row.make, row.model, row.color, row.description, now, labelIds,

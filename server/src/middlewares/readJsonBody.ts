@@ -77,7 +77,7 @@ const MAX_DEPTH = 64;
 /**
  * Where the body holds a NUL character (`\u0000`) or a lone UTF-16 surrogate (`\ud800` escaped in the JSON),
  * neither of which PostgreSQL text or jsonb can store, nests deeper than MAX_DEPTH, or names a field
- * `__proto__` (which validation would drop without a word): a 422, not a database error, a stack overflow
+ * `__proto__` (which a record's validation would drop without a word): a 422, not a database error, a stack overflow
  * or lost input. Walked with an explicit stack, not recursion.
  */
 function unacceptableParts(body: unknown): FieldError[] {
@@ -99,7 +99,8 @@ function unacceptableParts(body: unknown): FieldError[] {
     for (const [key] of entries) {
       if (key.includes('\u0000')) errors.push({ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' });
       else if (LONE_SURROGATE.test(key)) errors.push({ path: [...path, key].join('.'), message: 'Field names must be well-formed Unicode' });
-      // JSON.parse keeps it as a field, but zod's records and objects skip it: refused, not silently lost.
+      // JSON.parse keeps it as a field; zod's records (customFields) drop it without a word (strict objects
+      // already refuse it as unknown): refused everywhere, so no such field is silently lost.
       else if (key === '__proto__') errors.push({ path: [...path, key].join('.'), message: 'The field name __proto__ is not accepted' });
     }
     for (const [key, item] of entries.reverse()) stack.push({ value: item, path: [...path, key] });
