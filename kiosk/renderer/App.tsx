@@ -6,7 +6,7 @@ import { StatusBar } from './components/StatusBar';
 import { useSessionState } from './hooks/useSessionState';
 import { DEVICE_DATABASE, appPreset, completePreset, forgetQuery, presetFromQuery, sameSettings, startPreset } from './deviceSettings';
 import { KioskShell } from './KioskShell';
-import { NO_TRIES, type PinTries } from './screens/PinPrompt';
+import { NO_TRIES, type PinTries } from './screens/pinTries';
 import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
 import { SetupScreen } from './screens/SetupScreen';
 

@@ -1,15 +1,15 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AttentionItem } from '../../src/data/attention';
-import type { DiscardLock } from '../hooks/useDiscardLock';
 import { useSessionState } from '../hooks/useSessionState';
 import { discardConsequence, discardLockedByBadPin, discardNeedsPin, discardQuestion } from './attentionWords';
-import { afterEntry, pausedText } from './discardPin';
-import { NO_TRIES, type PinTries } from './PinPrompt';
+import { NO_TRIES, type PinTries, afterEntry, pausedText } from './pinTries';
+import type { SettingsLock } from './SettingsGate';
 import './attention.css';
 
 interface DiscardDialogProps {
   item: AttentionItem;
-  lock: DiscardLock;
+  /** The Settings lock, as Settings itself has it: where Settings is locked, Discard is too, with the same PIN. */
+  lock: SettingsLock | undefined;
   onConfirm(): void;
   onCancel(): void;
 }
@@ -38,9 +38,9 @@ export function DiscardDialog({ item, lock, onConfirm, onCancel }: DiscardDialog
     return () => clearTimeout(timer);
   }, [paused, tries, setTries]);
 
-  const pin = lock.state === 'read' && lock.lock?.kind === 'pin' ? lock.lock.pin : undefined;
-  const badPin = lock.state === 'read' && lock.lock?.kind === 'invalid';
-  const blocked = lock.state === 'reading' || badPin || (pin !== undefined && paused);
+  const pin = lock?.kind === 'pin' ? lock.pin : undefined;
+  const badPin = lock?.kind === 'invalid';
+  const blocked = badPin || (pin !== undefined && paused);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { AttentionItem } from '../../src/data/attention';
 import type { Kiosk } from '../../src/kiosk';
-import { useDiscardLock } from '../hooks/useDiscardLock';
 import { useObservable } from '../hooks/useObservable';
 import { describeRefusal, shortTime } from '../words';
 import { fieldErrorText, refusedDetailsAdvice } from './attentionWords';
 import { DiscardDialog } from './DiscardDialog';
+import type { SettingsLock } from './SettingsGate';
 import './attention.css';
 
 /** One refused action: what it was, why the server said no (down to the details it did not accept), and when. */
@@ -36,9 +36,8 @@ function AttentionText({ item }: { item: AttentionItem }) {
  * Actions the server refused. Nothing is dropped silently: each stays here (holding back the later
  * actions of its visit) until a person retries it or discards it; a discard is confirmed first.
  */
-export function NeedsAttention({ kiosk }: { kiosk: Kiosk }) {
+export function NeedsAttention({ kiosk, lock }: { kiosk: Kiosk; lock: SettingsLock | undefined }) {
   const items = useObservable(kiosk.needsAttention);
-  const lock = useDiscardLock(kiosk);
   const [report, setReport] = useState<string>();
   const [confirming, setConfirming] = useState<number>();
 

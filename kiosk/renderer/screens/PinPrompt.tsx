@@ -1,16 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-
-/**
- * Wrong PINs in a row, how many pauses so far, and until when the prompt is paused: kept above the prompt
- * (by the app), so leaving it, unpairing or re-pairing resets none of it.
- */
-export interface PinTries {
-  wrong: number;
-  pauses: number;
-  pausedUntil: number;
-}
-
-export const NO_TRIES: PinTries = { wrong: 0, pauses: 0, pausedUntil: 0 };
+import { type PinTries, afterEntry, pausedText } from './pinTries';
 
 interface PinPromptProps {
   pin: string;
@@ -20,16 +9,6 @@ interface PinPromptProps {
   /** Absent where there is nothing to go back to (an unpaired kiosk). */
   onCancel?: () => void;
 }
-
-/** Wrong PINs in a row before the prompt pauses; the pause is a minute, doubling each time, up to an hour. */
-const TRIES = 5;
-const PAUSE_MS = 60_000;
-const LONGEST_PAUSE_MS = 60 * 60_000;
-
-const pauseWords = (ms: number) => {
-  const minutes = Math.max(1, Math.round(ms / 60_000));
-  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
-};
 
 /** Asks for the Settings PIN before the setup screen opens (kiosk.json `settingsPin`, or `?pin=`). */
 export function PinPrompt({ pin, tries, onTries, onUnlock, onCancel }: PinPromptProps) {
@@ -51,23 +30,19 @@ export function PinPrompt({ pin, tries, onTries, onUnlock, onCancel }: PinPrompt
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (paused) return;
-    if (entered === pin) {
-      onTries(NO_TRIES);
+    const right = entered === pin;
+    const next = afterEntry(tries, right, Date.now());
+    onTries(next);
+    if (right) {
       onUnlock();
       return;
     }
     setEntered('');
     input.current?.focus();
-    if (tries.wrong + 1 >= TRIES) {
-      const pause = Math.min(LONGEST_PAUSE_MS, PAUSE_MS * 2 ** tries.pauses);
-      onTries({ wrong: 0, pauses: tries.pauses + 1, pausedUntil: Date.now() + pause });
-      return;
-    }
-    onTries({ ...tries, wrong: tries.wrong + 1 });
-    setMessage('That PIN is not right.');
+    if (next.pausedUntil === 0) setMessage('That PIN is not right.');
   };
 
-  const shown = paused ? `Too many wrong PINs. Try again in ${pauseWords(tries.pausedUntil - Date.now())}.` : message;
+  const shown = paused ? pausedText(tries.pausedUntil, Date.now()) : message;
   return (
     <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="pin-title">
       <h1 id="pin-title" className="screen-title">Settings are locked</h1>

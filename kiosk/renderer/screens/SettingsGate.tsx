@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
-import { PinPrompt, type PinTries } from './PinPrompt';
+import { PinPrompt } from './PinPrompt';
+import type { PinTries } from './pinTries';
 
 /** What stands before Settings: a PIN, or a PIN setting that is wrong (then Settings stays shut: fail closed). */
 export type SettingsLock = { kind: 'pin'; pin: string } | { kind: 'invalid' };

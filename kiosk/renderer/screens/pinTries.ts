@@ -1,6 +1,16 @@
-import { NO_TRIES, type PinTries } from './PinPrompt';
+/**
+ * Wrong PINs in a row, how many pauses so far, and until when the prompt is paused: kept above the prompt
+ * (by the app), so leaving it, unpairing or re-pairing resets none of it.
+ */
+export interface PinTries {
+  wrong: number;
+  pauses: number;
+  pausedUntil: number;
+}
 
-// The PIN before a Discard is guessed no faster than the one before Settings: the same count and pauses.
+export const NO_TRIES: PinTries = { wrong: 0, pauses: 0, pausedUntil: 0 };
+
+// One rule for every prompt of the Settings PIN (Settings itself, and Discard): the same count and pauses.
 
 /** Wrong PINs in a row before a pause; the pause is a minute, doubling each time, up to an hour. */
 const TRIES = 5;
