@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
+import { requireBadgeNumber } from '../support/checkinConfig';
 import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
@@ -20,8 +20,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
   /** The site starts asking for a badge number while the kiosk still uses its cached form (no badge field). */
   async function refusedCheckIn(page: Page, site: Site, firstName: string, lastName: string): Promise<void> {
     await expect.poll(() => storeCount(page, 'siteConfigs')).toBe(1);
-    const fields = [...defaultCheckinConfig.fields, { name: 'badgeNumber', label: 'Badge number', type: 'text', required: true }];
-    expect((await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields })).status).toBe(200);
+    await requireBadgeNumber(site);
     await checkInThroughForm(page, firstName, lastName);
     await expect.poll(() => statusBar(page).textContent(), { timeout: 10_000 }).toContain('1 needs attention');
     await page.getByRole('button', { name: 'Done' }).click();

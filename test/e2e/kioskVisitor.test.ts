@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
+import { putCheckinConfig } from '../support/checkinConfig';
 import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, personAction, screenshot } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
@@ -88,19 +89,15 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
 
   it('refuses a required field left empty on screen, and queues nothing', async () => {
     const site = await newSite();
-    const config = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, {
-      requiresApproval: false,
-      fields: [
-        { name: 'firstName', label: 'First name', type: 'text', required: true },
-        { name: 'lastName', label: 'Last name', type: 'text', required: true },
-        { name: 'company', label: 'Company', type: 'text', required: false },
-        { name: 'email', label: 'Email', type: 'email', required: false },
-        { name: 'hostName', label: 'Who are you visiting?', type: 'text', required: true },
-        { name: 'badge', label: 'Visitor type', type: 'select', required: true, options: ['Guest', 'Contractor', 'Delivery'] },
-        { name: 'safety', label: 'I have read the safety rules', type: 'checkbox', required: true },
-      ],
-    });
-    expect(config.status).toBe(200);
+    await putCheckinConfig(site, [
+      { name: 'firstName', label: 'First name', type: 'text', required: true },
+      { name: 'lastName', label: 'Last name', type: 'text', required: true },
+      { name: 'company', label: 'Company', type: 'text', required: false },
+      { name: 'email', label: 'Email', type: 'email', required: false },
+      { name: 'hostName', label: 'Who are you visiting?', type: 'text', required: true },
+      { name: 'badge', label: 'Visitor type', type: 'select', required: true, options: ['Guest', 'Contractor', 'Delivery'] },
+      { name: 'safety', label: 'I have read the safety rules', type: 'checkbox', required: true },
+    ]);
     const { context, page } = await open(site);
     await page.getByRole('button', { name: 'Check in', exact: true }).click();
     await page.getByLabel('Who are you visiting?').waitFor();

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
+import { putCheckinConfig } from '../support/checkinConfig';
 import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
@@ -125,16 +126,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
 
   it('goes back to the visitor home after a while without input: a chosen person, a half-filled form', async () => {
     const site = await newSite();
-    const config = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, {
-      requiresApproval: false,
-      fields: [
-        { name: 'firstName', label: 'First name', type: 'text', required: true },
-        { name: 'lastName', label: 'Last name', type: 'text', required: true },
-        { name: 'email', label: 'Email', type: 'email', required: false },
-        { name: 'phone', label: 'Phone', type: 'phone', required: false },
-      ],
-    });
-    expect(config.status).toBe(200);
+    await putCheckinConfig(site, [
+      { name: 'firstName', label: 'First name', type: 'text', required: true },
+      { name: 'lastName', label: 'Last name', type: 'text', required: true },
+      { name: 'email', label: 'Email', type: 'email', required: false },
+      { name: 'phone', label: 'Phone', type: 'phone', required: false },
+    ]);
     const { context, page } = await openWith(site, { idle: String(IDLE_MS) });
     await checkInThroughForm(page, 'Ada', 'Lovelace');
     await page.getByRole('button', { name: 'Done' }).click();

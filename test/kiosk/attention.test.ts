@@ -2,9 +2,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigField } from '../../shared/src/schemas/sites';
-import type { AttentionItem } from '../../kiosk/src/data/attention';
+import { putCheckinConfig } from '../support/checkinConfig';
 import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
+import { type KioskSite, attentionOf, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
 
 let server: TestServer;
 
@@ -20,19 +20,7 @@ const fields = (companyRequired: boolean): ConfigField[] => [
   { name: 'company', label: 'Company', type: 'text', required: companyRequired },
 ];
 
-async function requireCompany(site: KioskSite, required: boolean): Promise<void> {
-  const response = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields: fields(required) });
-  expect(response.status).toBe(200);
-}
-
-function attentionOf(kiosk: { needsAttention: { subscribe(listener: (items: AttentionItem[]) => void): () => void } }) {
-  return new Promise<AttentionItem[]>((resolve) => {
-    const stop = kiosk.needsAttention.subscribe((items) => {
-      queueMicrotask(() => stop());
-      resolve(items);
-    });
-  });
-}
+const requireCompany = (site: KioskSite, required: boolean) => putCheckinConfig(site, fields(required));
 
 describe('a refused action goes to Needs attention and holds back only its own visit', () => {
   it('a 422 create (the site config changed while offline) blocks its break; other visitors sync; Discard takes both and says so', async () => {

@@ -1,12 +1,11 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
-import type { AttentionItem } from '../../kiosk/src/data/attention';
 import { readPeoplePulledAt, saveSettings } from '../../kiosk/src/data/settings';
 import type { Kiosk } from '../../kiosk/src/kiosk';
+import { requireBadgeNumber } from '../support/checkinConfig';
 import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, drain, openTestKiosk, startKioskServer } from './harness';
+import { attentionOf, buildKioskSite, drain, openTestKiosk, startKioskServer } from './harness';
 
 let server: TestServer;
 
@@ -14,22 +13,6 @@ beforeAll(async () => {
   server = await startKioskServer();
 });
 afterAll(async () => server?.close());
-
-/** The site starts asking for a badge number the kiosk's cached configuration does not know of. */
-async function requireBadge(site: KioskSite): Promise<void> {
-  const fields = [...defaultCheckinConfig.fields, { name: 'badgeNumber', label: 'Badge number', type: 'text' as const, required: true }];
-  const response = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields });
-  expect(response.status).toBe(200);
-}
-
-function attentionOf(kiosk: Kiosk): Promise<AttentionItem[]> {
-  return new Promise<AttentionItem[]>((resolve) => {
-    const stop = kiosk.needsAttention.subscribe((items) => {
-      queueMicrotask(() => stop());
-      resolve(items);
-    });
-  });
-}
 
 const badgeError = { path: 'customFields.badgeNumber', message: 'Badge number is required' };
 
@@ -39,7 +22,7 @@ describe('Needs attention keeps what the server did not accept', () => {
     const { kiosk, databaseName } = openTestKiosk(server, site);
     kiosk.start();
     await kiosk.siteConfig();
-    await requireBadge(site);
+    await requireBadgeNumber(site);
     // The cached copy (young, so used as it is) has no badge field: the kiosk accepts the check-in.
     const rosa = await kiosk.checkIn({ person: { firstName: 'Rosa', lastName: 'Parks' } });
     expect(rosa.ok).toBe(true);

@@ -5,7 +5,7 @@ import { alreadyOnSite } from '../../kiosk/src/data/queries';
 import type { PersonVisit } from '../../kiosk/src/data/types';
 import { actionsOf } from '../../kiosk/src/data/visits';
 import type { Kiosk } from '../../kiosk/src/kiosk';
-import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
+import { requireBadgeNumber } from '../support/checkinConfig';
 import type { TestServer } from '../support/testServer';
 import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
 
@@ -15,13 +15,6 @@ beforeAll(async () => {
   server = await startKioskServer();
 });
 afterAll(async () => server?.close());
-
-/** The site starts asking for a badge number the kiosk's cached configuration does not know of. */
-async function requireBadge(site: KioskSite): Promise<void> {
-  const fields = [...defaultCheckinConfig.fields, { name: 'badgeNumber', label: 'Badge number', type: 'text' as const, required: true }];
-  const response = await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: false, fields });
-  expect(response.status).toBe(200);
-}
 
 async function checkIn(kiosk: Kiosk, firstName: string, lastName: string): Promise<PersonVisit> {
   const result = await kiosk.checkIn({ person: { firstName, lastName } });
@@ -43,7 +36,7 @@ describe('"already checked in" on the check-in form', () => {
     await drain(kiosk);
 
     // The cached copy (young, so used as it is) has no badge field: the kiosk accepts Rosa, the server refuses her.
-    await requireBadge(site);
+    await requireBadgeNumber(site);
     const rosa = await checkIn(kiosk, 'Rosa', 'Parks');
     await drain(kiosk);
     expect(await states(kiosk, rosa)).toEqual(['ATTENTION']);

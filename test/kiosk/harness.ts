@@ -3,6 +3,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { randomUUID } from 'node:crypto';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import type { AttentionItem } from '../../kiosk/src/data/attention';
 import { type Kiosk, openKiosk } from '../../kiosk/src/kiosk';
 import { type TestNetwork, type TestPlatform, testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 import { visitHeads } from '../../kiosk/src/data/visits';
@@ -113,3 +114,13 @@ async function readAll<T>(api: ApiClient, path: string): Promise<T[]> {
 /** Every person check-in of the site, whatever its status, as the server has it. */
 export const serverPeople = (site: KioskSite) => readAll<PersonCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/people`);
 export const serverVehicles = (site: KioskSite) => readAll<VehicleCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/vehicles`);
+
+/** What Needs attention lists now, read once from its live query. */
+export function attentionOf(kiosk: Pick<Kiosk, 'needsAttention'>): Promise<AttentionItem[]> {
+  return new Promise<AttentionItem[]>((resolve) => {
+    const stop = kiosk.needsAttention.subscribe((items) => {
+      queueMicrotask(() => stop());
+      resolve(items);
+    });
+  });
+}

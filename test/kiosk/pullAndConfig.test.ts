@@ -7,6 +7,7 @@ import type { SyncStatus } from '../../kiosk/src/sync/status';
 import { pullPeople } from '../../kiosk/src/sync/pull';
 import { ackWriter } from '../../kiosk/src/sync/ackWriter';
 import { pushOutbox } from '../../kiosk/src/sync/push';
+import { putCheckinConfig } from '../support/checkinConfig';
 import type { TestServer } from '../support/testServer';
 import { type KioskSite, buildKioskSite, openTestKiosk, serverPeople, startKioskServer, testRetryPolicy, until } from './harness';
 
@@ -92,7 +93,7 @@ describe('site configuration: cached 5 minutes, served however old while offline
     expect(network.stats.sent).toBe(sent);
 
     const fields = [...(first?.config.fields ?? [])].map((field) => (field.name === 'company' ? { ...field, required: true } : field));
-    expect((await site.api.put(`/v1/sites/${site.siteId}/checkins/people/config`, { requiresApproval: true, fields })).status).toBe(200);
+    await putCheckinConfig(site, fields, true);
     platform.clock.shift(2 * MINUTES);
     const changed = await kiosk.siteConfig();
     expect(network.stats.sent).toBe(sent + 1);
