@@ -10,6 +10,7 @@ import type { VisitKind } from './visitKinds';
  * A visit the list no longer has is gone from site and leaves the local view, unless it still owes
  * the server something. A check-in the server has that is the answer to one of our queued creates
  * (the answer was lost) is not added twice: the create's own acknowledgement will bring it.
+ * False when nothing was written because the device is paired elsewhere now.
  */
 export async function applySnapshot<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
   db: KioskDatabase,
@@ -17,10 +18,10 @@ export async function applySnapshot<V extends PersonVisit | VehicleVisit, C exte
   snapshot: { siteId: number; items: C[]; startedAt: number; now: number },
   /** The pairing the list was read for: nothing is written once the device is paired elsewhere. */
   pairing?: Pairing,
-): Promise<void> {
+): Promise<boolean> {
   const table = kind.table(db);
-  await db.transaction('rw', [db.outbox, table, db.meta], async () => {
-    if (pairing && !(await stillPaired(db, pairing))) return;
+  return db.transaction('rw', [db.outbox, table, db.meta], async () => {
+    if (pairing && !(await stillPaired(db, pairing))) return false;
     const owing = new Set<string>();
     const siteActions: OutboxAction[] = [];
     for (const action of await db.outbox.toArray()) {
@@ -44,5 +45,6 @@ export async function applySnapshot<V extends PersonVisit | VehicleVisit, C exte
     await table.bulkPut(writes);
     const gone = local.filter((visit) => visit.serverId !== undefined && !listed.has(visit.serverId) && !untouchable(visit));
     await table.bulkDelete(gone.map((visit) => visit.visitId));
+    return true;
   });
 }

@@ -2,7 +2,7 @@ import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
 import type { ApiClient, ListQuery } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
-import { type Pairing, recordPeoplePulledAt, stillPaired } from '../data/settings';
+import { type Pairing, recordPeoplePulledAt } from '../data/settings';
 import { applySnapshot } from '../data/snapshot';
 import type { PersonVisit, VehicleVisit } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
@@ -65,10 +65,8 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   }
   const { db, pairing } = ctx;
   await db.transaction('rw', [db.outbox, kind.table(db), db.meta], async () => {
-    // Checked here as well as in applySnapshot: a list it drops must not be recorded as pulled either.
-    if (pairing && !(await stillPaired(db, pairing))) return;
-    await applySnapshot(db, kind, { siteId, items, startedAt, now: ctx.now() }, pairing);
-    await recordPulled?.(startedAt);
+    // A list applySnapshot drops (the device was paired elsewhere meanwhile) is not recorded as pulled either.
+    if (await applySnapshot(db, kind, { siteId, items, startedAt, now: ctx.now() }, pairing)) await recordPulled?.(startedAt);
   });
   return 'pulled';
 }
