@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
+import { type KioskTestSite, kioskSite } from '../support/factories';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;

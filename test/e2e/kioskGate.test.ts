@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
-import { kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
+import { type KioskTestSite, kioskSite } from '../support/factories';
+import { kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;

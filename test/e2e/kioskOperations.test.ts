@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
+import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;

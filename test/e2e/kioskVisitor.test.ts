@@ -2,8 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
+import { type KioskTestSite, kioskSite } from '../support/factories';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, outboxCount, personAction, screenshot } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, personAction, screenshot } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;

@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
+import { type KioskTestSite, kioskSite } from '../support/factories';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, kioskSite, type KioskTestSite, type KioskWeb, openKioskPage, storeCount } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 // The visitor screens against what a hurried or absent-minded person does at a lobby tablet: a double tap,

@@ -8,7 +8,7 @@ import { type Kiosk, openKiosk } from '../../kiosk/src/kiosk';
 import { type TestNetwork, type TestPlatform, testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 import { visitHeads } from '../../kiosk/src/data/visits';
 import { type RetryPolicy, fullJitterBackoff } from '../../kiosk/src/sync/backoff';
-import { buildSite, buildToken, buildWorld } from '../support/factories';
+import { kioskSite } from '../support/factories';
 import type { ApiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 
@@ -24,12 +24,7 @@ export interface KioskSite {
 }
 
 /** A fresh site of its own (so tests and property runs never see each other's visits). */
-export async function buildKioskSite(server: TestServer): Promise<KioskSite> {
-  const world = await buildWorld(server);
-  const site = await buildSite(server, world.accountId);
-  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-  return { siteId: site.siteId, kioskToken: token.token, api: world.api };
-}
+export const buildKioskSite = (server: TestServer): Promise<KioskSite> => kioskSite(server);
 
 /** Backoff in milliseconds, so faults cost tests nothing; the shape (full jitter, cap) is the real one. */
 export const testRetryPolicy = () => fullJitterBackoff({ baseMs: 2, capMs: 25 });

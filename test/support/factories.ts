@@ -53,6 +53,23 @@ export async function buildWorld(server: Harness): Promise<World> {
   };
 }
 
+/** A site a kiosk is paired with: a new account's, a kiosk token for it alone, an integrator client. */
+export interface KioskTestSite {
+  siteId: number;
+  /** The account's other site, which the kiosk token cannot see. */
+  otherSiteId: number;
+  kioskToken: string;
+  kioskTokenId: number;
+  api: ApiClient;
+}
+
+export async function kioskSite(server: Harness, name?: string): Promise<KioskTestSite> {
+  const world = await buildWorld(server);
+  const site = await buildSite(server, world.accountId, name);
+  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
+}
+
 /** A valid person check-in body. */
 export const visitor = (firstName = 'Ada', lastName = 'Lovelace', extra: Record<string, unknown> = {}) => ({
   person: { firstName, lastName },

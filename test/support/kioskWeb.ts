@@ -7,8 +7,6 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { build, preview } from 'vite';
 import { launchChromium } from './browser';
-import { buildSite, buildToken, buildWorld } from './factories';
-import type { ApiClient } from './http';
 import { type TestServer, startTestServer } from './testServer';
 
 const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.meta.url));
@@ -114,23 +112,6 @@ export async function personAction(
   if (screenshotName) await screenshot(page, screenshotName);
   await page.getByRole('button', { name: action, exact: true }).click();
   await page.getByRole('button', { name: 'Done' }).click();
-}
-
-/** A site as the browser tests pair a kiosk with: a new account's, a kiosk token for it alone, an integrator client. */
-export interface KioskTestSite {
-  siteId: number;
-  /** The account's other site, which the kiosk token cannot see. */
-  otherSiteId: number;
-  kioskToken: string;
-  kioskTokenId: number;
-  api: ApiClient;
-}
-
-export async function kioskSite(server: TestServer, name: string): Promise<KioskTestSite> {
-  const world = await buildWorld(server);
-  const site = await buildSite(server, world.accountId, name);
-  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-  return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
 }
 
 /**
