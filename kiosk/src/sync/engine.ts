@@ -70,10 +70,14 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   // what it cannot record in a loop.
   let failedPasses = 0;
   let pausedUntil = 0;
+  // A pass counts once however it failed (its push failed, then its schedule threw): one step of backoff.
+  let pausedThisPass = false;
   let unsubscribeLink: (() => void) | undefined;
 
   /** One more failed pass in a row: the whole queue waits a longer backoff. */
   const pauseQueue = () => {
+    if (pausedThisPass) return;
+    pausedThisPass = true;
     failedPasses += 1;
     const until = now() + policy.delayMs(failedPasses, undefined);
     // A pass that fails during a pause (a kick) does not shorten it, as the jitter could; a pause beyond the
@@ -103,20 +107,31 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a
       // failed pass: the server is away, or the storage the pull writes to is failing.)
       if (pullWanted && !stopped && pushed === 'done') {
+        // Cleared before, so a pull asked for while this one runs is not lost; set again unless it completed,
+        // so a pull that failed or threw (storage failing under it) goes with the next pass, not the timer's.
         pullWanted = false;
-        const pulled = await pullPeople({ db, api, ...reach }, siteId);
-        const pulledVehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
-        if (pulled === 'failed' || pulledVehicles === 'failed') pullWanted = true;
+        let pulled = false;
+        try {
+          const people = await pullPeople({ db, api, ...reach }, siteId);
+          const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
+          pulled = people === 'pulled' && vehicles === 'pulled';
+        } finally {
+          if (!pulled) pullWanted = true;
+        }
       }
     }
     if (!stopped) {
-      const retryAt = await nextRetryAt(db, now(), policy);
+      // A pull still wanted waits for the pause as the queue does (a pause is only ever set, and kept, by a
+      // failed pass): the timer may have woken this pass a moment before the pause ended, as timers can fire
+      // a millisecond early by the wall clock, and then this is what brings the pull.
+      const retryAt = (await nextRetryAt(db, now(), policy)) ?? (pullWanted && pausedUntil > 0 ? pausedUntil : undefined);
       if (retryAt === undefined) retryTimer.cancel();
       else retryTimer.wakeAt(Math.max(retryAt, pausedUntil));
     }
   };
 
   const pass = async () => {
+    pausedThisPass = false;
     try {
       await syncOnce();
     } catch (error) {
