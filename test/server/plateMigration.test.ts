@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Vehicle, VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { up } from '../../server/src/db/migrations/0009_plate_nfkc';
-import type { RunSql } from '../../server/src/db/migrations/types';
 import { queryOne, queryRows } from '../../server/src/db/query';
+import { runMigration } from '../support/migration';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { VEHICLES, arrive, visits } from '../support/vehicles';
 
@@ -39,14 +39,7 @@ const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
   (await queryOne<{ plate_norm: string }>(db(), `SELECT plate_norm FROM ${table} WHERE account_id = $1 AND id = $2`, [harness.world.accountId, id]))?.plate_norm;
 
 /** Runs the migration as `migrate` would, and returns what it warned about. */
-async function migrate(): Promise<Array<{ message: string; fields?: Record<string, unknown> }>> {
-  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-  const sql: RunSql = Object.assign((text: string, bind?: unknown[]) => harness.server.sequelize.query(text, bind ? { bind } : {}), {
-    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
-  });
-  await up({ context: sql });
-  return warnings;
-}
+const migrate = () => runMigration(harness.server.sequelize, up);
 
 describe('migration 0009: plates compared in NFKC', () => {
   it('renormalizes full-width plates; a plate whose new form another row holds, or that is no plate, keeps its old form and is named', async () => {
