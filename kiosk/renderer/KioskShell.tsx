@@ -58,7 +58,7 @@ export function KioskShell({ device, settings, notice, settingsLock, pinTries, o
   let screen = <p className="loading">Opening…</p>;
   if (kiosk && view === 'home') screen = settings.mode === 'gate' ? <GateScreen kiosk={kiosk} /> : <VisitorScreen key={homeKey} kiosk={kiosk} />;
   if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
-  if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} lock={settingsLock} />;
+  if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />;
   if (view === 'settings') {
     // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
     screen = (

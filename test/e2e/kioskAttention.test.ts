@@ -91,6 +91,37 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
     await context.close();
   }, 40_000);
 
+  it('Discard and Settings count wrong PINs together: switching prompts buys no more guesses', async () => {
+    const site = await newSite();
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468',
+    });
+    await refusedCheckIn(page, site, 'Mary', 'Seacole');
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    const discard = page.getByRole('listitem').filter({ hasText: 'Check-in of Mary Seacole' }).getByRole('button', { name: 'Discard' });
+    await discard.click();
+    const dialog = page.getByRole('dialog', { name: 'Discard this check-in of Mary Seacole?' });
+    // Four wrong PINs at Discard (one short of the pause)…
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await dialog.getByLabel('Settings PIN').fill('0000');
+      await dialog.getByRole('button', { name: 'Yes, discard' }).click();
+      await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('That PIN is not right');
+    }
+    await dialog.getByRole('button', { name: 'No, keep it' }).click();
+    // …and the fifth at Settings pauses both prompts.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Settings PIN').fill('0000');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many wrong PINs. Try again in a minute.');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Needs attention' }).click();
+    await discard.click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('Too many wrong PINs. Try again in a minute.');
+    expect(await dialog.getByRole('button', { name: 'Yes, discard' }).isDisabled()).toBe(true);
+    expect(await outboxCount(page)).toBe(1);
+    await context.close();
+  }, 40_000);
+
   it('the Roll call says how old it is, and says so plainly when the server has been away', async () => {
     const site = await newSite();
     const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });

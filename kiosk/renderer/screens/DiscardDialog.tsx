@@ -1,8 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AttentionItem } from '../../src/data/attention';
-import { useSessionState } from '../hooks/useSessionState';
 import { discardConsequence, discardLockedByBadPin, discardNeedsPin, discardQuestion } from './attentionWords';
-import { NO_TRIES, type PinTries, afterEntry, pausedText } from './pinTries';
+import { type PinTries, afterEntry, pausedText } from './pinTries';
 import type { SettingsLock } from './SettingsGate';
 import './attention.css';
 
@@ -10,6 +9,9 @@ interface DiscardDialogProps {
   item: AttentionItem;
   /** The Settings lock, as Settings itself has it: where Settings is locked, Discard is too, with the same PIN. */
   lock: SettingsLock | undefined;
+  /** The Settings prompt's own count of wrong PINs: one count for one PIN, so Discard buys no more guesses. */
+  tries: PinTries;
+  onTries(tries: PinTries): void;
   onConfirm(): void;
   onCancel(): void;
 }
@@ -19,12 +21,10 @@ interface DiscardDialogProps {
  * call), and asks for the Settings PIN where one is set: on a lobby tablet anyone can tap Discard. Modal,
  * so nothing else is tapped meanwhile; "No, keep it" comes first and has the focus when there is no PIN.
  */
-export function DiscardDialog({ item, lock, onConfirm, onCancel }: DiscardDialogProps) {
+export function DiscardDialog({ item, lock, tries, onTries, onConfirm, onCancel }: DiscardDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [entered, setEntered] = useState('');
   const [wrong, setWrong] = useState(false);
-  // Kept through a reload like the Settings prompt's, so reloading does not buy more guesses.
-  const [tries, setTries] = useSessionState<PinTries>('gatehouse-discard-pin-tries', NO_TRIES);
   const paused = tries.pausedUntil > 0;
 
   useEffect(() => {
@@ -34,9 +34,9 @@ export function DiscardDialog({ item, lock, onConfirm, onCancel }: DiscardDialog
   }, []);
   useEffect(() => {
     if (!paused) return undefined;
-    const timer = setTimeout(() => setTries({ ...tries, pausedUntil: 0 }), Math.max(0, tries.pausedUntil - Date.now()));
+    const timer = setTimeout(() => onTries({ ...tries, pausedUntil: 0 }), Math.max(0, tries.pausedUntil - Date.now()));
     return () => clearTimeout(timer);
-  }, [paused, tries, setTries]);
+  }, [paused, tries, onTries]);
 
   const pin = lock?.kind === 'pin' ? lock.pin : undefined;
   const badPin = lock?.kind === 'invalid';
@@ -47,7 +47,7 @@ export function DiscardDialog({ item, lock, onConfirm, onCancel }: DiscardDialog
     if (blocked) return;
     if (pin !== undefined) {
       const right = entered === pin;
-      setTries(afterEntry(tries, right, Date.now()));
+      onTries(afterEntry(tries, right, Date.now()));
       if (!right) {
         setEntered('');
         setWrong(true);

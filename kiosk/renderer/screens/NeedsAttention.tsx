@@ -5,6 +5,7 @@ import { useObservable } from '../hooks/useObservable';
 import { describeRefusal, shortTime } from '../words';
 import { fieldErrorText, refusedDetailsAdvice } from './attentionWords';
 import { DiscardDialog } from './DiscardDialog';
+import type { PinTries } from './pinTries';
 import type { SettingsLock } from './SettingsGate';
 import './attention.css';
 
@@ -36,7 +37,15 @@ function AttentionText({ item }: { item: AttentionItem }) {
  * Actions the server refused. Nothing is dropped silently: each stays here (holding back the later
  * actions of its visit) until a person retries it or discards it; a discard is confirmed first.
  */
-export function NeedsAttention({ kiosk, lock }: { kiosk: Kiosk; lock: SettingsLock | undefined }) {
+interface NeedsAttentionProps {
+  kiosk: Kiosk;
+  /** The Settings lock and its count of wrong PINs, which Discard shares. */
+  lock: SettingsLock | undefined;
+  pinTries: PinTries;
+  onPinTries(tries: PinTries): void;
+}
+
+export function NeedsAttention({ kiosk, lock, pinTries, onPinTries }: NeedsAttentionProps) {
   const items = useObservable(kiosk.needsAttention);
   const [report, setReport] = useState<string>();
   const [confirming, setConfirming] = useState<number>();
@@ -76,7 +85,7 @@ export function NeedsAttention({ kiosk, lock }: { kiosk: Kiosk; lock: SettingsLo
         ))}
       </ul>
       {toDiscard ? (
-        <DiscardDialog key={toDiscard.action.seq} item={toDiscard} lock={lock}
+        <DiscardDialog key={toDiscard.action.seq} item={toDiscard} lock={lock} tries={pinTries} onTries={onPinTries}
           onConfirm={() => void discard(toDiscard.action.seq)} onCancel={() => setConfirming(undefined)} />
       ) : null}
     </div>
