@@ -11,8 +11,8 @@ import { plainReason, shortTime } from '../words';
 interface CheckinFormProps {
   kiosk: Kiosk;
   onCheckedIn(visit: PersonVisit): void;
-  /** The person is already on site and chose to check out instead. */
-  onCheckOut(): void;
+  /** The person is already on site (as `visit`) and chose to check out instead. */
+  onCheckOut(visit: PersonVisit): void;
   onCancel(): void;
 }
 
@@ -121,7 +121,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     <form ref={form} className="checkin-form" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="checkin-title">
       <h1 id="checkin-title" className="screen-title">Check in</h1>
       {formError ? <p className="form-error" role="alert">{formError}</p> : null}
-      {alreadyIn ? <AlreadyCheckedIn visit={alreadyIn} onCheckOut={onCheckOut} onCheckInAnyway={() => void save(formInput(fields, values))} /> : null}
+      {alreadyIn ? <AlreadyCheckedIn visit={alreadyIn} onCheckOut={() => onCheckOut(alreadyIn)} onCheckInAnyway={() => void save(formInput(fields, values))} /> : null}
       <div className="fields">
         {fields.map((field) => (
           <FormField

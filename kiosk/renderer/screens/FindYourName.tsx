@@ -13,6 +13,9 @@ type PersonAction = 'BREAK_START' | 'BREAK_END' | 'CHECKOUT';
 const actionLabels: Record<PersonAction, string> = { BREAK_START: 'Start break', BREAK_END: 'End break', CHECKOUT: 'Check out' };
 const actionOrder: PersonAction[] = ['BREAK_START', 'BREAK_END', 'CHECKOUT'];
 
+// More would be a list to scroll on a lobby screen: whoever is not among them types more of their name.
+const MOST_LISTED = 8;
+
 function confirmationFor(action: PersonAction, visit: PersonVisit): ConfirmationMessage {
   const name = visit.person.firstName;
   if (action === 'BREAK_START') return { title: `Enjoy your break, ${name}`, detail: 'Choose Break and End break when you are back.', tone: 'success' };
@@ -23,6 +26,11 @@ function confirmationFor(action: PersonAction, visit: PersonVisit): Confirmation
 interface FindYourNameProps {
   kiosk: Kiosk;
   intent: 'checkout' | 'break';
+  /**
+   * A visit to offer at once: the one the check-in form said the person is already checked in with. Its
+   * name is searched for as if typed, so a namesake still finds their own visit in the list below it.
+   */
+  offer?: PersonVisit;
   onDone(message: ConfirmationMessage): void;
   onCancel(): void;
 }
@@ -31,27 +39,20 @@ interface FindYourNameProps {
  * Check out and breaks: the person finds their name among the people on site (local data, so it works
  * offline), then gets the actions their state allows, as the shared state machine says.
  */
-export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNameProps) {
-  const [typed, setTyped] = useState('');
-  const [matches, setMatches] = useState<PersonVisit[]>([]);
+export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYourNameProps) {
+  const [typed, setTyped] = useState(offer ? `${offer.person.firstName} ${offer.person.lastName}` : '');
+  // With the text it answers, so "Nobody matches" waits for the answer to what is typed now.
+  const [found, setFound] = useState<{ query: string; visits: PersonVisit[] }>();
   const [chosenId, setChosenId] = useState<string>();
   const [error, setError] = useState<string>();
   const everyone = useObservable(kiosk.rollCall);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
-  const chosenName = useRef<HTMLHeadingElement>(null);
-  const shownId = chosen?.visitId;
-
-  // The button that chose the person is gone with the list: focus moves to the person's card instead of
-  // falling to the page, so a screen reader names who was chosen and the actions come next.
-  useEffect(() => {
-    if (shownId !== undefined) chosenName.current?.focus();
-  }, [shownId]);
 
   useEffect(() => {
     let current = true;
     // Nobody is listed before something is typed: a lobby screen should not show every visitor's name.
-    if (typed.trim() === '') setMatches([]);
-    else void kiosk.findPeople(typed).then((found) => current && setMatches(found.slice(0, 8)));
+    if (typed.trim() === '') setFound(undefined);
+    else void kiosk.findPeople(typed).then((visits) => current && setFound({ query: typed, visits }));
     return () => {
       current = false;
     };
@@ -65,48 +66,36 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
   };
 
   if (chosen) {
-    // A status newer than this kiosk: the state machine cannot say what it allows, so nothing is offered.
-    const allowed = isKnown(personStatuses, chosen.status) ? allowedPersonActions(chosen.status) : [];
-    const actions = actionOrder.filter((action) => allowed.includes(action));
     return (
       <div className="find-person">
-        <div className="person-card">
-          <h1 ref={chosenName} className="person-card-name" tabIndex={-1}>{chosen.person.firstName} {chosen.person.lastName}</h1>
-          <p className="person-card-status">
-            <StatusBadge status={chosen.status} label={personStatusText(chosen.status)} /> since {shortTime(chosen.lastEventAt)}
-            {chosen.person.company ? <span> · {chosen.person.company}</span> : null}
-          </p>
-          {error ? <p className="form-error" role="alert">{error}</p> : null}
-          <div className="action-row">
-            {actions.map((action) => (
-              <button key={action} type="button" className={`button ${action === 'CHECKOUT' ? 'button-primary' : 'button-strong'} button-large`}
-                onClick={() => void act(action, chosen)}>
-                {actionLabels[action]}
-              </button>
-            ))}
-          </div>
-          {actions.length === 0 ? <p className="empty">Nothing to do here for this visit. Please ask at reception.</p> : null}
-        </div>
+        <PersonCard visit={chosen} heading="h1" error={error} onAct={act} />
         <div className="form-actions">
-          <button type="button" className="button button-secondary" onClick={() => setChosenId(undefined)}>Not you? Back to the list</button>
+          <button type="button" className="button button-secondary" onClick={() => { setError(undefined); setChosenId(undefined); }}>
+            Not you? Back to the list
+          </button>
         </div>
       </div>
     );
   }
 
+  // Found by what is typed, so it goes once the text is no longer its name, and so does a visit that left.
+  const offered = offer && found?.visits.find((visit) => visit.visitId === offer.visitId);
+  const listed = (found?.visits ?? []).filter((visit) => visit !== offered).slice(0, MOST_LISTED);
   return (
     <div className="find-person">
       <h1 className="screen-title">{intent === 'break' ? 'Break' : 'Check out'}</h1>
       <div className="field">
         <label htmlFor="find-your-name">Find your name</label>
-        <input id="find-your-name" type="search" autoFocus autoComplete="off" spellCheck={false} value={typed}
+        {/* Not focused over an offer: on a tablet the keyboard would open over the visit offered. */}
+        <input id="find-your-name" type="search" autoFocus={!offer} autoComplete="off" spellCheck={false} value={typed}
           placeholder="Type the first letters of your name" onChange={(event) => setTyped(event.target.value)} />
       </div>
-      {typed.trim() !== '' && matches.length === 0 ? (
+      {found?.query === typed && found.visits.length === 0 ? (
         <p className="empty">Nobody on site matches “{typed.trim()}”. Check the spelling, or ask at reception.</p>
       ) : null}
+      {offered ? <PersonCard visit={offered} heading="h2" error={error} onAct={act} /> : null}
       <ul className="people-list" aria-label="Matching people">
-        {matches.map((visit) => (
+        {listed.map((visit) => (
           <li key={visit.visitId}>
             <button type="button" className="person-button" onClick={() => { setError(undefined); setChosenId(visit.visitId); }}>
               <span className="person-name">{visit.person.firstName} {visit.person.lastName}</span>
@@ -118,6 +107,48 @@ export function FindYourName({ kiosk, intent, onDone, onCancel }: FindYourNamePr
       <div className="form-actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>Back</button>
       </div>
+    </div>
+  );
+}
+
+interface PersonCardProps {
+  visit: PersonVisit;
+  /** h1 when the card is the screen (a person chosen from the list), h2 when it is part of it (a visit offered). */
+  heading: 'h1' | 'h2';
+  error: string | undefined;
+  onAct(action: PersonAction, visit: PersonVisit): Promise<void>;
+}
+
+/** One visit: who, since when, and the actions its state allows. */
+function PersonCard({ visit, heading: Heading, error, onAct }: PersonCardProps) {
+  const name = useRef<HTMLHeadingElement>(null);
+  // The control that led here is gone with its screen (the list's button, the notice's Check out): focus moves
+  // to the name instead of falling to the page, so a screen reader says who this is and the actions come
+  // next. Focus held elsewhere (someone typing in the search) stays where it is.
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (focused === null || focused === document.body) name.current?.focus();
+  }, [visit.visitId]);
+  // A status newer than this kiosk: the state machine cannot say what it allows, so nothing is offered.
+  const allowed = isKnown(personStatuses, visit.status) ? allowedPersonActions(visit.status) : [];
+  const actions = actionOrder.filter((action) => allowed.includes(action));
+  return (
+    <div className="person-card">
+      <Heading ref={name} className="person-card-name" tabIndex={-1}>{visit.person.firstName} {visit.person.lastName}</Heading>
+      <p className="person-card-status">
+        <StatusBadge status={visit.status} label={personStatusText(visit.status)} /> since {shortTime(visit.lastEventAt)}
+        {visit.person.company ? <span> · {visit.person.company}</span> : null}
+      </p>
+      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      <div className="action-row">
+        {actions.map((action) => (
+          <button key={action} type="button" className={`button ${action === 'CHECKOUT' ? 'button-primary' : 'button-strong'} button-large`}
+            onClick={() => void onAct(action, visit)}>
+            {actionLabels[action]}
+          </button>
+        ))}
+      </div>
+      {actions.length === 0 ? <p className="empty">Nothing to do here for this visit. Please ask at reception.</p> : null}
     </div>
   );
 }

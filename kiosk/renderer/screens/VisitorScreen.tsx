@@ -7,7 +7,12 @@ import { FindYourName } from './FindYourName';
 import { VisitorHome } from './VisitorHome';
 
 // `returned`: home came back after another step (whose focused control is gone), not on opening.
-type Step = { step: 'home'; returned: boolean } | { step: 'form' } | { step: 'find'; intent: 'checkout' | 'break' } | { step: 'done'; message: ConfirmationMessage };
+// `offer`: the visit the form found this person already on site with, offered at once on Find your name.
+type Step =
+  | { step: 'home'; returned: boolean }
+  | { step: 'form' }
+  | { step: 'find'; intent: 'checkout' | 'break'; offer?: PersonVisit }
+  | { step: 'done'; message: ConfirmationMessage };
 
 function welcome(visit: PersonVisit): ConfirmationMessage {
   const title = `Welcome, ${visit.person.firstName}`;
@@ -24,11 +29,11 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
       return <VisitorHome takeFocus={step.returned} onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
     case 'form':
       return (
-        <CheckinForm kiosk={kiosk} onCancel={home} onCheckOut={() => setStep({ step: 'find', intent: 'checkout' })}
+        <CheckinForm kiosk={kiosk} onCancel={home} onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
           onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />
       );
     case 'find':
-      return <FindYourName kiosk={kiosk} intent={step.intent} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
+      return <FindYourName kiosk={kiosk} intent={step.intent} offer={step.offer} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
     case 'done':
       return <Confirmation message={step.message} onDone={home} />;
   }
