@@ -6,7 +6,7 @@ import { StatusBar } from './components/StatusBar';
 import { idleDelay, useIdleReset } from './hooks/useIdleReset';
 import { useKiosk } from './hooks/useKiosk';
 import { useObservable } from './hooks/useObservable';
-import { GateScreen } from './screens/GateScreen';
+import { GateDesk } from './screens/GateDesk';
 import { NeedsAttention } from './screens/NeedsAttention';
 import type { PinTries } from './screens/pinTries';
 import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
@@ -55,8 +55,11 @@ export function KioskShell({ device, settings, notice, settingsLock, pinTries, o
     </button>
   );
 
-  let screen = <p className="loading">Opening…</p>;
-  if (kiosk && view === 'home') screen = settings.mode === 'gate' ? <GateScreen kiosk={kiosk} /> : <VisitorScreen key={homeKey} kiosk={kiosk} />;
+  // The gate's actions and results are kept on every tab (its screen shows on Home only): scans still running
+  // when the guard looks at another tab are not lost, and he finds what they came to when he is back.
+  const gate = kiosk && settings.mode === 'gate' ? <GateDesk kiosk={kiosk} shown={view === 'home'} /> : null;
+  let screen = gate ? null : <p className="loading">Opening…</p>;
+  if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
   if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
   if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />;
   if (view === 'settings') {
@@ -81,7 +84,7 @@ export function KioskShell({ device, settings, notice, settingsLock, pinTries, o
         </nav>
       </header>
       {notice ? <p className="banner" role="alert">{notice}</p> : null}
-      <main className="screen">{screen}</main>
+      <main className="screen">{gate}{screen}</main>
       <StatusBar status={status} />
     </div>
   );

@@ -1,9 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
-import { kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount } from '../support/kioskWeb';
+import {
+  exitButton, gateResult, kioskBrowserHooks, type KioskWeb, newestResult, onSiteList, openGatePage, outboxCount, plateInput, scan, serverVehicleVisits, slowSearch,
+} from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -16,33 +18,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
   const newSite = () => kioskSite(server, 'North gate');
 
-  /** The gate page, with the plate input focused as a scanner needs it. */
-  async function openGate(site: Site): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate' });
-    await expect.poll(() => plateInput(opened.page).evaluate((input) => input === document.activeElement)).toBe(true);
-    return opened;
-  }
-
-  const plateInput = (page: Page) => page.getByLabel('License plate');
-  const result = (page: Page) => page.getByLabel('Result');
-  const exitButton = (page: Page) => page.getByRole('button', { name: 'Exit', exact: true });
-  /** The plates in the "On site now" list, as the guard reads them. */
-  const onSiteList = async (page: Page) => (await page.locator('.vehicle-list .vehicle-plate').allInnerTexts()).sort();
-  /** The plates of the site's visits on the server, with their status. */
-  const serverVisits = async (site: Site) =>
-    (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId] })).body.data
-      .map((visit) => `${visit.licensePlate} ${visit.status}`)
-      .sort();
-  /** Exit's plate search answers only after `ms`, so the action stays busy while the guard scans on; counts the searches. */
-  const slowSearch = async (context: BrowserContext, ms: number) => {
-    const searches = { count: 0 };
-    await context.route('**/v1/checkins/vehicles/search', async (route) => {
-      searches.count += 1;
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      await route.continue();
-    });
-    return searches;
-  };
+  const openGate = (site: Site) => openGatePage({ server, browser, web }, site);
   /** The site's vehicle list as the kiosk pulls it, without `plate`: as if made at another gate after the last pull. */
   const hideFromPull = (context: BrowserContext, plate: string) =>
     context.route(/\/v1\/sites\/\d+\/checkins\/vehicles(\?|$)/, async (route) => {
@@ -51,10 +27,6 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
       const listed = (await response.json()) as { data: VehicleCheckin[] };
       await route.fulfill({ response, json: { ...listed, data: listed.data.filter((visit) => visit.licensePlate !== plate) } });
     });
-  const scan = async (page: Page, plate: string) => {
-    await page.keyboard.type(plate, { delay: 5 });
-    await page.keyboard.press('Enter');
-  };
 
   it('a plate scanned with its Enter while a refused Exit is busy is recorded when Exit ends, never run into the refused plate', async () => {
     const site = await newSite();
@@ -65,17 +37,17 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
     await page.keyboard.type('DD 444', { delay: 5 });
     await exitButton(page).click();
     await scan(page, 'EE 555');
-    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/EE 555\s+PENDING/);
+    await expect.poll(() => newestResult(page).innerText(), { timeout: 10_000 }).toMatch(/EE 555\s+PENDING/);
     expect(searches.count).toBe(1);
     expect(await plateInput(page).inputValue()).toBe('');
-    expect(await onSiteList(page)).toEqual(['EE 555']);
+    await expect.poll(() => onSiteList(page)).toEqual(['EE 555']);
 
     // The next Enter finds nothing to record: no plate made of the two.
     await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
     expect(await onSiteList(page)).toEqual(['EE 555']);
     await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
-    expect(await serverVisits(site)).toEqual(['EE 555 PENDING']);
+    expect(await serverVehicleVisits(site)).toEqual(['EE 555 PENDING']);
     await context.close();
   }, 40_000);
 
@@ -91,12 +63,12 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
     await exitButton(page).click();
     await scan(page, 'EE 555');
     await scan(page, 'FF 666');
-    await expect.poll(() => result(page).innerText(), { timeout: 10_000 }).toMatch(/FF 666\s+PENDING/);
+    await expect.poll(() => newestResult(page).innerText(), { timeout: 10_000 }).toMatch(/FF 666\s+PENDING/);
     expect(searches.count).toBe(1);
     expect(await plateInput(page).inputValue()).toBe('');
-    expect(await onSiteList(page)).toEqual(['EE 555', 'FF 666']);
+    await expect.poll(() => onSiteList(page)).toEqual(['EE 555', 'FF 666']);
     await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
-    expect(await serverVisits(site)).toEqual(['DD 444 OUT', 'EE 555 PENDING', 'FF 666 PENDING']);
+    expect(await serverVehicleVisits(site)).toEqual(['DD 444 OUT', 'EE 555 PENDING', 'FF 666 PENDING']);
     await context.close();
   }, 40_000);
 
@@ -104,13 +76,13 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
     const site = await newSite();
     const { context, page } = await openGate(site);
     await scan(page, 'GG 777');
-    await expect.poll(() => result(page).innerText()).toMatch(/GG 777\s+PENDING/);
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/GG 777\s+PENDING/);
     // Already on site: the plate stays, so Exit is one press away.
     await scan(page, 'GG 777');
-    await expect.poll(() => result(page).innerText()).toMatch(/not recorded/i);
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/not recorded/i);
     expect(await plateInput(page).inputValue()).toBe('GG 777');
     await exitButton(page).click();
-    await expect.poll(() => result(page).innerText()).toMatch(/GG 777\s+OUT/);
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/GG 777\s+OUT/);
     expect(await plateInput(page).inputValue()).toBe('');
     await context.close();
   }, 40_000);
@@ -119,8 +91,8 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
     const site = await newSite();
     const { context, page } = await openGate(site);
     const refusal = async () => {
-      await expect.poll(() => result(page).innerText()).toMatch(/not recorded/i);
-      return result(page).innerText();
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/not recorded/i);
+      return newestResult(page).innerText();
     };
     const clearAfter = async () => plateInput(page).fill('');
 
@@ -136,22 +108,22 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
 
     await page.keyboard.type('QQ 111', { delay: 5 });
     await exitButton(page).click();
-    await expect.poll(() => result(page).innerText()).toContain('QQ 111 has no open visit on this site.');
-    expect(await result(page).innerText()).not.toContain('does not know this site');
+    await expect.poll(() => newestResult(page).innerText()).toContain('QQ 111 has no open visit on this site.');
+    expect(await newestResult(page).innerText()).not.toContain('does not know this site');
     await clearAfter();
 
     await scan(page, 'RR 222');
-    await expect.poll(() => result(page).innerText()).toMatch(/RR 222\s+PENDING/);
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/RR 222\s+PENDING/);
     await scan(page, 'rr-222');
-    await expect.poll(() => result(page).innerText()).toContain('RR 222 is already on site (PENDING).');
+    await expect.poll(() => newestResult(page).innerText()).toContain('RR 222 is already on site (PENDING).');
     await clearAfter();
 
     await context.setOffline(true);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Offline');
     await page.keyboard.type('SS 333', { delay: 5 });
     await exitButton(page).click();
-    await expect.poll(() => result(page).innerText()).toContain('No visit of SS 333 is known here, and the server cannot be asked offline.');
-    expect(await result(page).innerText()).not.toContain('does not know this site');
+    await expect.poll(() => newestResult(page).innerText()).toContain('No visit of SS 333 is known here, and the server cannot be asked offline.');
+    expect(await newestResult(page).innerText()).not.toContain('does not know this site');
     await context.close();
   }, 40_000);
 
@@ -160,23 +132,27 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
     const { context, page } = await openGate(site);
 
     await scan(page, 'HH 888');
-    await expect.poll(() => result(page).innerText()).toMatch(/HH 888\s+PENDING/);
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/HH 888\s+PENDING/);
     // The scanner's LF, just after the result came.
     await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
-    expect(await result(page).innerText()).toMatch(/HH 888\s+PENDING/);
+    expect(await newestResult(page).innerText()).toMatch(/HH 888\s+PENDING/);
+    expect(await gateResult(page).innerText()).not.toContain('Type or scan');
 
     // CR and LF together, as a scanner sends them: one Entry, and its result stays.
     await page.keyboard.type('JJ 999', { delay: 5 });
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
-    expect(await result(page).innerText()).toMatch(/JJ 999\s+PENDING/);
-    expect(await onSiteList(page)).toEqual(['HH 888', 'JJ 999']);
+    expect(await newestResult(page).innerText()).toMatch(/JJ 999\s+PENDING/);
+    expect(await gateResult(page).innerText()).not.toContain('Type or scan');
+    await expect.poll(() => onSiteList(page)).toEqual(['HH 888', 'JJ 999']);
 
     // A guard's deliberate press on Entry with nothing typed is told why nothing happened.
     await page.getByRole('button', { name: 'Entry', exact: true }).click();
-    await expect.poll(() => result(page).innerText()).toContain('Type or scan a license plate first.');
+    await expect.poll(() => gateResult(page).innerText()).toContain('Type or scan a license plate first.');
+    // Not a result: it pushes none out.
+    expect(await newestResult(page).innerText()).toMatch(/JJ 999\s+PENDING/);
     await context.close();
   }, 40_000);
 });

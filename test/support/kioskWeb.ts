@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { build, preview } from 'vite';
+import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { launchChromium } from './browser';
+import type { KioskTestSite } from './factories';
 import { type TestServer, startTestServer } from './testServer';
 
 const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.meta.url));
@@ -55,6 +57,9 @@ export async function openKioskPage(browser: Browser, web: KioskWeb, options: Ki
   const query = new URLSearchParams({ server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode });
   if (options.pin !== undefined) query.set('pin', options.pin);
   await page.goto(`${web.url}?${query}`);
+  // Paired first (the tabs are the paired kiosk's; "Starting…" and the setup screen say Online too), so a
+  // test that reloads at once finds the pairing saved; then online as the paired kiosk sees it.
+  await page.getByRole('button', { name: 'Roll call' }).waitFor({ timeout: 10_000 });
   await page.getByRole('status').getByText('Online').waitFor({ timeout: 10_000 });
   return { context, page };
 }
@@ -132,4 +137,53 @@ export function kioskBrowserHooks(onStarted: (started: { server: TestServer; bro
     await started?.web.close();
     await started?.server.close();
   });
+}
+
+/** The gate page of a fresh profile, with the plate input focused as a scanner needs it. */
+export async function openGatePage(
+  started: { server: TestServer; browser: Browser; web: KioskWeb },
+  site: KioskTestSite,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { server, browser, web } = started;
+  const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate' });
+  await expect.poll(() => plateFocused(opened.page)).toBe(true);
+  return opened;
+}
+
+export const plateInput = (page: Page) => page.getByLabel('License plate');
+/** Whether the plate input has the focus, so a scanner's typing lands in it. */
+export const plateFocused = (page: Page) => plateInput(page).evaluate((input) => input === document.activeElement);
+export const exitButton = (page: Page) => page.getByRole('button', { name: 'Exit', exact: true });
+/** The gate's result area: its recent results, and a notice when nothing was done. */
+export const gateResult = (page: Page) => page.getByLabel('Result');
+/** The gate's result cards, newest first. */
+export const resultCards = (page: Page) => gateResult(page).getByRole('listitem');
+/** The texts of the gate's result cards, newest first, as the guard reads them. */
+export const resultTexts = (page: Page) => resultCards(page).allInnerTexts();
+/** The newest result card, the one shown largest. */
+export const newestResult = (page: Page) => resultCards(page).first();
+/** The plates in the gate's "On site now" list, sorted. */
+export const onSiteList = async (page: Page) => (await page.locator('.vehicle-list .vehicle-plate').allInnerTexts()).sort();
+
+/** The plates of the site's vehicle visits on the server, with their status, sorted. */
+export const serverVehicleVisits = async (site: KioskTestSite) =>
+  (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId] })).body.data
+    .map((visit) => `${visit.licensePlate} ${visit.status}`)
+    .sort();
+
+/** A keyboard-wedge scan: the plate typed into whatever has focus, then Enter. */
+export async function scan(page: Page, plate: string): Promise<void> {
+  await page.keyboard.type(plate, { delay: 5 });
+  await page.keyboard.press('Enter');
+}
+
+/** Exit's plate search answers only after `ms`, so the action stays busy while the guard scans on; counts the searches. */
+export async function slowSearch(context: BrowserContext, ms: number): Promise<{ count: number }> {
+  const searches = { count: 0 };
+  await context.route('**/v1/checkins/vehicles/search', async (route) => {
+    searches.count += 1;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+  return searches;
 }

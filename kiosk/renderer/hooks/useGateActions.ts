@@ -1,10 +1,8 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { VehicleVisit } from '../../src/data/types';
 import type { Kiosk } from '../../src/kiosk';
+import { type GateAction, type GateOutcome, type GateResult, followVisits, withResult } from '../screens/recentResults';
 import { gateReason } from '../words';
-
-export type GateAction = 'Entry' | 'Exit';
-export type GateResult = { kind: 'visit'; visit: VehicleVisit; action: GateAction } | { kind: 'refused'; plate: string; message: string };
 
 /**
  * How long after a result an empty Enter is taken for the tail of the scan just recorded (a scanner that
@@ -33,13 +31,16 @@ function nextRemembered(enters: string[]): string | undefined {
 }
 
 /**
- * The gate's plate input and its actions. An action may wait on the server (Exit looks up a plate this kiosk
- * does not know), and a scanner does not wait: what it types meanwhile is kept, and an Enter it sends is
- * remembered and recorded as an Entry when the action ends, so no scan is lost or merged into another.
+ * The gate's plate input, its actions and their recent results. An action may wait on the server (Exit looks
+ * up a plate this kiosk does not know), and a scanner does not wait: what it types meanwhile is kept, and an
+ * Enter it sends is remembered and recorded as an Entry when the action ends, so no scan is lost or merged
+ * into another. Held above the gate screen (GateDesk), so all this goes on while the guard is on another tab.
  */
-export function useGateActions(kiosk: Kiosk, refocus: () => void) {
+export function useGateActions(kiosk: Kiosk, onSite: readonly VehicleVisit[] | undefined, refocus: () => void) {
   const [plate, showPlate] = useState('');
-  const [result, setResult] = useState<GateResult>();
+  const [results, setResults] = useState<GateResult[]>([]);
+  // Why nothing happened (an Entry pressed with nothing typed): not a result, so it pushes none out.
+  const [notice, setNotice] = useState<string>();
   const [busy, showBusy] = useState(false);
   // Refs, not state: an action ends in a later render than it started in and must see what was typed since.
   const text = useRef('');
@@ -47,17 +48,25 @@ export function useGateActions(kiosk: Kiosk, refocus: () => void) {
   // The input as it was at each Enter pressed while an action ran, oldest first.
   const enters = useRef<string[]>([]);
   const resultAt = useRef(Number.NEGATIVE_INFINITY);
+  const nextId = useRef(0);
+
+  // `results` too: a result may be added after the live list already moved on from the copy it holds.
+  useEffect(() => {
+    if (onSite) setResults((current) => followVisits(current, onSite));
+  }, [onSite, results]);
 
   const setPlate = (value: string) => {
     text.current = value;
     showPlate(value);
   };
-  const show = (shown: GateResult) => {
-    setResult(shown);
+  const record = (outcome: GateOutcome, fresh: boolean) => {
+    const result: GateResult = { ...outcome, id: nextId.current++ };
+    setResults((current) => withResult(current, result, fresh));
     resultAt.current = performance.now();
   };
 
-  const run = async (action: GateAction, submitted: string): Promise<void> => {
+  /** `fresh`: the guard started it at an idle gate, rather than it being an Enter remembered while another ran. */
+  const run = async (action: GateAction, submitted: string, fresh: boolean): Promise<void> => {
     running.current = true;
     showBusy(true);
     const typed = submitted.trim();
@@ -66,9 +75,9 @@ export function useGateActions(kiosk: Kiosk, refocus: () => void) {
     showBusy(false);
     setPlate(inputAfter(text.current, submitted, outcome.ok));
     enters.current = enters.current.map((snapshot) => withoutSubmitted(snapshot, submitted));
-    show(outcome.ok ? { kind: 'visit', visit: outcome.value, action } : { kind: 'refused', plate: typed, message: gateReason(outcome) });
+    record(outcome.ok ? { kind: 'visit', visit: outcome.value, action } : { kind: 'refused', plate: typed, message: gateReason(outcome) }, fresh);
     const remembered = nextRemembered(enters.current);
-    if (remembered !== undefined) return run('Entry', remembered);
+    if (remembered !== undefined) return run('Entry', remembered, false);
     refocus();
   };
 
@@ -76,11 +85,13 @@ export function useGateActions(kiosk: Kiosk, refocus: () => void) {
   const press = (action: GateAction) => {
     if (running.current) return;
     if (text.current.trim() === '') {
-      show({ kind: 'refused', plate: '', message: 'Type or scan a license plate first.' });
+      setNotice('Type or scan a license plate first.');
+      resultAt.current = performance.now();
       refocus();
       return;
     }
-    void run(action, text.current);
+    setNotice(undefined);
+    void run(action, text.current, true);
   };
 
   /** Enter in the plate input records an Entry: now, when the running action ends, or not at all for a scan's tail. */
@@ -92,5 +103,7 @@ export function useGateActions(kiosk: Kiosk, refocus: () => void) {
     else if (text.current.trim() !== '' || performance.now() - resultAt.current >= EMPTY_ENTER_QUIET_MS) press('Entry');
   };
 
-  return { plate, setPlate, result, busy, press, onPlateKeyDown };
+  return { plate, setPlate, results, notice, busy, press, onPlateKeyDown };
 }
+
+export type GateActions = ReturnType<typeof useGateActions>;

@@ -1,23 +1,27 @@
-import { type FormEvent, useRef } from 'react';
+import type { FormEvent, RefObject } from 'react';
 import { normalizePlate } from '../../../shared/src/domain';
-import type { VehicleStatus } from '../../../shared/src/domain';
-import type { Kiosk } from '../../src/kiosk';
-import { Icon } from '../components/Icon';
+import type { VehicleVisit } from '../../src/data/types';
 import { StatusBadge } from '../components/StatusBadge';
-import { useGateActions } from '../hooks/useGateActions';
-import { useObservable } from '../hooks/useObservable';
+import type { GateActions } from '../hooks/useGateActions';
 import { useScannerFocus } from '../hooks/useScannerFocus';
-import { shortTime, vehicleStatusWords } from '../words';
+import { shortTime } from '../words';
+import { GateResults } from './GateResults';
+
+interface GateScreenProps {
+  actions: GateActions;
+  onSite: readonly VehicleVisit[];
+  /** The plate input, which the actions focus again when one ends. */
+  input: RefObject<HTMLInputElement | null>;
+}
 
 /**
  * The guard's screen. The plate input keeps the focus, so a keyboard-wedge scanner can type a plate and
- * its Enter records the Entry; Exit is one press away. The result names the plate and its status, and
- * follows the server's decision live (PENDING until the server says IN, PENDING or STOP).
+ * its Enter records the Entry; Exit is one press away. The recent results name their plates and statuses,
+ * and follow the server's decisions live (PENDING until the server says IN, PENDING or STOP). What it shows
+ * is kept by GateDesk, so leaving the tab and coming back loses nothing.
  */
-export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
-  const input = useRef<HTMLInputElement>(null);
-  const { plate, setPlate, result, busy, press, onPlateKeyDown } = useGateActions(kiosk, () => input.current?.focus());
-  const onSite = useObservable(kiosk.vehiclesOnSite) ?? [];
+export function GateScreen({ actions, onSite, input }: GateScreenProps) {
+  const { plate, setPlate, results, notice, busy, press, onPlateKeyDown } = actions;
   useScannerFocus(input);
 
   // Only a press on the Entry button gets here: the input handles its own Enter.
@@ -25,10 +29,6 @@ export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
     event.preventDefault();
     press('Entry');
   };
-
-  // The live copy of the visit shown, so the result changes when the server decides.
-  const live = result?.kind === 'visit' ? onSite.find((visit) => visit.visitId === result.visit.visitId) : undefined;
-  const status: VehicleStatus | undefined = result?.kind === 'visit' ? (live?.status ?? result.visit.status) : undefined;
 
   return (
     <div className="gate">
@@ -43,23 +43,7 @@ export function GateScreen({ kiosk }: { kiosk: Kiosk }) {
             <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => press('Exit')}>Exit</button>
           </div>
         </form>
-        <div className="gate-result" aria-live="polite" aria-label="Result">
-          {result?.kind === 'visit' && status ? (
-            <div className={`result-card result-${status.toLowerCase()}`}>
-              <span className="result-action">{result.action} recorded</span>
-              <span className="result-plate">{result.visit.licensePlate}</span>
-              <span className="result-status"><StatusBadge status={status} /> {vehicleStatusWords[status]}</span>
-            </div>
-          ) : null}
-          {result?.kind === 'refused' ? (
-            <div className="result-card result-refused">
-              <span className="result-action">Not recorded</span>
-              {result.plate ? <span className="result-plate">{result.plate}</span> : null}
-              <span className="result-message">{result.message}</span>
-            </div>
-          ) : null}
-          {!result ? <p className="result-empty"><Icon name="car" size={40} /> Waiting for a vehicle</p> : null}
-        </div>
+        <GateResults results={results} notice={notice} />
       </section>
       <aside className="gate-side" aria-labelledby="on-site-title">
         <h2 id="on-site-title">On site now <span className="count">{onSite.length}</span></h2>
