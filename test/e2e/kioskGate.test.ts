@@ -18,7 +18,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
   const newSite = () => kioskSite(server, 'North gate');
 
-  const openGate = (site: Site) => openGatePage({ server, browser, web }, site);
+  const openGate = (site: Site, beforeLoad?: (context: BrowserContext) => Promise<unknown>) => openGatePage({ server, browser, web }, site, beforeLoad);
   /** The site's vehicle list as the kiosk pulls it, without `plate`: as if made at another gate after the last pull. */
   const hideFromPull = (context: BrowserContext, plate: string) =>
     context.route(/\/v1\/sites\/\d+\/checkins\/vehicles(\?|$)/, async (route) => {
@@ -53,9 +53,9 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: scans while 
 
   it('plates scanned with their Enters while a recorded Exit is busy are each recorded, in order, when Exit ends', async () => {
     const site = await newSite();
-    const { context, page } = await openGate(site);
-    // DD 444 enters at another gate, unseen by this kiosk's pulls: Exit has to ask the server, slowly.
-    await hideFromPull(context, 'DD 444');
+    // DD 444 enters at another gate, unseen by this kiosk's pulls (from its first, so none already under way
+    // can bring it in): Exit has to ask the server, slowly.
+    const { context, page } = await openGate(site, (opening) => hideFromPull(opening, 'DD 444'));
     const searches = await slowSearch(context, 2_000);
     expect((await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status).toBe(201);
 

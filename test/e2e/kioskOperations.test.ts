@@ -5,7 +5,7 @@ import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
-import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, newestResult, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -25,7 +25,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   const open = (site: Site, mode: 'visitor' | 'gate') =>
     openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode });
   const statusBar = (page: Page) => page.getByRole('status');
-  const result = (page: Page) => page.getByLabel('Result');
+  // The newest result card: what the action just taken came to (earlier results are listed under it).
+  const result = newestResult;
   /** Gives the kiosk token access to these sites only (the management API; takes effect on the next request). */
   const setTokenSites = async (site: Site, siteIds: number[]) =>
     expect((await admin.patch(`/v1/admin/tokens/${site.kioskTokenId}`, { siteIds })).status).toBe(200);

@@ -46,6 +46,8 @@ export interface KioskPageOptions {
   mode: 'visitor' | 'gate';
   /** The Settings PIN (`?pin=`). */
   pin?: string;
+  /** Set up before the page loads (routes the kiosk's very first requests must already go through). */
+  beforeLoad?: (context: BrowserContext) => Promise<unknown>;
 }
 
 /** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
@@ -53,6 +55,7 @@ export async function openKioskPage(browser: Browser, web: KioskWeb, options: Ki
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   // Well under the tests' own limits, so a step that cannot happen fails by name instead of a test timeout.
   context.setDefaultTimeout(10_000);
+  await options.beforeLoad?.(context);
   const page = await context.newPage();
   const query = new URLSearchParams({ server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode });
   if (options.pin !== undefined) query.set('pin', options.pin);
@@ -143,9 +146,10 @@ export function kioskBrowserHooks(onStarted: (started: { server: TestServer; bro
 export async function openGatePage(
   started: { server: TestServer; browser: Browser; web: KioskWeb },
   site: KioskTestSite,
+  beforeLoad?: KioskPageOptions['beforeLoad'],
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { server, browser, web } = started;
-  const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate' });
+  const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', beforeLoad });
   await expect.poll(() => plateFocused(opened.page)).toBe(true);
   return opened;
 }
