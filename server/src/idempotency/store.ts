@@ -1,5 +1,5 @@
 import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
-import { type Executor, prepared, queryOne } from '../db/query';
+import { type Executor, type Prepared, prepared, queryOne } from '../db/query';
 
 /** A completed request's outcome, as stored under its key. */
 export interface StoredOutcome {
@@ -35,6 +35,7 @@ export interface OutcomeRecord {
 
 /** A write statement: data-modifying CTEs that run only when `guard` (SQL) holds, on binds $1…$n. */
 export interface GuardedWrite {
+  /** A module-level function whose text depends on `guard` alone: the statement built from it is kept per function. */
   ctes: (guard: string) => string;
   bind: unknown[];
   /**
@@ -51,6 +52,23 @@ const STALE_WRITE = 'GH001';
 /** The write's row changed between the command's read and its write; nothing of it was kept. */
 export const isStaleWrite = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === STALE_WRITE;
+
+/**
+ * A statement's text, built once per shape: it depends only on the write's CTEs (a module-level function of
+ * each command), its number of binds and its `applied` check, not on the values. Built per request, the
+ * 1–2 KB text was concatenated and hashed again by `prepared` on every write.
+ */
+const texts = new WeakMap<GuardedWrite['ctes'], Map<string, Prepared>>();
+const WITHOUT_WRITE = () => '';
+function statementFor(shape: string, write: GuardedWrite | undefined, build: () => string): Prepared {
+  const ctes = write?.ctes ?? WITHOUT_WRITE;
+  let known = texts.get(ctes);
+  if (!known) texts.set(ctes, (known = new Map()));
+  const id = `${shape}|${write?.bind.length ?? 0}|${write?.applied ?? ''}`;
+  let statement = known.get(id);
+  if (!statement) known.set(id, (statement = prepared(build())));
+  return statement;
+}
 
 /** A select-list item that undoes the statement when `guard` held but the write did not apply. */
 const staleCheck = (write: GuardedWrite | undefined, guard: string) =>
@@ -81,7 +99,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
   const row = await queryOne<{ locked: boolean; saved: boolean }>(
     db,
     // One text per route's write (a handful in all): prepared, so PostgreSQL plans it once per connection.
-    prepared(`WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, ${lockHashSql(account, key)}) AS locked),
+    statementFor('save', write, () => `WITH lock AS (SELECT pg_try_advisory_xact_lock(${namespace}::integer, ${lockHashSql(account, key)}) AS locked),
      saved AS (
        INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
        SELECT ${account}::integer, ${key}::text, ${fingerprint}, ${status}, ${body}, ${headers}::jsonb, ${now}
@@ -100,7 +118,7 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
 
 /** Runs a guarded write on its own (no Idempotency-Key): the guard always holds. */
 export async function runGuardedWrite(db: Executor, write: GuardedWrite): Promise<void> {
-  await queryOne(db, prepared(`WITH ${write.ctes('true')} SELECT 1 AS ok${staleCheck(write, 'true')}`), write.bind);
+  await queryOne(db, statementFor('run', write, () => `WITH ${write.ctes('true')} SELECT 1 AS ok${staleCheck(write, 'true')}`), write.bind);
 }
 
 /** Deletes records older than the retention, a bounded batch at a time; returns how many went. */

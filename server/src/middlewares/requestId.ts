@@ -4,10 +4,10 @@ import type { Middleware } from 'koa';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Echoes a client's X-Request-Id when it is safe to, else makes one (CONTRACT §1). */
-export const requestId: Middleware = async (ctx, next) => {
+export const requestId: Middleware = (ctx, next) => {
   const sent = ctx.get('X-Request-Id');
   const id = SAFE_REQUEST_ID.test(sent) ? sent : randomUUID();
   ctx.state.requestId = id;
   ctx.set('X-Request-Id', id);
-  await next();
+  return next();
 };

@@ -181,7 +181,7 @@ function applyRateLimit(ctx: Context, decision: RateDecision): void {
 export function mountRoutes(routes: Route[], deps: ResolvedDeps): Router {
   const router = new Router({ prefix: '/v1' });
   for (const route of routes) {
-    router.register(route.path, [route.method], async (ctx) => handle(route, ctx, deps));
+    router.register(route.path, [route.method], (ctx) => handle(route, ctx, deps));
   }
   return router;
 }
