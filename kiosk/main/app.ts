@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { BrowserWindow, type IpcMainInvokeEvent, Menu, app, ipcMain, session } from 'electron';
+import { BrowserWindow, type IpcMainInvokeEvent, Menu, app, ipcMain, powerSaveBlocker, session } from 'electron';
 import { bridgeChannels } from '../preload/bridge';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
 import { loadSettings } from './settings';
 import { lockKeyboard } from './keyboardLock';
-import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, reloadOnCrash } from './window';
+import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadOnCrash } from './window';
 
 /** The user-data folder's name, under the OS's app-data folder (~/.config on Linux, %APPDATA% on Windows). */
 export const USER_DATA_FOLDER = 'Gatehouse Kiosk';
@@ -71,8 +71,13 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     // No menu, hence none of its accelerators (DevTools, reload, close, quit), even with the bar hidden.
     Menu.setApplicationMenu(null);
     if (devTools) log('KIOSK_DEVTOOLS is set: developer tools are enabled (F12 or Ctrl+Shift+I); never in service');
-    // A visitor kiosk needs no camera, microphone, notifications or geolocation: refuse every prompt.
+    // A visitor kiosk needs no camera, microphone, notifications or geolocation: refuse every prompt, say
+    // no to every check, and save no download (its dialog would be a file browser on the kiosk).
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+    session.defaultSession.on('will-download', (event) => event.preventDefault());
+    // A lobby tablet or a gate screen that goes dark (and to the OS lock screen) is a kiosk out of service.
+    powerSaveBlocker.start('prevent-display-sleep');
 
     const window = new BrowserWindow(kioskWindowOptions(options.preloadPath, { devTools }));
     windows.push(window);
@@ -83,7 +88,13 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     });
     lockKeyboard(window.webContents, { devTools });
     lockNavigation(window.webContents, APP_ORIGIN);
-    reloadOnCrash(window.webContents, { now: () => Date.now(), setTimeout: (callback, ms) => setTimeout(callback, ms) }, log);
+    const clock = {
+      now: () => Date.now(),
+      setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
+      clearTimeout: (timer: unknown) => clearTimeout(timer as NodeJS.Timeout),
+    };
+    reloadOnCrash(window.webContents, clock, log);
+    recoverUnresponsive(window, clock, log);
     window.once('ready-to-show', () => window.show());
     await window.loadURL(`${APP_ORIGIN}/index.html`);
     return window;

@@ -24,6 +24,9 @@ export function kioskWindowOptions(preloadPath: string, options: { devTools?: bo
       webviewTag: false,
       spellcheck: false,
       devTools: options.devTools ?? false,
+      // The page is the whole app: its sync retries and idle return keep their timing even when the OS
+      // counts the window as hidden (a screen saver, another session on top).
+      backgroundThrottling: false,
     },
   };
 }
@@ -91,5 +94,38 @@ export function reloadOnCrash(contents: WebContents, clock: CrashClock, log: (li
     clock.setTimeout(() => {
       if (!contents.isDestroyed()) contents.reload();
     }, delay);
+  });
+}
+
+/** How long a page may stay unresponsive before its renderer is ended (and reloaded by reloadOnCrash). */
+export const UNRESPONSIVE_LIMIT_MS = 30_000;
+
+/**
+ * Ends the renderer of a page that stopped answering (a script in an endless loop, a stuck main thread) and
+ * has not recovered within UNRESPONSIVE_LIMIT_MS: the window cannot be closed and the way-out shortcuts are
+ * off, so without this a frozen gate waits for someone to cut the power. The renderer's end is a crash
+ * to reloadOnCrash, which reloads the page; the outbox is in IndexedDB, so nothing is lost.
+ */
+export function recoverUnresponsive(
+  window: BrowserWindow,
+  clock: CrashClock & { clearTimeout(timer: unknown): void },
+  log: (line: string) => void = () => {},
+): void {
+  let timer: unknown;
+  window.on('unresponsive', () => {
+    if (timer !== undefined) return;
+    log(`page unresponsive; ending its renderer if it is still so in ${UNRESPONSIVE_LIMIT_MS / 1000} s`);
+    timer = clock.setTimeout(() => {
+      timer = undefined;
+      if (window.isDestroyed() || window.webContents.isDestroyed()) return;
+      log('page still unresponsive: ending its renderer to reload it');
+      window.webContents.forcefullyCrashRenderer();
+    }, UNRESPONSIVE_LIMIT_MS);
+  });
+  window.on('responsive', () => {
+    if (timer === undefined) return;
+    clock.clearTimeout(timer);
+    timer = undefined;
+    log('page responsive again');
   });
 }

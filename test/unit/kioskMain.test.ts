@@ -29,6 +29,7 @@ const electron = vi.hoisted(() => {
         this.openHandler = handler;
       },
       reload: vi.fn(),
+      forcefullyCrashRenderer: vi.fn(),
       toggleDevTools: vi.fn(),
       isDestroyed: () => false,
     };
@@ -67,7 +68,8 @@ const electron = vi.hoisted(() => {
     ipcMain: { handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler) },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { setApplicationMenu: vi.fn() },
-    session: { defaultSession: { setPermissionRequestHandler: vi.fn() } },
+    session: { defaultSession: { ...emitter(), setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+    powerSaveBlocker: { start: vi.fn(() => 1) },
     net: { fetch: vi.fn() },
   };
 });
@@ -79,11 +81,12 @@ vi.mock('electron', () => ({
   ipcMain: electron.ipcMain,
   protocol: electron.protocol,
   session: electron.session,
+  powerSaveBlocker: electron.powerSaveBlocker,
   net: electron.net,
 }));
 
 const { startKioskApp } = await import('../../kiosk/main/app');
-const { kioskWindowOptions, lockNavigation, reloadOnCrash } = await import('../../kiosk/main/window');
+const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadOnCrash } = await import('../../kiosk/main/window');
 const { loadSettings } = await import('../../kiosk/main/settings');
 const { rendererFile } = await import('../../kiosk/main/protocol');
 const { bridgeChannels } = await import('../../kiosk/preload/bridge');
@@ -322,6 +325,9 @@ describe('kiosk main process: navigation lock', () => {
     // The URL parser folds these dot segments away: the path stays inside the folder.
     expect(rendererFile('/opt/r', 'app://kiosk/%2e%2e/%2e%2e/etc/passwd')).toBe('/opt/r/etc/passwd');
     expect(rendererFile('/opt/r', 'app://kiosk/..%2f..%2fetc/passwd')).toBeUndefined();
+    // Not valid percent-encoding, or another host of the scheme: nothing (a 404), not a handler that throws.
+    expect(rendererFile('/opt/r', 'app://kiosk/assets/%E0%A4%A.js')).toBeUndefined();
+    expect(rendererFile('/opt/r', 'app://elsewhere/index.html')).toBeUndefined();
   });
 });
 
@@ -343,6 +349,56 @@ describe('kiosk main process: crash recovery', () => {
     now += 120_000; // a quiet spell: the next crash is reloaded at once again
     window.webContents.emit('render-process-gone', {}, { reason: 'oom', exitCode: 1 });
     expect(timers.at(-1)?.ms).toBe(0);
+  });
+});
+
+describe('kiosk main process: a page that stops answering', () => {
+  it('ends the renderer of a page unresponsive for 30 s, which reloads it; one that recovers in time is left alone', () => {
+    const window = new electron.FakeWindow({});
+    const timers = new Map<number, { ms: number; callback: () => void }>();
+    let next = 0;
+    const clock = {
+      now: () => 0,
+      setTimeout: (callback: () => void, ms: number) => {
+        timers.set(++next, { ms, callback });
+        return next;
+      },
+      clearTimeout: (timer: unknown) => timers.delete(timer as number),
+    };
+    reloadOnCrash(window.webContents as never, clock);
+    recoverUnresponsive(window as never, clock);
+
+    // A long task that ends in time: nothing is done.
+    window.events.emit('unresponsive');
+    expect([...timers.values()].map((timer) => timer.ms)).toEqual([30_000]);
+    window.events.emit('responsive');
+    expect(timers.size).toBe(0);
+    expect(window.webContents.forcefullyCrashRenderer).not.toHaveBeenCalled();
+
+    // Stuck for good: the renderer is ended after 30 s (the event repeating meanwhile starts no second timer)…
+    window.events.emit('unresponsive');
+    window.events.emit('unresponsive');
+    expect(timers.size).toBe(1);
+    for (const [id, timer] of timers) {
+      timers.delete(id);
+      timer.callback();
+    }
+    expect(window.webContents.forcefullyCrashRenderer).toHaveBeenCalledTimes(1);
+    // …and its end, a crash, reloads the page.
+    window.webContents.emit('render-process-gone', {}, { reason: 'killed', exitCode: 9 });
+    for (const timer of timers.values()) timer.callback();
+    expect(window.webContents.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the display awake and the page\'s timers at full speed; no permission, no download', async () => {
+    await start();
+    expect(electron.powerSaveBlocker.start).toHaveBeenCalledWith('prevent-display-sleep');
+    expect(kioskWindowOptions('/preload.cjs').webPreferences?.backgroundThrottling).toBe(false);
+    const check = electron.session.defaultSession.setPermissionCheckHandler.mock.calls.at(-1)?.[0] as (() => boolean) | undefined;
+    expect(check?.()).toBe(false);
+    const preventDefault = vi.fn();
+    electron.session.defaultSession.emit('will-download', { preventDefault });
+    expect(preventDefault).toHaveBeenCalled();
   });
 });
 
@@ -400,11 +456,36 @@ describe('kiosk main process: settings', () => {
     expect(loadSettings({ userDataDir: userData, env: {} }).settings).toEqual({ token: 'ck_abc' });
   });
 
-  it('ignores a kiosk.json that is not JSON, and says so', () => {
-    fs.writeFileSync(path.join(userData, 'kiosk.json'), '{ serverUrl: ');
+  it('ignores a kiosk.json that is not JSON, and says so without quoting it; Settings stay shut, for it may have held a PIN', () => {
+    // A trailing comma, as a hand edit leaves one: the PIN in the file must not be lost with the rest.
+    fs.writeFileSync(path.join(userData, 'kiosk.json'), '{ "token": "ck_secret", "settingsPin": "2468", }');
     const loaded = loadSettings({ userDataDir: userData, env: { KIOSK_TOKEN: 'ck_env' } });
-    expect(loaded.settings).toEqual({ token: 'ck_env' });
+    expect(loaded.settings).toEqual({ token: 'ck_env', settingsPinInvalid: true });
     expect(loaded.problems).toEqual([expect.stringContaining('not valid JSON')]);
+    expect(loaded.problems.join('\n')).not.toContain('ck_secret');
+    // A valid PIN from the variable is the PIN then.
+    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings).toEqual({ settingsPin: '13579' });
+  });
+
+  it('keeps Settings shut when kiosk.json is there but cannot be read, or is not a JSON object', () => {
+    fs.mkdirSync(path.join(userData, 'kiosk.json'));
+    const unreadable = loadSettings({ userDataDir: userData, env: {} });
+    expect(unreadable.settings).toEqual({ settingsPinInvalid: true });
+    expect(unreadable.problems).toEqual([expect.stringMatching(/kiosk\.json could not be read \(EISDIR\); ignored/)]);
+    fs.rmdirSync(path.join(userData, 'kiosk.json'));
+    writeJson(['2468']);
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({
+      settings: { settingsPinInvalid: true },
+      problems: [expect.stringContaining('is not a JSON object')],
+    });
+  });
+
+  it('takes blank KIOSK_* variables as unset, and trims the others', () => {
+    writeJson({ token: 'ck_abc', siteId: 4 });
+    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SITE_ID: '  ', KIOSK_MODE: ' gate ' } })).toEqual({
+      settings: { token: 'ck_abc', siteId: 4, mode: 'gate' },
+      problems: [],
+    });
   });
 
   it('reads a kiosk.json saved with a UTF-8 byte-order mark (Notepad, PowerShell)', () => {
