@@ -15,8 +15,13 @@ export interface KioskAppOptions {
   /** The built preload script (CommonJS: sandboxed preloads cannot load ES modules). */
   preloadPath: string;
   env: NodeJS.ProcessEnv;
+  /** The command line (process.argv): `--quit` stops the running kiosk (Windows has no SIGTERM to send it). */
+  argv?: readonly string[];
   log?: (line: string) => void;
 }
+
+/** The switch that asks a running kiosk to quit: `"Gatehouse Kiosk.exe" --quit`, or `npm run kiosk -- --quit`. */
+export const QUIT_SWITCH = '--quit';
 
 /** The debug switch for developer tools (KIOSK_DEVTOOLS=1 or true): never set on a kiosk in service. */
 export function devToolsRequested(env: NodeJS.ProcessEnv): boolean {
@@ -37,15 +42,27 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
   // A fixed folder for kiosk.json (and the lock), whether started from the repository or installed:
   // otherwise Electron names it after whatever package.json it finds, "Electron" when none.
   app.setPath('userData', path.join(app.getPath('appData'), USER_DATA_FOLDER));
+  const quitAsked = (options.argv ?? process.argv).includes(QUIT_SWITCH);
   if (!app.requestSingleInstanceLock()) {
-    log('another Gatehouse kiosk is already running; focusing it instead');
+    log(quitAsked ? 'asked the running Gatehouse kiosk to quit' : 'another Gatehouse kiosk is already running; focusing it instead');
+    app.quit();
+    return undefined;
+  }
+  if (quitAsked) {
+    log('no Gatehouse kiosk is running: nothing to quit');
     app.quit();
     return undefined;
   }
   registerAppScheme();
   const windows: BrowserWindow[] = [];
 
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event: unknown, argv: readonly string[] = []) => {
+    // Windows has no SIGTERM, and the window refuses a plain close: a second launch with --quit stops it.
+    if (argv.includes(QUIT_SWITCH)) {
+      log('asked to quit by another launch (--quit)');
+      app.quit();
+      return;
+    }
     const window = windows[0];
     if (!window || window.isDestroyed()) return;
     if (window.isMinimized()) window.restore();

@@ -279,6 +279,22 @@ describe('kiosk main process: single instance', () => {
     expect(window.focus).toHaveBeenCalledOnce();
     expect(electron.app.quit).not.toHaveBeenCalled();
   });
+
+  it('a launch with --quit stops the running kiosk (Windows has no SIGTERM), and starts nothing itself', async () => {
+    const window = await startedWindow();
+    electron.app.emit('second-instance', {}, ['Gatehouse Kiosk.exe', '--quit'], '/');
+    expect(electron.app.quit).toHaveBeenCalledOnce();
+    expect(window.focus).not.toHaveBeenCalled();
+    // The quitting launch itself: with another instance it only asks; alone, it quits without a window.
+    electron.app.quit.mockClear();
+    electron.windows.length = 0;
+    electron.app.requestSingleInstanceLock.mockReturnValue(false);
+    expect(startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} })).toBeUndefined();
+    electron.app.requestSingleInstanceLock.mockReturnValue(true);
+    expect(startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} })).toBeUndefined();
+    expect(electron.app.quit).toHaveBeenCalledTimes(2);
+    expect(electron.windows).toHaveLength(0);
+  });
 });
 
 describe('kiosk main process: navigation lock', () => {
