@@ -4,7 +4,7 @@ import { bridgeChannels } from '../preload/bridge';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
 import { loadSettings } from './settings';
 import { lockKeyboard } from './keyboardLock';
-import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadOnCrash } from './window';
+import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } from './window';
 
 /** The user-data folder's name, under the OS's app-data folder (~/.config on Linux, %APPDATA% on Windows). */
 export const USER_DATA_FOLDER = 'Gatehouse Kiosk';
@@ -110,10 +110,14 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
       setTimeout: (callback: () => void, ms: number) => setTimeout(callback, ms),
       clearTimeout: (timer: unknown) => clearTimeout(timer as NodeJS.Timeout),
     };
-    reloadOnCrash(window.webContents, clock, log);
+    const page = `${APP_ORIGIN}/index.html`;
+    reloadOnCrash(window.webContents, clock, log, () => quitting);
     recoverUnresponsive(window, clock, log);
+    reloadFailedLoads(window.webContents, page, clock, log);
     window.once('ready-to-show', () => window.show());
-    await window.loadURL(`${APP_ORIGIN}/index.html`);
+    // A first load that fails is loaded again (reloadFailedLoads) rather than ending the app: resolved once
+    // the window has shown the page, or at once if this load worked.
+    await window.loadURL(page).catch(() => new Promise<void>((resolve) => window.webContents.once('did-finish-load', () => resolve())));
     return window;
   });
 }

@@ -82,10 +82,16 @@ const CRASH_PAUSE_MS = 10_000;
  * IndexedDB, so a reload loses nothing. A renderer that keeps crashing is reloaded every 10 s rather than
  * in a tight loop that would burn the CPU of a small kiosk PC.
  */
-export function reloadOnCrash(contents: WebContents, clock: CrashClock, log: (line: string) => void = () => {}): void {
+export function reloadOnCrash(
+  contents: WebContents,
+  clock: CrashClock,
+  log: (line: string) => void = () => {},
+  isQuitting: () => boolean = () => false,
+): void {
   const recent: number[] = [];
   contents.on('render-process-gone', (_event: Event, details: RenderProcessGoneDetails) => {
-    if (details.reason === 'clean-exit') return;
+    // A renderer that ends while the app quits is meant to; one that ends cleanly otherwise would leave a blank window.
+    if (isQuitting()) return;
     const now = clock.now();
     while (recent.length > 0 && (recent[0] ?? now) < now - CRASH_WINDOW_MS) recent.shift();
     recent.push(now);
@@ -127,5 +133,23 @@ export function recoverUnresponsive(
     clock.clearTimeout(timer);
     timer = undefined;
     log('page responsive again');
+  });
+}
+
+/** Pause before the app page is loaded again after a load that failed. */
+export const FAILED_LOAD_RETRY_MS = 5_000;
+
+/**
+ * Loads the app page again when loading it failed (the renderer died during the load, a file could not be
+ * read): a blank window is a kiosk out of service. An aborted load (-3, one load replacing another) is no
+ * failure.
+ */
+export function reloadFailedLoads(contents: WebContents, url: string, clock: CrashClock, log: (line: string) => void = () => {}): void {
+  contents.on('did-fail-load', (_event: Event, errorCode: number, errorDescription: string, _validatedURL: string, isMainFrame: boolean) => {
+    if (!isMainFrame || errorCode === -3) return;
+    log(`the page did not load (${errorCode} ${errorDescription}); loading it again in ${FAILED_LOAD_RETRY_MS / 1000} s`);
+    clock.setTimeout(() => {
+      if (!contents.isDestroyed()) contents.loadURL(url).catch(() => undefined); // A failure is reported by did-fail-load again.
+    }, FAILED_LOAD_RETRY_MS);
   });
 }

@@ -20,6 +20,8 @@ const electron = vi.hoisted(() => {
     };
   };
   const windows: FakeWindow[] = [];
+  /** Makes the next window's load fail, as loadURL does when the page cannot be loaded. */
+  const loads = { failNext: false };
   class FakeWindow {
     readonly events = emitter();
     readonly webContents = {
@@ -29,6 +31,10 @@ const electron = vi.hoisted(() => {
         this.openHandler = handler;
       },
       reload: vi.fn(),
+      loadURL: vi.fn(async () => undefined),
+      once(event: string, handler: Handler) {
+        this.on(event, handler);
+      },
       forcefullyCrashRenderer: vi.fn(),
       toggleDevTools: vi.fn(),
       isDestroyed: () => false,
@@ -39,7 +45,11 @@ const electron = vi.hoisted(() => {
     }
     on = (event: string, handler: Handler) => this.events.on(event, handler);
     once = (event: string, handler: Handler) => this.events.on(event, handler);
-    loadURL = vi.fn(async () => undefined);
+    loadURL = vi.fn(async () => {
+      if (!loads.failNext) return;
+      loads.failNext = false;
+      throw new Error('ERR_FAILED (-2) loading app://kiosk/index.html');
+    });
     show = vi.fn();
     focus = vi.fn();
     restore = vi.fn(() => (this.minimized = false));
@@ -62,6 +72,7 @@ const electron = vi.hoisted(() => {
   const ipcHandlers = new Map<string, Handler>();
   return {
     app,
+    loads,
     windows,
     FakeWindow,
     ipcHandlers,
@@ -86,7 +97,7 @@ vi.mock('electron', () => ({
 }));
 
 const { startKioskApp } = await import('../../kiosk/main/app');
-const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadOnCrash } = await import('../../kiosk/main/window');
+const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } = await import('../../kiosk/main/window');
 const { loadSettings } = await import('../../kiosk/main/settings');
 const { rendererFile } = await import('../../kiosk/main/protocol');
 const { bridgeChannels } = await import('../../kiosk/preload/bridge');
@@ -352,9 +363,12 @@ describe('kiosk main process: crash recovery', () => {
     const window = new electron.FakeWindow({});
     let now = 0;
     const timers: Array<{ ms: number; callback: () => void }> = [];
-    reloadOnCrash(window.webContents as never, { now: () => now, setTimeout: (callback, ms) => timers.push({ ms, callback }) });
+    let quitting = true;
+    reloadOnCrash(window.webContents as never, { now: () => now, setTimeout: (callback, ms) => timers.push({ ms, callback }) }, () => {}, () => quitting);
+    // The app quitting ends its renderer: nothing to reload.
     window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
     expect(timers).toHaveLength(0);
+    quitting = false;
     for (let crash = 0; crash < 4; crash += 1) {
       now += 1_000;
       window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
@@ -365,6 +379,39 @@ describe('kiosk main process: crash recovery', () => {
     now += 120_000; // a quiet spell: the next crash is reloaded at once again
     window.webContents.emit('render-process-gone', {}, { reason: 'oom', exitCode: 1 });
     expect(timers.at(-1)?.ms).toBe(0);
+    // A renderer that ends "cleanly" while the app goes on would leave a blank window: reloaded too.
+    now += 120_000;
+    window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
+    expect(timers).toHaveLength(6);
+  });
+
+  it('loads the page again 5 s after a load of it failed; an aborted load or a frame\'s is no failure', () => {
+    const window = new electron.FakeWindow({});
+    const timers: Array<{ ms: number; callback: () => void }> = [];
+    reloadFailedLoads(window.webContents as never, 'app://kiosk/index.html', { now: () => 0, setTimeout: (callback, ms) => timers.push({ ms, callback }) });
+    window.webContents.emit('did-fail-load', {}, -3, 'ERR_ABORTED', 'app://kiosk/index.html', true);
+    window.webContents.emit('did-fail-load', {}, -105, 'ERR_NAME_NOT_RESOLVED', 'https://elsewhere.example/', false);
+    expect(timers).toHaveLength(0);
+    window.webContents.emit('did-fail-load', {}, -2, 'ERR_FAILED', 'app://kiosk/index.html', true);
+    expect(timers.map((timer) => timer.ms)).toEqual([5_000]);
+    timers[0]?.callback();
+    expect(window.webContents.loadURL).toHaveBeenCalledWith('app://kiosk/index.html');
+  });
+
+  it('a first load that fails does not end the app: the window is returned once the page has loaded', async () => {
+    electron.loads.failNext = true;
+    const starting = start();
+    // The window exists once the app is ready; its first load fails, a later one finishes.
+    await vi.waitFor(() => expect(electron.windows).toHaveLength(1));
+    const window = electron.windows[0];
+    if (!window) throw new Error('no window');
+    let returned = false;
+    void starting?.then(() => (returned = true));
+    await Promise.resolve();
+    expect(window.loadURL).toHaveBeenCalledOnce();
+    window.webContents.emit('did-finish-load');
+    await expect(starting).resolves.toBe(window);
+    expect(returned).toBe(true);
   });
 });
 
