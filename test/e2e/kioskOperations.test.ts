@@ -260,6 +260,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     const page = await context.newPage();
     await page.goto(web.url);
     await expect.poll(() => statusBar(page).textContent()).toContain('Not paired');
+    // A plain-http address off this device is said to send the token readable; the loopback one is not.
+    const inTheClear = page.getByText('This address is not encrypted (http)');
+    await page.getByLabel('Server URL').fill('http://192.168.1.20:3000');
+    await inTheClear.waitFor();
+    await page.getByLabel('Server URL').fill('https://192.168.1.20:3000');
+    await inTheClear.waitFor({ state: 'detached' });
     // Nothing listens there: the failure is an alert, so it is read out where it appears.
     await page.getByLabel('Server URL').fill('http://127.0.0.1:9');
     await page.getByLabel('Kiosk token').fill('ck_not_a_real_token');

@@ -3,6 +3,7 @@ import type { Site } from '../../../shared/src/schemas/sites';
 import { createApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../../src/data/database';
 import { observeQuery } from '../../src/data/observe';
+import { sendsInTheClear } from '../../src/data/cleartext';
 import { listAllSites } from '../../src/data/siteList';
 import { KioskSettings, saveSettings } from '../../src/data/settings';
 import type { PresetSettings } from '../../preload/bridge';
@@ -89,7 +90,13 @@ export function SetupScreen({ device, current, prefill, onSaved, onCancel }: Set
       <div className="field">
         <label htmlFor="setup-server">Server URL</label>
         <input id="setup-server" type="url" inputMode="url" spellCheck={false} value={serverUrl} placeholder="https://gatehouse.example.com"
-          onChange={(event) => setServerUrl(event.target.value)} />
+          aria-describedby={sendsInTheClear(serverUrl) ? 'setup-server-clear' : undefined} onChange={(event) => setServerUrl(event.target.value)} />
+        {sendsInTheClear(serverUrl) ? (
+          <p id="setup-server-clear" className="field-hint field-warning">
+            This address is not encrypted (http): the kiosk token and visitors' names would cross the network readable by anyone on it.
+            Use https, unless the server is on a network you trust.
+          </p>
+        ) : null}
       </div>
       <div className="field">
         <label htmlFor="setup-token">Kiosk token</label>
