@@ -82,7 +82,8 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     for (const problem of problems) log(problem);
     // Only the app's own page may read the settings (they hold the kiosk token).
     ipcMain.handle(bridgeChannels.presetSettings, (event: IpcMainInvokeEvent) =>
-      isAppUrl(event.senderFrame?.url ?? '', APP_ORIGIN) ? settings : {},
+      // The problems too: an installed kiosk has no console, and Settings is where someone looks.
+      isAppUrl(event.senderFrame?.url ?? '', APP_ORIGIN) ? (problems.length > 0 ? { ...settings, problems } : settings) : {},
     );
     serveRenderer(options.rendererDir);
     // No menu, hence none of its accelerators (DevTools, reload, close, quit), even with the bar hidden.

@@ -9,8 +9,8 @@ export interface LoadedSettings {
   problems: string[];
 }
 
-/** The keys a file or variable may set (the invalid-PIN flag is the loader's own conclusion). */
-type PresetKey = Exclude<keyof PresetSettings, 'settingsPinInvalid'>;
+/** The keys a file or variable may set (the invalid-PIN flag and the problems are the loader's own conclusions). */
+type PresetKey = Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>;
 type Raw = Partial<Record<PresetKey, unknown>>;
 
 /** What `kiosk.json` gave: its values, and whether a file was there that could not be used at all. */

@@ -13,6 +13,8 @@ export interface PresetSettings {
   settingsPin?: string;
   /** A PIN was set but is not 4–12 digits: Settings stays locked rather than open (fail closed). */
   settingsPinInvalid?: boolean;
+  /** What the main process ignored in kiosk.json and the KIOSK_* variables, one plain line each (never a value). */
+  problems?: string[];
 }
 
 /** What the renderer may ask of the main process: deliberately tiny (no Node, no IPC exposed as such). */

@@ -17,6 +17,8 @@ type Boot =
       settings: KioskSettings | undefined;
       prefill: PresetSettings;
       notice: string | undefined;
+      /** What the app ignored in its preset (kiosk.json, KIOSK_*), shown on the setup screen. */
+      presetProblems: string[];
       lock: SettingsLock | undefined;
       /** The lock once the device is unpaired (which forgets a PIN saved from an address): the app's alone. */
       appLock: SettingsLock | undefined;
@@ -49,7 +51,7 @@ export function App() {
     // Read before anything awaits: a second run of this effect (StrictMode) must see the same query.
     const search = window.location.search;
     void (async () => {
-      const fromApp = await appPreset(window).catch((): PresetSettings => ({}));
+      const { problems: presetProblems = [], ...fromApp } = await appPreset(window).catch((): PresetSettings => ({}));
       const fromQuery = presetFromQuery(search);
       const savedPin = await readSavedPin(device);
       const before = await readSettings(device);
@@ -65,7 +67,7 @@ export function App() {
       const settings = await readSettings(device);
       forgetQuery(window);
       const lock = settingsLock(preset, savedPin);
-      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, lock, appLock: settingsLock(fromApp, undefined) });
+      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, presetProblems, lock, appLock: settingsLock(fromApp, undefined) });
     })();
     return () => {
       current = false;
@@ -89,7 +91,7 @@ export function App() {
         <header className="top-bar"><span className="brand">Gatehouse</span></header>
         <main className="screen">
           <SettingsGate lock={boot.lock} tries={pinTries} onTries={setPinTries}>
-            <SetupScreen device={device} current={undefined} prefill={boot.prefill} onSaved={saved} />
+            <SetupScreen device={device} current={undefined} prefill={boot.prefill} presetProblems={boot.presetProblems} onSaved={saved} />
           </SettingsGate>
         </main>
         <StatusBar status={undefined} note="Not paired" />
@@ -97,7 +99,8 @@ export function App() {
     );
   }
   return (
-    <KioskShell device={device} settings={boot.settings} notice={boot.notice} settingsLock={boot.lock} pinTries={pinTries} onPinTries={setPinTries}
+    <KioskShell device={device} settings={boot.settings} notice={boot.notice} presetProblems={boot.presetProblems} settingsLock={boot.lock}
+      pinTries={pinTries} onPinTries={setPinTries}
       onSettingsSaved={saved} />
   );
 }

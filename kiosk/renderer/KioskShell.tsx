@@ -20,6 +20,8 @@ interface KioskShellProps {
   device: KioskDatabase;
   settings: KioskSettings;
   notice: string | undefined;
+  /** What the app ignored in its preset (kiosk.json, KIOSK_*), shown in Settings. */
+  presetProblems: string[];
   /** When set, Settings opens only after the PIN is entered, each time it is opened (or not at all, for a wrong PIN setting). */
   settingsLock: SettingsLock | undefined;
   pinTries: PinTries;
@@ -30,7 +32,7 @@ interface KioskShellProps {
 }
 
 /** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
-export function KioskShell({ device, settings, notice, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
+export function KioskShell({ device, settings, notice, presetProblems, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
   const [view, setView] = useState<View>('home');
@@ -66,7 +68,7 @@ export function KioskShell({ device, settings, notice, settingsLock, pinTries, o
     // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
     screen = (
       <SettingsGate lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
-        <SetupScreen device={device} current={settings} prefill={{}} onCancel={() => setView('home')}
+        <SetupScreen device={device} current={settings} prefill={{}} presetProblems={presetProblems} onCancel={() => setView('home')}
           onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />
       </SettingsGate>
     );

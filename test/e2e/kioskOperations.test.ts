@@ -253,6 +253,23 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await fresh.close();
   }, 30_000);
 
+  it('shows on the setup screen what the app ignored in kiosk.json or its variables (an installed kiosk has no console)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(10_000);
+    // The Electron preload's bridge, as the main process answers for a kiosk.json with a trailing comma.
+    await context.addInitScript(() => {
+      Object.assign(window, {
+        gatehouse: { platform: 'electron', presetSettings: async () => ({ problems: ['/etc/kiosk/kiosk.json is not valid JSON; ignored'] }) },
+      });
+    });
+    const page = await context.newPage();
+    await page.goto(web.url);
+    const note = page.getByRole('note', { name: 'Preset settings not applied' });
+    await note.waitFor();
+    expect(await note.innerText()).toContain('/etc/kiosk/kiosk.json is not valid JSON; ignored');
+    await context.close();
+  }, 30_000);
+
   it('pairs through the setup screen with a site chosen from the server', async () => {
     const site = await newSite();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -346,6 +346,16 @@ describe('kiosk main process: navigation lock', () => {
     expect(handler?.({ senderFrame: { url: 'app://kiosk/index.html' } })).toEqual({ token: 'ck_secret' });
   });
 
+  it('tells the app page what it ignored in kiosk.json and the variables, for its setup screen', async () => {
+    fs.writeFileSync(path.join(userData, 'kiosk.json'), JSON.stringify({ token: 'ck_secret', mode: 'lobby' }));
+    await start();
+    const handler = electron.ipcHandlers.get(bridgeChannels.presetSettings);
+    expect(handler?.({ senderFrame: { url: 'app://kiosk/index.html' } })).toEqual({
+      token: 'ck_secret',
+      problems: [expect.stringMatching(/^Ignored an invalid mode in .*kiosk\.json$/)],
+    });
+  });
+
   it('serves files of the renderer folder only', () => {
     expect(rendererFile('/opt/r', 'app://kiosk/')).toBe('/opt/r/index.html');
     expect(rendererFile('/opt/r', 'app://kiosk/assets/index.js')).toBe('/opt/r/assets/index.js');

@@ -13,6 +13,8 @@ interface SetupScreenProps {
   device: KioskDatabase;
   current: KioskSettings | undefined;
   prefill: PresetSettings;
+  /** What the app ignored in kiosk.json and the KIOSK_* variables: told here, where whoever set them looks. */
+  presetProblems?: string[];
   onSaved(settings: KioskSettings | undefined): void;
   onCancel?: () => void;
 }
@@ -35,7 +37,7 @@ async function fetchSites(serverUrl: string, token: string): Promise<SiteList> {
  * Pairing: server URL, kiosk token, a site from GET /v1/sites, and the mode. Moving to another server or
  * site (or unpairing) is refused while actions are not synced, so none is stranded on this device.
  */
-export function SetupScreen({ device, current, prefill, onSaved, onCancel }: SetupScreenProps) {
+export function SetupScreen({ device, current, prefill, presetProblems = [], onSaved, onCancel }: SetupScreenProps) {
   const start = current ?? prefill;
   const [serverUrl, setServerUrl] = useState(start.serverUrl ?? '');
   const [token, setToken] = useState(start.token ?? '');
@@ -87,6 +89,12 @@ export function SetupScreen({ device, current, prefill, onSaved, onCancel }: Set
       <p className="screen-lead">Pair this device with a Gatehouse server and choose what it is for.</p>
       {pending > 0 ? <p className="notice">{pending} action{pending === 1 ? ' is' : 's are'} not synced yet: the site and server cannot change until they are.</p> : null}
       {message ? <p className="form-error" role="alert">{message}</p> : null}
+      {presetProblems.length > 0 ? (
+        <div className="notice" role="note" aria-label="Preset settings not applied">
+          <p>This kiosk's preset settings (kiosk.json or KIOSK_ variables) have problems; these were not applied:</p>
+          <ul>{presetProblems.map((problem) => <li key={problem}>{problem}</li>)}</ul>
+        </div>
+      ) : null}
       <div className="field">
         <label htmlFor="setup-server">Server URL</label>
         <input id="setup-server" type="url" inputMode="url" spellCheck={false} value={serverUrl} placeholder="https://gatehouse.example.com"

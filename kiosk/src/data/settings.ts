@@ -18,7 +18,7 @@ export const SettingsPin = z.string().regex(/^[0-9]{4,12}$/);
 const Preset = KioskSettings.extend({ settingsPin: SettingsPin }).partial();
 
 /** One preset value checked on its own (so a wrong mode does not throw away a good server URL), or undefined. */
-export function presetValue(key: Exclude<keyof PresetSettings, 'settingsPinInvalid'>, value: unknown): PresetSettings | undefined {
+export function presetValue(key: Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>, value: unknown): PresetSettings | undefined {
   const parsed = Preset.safeParse({ [key]: value });
   return parsed.success ? parsed.data : undefined;
 }
