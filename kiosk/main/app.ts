@@ -15,6 +15,8 @@ export interface KioskAppOptions {
   /** The built preload script (CommonJS: sandboxed preloads cannot load ES modules). */
   preloadPath: string;
   env: NodeJS.ProcessEnv;
+  /** Where uncaught errors are reported (the process; tests give their own). */
+  events?: Pick<NodeJS.Process, 'on'>;
   /** The command line (process.argv): `--quit` stops the running kiosk (Windows has no SIGTERM to send it). */
   argv?: readonly string[];
   log?: (line: string) => void;
@@ -22,6 +24,18 @@ export interface KioskAppOptions {
 
 /** The switch that asks a running kiosk to quit: `"Gatehouse Kiosk.exe" --quit`, or `npm run kiosk -- --quit`. */
 export const QUIT_SWITCH = '--quit';
+
+/**
+ * An error nothing caught in the main process: Electron's default shows a modal dialog over the kiosk and
+ * leaves it stuck behind it. Logged, and the app starts afresh instead (the outbox is in IndexedDB).
+ */
+export function relaunchOnUncaught(events: Pick<NodeJS.Process, 'on'>, log: (line: string) => void): void {
+  events.on('uncaughtException', (error: Error) => {
+    log(`uncaught error in the main process, restarting: ${error.stack ?? error.message}`);
+    app.relaunch();
+    app.exit(1);
+  });
+}
 
 /** The debug switch for developer tools (KIOSK_DEVTOOLS=1 or true): never set on a kiosk in service. */
 export function devToolsRequested(env: NodeJS.ProcessEnv): boolean {
@@ -54,6 +68,7 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     return undefined;
   }
   registerAppScheme();
+  relaunchOnUncaught(options.events ?? process, log);
   const windows: BrowserWindow[] = [];
 
   app.on('second-instance', (_event: unknown, argv: readonly string[] = []) => {

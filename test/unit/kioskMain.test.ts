@@ -62,6 +62,7 @@ const electron = vi.hoisted(() => {
     requestSingleInstanceLock: vi.fn(() => true),
     quit: vi.fn(),
     exit: vi.fn(),
+    relaunch: vi.fn(),
     whenReady: () => Promise.resolve(),
     appData: '',
     setPath: vi.fn((name: string, value: string) => {
@@ -121,8 +122,10 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(path.dirname(userData), { recursive: true, force: true }));
 
+/** Stands in for the process's uncaughtException event. */
+const processEvents = { handlers: [] as Array<(error: Error) => void>, on(_event: string, handler: (error: Error) => void) { this.handlers.push(handler); return this; } };
 const start = (env: NodeJS.ProcessEnv = {}) =>
-  startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {} });
+  startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {}, events: processEvents as never });
 
 async function startedWindow(env: NodeJS.ProcessEnv = {}) {
   await start(env);
@@ -422,6 +425,17 @@ describe('kiosk main process: crash recovery', () => {
     window.webContents.emit('did-finish-load');
     await expect(starting).resolves.toBe(window);
     expect(returned).toBe(true);
+  });
+});
+
+describe('kiosk main process: an error nothing caught', () => {
+  it('restarts the app instead of leaving Electron\'s error dialog over the kiosk', async () => {
+    processEvents.handlers.length = 0;
+    await start();
+    expect(processEvents.handlers).toHaveLength(1);
+    processEvents.handlers[0]?.(new Error('boom'));
+    expect(electron.app.relaunch).toHaveBeenCalledOnce();
+    expect(electron.app.exit).toHaveBeenCalledWith(1);
   });
 });
 
