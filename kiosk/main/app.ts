@@ -15,8 +15,9 @@ export interface KioskAppOptions {
   /** The built preload script (CommonJS: sandboxed preloads cannot load ES modules). */
   preloadPath: string;
   env: NodeJS.ProcessEnv;
-  /** Where uncaught errors are reported (the process; tests give their own). */
+  /** Where uncaught errors are reported, and how long the app has run (the process's; tests give their own). */
   events?: Pick<NodeJS.Process, 'on'>;
+  uptimeMs?: () => number;
   /** The command line (process.argv): `--quit` stops the running kiosk (Windows has no SIGTERM to send it). */
   argv?: readonly string[];
   log?: (line: string) => void;
@@ -25,14 +26,19 @@ export interface KioskAppOptions {
 /** The switch that asks a running kiosk to quit: `"Gatehouse Kiosk.exe" --quit`, or `npm run kiosk -- --quit`. */
 export const QUIT_SWITCH = '--quit';
 
+/** An app younger than this that fails again is not restarted: the failure would only repeat, in a loop. */
+export const RELAUNCH_AFTER_MS = 60_000;
+
 /**
  * An error nothing caught in the main process: Electron's default shows a modal dialog over the kiosk and
- * leaves it stuck behind it. Logged, and the app starts afresh instead (the outbox is in IndexedDB).
+ * leaves it stuck behind it. Logged, and the app starts afresh instead (the outbox is in IndexedDB); one
+ * that fails within a minute of its start exits instead, for a supervisor (or a person) to look at.
  */
-export function relaunchOnUncaught(events: Pick<NodeJS.Process, 'on'>, log: (line: string) => void): void {
+export function relaunchOnUncaught(events: Pick<NodeJS.Process, 'on'>, log: (line: string) => void, uptimeMs: () => number): void {
   events.on('uncaughtException', (error: Error) => {
-    log(`uncaught error in the main process, restarting: ${error.stack ?? error.message}`);
-    app.relaunch();
+    const again = uptimeMs() >= RELAUNCH_AFTER_MS;
+    log(`uncaught error in the main process, ${again ? 'restarting' : 'exiting (it started less than a minute ago)'}: ${error.stack ?? error.message}`);
+    if (again) app.relaunch();
     app.exit(1);
   });
 }
@@ -68,7 +74,7 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     return undefined;
   }
   registerAppScheme();
-  relaunchOnUncaught(options.events ?? process, log);
+  relaunchOnUncaught(options.events ?? process, log, options.uptimeMs ?? (() => process.uptime() * 1000));
   const windows: BrowserWindow[] = [];
 
   app.on('second-instance', (_event: unknown, argv: readonly string[] = []) => {

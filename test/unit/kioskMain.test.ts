@@ -124,8 +124,11 @@ afterEach(() => fs.rmSync(path.dirname(userData), { recursive: true, force: true
 
 /** Stands in for the process's uncaughtException event. */
 const processEvents = { handlers: [] as Array<(error: Error) => void>, on(_event: string, handler: (error: Error) => void) { this.handlers.push(handler); return this; } };
+let uptimeMs = 3_600_000;
 const start = (env: NodeJS.ProcessEnv = {}) =>
-  startKioskApp({ rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {}, events: processEvents as never });
+  startKioskApp({
+    rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {}, events: processEvents as never, uptimeMs: () => uptimeMs,
+  });
 
 async function startedWindow(env: NodeJS.ProcessEnv = {}) {
   await start(env);
@@ -429,13 +432,20 @@ describe('kiosk main process: crash recovery', () => {
 });
 
 describe('kiosk main process: an error nothing caught', () => {
-  it('restarts the app instead of leaving Electron\'s error dialog over the kiosk', async () => {
+  it('restarts the app instead of leaving Electron\'s error dialog over the kiosk; within a minute of its start it only exits (no loop)', async () => {
     processEvents.handlers.length = 0;
+    electron.app.relaunch.mockClear();
+    electron.app.exit.mockClear();
     await start();
     expect(processEvents.handlers).toHaveLength(1);
     processEvents.handlers[0]?.(new Error('boom'));
     expect(electron.app.relaunch).toHaveBeenCalledOnce();
     expect(electron.app.exit).toHaveBeenCalledWith(1);
+    uptimeMs = 5_000;
+    processEvents.handlers[0]?.(new Error('boom at start'));
+    expect(electron.app.relaunch).toHaveBeenCalledOnce();
+    expect(electron.app.exit).toHaveBeenCalledTimes(2);
+    uptimeMs = 3_600_000;
   });
 });
 
