@@ -2,6 +2,7 @@ import path from 'node:path';
 import { BrowserWindow, type IpcMainInvokeEvent, Menu, app, ipcMain, powerSaveBlocker, session } from 'electron';
 import { bridgeChannels } from '../preload/bridge';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
+import { consoleAndFileLog } from './logFile';
 import { loadSettings } from './settings';
 import { lockKeyboard } from './keyboardLock';
 import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } from './window';
@@ -58,10 +59,10 @@ export function devToolsRequested(env: NodeJS.ProcessEnv): boolean {
  * (this one then quits, and the other is brought to the front).
  */
 export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> | undefined {
-  const log = options.log ?? ((line: string) => console.log(`[kiosk] ${line}`));
-  // A fixed folder for kiosk.json (and the lock), whether started from the repository or installed:
-  // otherwise Electron names it after whatever package.json it finds, "Electron" when none.
+  // A fixed folder for kiosk.json, kiosk.log (and the lock), whether started from the repository or
+  // installed: otherwise Electron names it after whatever package.json it finds, "Electron" when none.
   app.setPath('userData', path.join(app.getPath('appData'), USER_DATA_FOLDER));
+  const log = options.log ?? consoleAndFileLog(path.join(app.getPath('userData'), 'kiosk.log'));
   const quitAsked = (options.argv ?? process.argv).includes(QUIT_SWITCH);
   if (!app.requestSingleInstanceLock()) {
     log(quitAsked ? 'asked the running Gatehouse kiosk to quit' : 'another Gatehouse kiosk is already running; focusing it instead');

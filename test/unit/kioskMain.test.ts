@@ -100,6 +100,7 @@ vi.mock('electron', () => ({
 const { startKioskApp } = await import('../../kiosk/main/app');
 const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } = await import('../../kiosk/main/window');
 const { loadSettings } = await import('../../kiosk/main/settings');
+const { consoleAndFileLog } = await import('../../kiosk/main/logFile');
 const { rendererFile } = await import('../../kiosk/main/protocol');
 const { bridgeChannels } = await import('../../kiosk/preload/bridge');
 const { electronBinary } = await import('../../kiosk/scripts/electronBinary');
@@ -428,6 +429,25 @@ describe('kiosk main process: crash recovery', () => {
     window.webContents.emit('did-finish-load');
     await expect(starting).resolves.toBe(window);
     expect(returned).toBe(true);
+  });
+});
+
+describe('kiosk main process: its log file', () => {
+  it('writes each line with its time to kiosk.log, keeps one older file past the limit, and never throws', () => {
+    const file = path.join(userData, 'logs', 'kiosk.log');
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => undefined);
+    const log = consoleAndFileLog(file, 200);
+    log('started');
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z started\n$/);
+    for (let line = 0; line < 10; line += 1) log(`line ${line} ${'x'.repeat(30)}`);
+    expect(fs.existsSync(`${file}.1`)).toBe(true);
+    expect(fs.statSync(file).size).toBeLessThan(200);
+    expect(fs.readFileSync(file, 'utf8')).toContain('line 9');
+    // A folder where the file should be: the console still gets the line, and nothing throws.
+    const blocked = consoleAndFileLog(path.join(userData, 'logs'));
+    expect(() => blocked('still here')).not.toThrow();
+    expect(console).toHaveBeenCalledWith('[kiosk] still here');
+    console.mockRestore();
   });
 });
 
