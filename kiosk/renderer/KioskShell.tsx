@@ -59,7 +59,9 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
 
   // The gate's actions and results are kept on every tab (its screen shows on Home only): scans still running
   // when the guard looks at another tab are not lost, and he finds what they came to when he is back.
-  const gate = kiosk && settings.mode === 'gate' ? <GateDesk kiosk={kiosk} shown={view === 'home'} /> : null;
+  // Keyed by the pairing: after a re-pairing the gate starts afresh, with no results of the site it left.
+  const pairing = `${settings.serverUrl}|${settings.siteId}|${settings.token}`;
+  const gate = kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
   let screen = gate ? null : <p className="loading">Opening…</p>;
   if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
   if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;

@@ -117,4 +117,23 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: recent resul
     expect(await plateInput(page).inputValue()).toBe('');
     await context.close();
   }, 40_000);
+
+  it('after a re-pairing to another site the gate starts afresh: no result of the site it left', async () => {
+    const site = await newSite();
+    const other = await kioskSite(server, 'South gate');
+    const { context, page } = await openGate(site);
+    await scan(page, 'JJ 999');
+    await expect.poll(() => resultTexts(page)).toEqual([entryCard('JJ 999', 'PENDING')]);
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+
+    await tab(page, 'Settings');
+    await page.getByLabel('Kiosk token').fill(other.kioskToken);
+    await page.getByRole('button', { name: 'Find sites' }).click();
+    await page.getByRole('radio', { name: 'South gate' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await plateInput(page).waitFor();
+    await expect.poll(() => gateResult(page).innerText()).toContain('Waiting for a vehicle');
+    expect(await resultCards(page).count()).toBe(0);
+    await context.close();
+  }, 40_000);
 });
