@@ -7,6 +7,7 @@ import { attentionItems } from '../../kiosk/src/data/attention';
 import { vehiclesOnSite } from '../../kiosk/src/data/queries';
 import { applySnapshot } from '../../kiosk/src/data/snapshot';
 import type { VehicleVisit } from '../../kiosk/src/data/types';
+import { vehicleExit } from '../../kiosk/src/data/vehicleCommands';
 import { vehicleVisits } from '../../kiosk/src/data/visitKinds';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import type { FetchLike } from '../../kiosk/src/platform/platform';
@@ -167,6 +168,33 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     expect(await attentionItems(kiosk.db)).toEqual([]);
     const onSite = await vehiclesOnSite(kiosk.db, site.siteId);
     expect(onSite.map((visit) => [visit.visitId, visit.serverId, visit.status])).toEqual([[local.visitId, fromGateA.checkinId, 'IN']]);
+    await kiosk.close();
+  });
+
+  it('a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin\'s Exit goes', async () => {
+    const site = await buildKioskSite(server);
+    const fromGateA = await enteredAtGateA(site, 'GA-600 B');
+    const { kiosk, platform, network } = offlineGateB(site);
+    const local = visitOf(await kiosk.vehicleEntry('GA 600 B'));
+    const now = platform.clock.now();
+    await applySnapshot(kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });
+    const twin = (await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first())!;
+    // The guard lets the car out through the visit the pull brought (which of the two he meant is unknown).
+    platform.clock.shift(10 * 60_000);
+    const ctx = { db: kiosk.db, now: () => platform.clock.now(), randomUUID: () => randomUUID() };
+    visitOf(await vehicleExit(ctx, twin.visitId));
+
+    network.setOnline(true);
+    kiosk.start();
+    await drain(kiosk);
+
+    // The twin's Exit closed the server's visit; the refused Entry is a person's to settle, not adopted.
+    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([[fromGateA.checkinId, 'OUT']]);
+    expect(await attentionItems(kiosk.db)).toEqual([
+      expect.objectContaining({ description: 'Entry of GA 600 B', action: expect.objectContaining({ visitId: local.visitId }) }),
+    ]);
+    expect((await kiosk.db.vehicles.get(local.visitId))?.serverId).toBeUndefined();
+    expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.visitId)).not.toContain(twin.visitId);
     await kiosk.close();
   });
 
