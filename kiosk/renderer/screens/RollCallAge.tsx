@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { observeQuery } from '../../src/data/observe';
 import { readPeoplePulledAt } from '../../src/data/settings';
 import type { Kiosk } from '../../src/kiosk';
+import { roughDuration } from '../../src/roughDuration';
 import { useObservable } from '../hooks/useObservable';
 import { shortTime } from '../words';
 import './rollCallAge.css';
@@ -14,12 +15,7 @@ export const STALE_AFTER_MS = 3 * 60_000;
 /** How often the age is looked at again while the screen shows (it grows with no event to tell it). */
 const TICK_MS = 15_000;
 
-function agoText(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 90) return `${minutes} minutes`;
-  const hours = Math.round(minutes / 60);
-  return hours < 36 ? `about ${hours} hours` : `about ${Math.round(hours / 24)} days`;
-}
+const agoText = (ms: number) => roughDuration(ms, { hoursFrom: 90, daysFrom: 36 });
 
 /** What the Roll call says about how current it is, in words: one sentence when fresh, a warning when not. */
 export function rollCallAgeWords(pulledAt: number | undefined, now: number): { text: string; stale: boolean } {

@@ -79,6 +79,7 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
     else setMessage(`${change.message} Wait until the status bar says All synced, or resolve Needs attention first.`);
   };
 
+  const inTheClear = sendsInTheClear(serverUrl);
   const listed = sites.state === 'loaded' ? sites.sites : [];
   // The current site stays choosable offline, so the mode can change without the server.
   const choices = current && !listed.some((site) => site.siteId === current.siteId) ? [{ siteId: current.siteId, name: `Current site (id ${current.siteId})`, timezone: '' }, ...listed] : listed;
@@ -98,8 +99,8 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
       <div className="field">
         <label htmlFor="setup-server">Server URL</label>
         <input id="setup-server" type="url" inputMode="url" spellCheck={false} value={serverUrl} placeholder="https://gatehouse.example.com"
-          aria-describedby={sendsInTheClear(serverUrl) ? 'setup-server-clear' : undefined} onChange={(event) => setServerUrl(event.target.value)} />
-        {sendsInTheClear(serverUrl) ? (
+          aria-describedby={inTheClear ? 'setup-server-clear' : undefined} onChange={(event) => setServerUrl(event.target.value)} />
+        {inTheClear ? (
           <p id="setup-server-clear" className="field-hint field-warning">
             This address is not encrypted (http): the kiosk token and visitors' names would cross the network readable by anyone on it.
             Use https, unless the server is on a network you trust.

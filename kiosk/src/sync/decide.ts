@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import { MAX_PAST_MS } from '../../../shared/src/domain';
 import type { ActionError } from '../data/types';
+import { roughDuration } from '../roughDuration';
 
 /** What to do with an action after one attempt. */
 export type Decision<T> =
@@ -32,12 +33,7 @@ export interface StampCheck {
 /** A restamped time is at most this far ahead of the server's clock, and this far inside its 7 days. */
 const RESTAMP_MARGIN_MS = 60_000;
 
-function duration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 120) return `${minutes} minutes`;
-  const hours = Math.round(minutes / 60);
-  return hours < 48 ? `about ${hours} hours` : `about ${Math.round(hours / 24)} days`;
-}
+const duration = (ms: number) => roughDuration(ms, { hoursFrom: 120, daysFrom: 48 });
 
 /**
  * A 422 OCCURRED_AT_OUT_OF_RANGE for a time ahead of the server's proves the stamp wrong: typically the
