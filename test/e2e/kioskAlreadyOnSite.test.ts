@@ -19,8 +19,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: a visitor already
 
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
 
-  const open = async (site: KioskTestSite) =>
-    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
+  const open = async (site: KioskTestSite, query?: Record<string, string>) =>
+    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', query });
 
   const checkInButton = (page: Page) => page.getByRole('button', { name: 'Check in', exact: true });
   const visitorHome = (page: Page) => page.getByRole('heading', { name: 'Welcome', exact: true });
@@ -116,11 +116,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: a visitor already
 
   it('does not keep the name for the next visitor: after a while without input, Check out opens empty', async () => {
     const site = await kioskSite(server, 'Headquarters');
-    const { context, page } = await open(site);
-    // The same kiosk, reloaded with a shorter idle delay: once paired (the status bar says Online before the
-    // address's pairing is saved, and a reload then would lose it), as the pairing is kept on the device.
-    await visitorHome(page).waitFor();
-    await page.goto(`${web.url}?idle=${IDLE_MS}`);
+    const { context, page } = await open(site, { idle: String(IDLE_MS) });
     await visitorHome(page).waitFor();
     await checkInThroughForm(page, 'Ada', 'Lovelace');
     await page.getByRole('button', { name: 'Done' }).click();

@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, kioskContext, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -124,8 +124,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
 
   it('the Roll call says how old it is, and says so plainly when the server has been away', async () => {
     const site = await newSite();
-    const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
+    const context = await kioskContext(browser);
     // The browser's clock, so that "an hour later" takes no hour; it runs on by itself until moved.
     await context.clock.install();
     const page = await context.newPage();
@@ -152,8 +151,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
 
   it('a kiosk that has never reached its server says its Roll call holds only its own check-ins', async () => {
     const site = await newSite();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
+    const context = await kioskContext(browser);
     const page = await context.newPage();
     // Nothing listens on port 9: every request is refused at once.
     const query = new URLSearchParams({ server: 'http://127.0.0.1:9', token: site.kioskToken, site: String(site.siteId), mode: 'visitor' });

@@ -5,7 +5,7 @@ import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
-import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, newestResult, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
+import { checkInThroughForm, kioskBrowserHooks, kioskContext, type KioskWeb, newestResult, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -243,8 +243,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     expect(await page.getByLabel('Settings PIN').count()).toBe(0);
     await context.close();
 
-    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    fresh.setDefaultTimeout(10_000);
+    const fresh = await kioskContext(browser);
     const unpaired = await fresh.newPage();
     await unpaired.goto(`${web.url}?pin=97531`);
     await unpaired.getByLabel('Settings PIN').fill('97531');
@@ -254,8 +253,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   }, 30_000);
 
   it('shows on the setup screen what the app ignored in kiosk.json or its variables (an installed kiosk has no console)', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
+    const context = await kioskContext(browser);
     // The Electron preload's bridge, as the main process answers for a kiosk.json with a trailing comma.
     await context.addInitScript(() => {
       Object.assign(window, {
@@ -272,8 +270,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
 
   it('pairs through the setup screen with a site chosen from the server', async () => {
     const site = await newSite();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
+    const context = await kioskContext(browser);
     const page = await context.newPage();
     await page.goto(web.url);
     await expect.poll(() => statusBar(page).textContent()).toContain('Not paired');

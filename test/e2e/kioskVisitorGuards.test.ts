@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
@@ -27,18 +27,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
   const newSite = () => kioskSite(server, 'Headquarters');
 
-  const open = (site: Site) => openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
-
-  /** As openKioskPage, with more of the address: the idle delay, a Settings PIN. */
-  async function openWith(site: Site, extra: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const query = new URLSearchParams({ server: server.baseUrl, token: site.kioskToken, site: String(site.siteId), mode: 'visitor', ...extra });
-    await page.goto(`${web.url}?${query}`);
-    await page.getByRole('status').getByText('Online').waitFor();
-    return { context, page };
-  }
+  /** The visitor kiosk of `site`, with more of the address where a test needs it (a short idle delay, a PIN). */
+  const open = (site: Site, more: { query?: Record<string, string>; pin?: string } = {}) =>
+    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', ...more });
 
   const checkInButton = (page: Page) => page.getByRole('button', { name: 'Check in', exact: true });
   const visitorHome = (page: Page) => page.getByRole('heading', { name: 'Welcome', exact: true });
@@ -133,7 +124,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
       { name: 'email', label: 'Email', type: 'email', required: false },
       { name: 'phone', label: 'Phone', type: 'phone', required: false },
     ]);
-    const { context, page } = await openWith(site, { idle: String(IDLE_MS) });
+    const { context, page } = await open(site, { query: { idle: String(IDLE_MS) } });
     await checkInThroughForm(page, 'Ada', 'Lovelace');
     await page.getByRole('button', { name: 'Done' }).click();
 
@@ -164,7 +155,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
 
   it('locks Settings again after a while without input', async () => {
     const site = await newSite();
-    const { context, page } = await openWith(site, { idle: String(IDLE_MS), pin: '2468' });
+    const { context, page } = await open(site, { query: { idle: String(IDLE_MS) }, pin: '2468' });
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByLabel('Settings PIN').fill('2468');
     await page.getByRole('button', { name: 'Unlock' }).click();

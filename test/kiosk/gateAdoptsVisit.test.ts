@@ -77,6 +77,20 @@ function offlineGateB(site: KioskSite, rewrite?: (problem: Record<string, unknow
   return { kiosk, platform, network };
 }
 
+/**
+ * Gate A lets `plate` in; offline gate B records its own Entry of it (typed with a space for the dash: the
+ * same plate), then the server's list of the site, as a pull writes it, reaches gate B before its queue
+ * does: gate B holds the car twice (its Entry, and the visit from gate A, the twin).
+ */
+async function twinPulledBeforePush(site: KioskSite, plate: string) {
+  const fromGateA = await enteredAtGateA(site, plate);
+  const gateB = offlineGateB(site);
+  const local = visitOf(await gateB.kiosk.vehicleEntry(plate.replace('-', ' ')));
+  const now = gateB.platform.clock.now();
+  await applySnapshot(gateB.kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });
+  return { ...gateB, fromGateA, local };
+}
+
 describe('a gate that recorded an Entry for a car another gate let in', () => {
   it('takes the refused Entry\'s visit to be the server\'s: the Exit closes the visit from gate A, nothing waits', async () => {
     const site = await buildKioskSite(server);
@@ -151,12 +165,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
 
   it('a pull that brought the visit from gate A in before the push is folded in: the gate shows the car once', async () => {
     const site = await buildKioskSite(server);
-    const fromGateA = await enteredAtGateA(site, 'GA-400 B');
-    const { kiosk, platform, network } = offlineGateB(site);
-    const local = visitOf(await kiosk.vehicleEntry('GA 400 B'));
-    // The server's list of the site, as a pull writes it, reaches gate B before its queue does.
-    const now = platform.clock.now();
-    await applySnapshot(kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });
+    const { kiosk, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-400 B');
     // Until the push, gate B shows the car twice: its own Entry (PENDING) and the visit from gate A.
     expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.serverId ?? local.visitId)).toEqual([local.visitId, fromGateA.checkinId]);
 
@@ -173,12 +182,9 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
 
   it('a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin\'s Exit goes', async () => {
     const site = await buildKioskSite(server);
-    const fromGateA = await enteredAtGateA(site, 'GA-600 B');
-    const { kiosk, platform, network } = offlineGateB(site);
-    const local = visitOf(await kiosk.vehicleEntry('GA 600 B'));
-    const now = platform.clock.now();
-    await applySnapshot(kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });
-    const twin = (await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first())!;
+    const { kiosk, platform, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-600 B');
+    const twin = await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first();
+    if (!twin) throw new Error('the pull did not bring the visit from gate A');
     // The guard lets the car out through the visit the pull brought (which of the two he meant is unknown).
     platform.clock.shift(10 * 60_000);
     const ctx = { db: kiosk.db, now: () => platform.clock.now(), randomUUID: () => randomUUID() };

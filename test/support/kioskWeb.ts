@@ -46,18 +46,28 @@ export interface KioskPageOptions {
   mode: 'visitor' | 'gate';
   /** The Settings PIN (`?pin=`). */
   pin?: string;
+  /** More of the address (`idle`, say). */
+  query?: Record<string, string>;
   /** Set up before the page loads (routes the kiosk's very first requests must already go through). */
   beforeLoad?: (context: BrowserContext) => Promise<unknown>;
 }
 
-/** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
-export async function openKioskPage(browser: Browser, web: KioskWeb, options: KioskPageOptions): Promise<{ context: BrowserContext; page: Page }> {
+/** A fresh browser profile (empty IndexedDB) at the kiosk's tablet size. */
+export async function kioskContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   // Well under the tests' own limits, so a step that cannot happen fails by name instead of a test timeout.
   context.setDefaultTimeout(10_000);
+  return context;
+}
+
+/** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
+export async function openKioskPage(browser: Browser, web: KioskWeb, options: KioskPageOptions): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await kioskContext(browser);
   await options.beforeLoad?.(context);
   const page = await context.newPage();
-  const query = new URLSearchParams({ server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode });
+  const query = new URLSearchParams({
+    ...options.query, server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode,
+  });
   if (options.pin !== undefined) query.set('pin', options.pin);
   await page.goto(`${web.url}?${query}`);
   // Paired first (the tabs are the paired kiosk's; "Starting…" and the setup screen say Online too), so a
