@@ -1,5 +1,5 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
-import { type Executor, type Sql, prepared, queryRows } from './query';
+import { type Executor, type Statement, prepared, queryRows } from './query';
 import type { VisitRow } from './visitRows';
 
 export interface BreakRow {
@@ -52,7 +52,7 @@ function fromRaw(raw: RawRow): ListedCheckinRow {
 }
 
 /** Runs a statement built on CHECKIN_SELECT. */
-export async function selectCheckins(db: Executor, sql: Sql, bind: unknown[]): Promise<ListedCheckinRow[]> {
+export async function selectCheckins(db: Executor, sql: Statement, bind: unknown[]): Promise<ListedCheckinRow[]> {
   return (await queryRows<RawRow>(db, sql, bind)).map(fromRaw);
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Sequelize, Transaction } from 'sequelize';
 import { isDatabaseUnavailable } from '../errors/classify';
+import { Sql } from './sql';
 
 /** Where a statement runs: the pool, or the transaction of the current command. */
 export interface Executor {
@@ -21,7 +22,7 @@ export interface Prepared {
   readonly name: string | undefined;
 }
 
-export type Sql = string | Prepared;
+export type Statement = string | Prepared | Sql;
 
 /** One name per distinct text, for the whole process (pg refuses one name for two texts on a connection). */
 const registry = new Map<string, Prepared>();
@@ -77,7 +78,8 @@ async function send<T extends object>(client: PooledClient, text: string, name: 
  * Runs one parameterized statement ($1, $2, …) and returns its rows (SELECT or … RETURNING): straight on the
  * pool's pg client (Sequelize's query pipeline costs a tenth of a millisecond a statement, and cannot prepare).
  */
-export async function queryRows<T extends object>(db: Executor, sql: Sql, bind: unknown[] = []): Promise<T[]> {
+export async function queryRows<T extends object>(db: Executor, sql: Statement, bind: unknown[] = []): Promise<T[]> {
+  if (sql instanceof Sql) return queryRows<T>(db, sql.text, sql.values);
   const { text, name } = typeof sql === 'string' ? { text: sql, name: undefined } : sql;
   observers.get(db.sequelize)?.({ text, name, values: bind });
   if (db.transaction) {
@@ -96,7 +98,7 @@ export async function queryRows<T extends object>(db: Executor, sql: Sql, bind: 
 }
 
 /** The first row of a statement, or undefined. */
-export async function queryOne<T extends object>(db: Executor, sql: Sql, bind: unknown[] = []): Promise<T | undefined> {
+export async function queryOne<T extends object>(db: Executor, sql: Statement, bind: unknown[] = []): Promise<T | undefined> {
   const rows = await queryRows<T>(db, sql, bind);
   return rows[0];
 }
