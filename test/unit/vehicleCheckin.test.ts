@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import {
   MAX_FUTURE_MS,
   MAX_PAST_MS,
-  initialVehicleStatus,
+  decideVehicleEntry,
+  deniedStopReason,
   isOpenVehicleStatus,
   transitionVehicle,
   vehicleStatusEvent,
@@ -92,12 +93,22 @@ describe('transitionVehicle: time', () => {
 
 describe('initial status, status events, open visits', () => {
   it.each([
-    [true, true, 'STOP'],
-    [false, true, 'STOP'],
-    [true, false, 'IN'],
-    [false, false, 'PENDING'],
-  ] as const)('registered=%s blocked=%s → %s', (registered, blocked, status) => {
-    expect(initialVehicleStatus({ registered, blocked })).toBe(status);
+    [true, ['Banned', 'Audit'], 'STOP', 'Blocked by label: Audit, Banned'],
+    [false, ['Banned'], 'STOP', 'Blocked by label: Banned'],
+    [true, [], 'IN', null],
+    [false, [], 'PENDING', null],
+  ] as const)('registered=%s blocking labels=%j → %s (%s)', (registered, blockingLabelNames, status, stopReason) => {
+    expect(decideVehicleEntry({ registered, blockingLabelNames })).toEqual({ status, stopReason });
+  });
+
+  it.each([
+    ['Wrong delivery', 'Wrong delivery'],
+    ['  No booking ', 'No booking'],
+    ['   ', 'Refused'],
+    [null, 'Refused'],
+    [undefined, 'Refused'],
+  ] as const)('a deny with reason %j stops with %j', (reason, stopReason) => {
+    expect(deniedStopReason(reason)).toBe(stopReason);
   });
 
   it('maps each status to the webhook event entering it emits', () => {

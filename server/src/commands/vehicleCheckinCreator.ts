@@ -1,4 +1,4 @@
-import { initialVehicleStatus, normalizePlate, resolveOccurredAt, vehicleStatusEvent } from '../../../shared/src/domain';
+import { decideVehicleEntry, normalizePlate, resolveOccurredAt, vehicleStatusEvent } from '../../../shared/src/domain';
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, prepared, queryOne } from '../db/query';
@@ -84,7 +84,7 @@ export async function createVehicleCheckin(
       throw conflict('VEHICLE_ALREADY_ON_SITE', `License plate ${open.license_plate} is already on site ${site.siteId} (check-in ${open.id}).`, presentVehicleCheckin(open));
     }
   }
-  const status = initialVehicleStatus({ registered: pre.vehicle_id !== null, blocked: pre.blocked });
+  const { status } = decideVehicleEntry({ registered: pre.vehicle_id !== null, blockingLabelNames: pre.blocked ? ['blocked'] : [] });
   const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
     vehicle_id: pre.vehicle_id,
     license_plate: licensePlate,

@@ -59,10 +59,27 @@ const statusEvents: Record<VehicleStatus, VehicleWebhookEvent> = {
   OUT: 'VEHICLE_CHECKIN_EXITED',
 };
 
-/** registered=false → PENDING; a blocking label → STOP (wins over everything); else IN. */
-export function initialVehicleStatus(input: { registered: boolean; blocked: boolean }): VehicleStatus {
-  if (input.blocked) return 'STOP';
-  return input.registered ? 'IN' : 'PENDING';
+/** What an Entry is decided as: its status, and for STOP why, in words a guard reads on the gate's card. */
+export interface VehicleEntryDecision {
+  status: 'IN' | 'PENDING' | 'STOP';
+  stopReason: string | null;
+}
+
+/**
+ * The rule for an Entry, the same on the server (which decides) and the gate (which predicts offline): a
+ * blocking label stops the vehicle and names the labels; a registered one enters; an unknown plate waits.
+ */
+export function decideVehicleEntry(input: { registered: boolean; blockingLabelNames: readonly string[] }): VehicleEntryDecision {
+  if (input.blockingLabelNames.length > 0) {
+    return { status: 'STOP', stopReason: `Blocked by label: ${[...input.blockingLabelNames].sort().join(', ')}` };
+  }
+  return { status: input.registered ? 'IN' : 'PENDING', stopReason: null };
+}
+
+/** The stop reason a deny records: the reason given, or "Refused" when none was. */
+export function deniedStopReason(reason: string | null | undefined): string {
+  const given = reason?.trim();
+  return given ? given : 'Refused';
 }
 
 /** The webhook event kind that entering a status emits. */
