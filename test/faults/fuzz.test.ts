@@ -91,13 +91,13 @@ describe('fuzzing every endpoint with malformed input', () => {
     it(`${route.method} /v1${route.path}: no 5xx, problem+json errors, nothing written by a rejection`, async () => {
       await fc.assert(
         fc.asyncProperty(requestsFor(fuzz, route, TEST_ADMIN_TOKEN), async (request) => {
-          const before = await rowCounts(server.sequelize);
+          const before = await rowCounts(server.database);
           const answer = await send(route.method, request);
           const described = `${route.method} ${request.path}${request.query} → ${answer.status}`;
           expect(answer.status, `${described}: ${answer.text}`).toBeLessThan(500);
           if (answer.status < 400) return;
           expectProblem(answer, described);
-          expectUnchanged(before, await rowCounts(server.sequelize), request, answer, described);
+          expectUnchanged(before, await rowCounts(server.database), request, answer, described);
         }),
         { numRuns: RUNS_PER_ROUTE },
       );

@@ -6,6 +6,7 @@ import { listAllSites } from '../../kiosk/src/data/siteList';
 import { buildAccount, buildToken } from '../support/factories';
 import type { TestServer } from '../support/testServer';
 import { startKioskServer } from './harness';
+import { sql } from '../../server/src/db/sql';
 
 let server: TestServer;
 
@@ -18,10 +19,9 @@ describe('the setup screen\'s list of sites', () => {
   it('has every site the token can view, past the first page of 200', async () => {
     const { accountId } = await buildAccount(server);
     const made = await queryRows<{ id: number }>(
-      { sequelize: server.sequelize },
-      `INSERT INTO sites (account_id, name, checkin_config)
-       SELECT $1, 'Gate ' || g, $2::jsonb FROM generate_series(1, 205) AS g RETURNING id`,
-      [accountId, JSON.stringify(defaultCheckinConfig)],
+      server.database,
+      sql`INSERT INTO sites (account_id, name, checkin_config)
+       SELECT ${accountId}, 'Gate ' || g, ${JSON.stringify(defaultCheckinConfig)}::jsonb FROM generate_series(1, 205) AS g RETURNING id`,
     );
     const { token } = await buildToken(server, { accountId, channel: 'KIOSK' });
     const api = createApiClient({ baseUrl: server.baseUrl, token, fetch: (url, init) => fetch(url, init), now: () => Date.now() });

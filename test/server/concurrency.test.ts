@@ -5,6 +5,7 @@ import { runWrite } from '../../server/src/idempotency/runWrite';
 import { isStaleWrite, runGuardedWrite, saveOutcome } from '../../server/src/idempotency/store';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
+import { type Sql, sql } from '../../server/src/db/sql';
 
 let server: TestServer;
 let world: World;
@@ -34,9 +35,8 @@ describe('the database holds the invariants under concurrent requests', () => {
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'BREAK_ALREADY_OPEN')).toBe(true);
     const open = await queryOne<{ count: number }>(
-      { sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM person_breaks WHERE checkin_id = $1 AND ended_at IS NULL',
-      [checkin.checkinId],
+      server.database,
+      sql`SELECT count(*)::int AS count FROM person_breaks WHERE checkin_id = ${checkin.checkinId} AND ended_at IS NULL`,
     );
     expect(open?.count).toBe(1);
   });
@@ -49,9 +49,8 @@ describe('the database holds the invariants under concurrent requests', () => {
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'CHECKIN_CLOSED')).toBe(true);
     const events = await queryOne<{ count: number }>(
-      { sequelize: server.sequelize },
-      `SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = $1`,
-      [String(checkin.checkinId)],
+      server.database,
+      sql`SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.checkinId)}`,
     );
     expect(events?.count).toBe(1);
   });
@@ -80,34 +79,38 @@ describe('the database holds the invariants under concurrent requests', () => {
     const again = await Promise.all(requests.map((request) => world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
     expect(first.every((response) => response.status === 200 || response.status === 409)).toBe(true);
     expect(again.map((response) => [response.status, response.text])).toEqual(first.map((response) => [response.status, response.text]));
-    const db = { sequelize: server.sequelize };
-    const breaks = await queryOne<{ started: number; open: number }>(db,
-      'SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = $1', [checkin.checkinId]);
+    const db = server.database;
+    const breaks = await queryOne<{ started: number; open: number }>(
+      db,
+      sql`SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = ${checkin.checkinId}`,
+    );
     const okStarts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/breaks/start').length;
     const okCheckouts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/checkout').length;
     expect(breaks?.started).toBe(okStarts);
     expect(breaks?.open).toBe(0);
     expect(okCheckouts).toBe(1);
-    const exits = await queryOne<{ count: number }>(db,
-      `SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = $1`,
-      [String(checkin.checkinId)]);
+    const exits = await queryOne<{ count: number }>(
+      db,
+      sql`SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.checkinId)}`,
+    );
     expect(exits?.count).toBe(1);
   });
 
   it('a write whose row changed after it was read is undone whole, its Idempotency-Key record included', async () => {
-    const db = { sequelize: server.sequelize };
+    const db = server.database;
     const checkin = await newCheckin();
     const key = `stale-${checkin.checkinId}`;
     // A version that is not the row's: the update applies to nothing, so the statement must keep nothing.
     const write = {
-      ctes: (guard: string) => `checkin AS (UPDATE person_checkins SET status = 'OUT' WHERE account_id = $1 AND id = $2 AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
-      bind: [world.accountId, checkin.checkinId],
-      applied: 'EXISTS (SELECT 1 FROM checkin)',
+      ctes: (guard: Sql) =>
+        sql`checkin AS (UPDATE person_checkins SET status = 'OUT'
+            WHERE account_id = ${world.accountId} AND id = ${checkin.checkinId} AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
+      applied: sql`EXISTS (SELECT 1 FROM checkin)`,
     };
     const record = { accountId: world.accountId, key, fingerprint: 'f', status: 200, body: '{}', headers: {}, now: new Date(), since: new Date(0) };
     await expect(saveOutcome(db, record, write)).rejects.toSatisfy(isStaleWrite);
     await expect(runGuardedWrite(db, write)).rejects.toSatisfy(isStaleWrite);
-    const stored = await queryOne<{ count: number }>(db, 'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    const stored = await queryOne<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${world.accountId} AND key = ${key}`);
     expect(stored?.count).toBe(0);
     expect((await world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
   });
@@ -116,27 +119,29 @@ describe('the database holds the invariants under concurrent requests', () => {
     let runs = 0;
     const key = `always-stale-${Date.now()}`;
     const attempt = runWrite({
-      sequelize: server.sequelize, accountId: world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
+      db: server.database, accountId: world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
       requestId: 'r', now: new Date(), since: new Date(0), atomicity: 'statement',
       execute: async () => {
         runs += 1;
         // A write that never applies, as when another change always gets to the row first.
-        return { status: 200, body: {}, write: { ctes: (guard: string) => `never AS (SELECT 1 WHERE ${guard} AND false)`, bind: [], applied: 'false' } };
+        return { status: 200, body: {}, write: { ctes: (guard: Sql) => sql`never AS (SELECT 1 WHERE ${guard} AND false)`, applied: sql`false` } };
       },
     });
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
     expect(runs).toBe(5);
-    const stored = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    const stored = await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${world.accountId} AND key = ${key}`,
+    );
     expect(stored?.count).toBe(0);
   });
 
   it('the one-open-break rule is a database constraint, not only code', async () => {
     const checkin = await newCheckin();
-    const db = { sequelize: server.sequelize };
-    await queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]);
+    const db = server.database;
+    await queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${world.accountId}, ${checkin.checkinId}, now())`);
     await expect(
-      queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]),
+      queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${world.accountId}, ${checkin.checkinId}, now())`),
     ).rejects.toMatchObject({ code: '23505', constraint: 'person_breaks_one_open' });
   });
 });

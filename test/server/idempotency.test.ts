@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { LockNamespace, lockHashSql } from '../../server/src/db/advisoryLocks';
-import { queryOne } from '../../server/src/db/query';
+import { inTransaction, queryOne } from '../../server/src/db/query';
 import { purgeExpired } from '../../server/src/idempotency/store';
 import { type World, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
+import { type Sql, sql } from '../../server/src/db/sql';
 
 let server: TestServer;
 let world: World;
@@ -19,16 +20,16 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const people = () => `/v1/sites/${world.siteId}/checkins/people`;
-const db = () => ({ sequelize: server.sequelize });
+const db = () => (server.database);
 
-async function count(sql: string, bind: unknown[]): Promise<number> {
-  return (await queryOne<{ count: number }>(db(), sql, bind))?.count ?? -1;
+async function count(statement: Sql): Promise<number> {
+  return (await queryOne<{ count: number }>(db(), statement))?.count ?? -1;
 }
 
 const checkinsNamed = (firstName: string) =>
-  count('SELECT count(*)::int AS count FROM person_checkins WHERE first_name = $1', [firstName]);
+  count(sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${firstName}`);
 const eventsFor = (checkinId: number) =>
-  count(`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = $1`, [String(checkinId)]);
+  count(sql`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)}`);
 
 describe('a completed key replays its stored response with no second effect', () => {
   it('create: same status and bytes (original requestId too), Idempotent-Replayed, one check-in, one event', async () => {
@@ -150,20 +151,20 @@ describe('what is not stored runs afresh on retry', () => {
     await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     // Minutes past the retention it still counts: an occurredAt may lie 5 minutes ahead of the server, so a
     // create resent then could still be inside its 7-day window.
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = $1`, [key]);
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = ${key}`);
     const late = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(late.headers.get('idempotent-replayed')).toBe('true');
     expect(await checkinsNamed('Expired')).toBe(1);
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '169 hours' WHERE key = $1`, [key]);
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '169 hours' WHERE key = ${key}`);
     const again = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await checkinsNamed('Expired')).toBe(2);
 
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '200 hours' WHERE key = $1`, [key]);
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '200 hours' WHERE key = ${key}`);
     const purged = await purgeExpired(db(), new Date(Date.now() - 168 * 3_600_000));
     expect(purged).toBeGreaterThanOrEqual(1);
-    expect(await count('SELECT count(*)::int AS count FROM idempotency_keys WHERE key = $1', [key])).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE key = ${key}`)).toBe(0);
   });
 });
 
@@ -219,10 +220,11 @@ describe('concurrent requests with one key', () => {
     const key = randomUUID();
     const name = `Held-${key}`;
     // What a request still saving its outcome holds: the key's transaction lock, until it commits.
-    await server.sequelize.transaction(async (transaction) => {
-      await queryOne({ sequelize: server.sequelize, transaction },
-        `SELECT pg_advisory_xact_lock($1::integer, ${lockHashSql('$2', '$3')}) AS locked`,
-        [LockNamespace.IDEMPOTENCY_KEY, world.accountId, key]);
+    await inTransaction(server.database, async (transaction) => {
+      await queryOne(
+        transaction,
+        sql`SELECT pg_advisory_xact_lock(${LockNamespace.IDEMPOTENCY_KEY}::integer, ${lockHashSql(sql`${world.accountId}`, sql`${key}`)}) AS locked`,
+      );
       const busy = await world.api.post<Problem>(people(), visitor(name), { idempotencyKey: key });
       expect(busy.status, busy.text).toBe(409);
       expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');

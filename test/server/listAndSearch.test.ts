@@ -7,6 +7,7 @@ import { type PersonCheckinFilter, personCheckinSearchSql } from '../../server/s
 import { type ApiClient, apiClient } from '../support/http';
 import { type World, buildAccount, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
+import { sql } from '../../server/src/db/sql';
 
 interface Page {
   data: PersonCheckin[];
@@ -635,8 +636,10 @@ describe('q beyond ASCII', () => {
       expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
     }
     // Not by luck of the machine's locales: the embedded cluster uses the builtin provider.
-    const row = await queryOne<{ provider: string }>({ sequelize: server.sequelize },
-      'SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()');
+    const row = await queryOne<{ provider: string }>(
+      server.database,
+      sql`SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()`,
+    );
     expect(row?.provider).toBe('b');
   });
 });
@@ -659,23 +662,26 @@ describe('the source filters on a large account', () => {
   it('reads a source few check-ins have by its own index, in time order, a page and no more', async () => {
     const { accountId } = await buildAccount(server);
     const { siteId } = await buildSite(server, accountId);
-    const db = { sequelize: server.sequelize };
+    const db = server.database;
     // 40,000 check-ins; 1 in 2,000 came in by WORKFORCE, and 1 in 2,000 of those that left went by OTHER.
-    await queryOne(db, `
+    await queryOne(
+      db,
+      sql`
       INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at,
         exit_source, exit_at, last_event_at, created_at, updated_at)
-      SELECT $1, $2, 'OUT', 'Bulk', 'Visitor' || g, CASE WHEN g % 2000 = 0 THEN 'WORKFORCE' ELSE 'KIOSK' END,
+      SELECT ${accountId}, ${siteId}, 'OUT', 'Bulk', 'Visitor' || g, CASE WHEN g % 2000 = 0 THEN 'WORKFORCE' ELSE 'KIOSK' END,
         now() - g * interval '1 minute', CASE WHEN g % 2000 = 1 THEN 'OTHER' ELSE 'KIOSK' END,
         now() - g * interval '1 minute' + interval '1 hour', now(), now(), now()
-      FROM generate_series(1, 40000) AS g`, [accountId, siteId]);
-    await queryOne(db, 'ANALYZE person_checkins');
+      FROM generate_series(1, 40000) AS g`,
+    );
+    await queryOne(db, sql`ANALYZE person_checkins`);
     const cases: Array<[Partial<PersonCheckinFilter>, string]> = [
       [{ entrySource: ['WORKFORCE'] }, 'person_checkins_entry_source'],
       [{ exitSource: ['OTHER'] }, 'person_checkins_exit_source'],
     ];
     for (const [filter, index] of cases) {
-      const { sql, bind } = personCheckinSearchSql({ accountId, limit: 10, ...filter });
-      const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
+      const { statement } = personCheckinSearchSql({ accountId, limit: 10, ...filter });
+      const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (FORMAT JSON) ${statement}`);
       const scans = scansOf(explained?.['QUERY PLAN']);
       expect(scans, JSON.stringify(filter)).toEqual({ indexes: [index], sorts: 0, seqScans: 0 });
     }

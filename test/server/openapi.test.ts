@@ -58,11 +58,11 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents exactly the routes the router serves, no more and no fewer', () => {
     const deps = {
-      sequelize: server.sequelize,
+      database: server.database,
       env: parseEnv({ LOG_LEVEL: 'silent' }),
       log: createLogger('silent'),
-      metrics: createMetrics(server.sequelize),
-      limiter: new RateLimiter(server.sequelize, 600),
+      metrics: createMetrics(server.database),
+      limiter: new RateLimiter(server.database, 600),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

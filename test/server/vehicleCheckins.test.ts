@@ -9,6 +9,8 @@ import { type TestServer, startTestServer } from '../support/testServer';
 import {
   arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, vehicleEvents, visit, visits,
 } from '../support/vehicles';
+import { sql } from '../../server/src/db/sql';
+import { holdTransaction } from '../support/heldTransaction';
 
 let server: TestServer;
 let world: World;
@@ -26,8 +28,10 @@ const isVisit = (response: Answer): response is ApiResponse<VehicleCheckin> => r
 const isProblem = (response: Answer): response is ApiResponse<Problem> => response.status >= 400;
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const plateEvents = async (licensePlate: string) =>
-  (await queryRows<{ type: string }>({ sequelize: server.sequelize },
-    `SELECT type FROM outbox_events WHERE payload->'data'->'checkin'->>'licensePlate' = $1 ORDER BY id`, [licensePlate])).map((row) => row.type);
+  (await queryRows<{ type: string }>(
+    server.database,
+    sql`SELECT type FROM outbox_events WHERE payload->'data'->'checkin'->>'licensePlate' = ${licensePlate} ORDER BY id`,
+  )).map((row) => row.type);
 
 describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrives with', () => {
   it('a registered vehicle by vehicleId is IN with its registered plate, and ENTERED is queued', async () => {
@@ -91,10 +95,10 @@ describe('create: what is refused', () => {
   it('a vehicle deleted while its entry is being written: the entry is decided again (422), not IN for a deleted vehicle', async () => {
     const vehicle = await registerVehicle(world.api, { licensePlate: uniquePlate() });
     // The entry is held at its insert (the table share-locked) after its precheck found the vehicle.
-    const holder = await server.sequelize.transaction();
+    const holder = await holdTransaction(server.database);
     let entry: Promise<Answer>;
     try {
-      await queryRows({ sequelize: server.sequelize, transaction: holder }, 'LOCK TABLE vehicle_checkins IN SHARE MODE');
+      await queryRows(holder.db, sql`LOCK TABLE vehicle_checkins IN SHARE MODE`);
       entry = world.api.post<VehicleCheckin | Problem>(visits(world.siteId), { vehicleId: vehicle.vehicleId });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await world.api.delete(`/v1/profiles/vehicles/${vehicle.vehicleId}`)).status).toBe(204);
@@ -154,9 +158,10 @@ describe('create: what is refused', () => {
   it('the database refuses a second open visit of a plate at a site, not only the code', async () => {
     const plate = uniquePlate('DB');
     await arrive(world.api, world.siteId, { licensePlate: plate });
-    const sql = `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
-                   last_event_at, created_at, updated_at) VALUES ($1, $2, $3, $4, 'IN', 'API', now(), now(), now(), now())`;
-    await expect(queryOne({ sequelize: server.sequelize }, sql, [world.accountId, world.siteId, plate, plate.replaceAll('-', '')])).rejects.toMatchObject({
+    const insert = sql`INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
+                   last_event_at, created_at, updated_at)
+                   VALUES (${world.accountId}, ${world.siteId}, ${plate}, ${plate.replaceAll('-', '')}, 'IN', 'API', now(), now(), now(), now())`;
+    await expect(queryOne(server.database, insert)).rejects.toMatchObject({
       code: '23505',
       constraint: 'vehicle_checkins_one_open',
     });
@@ -267,13 +272,17 @@ describe('idempotency and concurrency', () => {
       expectProblem(response, 409, 'VEHICLE_ALREADY_ON_SITE');
       expect(response.body.current).toEqual(winner);
     }
-    const open = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      `SELECT count(*)::int AS count FROM vehicle_checkins WHERE plate_norm = $1`, [vehicle.licensePlate.replaceAll('-', '')]);
+    const open = await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM vehicle_checkins WHERE plate_norm = ${vehicle.licensePlate.replaceAll('-', '')}`,
+    );
     expect(open?.count).toBe(1);
     expect(await vehicleEvents(server, winner?.checkinId ?? 0)).toEqual(['VEHICLE_CHECKIN_ENTERED']);
     // The refused creates wrote no event either (each had drawn a check-in id of its own).
-    const events = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      `SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'vehicleId' = $1`, [String(vehicle.vehicleId)]);
+    const events = await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'vehicleId' = ${String(vehicle.vehicleId)}`,
+    );
     expect(events?.count).toBe(1);
   });
 

@@ -9,6 +9,7 @@ import { type TestServer, startTestServer } from '../support/testServer';
 import {
   type Page, VEHICLES, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, visit, visits,
 } from '../support/vehicles';
+import { sql } from '../../server/src/db/sql';
 
 let server: TestServer;
 let world: World;
@@ -23,7 +24,7 @@ afterAll(async () => server?.close());
 
 const vehicle = (id: number) => `${VEHICLES}/${id}`;
 const countVehicles = async (plateNorm: string) =>
-  (await queryOne<{ count: number }>({ sequelize: server.sequelize }, 'SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = $1', [plateNorm]))?.count;
+  (await queryOne<{ count: number }>(server.database, sql`SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = ${plateNorm}`))?.count;
 
 describe('POST /v1/profiles/vehicles', () => {
   it('creates a vehicle (201) with the plate as entered; GET reads it back', async () => {
@@ -143,8 +144,10 @@ describe('one plate per account under concurrent writes', () => {
       ]);
       expect(deleted?.status).toBe(204);
       for (const response of creates) expect([201, 409], response.text).toContain(response.status);
-      const live = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-        'SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = $1 AND deleted_at IS NULL', [plate.replaceAll('-', '')]);
+      const live = await queryOne<{ count: number }>(
+        server.database,
+        sql`SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = ${plate.replaceAll('-', '')} AND deleted_at IS NULL`,
+      );
       expect(live?.count).toBe(creates.filter((response) => response.status === 201).length);
       expect(live?.count).toBeLessThanOrEqual(1);
     }
@@ -241,9 +244,8 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
         world.api.post<Problem & { licensePlate?: string }>(visits(world.siteId), { vehicleId: racer.vehicleId }),
       ]);
       const open = await queryOne<{ count: number }>(
-        { sequelize: server.sequelize },
-        "SELECT count(*)::int AS count FROM vehicle_checkins WHERE vehicle_id = $1 AND status IN ('IN', 'PENDING')",
-        [racer.vehicleId],
+        server.database,
+        sql`SELECT count(*)::int AS count FROM vehicle_checkins WHERE vehicle_id = ${racer.vehicleId} AND status IN ('IN', 'PENDING')`,
       );
       expect(open?.count).toBe(1);
       const admitted = [arrived, again].filter((response) => response.status === 201);

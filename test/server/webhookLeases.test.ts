@@ -8,6 +8,8 @@ import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logReten
 import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+import { sql } from '../../server/src/db/sql';
+import { holdTransaction } from '../support/heldTransaction';
 
 let server: TestServer;
 let world: World;
@@ -20,7 +22,7 @@ beforeEach(async () => {
   world = await buildWorld(server);
 });
 
-const db = () => ({ sequelize: server.sequelize });
+const db = () => (server.database);
 const subscriptions = '/v1/webhooks/subscriptions';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,31 +75,34 @@ interface DeliveryState {
 
 /** An event as the outbox holds it, already taken off the fan-out queue (the deliveries below are written by hand). */
 async function fannedOutEvent(): Promise<number> {
-  const event = await queryOne<{ id: number }>(db(),
-    `INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
-     VALUES ($1, 'evt_lease_' || md5(random()::text), $2, 'PERSON_CHECKIN_ENTERED', '{}', now()) RETURNING id`,
-    [world.accountId, world.siteId]);
-  await queryOne(db(), 'DELETE FROM outbox_queue WHERE outbox_id = $1', [event!.id]);
+  const event = await queryOne<{ id: number }>(
+    db(),
+    sql`INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
+     VALUES (${world.accountId}, 'evt_lease_' || md5(random()::text), ${world.siteId}, 'PERSON_CHECKIN_ENTERED', '{}', now()) RETURNING id`,
+  );
+  await queryOne(db(), sql`DELETE FROM outbox_queue WHERE outbox_id = ${event!.id}`);
   return event!.id;
 }
 
 /** A delivery row written directly, leased until 30 s from now (as a claim leaves it). */
 async function leasedDelivery(subscriptionId: number, values: { retryStep?: number; finalAttempt?: boolean } = {}): Promise<DeliveryState> {
   const outboxId = await fannedOutEvent();
-  const row = await queryOne<DeliveryState>(db(),
-    `INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, retry_step, final_attempt,
+  const row = await queryOne<DeliveryState>(
+    db(),
+    sql`INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, retry_step, final_attempt,
        attempts, next_attempt_at, locked_until, created_at, updated_at)
-     VALUES ($1, $2, $5, 'evt_lease', 'PERSON_CHECKIN_ENTERED', $3, $4,
+     VALUES (${world.accountId}, ${subscriptionId}, ${outboxId}, 'evt_lease', 'PERSON_CHECKIN_ENTERED', ${values.retryStep ?? 2}, ${values.finalAttempt ?? true},
        '[{"at":"2026-01-01T00:00:00.000Z","statusCode":500,"error":null,"durationMs":3}]',
        now() - interval '1 minute', date_trunc('milliseconds', now()) + interval '30 s', now(), now())
      RETURNING id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at`,
-    [world.accountId, subscriptionId, values.retryStep ?? 2, values.finalAttempt ?? true, outboxId]);
+  );
   return row!;
 }
 
-const stateOf = async (id: number) => (await queryOne<DeliveryState>(db(),
-  'SELECT id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at FROM webhook_deliveries WHERE account_id = $1 AND id = $2',
-  [world.accountId, id]))!;
+const stateOf = async (id: number) => (await queryOne<DeliveryState>(
+  db(),
+  sql`SELECT id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at FROM webhook_deliveries WHERE account_id = ${world.accountId} AND id = ${id}`,
+))!;
 
 describe('attempts that were never sent', () => {
   it('release the lease and keep the delivery as it was: no attempt logged, no retry step spent', async () => {
@@ -187,8 +192,10 @@ describe('a manual retry while an attempt is on the wire', () => {
 });
 
 /** Backends of this test's database waiting for a lock. */
-const waitingForLocks = async () => (await queryOne<{ count: number }>(db(),
-  `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))!.count;
+const waitingForLocks = async () => (await queryOne<{ count: number }>(
+  db(),
+  sql`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+))!.count;
 
 async function untilWaiting(count: number) {
   const deadline = Date.now() + 5_000;
@@ -205,13 +212,15 @@ describe('deleting a subscription while a 410 of one of its deliveries is record
     // Order the two deterministically: something else holds the delivery row; the record queues for it
     // first, then the delete. Before, the delete held the subscription and waited for the delivery, while the
     // record, once it had the delivery, waited for the subscription (to disable it): deadlock.
-    const holder = await server.sequelize.transaction();
+    const holder = await holdTransaction(server.database);
     const outcomes: string[] = [];
     let recording: Promise<void> = Promise.resolve();
     let deleting: Promise<void> = Promise.resolve();
     try {
-      await queryOne({ sequelize: server.sequelize, transaction: holder },
-        'SELECT id FROM webhook_deliveries WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, delivery.id]);
+      await queryOne(
+        holder.db,
+        sql`SELECT id FROM webhook_deliveries WHERE account_id = ${world.accountId} AND id = ${delivery.id} FOR UPDATE`,
+      );
       recording = recordAttempts(db(), [{
         accountId: world.accountId, deliveryId: delivery.id, lease: delivery.locked_until!.toISOString(), attempted: true,
         status: 'failed', attempt: { at: new Date().toISOString(), statusCode: 410, error: null, durationMs: 1 },
@@ -231,24 +240,27 @@ describe('deleting a subscription while a 410 of one of its deliveries is record
     expect(outcomes.sort()).toEqual(['delete 204', 'recorded 1']);
     // The log goes behind the subscription's tombstone, with the retention job.
     await purgeDeletedSubscriptionLogs(db());
-    const left = await queryOne<{ count: number }>(db(),
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, subscription.subscriptionId]);
+    const left = await queryOne<{ count: number }>(
+      db(),
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${world.accountId} AND subscription_id = ${subscription.subscriptionId}`,
+    );
     expect(left?.count).toBe(0);
   });
 });
 
 describe('a disabled subscription\'s pending deliveries leave the due range', () => {
   /** Pending deliveries of `subscriptionId` whose next attempt is scheduled (the range every claim reads). */
-  const scheduled = async (subscriptionId: number) => (await queryOne<{ count: number }>(db(),
-    `SELECT count(*)::int AS count FROM webhook_deliveries
-     WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending' AND next_attempt_at < 'infinity'`,
-    [world.accountId, subscriptionId]))?.count;
+  const scheduled = async (subscriptionId: number) => (await queryOne<{ count: number }>(
+    db(),
+    sql`SELECT count(*)::int AS count FROM webhook_deliveries
+     WHERE account_id = ${world.accountId} AND subscription_id = ${subscriptionId} AND status = 'pending' AND next_attempt_at < 'infinity'`,
+  ))?.count;
 
   it('when a 410 disables it, and when the API disables it; enabling makes them due again', async () => {
     const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const gone = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     const waiting = await leasedDelivery(subscription.subscriptionId);
-    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    await queryOne(db(), sql`UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = ${world.accountId} AND id = ${waiting.id}`);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
 
     expect(await recordAttempts(db(), [{
@@ -306,15 +318,17 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
   it('an enable that waited for a concurrent disable (a 410 recorded) sees what it parked, and leaves nothing parked', async () => {
     const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const waiting = await leasedDelivery(subscription.subscriptionId);
-    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    await queryOne(db(), sql`UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = ${world.accountId} AND id = ${waiting.id}`);
     // What a 410's record transaction does, held open: the subscription disabled, its deliveries parked.
-    const holder = await server.sequelize.transaction();
+    const holder = await holdTransaction(server.database);
     let enabling: Promise<number> = Promise.resolve(0);
     try {
-      const tx = { sequelize: server.sequelize, transaction: holder };
-      await queryOne(tx, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, subscription.subscriptionId]);
-      await queryOne(tx, `UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending'`,
-        [world.accountId, subscription.subscriptionId]);
+      const tx = holder.db;
+      await queryOne(tx, sql`UPDATE webhook_subscriptions SET enabled = false WHERE account_id = ${world.accountId} AND id = ${subscription.subscriptionId}`);
+      await queryOne(
+        tx,
+        sql`UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = ${world.accountId} AND subscription_id = ${subscription.subscriptionId} AND status = 'pending'`,
+      );
       enabling = world.api.patch(`${subscriptions}/${subscription.subscriptionId}`, { enabled: true }).then((response) => response.status);
       await untilWaiting(1);
       await holder.commit();

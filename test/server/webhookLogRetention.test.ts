@@ -6,6 +6,8 @@ import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
 import { deliveriesOf, startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+import { sql } from '../../server/src/db/sql';
+import { holdTransaction } from '../support/heldTransaction';
 
 let server: TestServer;
 let world: World;
@@ -25,7 +27,7 @@ beforeEach(async () => {
   world = await buildWorld(server);
 });
 
-const db = () => ({ sequelize: server.sequelize });
+const db = () => (server.database);
 const DAY = 86_400_000;
 /** The retention's cut-off as the job computes it with the default 30 days. */
 const cutoff = () => new Date(Date.now() - 30 * DAY);
@@ -35,16 +37,19 @@ const mine = () => ({ accountIds: [world.accountId] });
 async function checkIn(target: World = world): Promise<number> {
   const response = await target.api.post<{ checkinId: number }>(`/v1/sites/${target.siteId}/checkins/people`, visitor());
   expect(response.status, response.text).toBe(201);
-  const row = await queryOne<{ id: number }>(db(),
-    `SELECT id FROM outbox_events WHERE account_id = $1 AND payload->'data'->'checkin'->>'checkinId' = $2`,
-    [target.accountId, String(response.body.checkinId)]);
+  const row = await queryOne<{ id: number }>(
+    db(),
+    sql`SELECT id FROM outbox_events WHERE account_id = ${target.accountId} AND payload->'data'->'checkin'->>'checkinId' = ${String(response.body.checkinId)}`,
+  );
   return row!.id;
 }
 
 /** Makes events look as old as `days` (the purge reads their `created_at`). */
 async function age(accountId: number, eventIds: number[], days: number): Promise<void> {
-  await queryRows(db(), `UPDATE outbox_events SET created_at = created_at - $3 * interval '1 day' WHERE account_id = $1 AND id = ANY ($2::bigint[])`,
-    [accountId, eventIds, days]);
+  await queryRows(
+    db(),
+    sql`UPDATE outbox_events SET created_at = created_at - ${days} * interval '1 day' WHERE account_id = ${accountId} AND id = ANY (${eventIds}::bigint[])`,
+  );
 }
 
 /** `count` events delivered to a new subscription, then made 40 days old (past the default retention). */
@@ -62,11 +67,15 @@ async function oldDeliveredEvents(count: number) {
   return { fine, events };
 }
 
-const eventsLeft = async (accountId: number) => (await queryRows<{ id: number }>(db(),
-  'SELECT id FROM outbox_events WHERE account_id = $1 ORDER BY id', [accountId])).map((row) => row.id);
+const eventsLeft = async (accountId: number) => (await queryRows<{ id: number }>(
+  db(),
+  sql`SELECT id FROM outbox_events WHERE account_id = ${accountId} ORDER BY id`,
+)).map((row) => row.id);
 
-const deliveriesLeft = async (accountId: number) => queryRows<{ outbox_id: number; subscription_id: number; status: string }>(db(),
-  'SELECT outbox_id, subscription_id, status FROM webhook_deliveries WHERE account_id = $1 ORDER BY outbox_id, subscription_id', [accountId]);
+const deliveriesLeft = async (accountId: number) => queryRows<{ outbox_id: number; subscription_id: number; status: string }>(
+  db(),
+  sql`SELECT outbox_id, subscription_id, status FROM webhook_deliveries WHERE account_id = ${accountId} ORDER BY outbox_id, subscription_id`,
+);
 
 describe('the webhook log retention', () => {
   it('deletes old events and their finished deliveries, and keeps what is pending, still queued or recent', async () => {
@@ -114,10 +123,10 @@ describe('the webhook log retention', () => {
     const retryPath = (deliveryId: number) => `/v1/webhooks/subscriptions/${fine.subscriptionId}/deliveries/${deliveryId}/retry`;
 
     // The purge first: holding the events, it makes the retry wait, and the retry then finds nothing (404).
-    const purging = await server.sequelize.transaction();
+    const purging = await holdTransaction(server.database);
     let retried: Promise<{ status: number }>;
     try {
-      expect(await purgeWebhookLog({ sequelize: server.sequelize, transaction: purging }, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
+      expect(await purgeWebhookLog(purging.db, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
       let settled = false;
       retried = world.api.post(retryPath(older!.deliveryId), {}).then((response) => {
         settled = true;
@@ -132,9 +141,9 @@ describe('the webhook log retention', () => {
     expect((await retried).status).toBe(200);
 
     // The retry first: the purge skips the event it holds; once committed, the delivery is pending and kept.
-    const retrying = await server.sequelize.transaction();
+    const retrying = await holdTransaction(server.database);
     try {
-      const revived = await retryDelivery({ sequelize: server.sequelize, transaction: retrying },
+      const revived = await retryDelivery(retrying.db,
         { accountId: world.accountId, subscriptionId: fine.subscriptionId, deliveryId: newer!.deliveryId, now: new Date() });
       expect(revived?.status).toBe('pending');
       expect(await purgeWebhookLog(db(), cutoff(), mine())).toEqual({ events: 0, deliveries: 0 });
@@ -145,11 +154,11 @@ describe('the webhook log retention', () => {
     expect(await eventsLeft(world.accountId)).toEqual(events);
 
     // With nothing holding them back and nothing pending, both go; a retry then answers 404.
-    await queryRows(db(), `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE account_id = $1`, [world.accountId]);
-    const committed = await server.sequelize.transaction();
+    await queryRows(db(), sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE account_id = ${world.accountId}`);
+    const committed = await holdTransaction(server.database);
     let late: Promise<{ status: number }>;
     try {
-      expect(await purgeWebhookLog({ sequelize: server.sequelize, transaction: committed }, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
+      expect(await purgeWebhookLog(committed.db, cutoff(), mine())).toEqual({ events: 2, deliveries: 2 });
       late = world.api.post(retryPath(newer!.deliveryId), {});
       await new Promise((resolve) => setTimeout(resolve, 200));
     } finally {
@@ -164,17 +173,22 @@ describe('the webhook log retention', () => {
     const [, older] = await deliveriesOf(world.api, fine.subscriptionId);
 
     // A change of the subscription holds its row: the purge's first statement waits for it, its snapshot taken.
-    const changing = await server.sequelize.transaction();
+    const changing = await holdTransaction(server.database);
     let purging: Promise<unknown>;
     try {
-      await queryRows({ sequelize: server.sequelize, transaction: changing },
-        'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, fine.subscriptionId]);
+      await queryRows(
+        changing.db,
+        sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${world.accountId} AND id = ${fine.subscriptionId} FOR UPDATE`,
+      );
       purging = purgeWebhookLog(db(), cutoff(), mine());
       await new Promise((resolve) => setTimeout(resolve, 200));
       // Meanwhile the older delivery is made pending again and committed before the purge gets on, as a
       // manual retry writes it (the retry itself would now wait for the subscription's lock too).
-      await queryRows(db(), `UPDATE webhook_deliveries SET status = 'pending', final_attempt = true, next_attempt_at = now()
-        WHERE account_id = $1 AND id = $2`, [world.accountId, older!.deliveryId]);
+      await queryRows(
+        db(),
+        sql`UPDATE webhook_deliveries SET status = 'pending', final_attempt = true, next_attempt_at = now()
+        WHERE account_id = ${world.accountId} AND id = ${older!.deliveryId}`,
+      );
     } finally {
       await changing.commit();
     }
@@ -187,12 +201,14 @@ describe('the webhook log retention', () => {
     const events = [await checkIn(), await checkIn(), await checkIn()];
     // Each id is taken when its event is written, each time stamped when its request began, by its instance's
     // clock: the first event here looks ten minutes younger than the cut-off, the others forty days older.
-    await queryRows(db(), `UPDATE outbox_events SET created_at = $2::timestamptz + interval '10 minutes' WHERE account_id = $1 AND id = $3`,
-      [world.accountId, cutoff(), events[0]]);
+    await queryRows(
+      db(),
+      sql`UPDATE outbox_events SET created_at = ${cutoff()}::timestamptz + interval '10 minutes' WHERE account_id = ${world.accountId} AND id = ${events[0]}`,
+    );
     await age(world.accountId, events.slice(1), 40);
     const dispatcher = startTestDispatcher(server);
     try {
-      await vi.waitFor(async () => expect(await queryOne(db(), 'SELECT 1 FROM outbox_queue WHERE account_id = $1', [world.accountId])).toBeUndefined());
+      await vi.waitFor(async () => expect(await queryOne(db(), sql`SELECT 1 FROM outbox_queue WHERE account_id = ${world.accountId}`)).toBeUndefined());
     } finally {
       await dispatcher.stop();
     }
@@ -223,8 +239,10 @@ describe('the webhook log retention', () => {
     expect((await world.api.delete(`/v1/webhooks/subscriptions/${fine.subscriptionId}`)).status).toBe(204);
     expect((await world.api.delete(`/v1/webhooks/subscriptions/${down.subscriptionId}`)).status).toBe(204);
     // Its pending delivery is parked out of the due range at once, as a disable does: no claim reads past it.
-    const parked = await queryOne<{ due: string }>(db(),
-      'SELECT next_attempt_at::text AS due FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, down.subscriptionId]);
+    const parked = await queryOne<{ due: string }>(
+      db(),
+      sql`SELECT next_attempt_at::text AS due FROM webhook_deliveries WHERE account_id = ${world.accountId} AND subscription_id = ${down.subscriptionId}`,
+    );
     expect(parked?.due).toBe('infinity');
     // Nothing of a deleted subscription can be revived, even by a retry that found it a moment before.
     expect(await retryDelivery(db(), { accountId: world.accountId, subscriptionId: fine.subscriptionId, deliveryId: last!.deliveryId, now: new Date() }))
@@ -233,17 +251,19 @@ describe('the webhook log retention', () => {
     expect(await logLeft()).toBe(6 + 1);
 
     // Another instance holds the tombstones: this one leaves them alone.
-    const other = await server.sequelize.transaction();
+    const other = await holdTransaction(server.database);
     try {
-      await queryRows({ sequelize: server.sequelize, transaction: other },
-        'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1 FOR UPDATE', [world.accountId]);
+      await queryRows(
+        other.db,
+        sql`SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = ${world.accountId} FOR UPDATE`,
+      );
       expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(0);
     } finally {
       await other.rollback();
     }
     expect(await purgeDeletedSubscriptionLogs(db(), { batch: 2 })).toBe(7);
     expect(await logLeft()).toBe(0);
-    const tombstones = await queryRows(db(), 'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1', [world.accountId]);
+    const tombstones = await queryRows(db(), sql`SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = ${world.accountId}`);
     expect(tombstones).toEqual([]);
   });
 });
@@ -254,18 +274,22 @@ describe('the enabled spells of subscriptions (migration 0010)', () => {
     for (const enabled of [false, true]) {
       expect((await world.api.patch(`/v1/webhooks/subscriptions/${subscription.subscriptionId}`, { enabled })).status).toBe(200);
     }
-    const spells = async () => (await queryRows<{ open: boolean }>(db(),
-      'SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = $1 AND subscription_id = $2 ORDER BY enabled_at',
-      [world.accountId, subscription.subscriptionId])).map((row) => row.open);
+    const spells = async () => (await queryRows<{ open: boolean }>(
+      db(),
+      sql`SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = ${world.accountId} AND subscription_id = ${subscription.subscriptionId} ORDER BY enabled_at`,
+    )).map((row) => row.open);
     // The first spell ended 50 days ago; an event of 60 days ago still waits for its fan-out (a dispatcher was down).
-    await queryRows(db(), `UPDATE webhook_subscription_periods SET enabled_at = now() - interval '55 days', disabled_at = now() - interval '50 days'
-      WHERE account_id = $1 AND subscription_id = $2 AND disabled_at IS NOT NULL`, [world.accountId, subscription.subscriptionId]);
+    await queryRows(
+      db(),
+      sql`UPDATE webhook_subscription_periods SET enabled_at = now() - interval '55 days', disabled_at = now() - interval '50 days'
+      WHERE account_id = ${world.accountId} AND subscription_id = ${subscription.subscriptionId} AND disabled_at IS NOT NULL`,
+    );
     const waiting = await checkIn();
     await age(world.accountId, [waiting], 60);
     expect(await pruneSubscriptionSpells(db(), cutoff())).toBe(0);
     expect(await spells()).toEqual([false, true]);
     // Fanned out: no event can fall in that spell any more.
-    await queryRows(db(), 'DELETE FROM outbox_queue WHERE outbox_id = $1', [waiting]);
+    await queryRows(db(), sql`DELETE FROM outbox_queue WHERE outbox_id = ${waiting}`);
     expect(await pruneSubscriptionSpells(db(), cutoff())).toBeGreaterThanOrEqual(1);
     expect(await spells()).toEqual([true]);
   });

@@ -6,6 +6,7 @@ import { type World, buildWorld, visitor } from '../support/factories';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
 import { startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+import { sql } from '../../server/src/db/sql';
 
 // No dispatcher runs while the events happen: the fan-out comes after the fact, as it does when the
 // dispatcher holds events back for busy requests (WEBHOOK_YIELD_MS) or was down.
@@ -46,17 +47,17 @@ const lastNames = () => receiver.received.map((request) => (JSON.parse(request.b
 describe('the spells are kept by the database, for every writer', () => {
   it('a subscription written or switched by plain SQL (a server of an older version) has its spells, and the API can switch it after', async () => {
     const row = await queryOne<{ id: number }>(
-      { sequelize: server.sequelize },
-      `INSERT INTO webhook_subscriptions (account_id, url, events, all_sites, secret, created_at, updated_at)
-       VALUES ($1, $2, ARRAY['PERSON_CHECKIN_ENTERED'], true, 'whsec_x', now(), now()) RETURNING id`,
-      [world.accountId, receiver.url()],
+      server.database,
+      sql`INSERT INTO webhook_subscriptions (account_id, url, events, all_sites, secret, created_at, updated_at)
+       VALUES (${world.accountId}, ${receiver.url()}, ARRAY['PERSON_CHECKIN_ENTERED'], true, 'whsec_x', now(), now()) RETURNING id`,
     );
     const id = row?.id ?? 0;
-    const spells = () => queryRows<{ open: boolean }>({ sequelize: server.sequelize },
-      'SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = $1 AND subscription_id = $2 ORDER BY enabled_at',
-      [world.accountId, id]);
+    const spells = () => queryRows<{ open: boolean }>(
+      server.database,
+      sql`SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = ${world.accountId} AND subscription_id = ${id} ORDER BY enabled_at`,
+    );
     expect(await spells()).toEqual([{ open: true }]);
-    await queryOne({ sequelize: server.sequelize }, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, id]);
+    await queryOne(server.database, sql`UPDATE webhook_subscriptions SET enabled = false WHERE account_id = ${world.accountId} AND id = ${id}`);
     expect(await spells()).toEqual([{ open: false }]);
     expect((await world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);
     expect((await world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);

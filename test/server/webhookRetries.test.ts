@@ -8,6 +8,7 @@ import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver, verifyWebhook } from '../support/webhookReceiver';
 import { deliveriesOf, startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
+import { sql } from '../../server/src/db/sql';
 
 let server: TestServer;
 let dispatcher: WebhookDispatcher;
@@ -144,10 +145,11 @@ describe('what stops or refuses a delivery', () => {
     expect(receiver.received).toHaveLength(attempts);
     expect(attempts).toBeLessThanOrEqual(2);
     // The log goes behind the subscription's tombstone, with the retention job.
-    expect(await purgeDeletedSubscriptionLogs({ sequelize: server.sequelize })).toBeGreaterThanOrEqual(1);
-    const left = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2',
-      [world.accountId, subscription.subscriptionId]);
+    expect(await purgeDeletedSubscriptionLogs(server.database)).toBeGreaterThanOrEqual(1);
+    const left = await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${world.accountId} AND subscription_id = ${subscription.subscriptionId}`,
+    );
     expect(left?.count).toBe(0);
   });
 

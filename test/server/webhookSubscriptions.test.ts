@@ -10,6 +10,8 @@ import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logReten
 import { apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { subscribe } from '../support/webhooks';
+import { sql } from '../../server/src/db/sql';
+import { holdTransaction } from '../support/heldTransaction';
 
 let server: TestServer;
 let strict: TestServer;
@@ -66,34 +68,39 @@ describe('subscriptions: create, list, read, update, delete', () => {
     const checkin = await world.api.post<{ checkinId: number }>(`/v1/sites/${world.siteId}/checkins/people`, { person: { firstName: 'Race', lastName: 'Delete' } });
     expect(checkin.status).toBe(201);
     // Stand in for a fan-out: share-lock the subscription as the fan-out does, and write a delivery of it.
-    const fanOut = await server.sequelize.transaction();
+    const fanOut = await holdTransaction(server.database);
     try {
-      const db = { sequelize: server.sequelize, transaction: fanOut };
-      await queryOne(db, 'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR KEY SHARE', [world.accountId, id]);
+      const db = fanOut.db;
+      await queryOne(db, sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${world.accountId} AND id = ${id} FOR KEY SHARE`);
       const deleting = world.api.delete(`${collection}/${id}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      await queryOne(db,
-        `INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at, created_at, updated_at)
-         SELECT account_id, $2, id, event_id, type, now(), now(), now() FROM outbox_events
-         WHERE account_id = $1 AND payload->'data'->'checkin'->>'checkinId' = $3
+      await queryOne(
+        db,
+        sql`INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at, created_at, updated_at)
+         SELECT account_id, ${id}, id, event_id, type, now(), now(), now() FROM outbox_events
+         WHERE account_id = ${world.accountId} AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.body.checkinId)}
          ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING`,
-        [world.accountId, id, String(checkin.body.checkinId)]);
+      );
       await fanOut.commit();
       expect((await deleting).status).toBe(204);
     } catch (error) {
       await fanOut.rollback().catch(() => undefined);
       throw error;
     }
-    const left = async () => (await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, id]))?.count;
+    const left = async () => (await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${world.accountId} AND subscription_id = ${id}`,
+    ))?.count;
     // The log waits behind the subscription's tombstone for the retention job, unreachable: nothing claims it.
     expect(await left()).toBe(1);
     expect((await world.api.get(`${collection}/${id}/deliveries`)).status).toBe(404);
-    expect((await claimDueDeliveries({ sequelize: server.sequelize }, 100, 30_000)).filter((claimed) => claimed.account_id === world.accountId)).toEqual([]);
-    expect(await purgeDeletedSubscriptionLogs({ sequelize: server.sequelize }, { batch: 1 })).toBe(1);
+    expect((await claimDueDeliveries(server.database, 100, 30_000)).filter((claimed) => claimed.account_id === world.accountId)).toEqual([]);
+    expect(await purgeDeletedSubscriptionLogs(server.database, { batch: 1 })).toBe(1);
     expect(await left()).toBe(0);
-    const tombstone = await queryOne({ sequelize: server.sequelize },
-      'SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = $1 AND subscription_id = $2', [world.accountId, id]);
+    const tombstone = await queryOne(
+      server.database,
+      sql`SELECT 1 FROM webhook_subscription_tombstones WHERE account_id = ${world.accountId} AND subscription_id = ${id}`,
+    );
     expect(tombstone).toBeUndefined();
   });
 
@@ -146,10 +153,11 @@ describe('access', () => {
 
     // A record stored by an earlier version (its fingerprint without the token) still replays until it expires.
     const legacy = { url: 'http://127.0.0.1:9/legacy', events: ['PERSON_CHECKIN_ENTERED'] };
-    await queryOne({ sequelize: server.sequelize },
-      `INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
-       VALUES ($1, 'legacy-key-1', $2, 201, '{"stored":"before the upgrade"}', '{}', now())`,
-      [world.accountId, requestFingerprint('POST', collection, legacy)]);
+    await queryOne(
+      server.database,
+      sql`INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
+       VALUES (${world.accountId}, 'legacy-key-1', ${requestFingerprint('POST', collection, legacy)}, 201, '{"stored":"before the upgrade"}', '{}', now())`,
+    );
     const replayed = await world.api.post(collection, legacy, { idempotencyKey: 'legacy-key-1' });
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
@@ -243,8 +251,10 @@ describe('validation', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       return real(host === 'slow.example' ? '127.0.0.1' : host, { all: true, verbatim: true });
     }) as unknown as typeof dns.promises.lookup);
-    const inTransaction = async () => (await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`))!.count;
+    const inTransaction = async () => (await queryOne<{ count: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    ))!.count;
     try {
       const created = world.api.post<CreatedWebhookSubscription>(collection, { url: 'http://slow.example/hook', events: ['PERSON_CHECKIN_ENTERED'] });
       await vi.waitFor(() => expect(looking).toBe(1));
@@ -292,8 +302,10 @@ describe('validation', () => {
       const quick = await world.api.post(collection, racing, { idempotencyKey: 'racing-url-1' });
       const answers = [(await slow).status, quick.status];
       expect(answers[0], JSON.stringify(answers)).toBe(answers[1]);
-      const saved = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-        'SELECT count(*)::int AS count FROM webhook_subscriptions WHERE account_id = $1 AND url = $2', [world.accountId, racing.url]);
+      const saved = await queryOne<{ count: number }>(
+        server.database,
+        sql`SELECT count(*)::int AS count FROM webhook_subscriptions WHERE account_id = ${world.accountId} AND url = ${racing.url}`,
+      );
       expect(saved?.count).toBe(answers[0] === 201 ? 1 : 0);
     } finally {
       lookup.mockRestore();

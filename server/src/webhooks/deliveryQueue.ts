@@ -1,28 +1,30 @@
 import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
-import { type Executor, prepared, queryOne, queryRows } from '../db/query';
+import { type Executor, inTransaction, queryOne, queryRows } from '../db/query';
+import { type Sql, raw, sql } from '../db/sql';
 
 /**
  * The request body a receiver gets, as text made by the database: the outbox payload with its envelope
  * in the documented order (json keeps the order it is built in; jsonb sorts keys its own way), so no
  * delivery parses and re-serializes it.
  */
-const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
-  'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`;
+const BODY = raw(`json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
+  'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`);
 
 /**
  * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
  * the site and was enabled when the event happened (a disabled one's are parked until it is enabled
  * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take
- * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
- * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
+ * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. The first `lease`
+ * deliveries are inserted already leased to this dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
-const FAN_OUT = prepared(`
+const fanOut = (input: { limit: number; lease: number; leaseMs: number; createdBefore: Date | null }) => sql`
   WITH queued AS (
     DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
       SELECT head.outbox_id
-      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED) head
-      WHERE $4::timestamptz IS NULL OR EXISTS (
-        SELECT 1 FROM outbox_events o WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= $4)))
+      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT ${input.limit} FOR UPDATE SKIP LOCKED) head
+      WHERE ${input.createdBefore}::timestamptz IS NULL OR EXISTS (
+        SELECT 1 FROM outbox_events o
+        WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= ${input.createdBefore}::timestamptz)))
     RETURNING q.account_id, q.outbox_id),
   -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
   -- The body is made once per event here, not once per delivery.
@@ -55,7 +57,8 @@ const FAN_OUT = prepared(`
     INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
       locked_until, created_at, updated_at)
     SELECT account_id, subscription_id, outbox_id, event_id, type, CASE WHEN enabled THEN now() ELSE 'infinity' END,
-           CASE WHEN enabled AND n <= $2 THEN date_trunc('milliseconds', now()) + $3 * interval '1 millisecond' END, now(), now()
+           CASE WHEN enabled AND n <= ${input.lease} THEN date_trunc('milliseconds', now()) + ${input.leaseMs}::bigint * interval '1 millisecond' END,
+           now(), now()
     FROM matches ORDER BY enabled DESC, n
     ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING
     RETURNING account_id, id, subscription_id, outbox_id, event_id, retry_step, final_attempt, locked_until),
@@ -66,7 +69,7 @@ const FAN_OUT = prepared(`
     FROM fanned f
     JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
-    WHERE f.locked_until IS NOT NULL) leased ON true`);
+    WHERE f.locked_until IS NOT NULL) leased ON true`;
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
 
@@ -78,7 +81,8 @@ export async function fanOutEvents(
   db: Executor,
   input: { limit: number; lease: number; leaseMs: number; createdBefore?: Date | null },
 ): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
-  const rows = await queryRows<FanOutRow>(db, FAN_OUT, [input.limit, input.lease, input.leaseMs, input.createdBefore ?? null]);
+  const statement = fanOut({ ...input, createdBefore: input.createdBefore ?? null });
+  const rows = await queryRows<FanOutRow>(db, statement, { prepare: true });
   const leased = rows.filter((row): row is FanOutRow & ClaimedDelivery => row.id !== null);
   return { events: rows[0]?.events ?? 0, deliveries: rows[0]?.deliveries ?? 0, leased };
 }
@@ -88,24 +92,24 @@ export async function fanOutEvents(
  * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
  * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
  */
-const CLAIM = prepared(`
+const claim = (limit: number, leaseMs: number) => sql`
   WITH due AS (
     SELECT d.account_id, d.id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
       AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
       AND EXISTS (SELECT 1 FROM webhook_subscriptions s
                   WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)
-    ORDER BY d.next_attempt_at LIMIT $1
+    ORDER BY d.next_attempt_at LIMIT ${limit}
     FOR UPDATE OF d SKIP LOCKED),
   claimed AS (
     UPDATE webhook_deliveries d
-    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + $2 * interval '1 millisecond'
+    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + ${leaseMs}::bigint * interval '1 millisecond'
     FROM due WHERE d.account_id = due.account_id AND d.id = due.id
     RETURNING d.account_id, d.id, d.subscription_id, d.outbox_id, d.event_id, d.retry_step, d.final_attempt, d.locked_until)
   SELECT c.account_id, c.id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
   FROM claimed c
   JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
-  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`);
+  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
 
 /** A delivery this dispatcher holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -123,7 +127,7 @@ export interface ClaimedDelivery {
 }
 
 export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  return queryRows<ClaimedDelivery>(db, CLAIM, [limit, leaseMs]);
+  return queryRows<ClaimedDelivery>(db, claim(limit, leaseMs), { prepare: true });
 }
 
 /** The delivery and lease an outcome is for. */
@@ -162,9 +166,9 @@ export type AttemptRecord = AttemptedRecord | ReleasedRecord;
  * A released row keeps its status, attempts, retry step and final-attempt flag, and is due at once (behind
  * the deliveries that were due before it).
  */
-const RECORD = prepared(`
+const record = (records: AttemptRecord[]) => sql`
   WITH r AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+    SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(
       "accountId" int, "deliveryId" bigint, lease timestamptz, attempted boolean, status text, attempt jsonb,
       "retryStep" int, "waitMs" bigint, "disableSubscription" boolean)),
   updated AS (
@@ -188,20 +192,20 @@ const RECORD = prepared(`
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
     WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
-  SELECT count(*)::int AS recorded FROM updated`);
+  SELECT count(*)::int AS recorded FROM updated`;
 
 /**
  * Locks the subscriptions of the given deliveries (in key order, so two dispatchers cannot lock two of them
  * crosswise) for the update that disables them.
  */
-const LOCK_SUBSCRIPTIONS = prepared(`
+const lockSubscriptions = (records: AttemptRecord[]) => sql`
   SELECT s.account_id, s.id FROM webhook_subscriptions s
   WHERE (s.account_id, s.id) IN (
     SELECT d.account_id, d.subscription_id
-    FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
+    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r("accountId" int, "deliveryId" bigint)
     JOIN webhook_deliveries d ON d.account_id = r."accountId" AND d.id = r."deliveryId")
   ORDER BY s.account_id, s.id
-  FOR NO KEY UPDATE OF s`);
+  FOR NO KEY UPDATE OF s`;
 
 /**
  * Takes the pending deliveries of the subscriptions (as locked above) that a batch disabled out of the due
@@ -213,14 +217,15 @@ const LOCK_SUBSCRIPTIONS = prepared(`
  * a subscription moves only these in or out of the due range; a leased one is left to its dispatcher, so
  * those statements never lock the rows a record statement does (the claim's check skips it afterwards).
  */
-export const unleasedPendingSql = (at: string) => `d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
+export const unleasedPendingSql = (at: Sql): Sql => sql`d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
 
-const PAUSE_DISABLED = prepared(`
+const pauseDisabled = (subscriptions: Array<{ account_id: number; id: number }>) => sql`
   UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()
   FROM webhook_subscriptions s
-  WHERE (s.account_id, s.id) IN (SELECT * FROM unnest($1::int[], $2::int[]))
+  WHERE (s.account_id, s.id) IN (
+      SELECT * FROM unnest(${subscriptions.map((row) => row.account_id)}::int[], ${subscriptions.map((row) => row.id)}::int[]))
     AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id
-    AND ${unleasedPendingSql('clock_timestamp()')} AND d.next_attempt_at < 'infinity'`);
+    AND ${unleasedPendingSql(sql`clock_timestamp()`)} AND d.next_attempt_at < 'infinity'`;
 
 const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
 
@@ -234,17 +239,16 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
   if (records.length === 0) return 0;
   const gone = records.filter(answeredGone);
   if (gone.length === 0) return writeRecords(db, records);
-  return db.sequelize.transaction(async (transaction) => {
-    const tx: Executor = { sequelize: db.sequelize, transaction };
-    const locked = await queryRows<{ account_id: number; id: number }>(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
+  return inTransaction(db, async (tx) => {
+    const locked = await queryRows<{ account_id: number; id: number }>(tx, lockSubscriptions(gone), { prepare: true });
     const recorded = await writeRecords(tx, records);
-    await queryRows(tx, PAUSE_DISABLED, [locked.map((row) => row.account_id), locked.map((row) => row.id)]);
+    await queryRows(tx, pauseDisabled(locked), { prepare: true });
     return recorded;
   });
 }
 
 async function writeRecords(db: Executor, records: AttemptRecord[]): Promise<number> {
-  const row = await queryOne<{ recorded: number }>(db, RECORD, [JSON.stringify(records)]);
+  const row = await queryOne<{ recorded: number }>(db, record(records), { prepare: true });
   return row?.recorded ?? 0;
 }
 
@@ -252,7 +256,7 @@ async function writeRecords(db: Executor, records: AttemptRecord[]): Promise<num
 export async function countBacklog(db: Executor): Promise<number> {
   const row = await queryOne<{ backlog: number }>(
     db,
-    `SELECT ((SELECT count(*) FROM outbox_queue)
+    sql`SELECT ((SELECT count(*) FROM outbox_queue)
            + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at < 'infinity'
               AND EXISTS (SELECT 1 FROM webhook_subscriptions s
                           WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)))::int AS backlog`,

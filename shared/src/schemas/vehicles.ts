@@ -41,6 +41,8 @@ export const UpdateVehicleLabelRequest = z.strictObject({
   color: Color.nullable().optional(),
   blocksEntry: z.boolean().optional(),
 });
+export type CreateVehicleLabelRequest = z.infer<typeof CreateVehicleLabelRequest>;
+export type UpdateVehicleLabelRequest = z.infer<typeof UpdateVehicleLabelRequest>;
 
 // Vehicle profiles.
 
