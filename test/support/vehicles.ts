@@ -7,7 +7,7 @@ import { type World, buildToken } from './factories';
 import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
 
-/** The list envelope of CONTRACT §4. */
+/** The list envelope (docs/api.md, Pagination). */
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
