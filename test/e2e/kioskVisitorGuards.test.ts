@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     expect(await page.getByText('Welcome, Ada').isVisible()).toBe(true);
     expect(await localVisits(page)).toBe(1);
 
-    // Past that short moment, a tap anywhere on the confirmation returns home at once, as the contract says.
+    // Past that short moment, a tap anywhere on the confirmation returns home at once (docs/api.md, Decisions beyond the contract).
     await sleep(500);
     const tapped = Date.now();
     await page.mouse.click(x, y);

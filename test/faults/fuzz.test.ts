@@ -1,8 +1,7 @@
 /**
- * Malformed bodies, headers, path ids and query strings against every declared endpoint (fast-check):
- * never a 5xx; every error is problem+json with the fields of CONTRACT §2; and a rejected request leaves
- * the database as it was (row counts of every table), but for the Idempotency-Key record of a 409/422 the
- * handler itself returned, which CONTRACT §7 stores on purpose.
+ * Malformed input against every declared endpoint (fast-check): never a 5xx; every error is problem+json
+ * (docs/api.md, Errors); a rejected request changes no table's row count, but for the Idempotency-Key
+ * record of a handler's own 409/422, stored on purpose (docs/api.md, Idempotency).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +47,7 @@ async function send(method: string, request: FuzzRequest): Promise<Answer> {
   };
 }
 
-/** What CONTRACT §2 promises of every error. */
+/** What docs/api.md (Errors) promises of every error. */
 function expectProblem(answer: Answer, described: string): void {
   expect(answer.type, described).toMatch(/^application\/problem\+json/);
   const parsed = Problem.safeParse(JSON.parse(answer.text));
@@ -58,7 +57,7 @@ function expectProblem(answer: Answer, described: string): void {
   expect(problem.status, described).toBe(answer.status);
   expect(problem.type, described).toBe(`urn:problem:${problem.code.toLowerCase().replaceAll('_', '-')}`);
   expect(problem.instance.startsWith('/'), described).toBe(true);
-  // A replayed stored problem keeps the requestId of the request that produced it (CONTRACT §7).
+  // A replayed stored problem keeps the requestId of the request that produced it (docs/api.md, Idempotency).
   if (!answer.replayed) expect(problem.requestId, described).toBe(answer.requestId);
   if (problem.errors !== undefined) expect(answer.status, `${described}: errors only on 422`).toBe(422);
   expect(answer.text, described).not.toMatch(STACK_OR_SQL);

@@ -11,7 +11,7 @@ import { buildWorld } from '../support/factories';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
 import { sql } from '../../server/src/db/sql';
 
-/** Every request must answer within this, database or not (CONTRACT §2: 503 while Postgres is unreachable). */
+/** Every request must answer within this, database or not (docs/api.md, Errors: 503 while PostgreSQL is unreachable). */
 const ANSWER_WITHIN_MS = 10_000;
 const CLIENTS = 6;
 const DOWN_FOR_MS = 2_500;

@@ -8,7 +8,7 @@ import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
 import { sql } from '../../server/src/db/sql';
 
-/** The list envelope of CONTRACT §4. */
+/** The list envelope (docs/api.md, Pagination). */
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;

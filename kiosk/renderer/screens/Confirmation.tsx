@@ -1,7 +1,7 @@
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 
-/** How long a confirmation stays before the visitor home comes back by itself (the contract says ≤ 5 s). */
+/** How long a confirmation stays before the visitor home comes back by itself (at most 5 s: the next visitor is waiting). */
 export const CONFIRMATION_MS = 4000;
 
 /**
