@@ -2,28 +2,47 @@ import { afterAll, beforeAll } from 'vitest';
 import { type World, buildWorld } from './factories';
 import { type TestServer, startTestServer } from './testServer';
 
+/** What the file needs built on its server. */
+export interface WorldOptions {
+  /** A second account's world on the same server, for tests that one account cannot reach another's data. */
+  stranger?: boolean;
+}
+
+export interface ServerAndWorld {
+  readonly server: TestServer;
+  readonly world: World;
+  /** Only with `{ stranger: true }`. */
+  readonly stranger: World;
+}
+
 /**
  * A test file's server and a world (account, sites, token) on it: started before the file's tests, closed
  * after them. Read `server` and `world` inside tests and hooks (they exist once `beforeAll` has run).
  */
-export function serverAndWorld(...options: Parameters<typeof startTestServer>): { readonly server: TestServer; readonly world: World } {
+export function serverAndWorld(options: WorldOptions = {}): ServerAndWorld {
+  const { stranger: wantsStranger = false } = options;
   let server: TestServer | undefined;
   let world: World | undefined;
+  let stranger: World | undefined;
   beforeAll(async () => {
-    server = await startTestServer(...options);
+    server = await startTestServer();
     world = await buildWorld(server);
+    if (wantsStranger) stranger = await buildWorld(server);
   });
   afterAll(async () => server?.close());
-  const ready = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('serverAndWorld: read it inside a test or a hook, after beforeAll');
+  function ready<T>(value: T | undefined, hint = 'read it inside a test or a hook, after beforeAll'): T {
+    if (value === undefined) throw new Error(`serverAndWorld: ${hint}`);
     return value;
-  };
+  }
   return {
     get server() {
       return ready(server);
     },
     get world() {
       return ready(world);
+    },
+    get stranger() {
+      return ready(stranger, wantsStranger ? undefined : 'ask for it with { stranger: true }');
     },
   };
 }
