@@ -1,11 +1,15 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type World, buildWorld } from './factories';
 import { type TestServer, startTestServer } from './testServer';
 
-/** What the file needs built on its server. */
+/** How the file's server starts, and what the file needs built on it. */
 export interface WorldOptions {
+  /** Environment variables over the test defaults (`startTestServer`'s overrides). */
+  env?: Record<string, string>;
   /** A second account's world on the same server, for tests that one account cannot reach another's data. */
   stranger?: boolean;
+  /** A new world before each test instead of one for the whole file (the stranger stays one per file). */
+  worldPerTest?: boolean;
 }
 
 export interface ServerAndWorld {
@@ -20,15 +24,20 @@ export interface ServerAndWorld {
  * after them. Read `server` and `world` inside tests and hooks (they exist once `beforeAll` has run).
  */
 export function serverAndWorld(options: WorldOptions = {}): ServerAndWorld {
-  const { stranger: wantsStranger = false } = options;
+  const { env = {}, stranger: wantsStranger = false, worldPerTest = false } = options;
   let server: TestServer | undefined;
   let world: World | undefined;
   let stranger: World | undefined;
   beforeAll(async () => {
-    server = await startTestServer();
-    world = await buildWorld(server);
+    server = await startTestServer(env);
+    if (!worldPerTest) world = await buildWorld(server);
     if (wantsStranger) stranger = await buildWorld(server);
   });
+  if (worldPerTest) {
+    beforeEach(async () => {
+      world = await buildWorld(ready(server));
+    });
+  }
   afterAll(async () => server?.close());
   function ready<T>(value: T | undefined, hint = 'read it inside a test or a hook, after beforeAll'): T {
     if (value === undefined) throw new Error(`serverAndWorld: ${hint}`);
