@@ -1,5 +1,5 @@
 import dns from 'node:dns';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
@@ -8,18 +8,12 @@ import { requestFingerprint } from '../../server/src/idempotency/key';
 import { claimDueDeliveries } from '../../server/src/webhooks/deliveryQueue';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
 import { apiClient } from '../support/http';
-import { serverAndWorld } from '../support/serverAndWorld';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld, serverForFile } from '../support/serverAndWorld';
 import { subscribe } from '../support/webhooks';
 
 const harness = serverAndWorld({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 /** A server with the default (private URLs refused), for what it refuses. */
-let strict: TestServer;
-
-beforeAll(async () => {
-  strict = await startTestServer();
-});
-afterAll(async () => strict?.close());
+const strict = serverForFile();
 
 const collection = '/v1/webhooks/subscriptions';
 const hook = 'http://127.0.0.1:9/hook';
@@ -213,7 +207,7 @@ describe('validation', () => {
   });
 
   it('refuses private, loopback and link-local hosts unless WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
-    const strictWorld = await buildWorld(strict);
+    const strictWorld = await buildWorld(strict.server);
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook',
       'http://169.254.169.254/latest/meta-data', 'http://192.168.0.10/hook', 'http://[::ffff:127.0.0.1]/hook']) {
       const body = await problemOf(strictWorld.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
@@ -261,7 +255,7 @@ describe('validation', () => {
   });
 
   it('keeps a refused URL under its Idempotency-Key like any 422, also when a retry races the first request', async () => {
-    const strictWorld = await buildWorld(strict);
+    const strictWorld = await buildWorld(strict.server);
     const body = { url: 'http://127.0.0.1:8080/hook', events: ['PERSON_CHECKIN_ENTERED'] };
     const first = await strictWorld.api.post<Problem>(collection, body, { idempotencyKey: 'refused-url-1' });
     expect(first.status).toBe(422);

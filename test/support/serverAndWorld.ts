@@ -19,33 +19,49 @@ export interface ServerAndWorld {
   readonly stranger: World;
 }
 
+function ready<T>(value: T | undefined, hint = 'read it inside a test or a hook, after beforeAll'): T {
+  if (value === undefined) throw new Error(`serverAndWorld: ${hint}`);
+  return value;
+}
+
+/**
+ * A test file's server alone, for files that build their own accounts or sites: started before the file's
+ * (or the describe block's) tests, closed after them.
+ */
+export function serverForFile(env: Record<string, string> = {}): { readonly server: TestServer } {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(env);
+  });
+  afterAll(async () => server?.close());
+  return {
+    get server() {
+      return ready(server);
+    },
+  };
+}
+
 /**
  * A test file's server and a world (account, sites, token) on it: started before the file's tests, closed
  * after them. Read `server` and `world` inside tests and hooks (they exist once `beforeAll` has run).
  */
 export function serverAndWorld(options: WorldOptions = {}): ServerAndWorld {
   const { env = {}, stranger: wantsStranger = false, worldPerTest = false } = options;
-  let server: TestServer | undefined;
+  const file = serverForFile(env);
   let world: World | undefined;
   let stranger: World | undefined;
   beforeAll(async () => {
-    server = await startTestServer(env);
-    if (!worldPerTest) world = await buildWorld(server);
-    if (wantsStranger) stranger = await buildWorld(server);
+    if (!worldPerTest) world = await buildWorld(file.server);
+    if (wantsStranger) stranger = await buildWorld(file.server);
   });
   if (worldPerTest) {
     beforeEach(async () => {
-      world = await buildWorld(ready(server));
+      world = await buildWorld(file.server);
     });
-  }
-  afterAll(async () => server?.close());
-  function ready<T>(value: T | undefined, hint = 'read it inside a test or a hook, after beforeAll'): T {
-    if (value === undefined) throw new Error(`serverAndWorld: ${hint}`);
-    return value;
   }
   return {
     get server() {
-      return ready(server);
+      return file.server;
     },
     get world() {
       return ready(world);
