@@ -1,13 +1,15 @@
 /**
- * Malformed input against every declared endpoint (fast-check): never a 5xx; every error is problem+json
- * (docs/api.md, Errors); a rejected request changes no table's row count, but for the Idempotency-Key
- * record of a handler's own 409/422, stored on purpose (docs/api.md, Idempotency).
+ * Malformed bodies, headers, path ids and query strings against every declared endpoint (fast-check):
+ * never a 5xx; every error is problem+json with the fields of CONTRACT §2; and a rejected request leaves
+ * the database as it was (row counts of every table), but for the Idempotency-Key record of a 409/422 the
+ * handler itself returned, which CONTRACT §7 stores on purpose.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Problem } from '../../shared/src/schemas/common';
 import { routes } from '../../server/src/routes';
-import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
 import { type FuzzRequest, requestsFor } from './fuzzArbitraries';
 import { type FuzzWorld, rowCounts, seedFuzzWorld } from './fuzzWorld';
 
@@ -15,17 +17,12 @@ import { type FuzzWorld, rowCounts, seedFuzzWorld } from './fuzzWorld';
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 10);
 const STACK_OR_SQL = /\n\s+at \S|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|SequelizeDatabaseError/;
 
-let server: TestServer;
+// No rate limit in the way of the runs; private webhook URLs allowed so a valid subscription can be seeded.
+const harness = serverForFile({ RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 let fuzz: FuzzWorld;
 
 beforeAll(async () => {
-  // No rate limit in the way of the runs; private webhook URLs allowed so a valid subscription can be seeded.
-  server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  fuzz = await seedFuzzWorld(server);
-});
-
-afterAll(async () => {
-  await server.close();
+  fuzz = await seedFuzzWorld(harness.server);
 });
 
 interface Answer {
@@ -37,7 +34,7 @@ interface Answer {
 }
 
 async function send(method: string, request: FuzzRequest): Promise<Answer> {
-  const response = await fetch(`${server.baseUrl}${request.path}${request.query}`, { method, headers: request.headers, body: request.body });
+  const response = await fetch(`${harness.server.baseUrl}${request.path}${request.query}`, { method, headers: request.headers, body: request.body });
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -47,7 +44,7 @@ async function send(method: string, request: FuzzRequest): Promise<Answer> {
   };
 }
 
-/** What docs/api.md (Errors) promises of every error. */
+/** What CONTRACT §2 promises of every error. */
 function expectProblem(answer: Answer, described: string): void {
   expect(answer.type, described).toMatch(/^application\/problem\+json/);
   const parsed = Problem.safeParse(JSON.parse(answer.text));
@@ -57,7 +54,7 @@ function expectProblem(answer: Answer, described: string): void {
   expect(problem.status, described).toBe(answer.status);
   expect(problem.type, described).toBe(`urn:problem:${problem.code.toLowerCase().replaceAll('_', '-')}`);
   expect(problem.instance.startsWith('/'), described).toBe(true);
-  // A replayed stored problem keeps the requestId of the request that produced it (docs/api.md, Idempotency).
+  // A replayed stored problem keeps the requestId of the request that produced it (CONTRACT §7).
   if (!answer.replayed) expect(problem.requestId, described).toBe(answer.requestId);
   if (problem.errors !== undefined) expect(answer.status, `${described}: errors only on 422`).toBe(422);
   expect(answer.text, described).not.toMatch(STACK_OR_SQL);
@@ -90,13 +87,13 @@ describe('fuzzing every endpoint with malformed input', () => {
     it(`${route.method} /v1${route.path}: no 5xx, problem+json errors, nothing written by a rejection`, async () => {
       await fc.assert(
         fc.asyncProperty(requestsFor(fuzz, route, TEST_ADMIN_TOKEN), async (request) => {
-          const before = await rowCounts(server.database);
+          const before = await rowCounts(harness.server.database);
           const answer = await send(route.method, request);
           const described = `${route.method} ${request.path}${request.query} → ${answer.status}`;
           expect(answer.status, `${described}: ${answer.text}`).toBeLessThan(500);
           if (answer.status < 400) return;
           expectProblem(answer, described);
-          expectUnchanged(before, await rowCounts(server.database), request, answer, described);
+          expectUnchanged(before, await rowCounts(harness.server.database), request, answer, described);
         }),
         { numRuns: RUNS_PER_ROUTE },
       );
