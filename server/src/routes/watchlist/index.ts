@@ -1,5 +1,5 @@
 import { CreateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
-import { normalizeEmail, normalizeName, normalizePhone } from '../../commands/watchlistMatch';
+import { normalizeEmail, normalizeName, normalizePhone } from '../../../../shared/src/domain/watchlist';
 import { queryOne } from '../../db/query';
 import { notFound } from '../../errors/problem';
 import type { AccountCollection } from '../../db/accountCollection';
@@ -31,7 +31,7 @@ const present = (row: EntryRow): WatchlistEntry => ({
 const COLUMNS = 'id, email, phone, first_name, last_name, reason, created_at';
 const watchlist: AccountCollection<EntryRow> = { table: 'watchlist_people', columns: COLUMNS, noun: 'watchlist entry', present };
 
-// The watchlist decides who is stopped at the door: managed with the approver's scope.
+// The watchlist decides who is stopped at the door: its own scope, which kiosk tokens never get by default.
 export const watchlistRoutes = [
   defineRoute({
     method: 'POST',
@@ -39,7 +39,7 @@ export const watchlistRoutes = [
     summary: 'Add a person to the watchlist (matching check-ins are created as STOP)',
     tag,
     auth: 'token',
-    scope: 'checkins:approve',
+    scope: 'watchlist:manage',
     body: CreateWatchlistEntryRequest,
     responses: { 201: WatchlistEntry },
     handler: async ({ db, principal, body, now }) => {
@@ -58,14 +58,14 @@ export const watchlistRoutes = [
       return { status: 201, body: present(row) };
     },
   }),
-  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'checkins:approve', item: WatchlistEntry }),
+  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'watchlist:manage', item: WatchlistEntry }),
   defineRoute({
     method: 'DELETE',
     path: '/watchlist/people/:entryId',
     summary: 'Remove a watchlist entry',
     tag,
     auth: 'token',
-    scope: 'checkins:approve',
+    scope: 'watchlist:manage',
     params: WatchlistEntryIdParams,
     responses: { 204: null },
     handler: async ({ db, principal, params }) => {
