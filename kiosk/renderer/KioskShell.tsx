@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { KioskDatabase } from '../src/data/database';
 import type { KioskSettings } from '../src/data/settings';
 import { Icon, type IconName } from './components/Icon';
@@ -64,12 +64,19 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   const gate = kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
   let screen = gate ? null : <p className="loading">Opening…</p>;
   if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
-  if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
-  if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />;
+  // Roll call and Needs attention list visitors by name: behind the Settings PIN when one is set (the same
+  // prompt and count of wrong PINs). Keyed by the view, so each is asked for anew and leaving locks it again.
+  const staffOnly = (what: 'Roll call' | 'Needs attention', content: ReactNode) => (
+    <SettingsGate key={view} lock={settingsLock} what={what} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>{content}</SettingsGate>
+  );
+  if (kiosk && view === 'rollCall') screen = staffOnly('Roll call', <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />);
+  if (kiosk && view === 'attention') {
+    screen = staffOnly('Needs attention', <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />);
+  }
   if (view === 'settings') {
     // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
     screen = (
-      <SettingsGate lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
+      <SettingsGate key={view} lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
         <SetupScreen device={device} current={settings} prefill={{}} presetProblems={presetProblems} onCancel={() => setView('home')}
           onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />
       </SettingsGate>
