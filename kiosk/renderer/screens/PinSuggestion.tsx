@@ -42,9 +42,9 @@ export function PinSuggestion({ onSet, onSkip }: PinSuggestionProps) {
       {message ? <p className="form-error" role="alert">{message}</p> : null}
       <div className="field">
         <label htmlFor="new-pin">New settings PIN</label>
-        <input id="new-pin" ref={input} type="password" inputMode="numeric" maxLength={12} value={pin}
+        <input id="new-pin" ref={input} type="password" inputMode="numeric" maxLength={12} value={pin} aria-describedby="new-pin-hint"
           onChange={(event) => setPin(event.target.value.trim())} />
-        <span className="field-hint">4 to 12 digits. It stays on this device until the kiosk is unpaired.</span>
+        <span id="new-pin-hint" className="field-hint">4 to 12 digits. It stays on this device until the kiosk is unpaired.</span>
       </div>
       <div className="field">
         <label htmlFor="new-pin-again">The same PIN again</label>
