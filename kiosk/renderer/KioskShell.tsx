@@ -16,6 +16,9 @@ import { VisitorScreen } from './screens/VisitorScreen';
 
 type View = 'home' | 'rollCall' | 'attention' | 'settings';
 
+/** How many idle delays an unlocked Roll call stays open without a touch (ten minutes by default). */
+const ROLL_CALL_IDLE_FACTOR = 10;
+
 interface KioskShellProps {
   device: KioskDatabase;
   settings: KioskSettings;
@@ -41,12 +44,16 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   const attention = status?.attention ?? 0;
 
   // Left alone, a lobby tablet must not keep one visitor's form, chosen name or unlocked Settings for the
-  // next (leaving Settings locks it). The gate's screen is the guard's own and stays as it is; so do Roll
-  // call, which may be read for minutes during an evacuation, and Needs attention.
+  // next (leaving Settings locks it), nor, with a PIN set, the names on an unlocked Needs attention. The
+  // gate's screen is the guard's own and stays as it is; so does Roll call without a PIN.
   useIdleReset(() => {
-    if (view === 'settings') setView('home');
+    if (view === 'settings' || (settingsLock && view === 'attention')) setView('home');
     else if (view === 'home' && settings.mode === 'visitor') setHomeKey((key) => key + 1);
   }, idleMs);
+  // An unlocked Roll call may be read for minutes in an evacuation: it locks only after ten times as long.
+  useIdleReset(() => {
+    if (settingsLock && view === 'rollCall') setView('home');
+  }, idleMs * ROLL_CALL_IDLE_FACTOR);
 
   const tab = (target: View, label: string, icon: IconName) => (
     <button type="button" className={`tab${view === target ? ' is-current' : ''}`} aria-current={view === target ? 'page' : undefined}

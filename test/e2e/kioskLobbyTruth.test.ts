@@ -136,6 +136,31 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
     await context.close();
   }, 40_000);
 
+  it('with a PIN, an unlocked Needs attention locks after a while without input, and Roll call only after ten times as long', async () => {
+    const site = await kioskSite(server, 'Lobby');
+    await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Grace', lastName: 'Hopper' } });
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468', query: { idle: '1000' },
+    });
+    const unlock = async (tab: string) => {
+      await page.getByRole('button', { name: tab }).click();
+      await page.getByLabel('Settings PIN').fill('2468');
+      await page.getByRole('button', { name: 'Unlock' }).click();
+    };
+    await unlock('Needs attention');
+    await page.getByText('Nothing needs attention').waitFor();
+    await page.getByRole('button', { name: 'Check in', exact: true }).waitFor({ timeout: 3_000 });
+
+    await unlock('Roll call');
+    const row = page.getByRole('row', { name: /Hopper, Grace/ });
+    await row.waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await row.count()).toBe(1);
+    await row.waitFor({ state: 'detached', timeout: 12_000 });
+    await page.getByRole('button', { name: 'Check in', exact: true }).waitFor();
+    await context.close();
+  }, 40_000);
+
   it('suggests a PIN once paired on the setup screen, and the PIN set there locks Roll call', async () => {
     const site = await kioskSite(server, 'Lobby');
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
