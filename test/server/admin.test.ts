@@ -194,7 +194,14 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     expect(response.body.scopes).not.toContain('webhooks:manage');
     expect(response.body.scopes).not.toContain('sites:configure');
     expect(response.body.scopes).toHaveLength(scopes.length - 2);
+    expect(response.body.scopes).toContain('watchlist:manage');
     expect(JSON.stringify(response.body)).not.toMatch(/hash/i);
+  });
+
+  it('a KIOSK-channel token created without scopes gets exactly the kiosk\'s five', async () => {
+    const account = await newAccount();
+    const token = await newToken(account.accountId, { allSites: true, channel: 'KIOSK' });
+    expect([...token.scopes].sort()).toEqual(['checkins:approve', 'checkins:read', 'checkins:write', 'vehicles:read', 'vehicles:write']);
   });
 
   it('keeps given scopes, channel and expiresAt', async () => {

@@ -288,16 +288,16 @@ describe('watchlist', () => {
     expectProblem(await harness.world.api.delete<Problem>(`${WATCHLIST}/${entry.entryId}`), 404, 'NOT_FOUND');
   });
 
-  it('needs checkins:approve to read or change it (403 otherwise)', async () => {
+  it('needs watchlist:manage to read or change it (403 otherwise, checkins:approve included)', async () => {
     const entry = await addEntry({ phone: '+1 555 0100' });
-    const clerk = await clientWith(['checkins:read', 'checkins:write', 'labels:write']);
+    const clerk = await clientWith(['checkins:read', 'checkins:write', 'checkins:approve', 'labels:write']);
     expectProblem(await clerk.post<Problem>(WATCHLIST, { email: 'x@example.com' }), 403, 'INSUFFICIENT_SCOPE');
     expectProblem(await clerk.get<Problem>(WATCHLIST), 403, 'INSUFFICIENT_SCOPE');
     expectProblem(await clerk.delete<Problem>(`${WATCHLIST}/${entry.entryId}`), 403, 'INSUFFICIENT_SCOPE');
 
-    const approver = await clientWith(['checkins:approve']);
-    expect((await approver.get(WATCHLIST)).status).toBe(200);
-    expect((await approver.delete(`${WATCHLIST}/${entry.entryId}`)).status).toBe(204);
+    const manager = await clientWith(['watchlist:manage']);
+    expect((await manager.get(WATCHLIST)).status).toBe(200);
+    expect((await manager.delete(`${WATCHLIST}/${entry.entryId}`)).status).toBe(204);
   });
 
   it('refuses an entry without an identifier, or with a first name only, with 422', async () => {

@@ -42,7 +42,7 @@ export async function buildWorld(server: Harness): Promise<World> {
     accountId: account.accountId,
     allSites: true,
     scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-      'sites:configure', 'webhooks:manage'],
+      'sites:configure', 'webhooks:manage', 'watchlist:manage'],
   });
   return {
     accountId: account.accountId,

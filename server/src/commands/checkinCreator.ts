@@ -9,7 +9,7 @@ import type { GuardedWrite } from '../idempotency/store';
 import { problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
-import { normalizeEmail, normalizeName, normalizePhone } from './watchlistMatch';
+import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 
 interface Precheck {
   id: number;

@@ -1,4 +1,4 @@
-import { type Scope, defaultScopes } from '../../../shared/src/schemas/admin';
+import { type Scope, scopesByDefault } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { generateToken, hashToken } from '../auth/tokenFormat';
@@ -92,12 +92,14 @@ export async function createToken(
   const account = await queryOne(db, sql`SELECT id FROM accounts WHERE id = ${input.accountId}`);
   if (!account) throw notFound(`Account ${input.accountId} does not exist.`);
   const siteIds = input.allSites ? [] : (input.siteIds ?? []);
+  const channel = input.channel ?? 'API';
   await checkSitesBelong(db, input.accountId, siteIds);
   const token = generateToken();
   const row = await queryOne<{ id: number }>(
     db,
     sql`INSERT INTO api_tokens (account_id, name, token_hash, all_sites, scopes, channel, expires_at)
-     VALUES (${input.accountId}, ${input.name}, ${hashToken(token)}, ${input.allSites ?? false}, ${[...new Set(input.scopes ?? defaultScopes)]}, ${input.channel ?? 'API'}, ${input.expiresAt ?? null}) RETURNING id`,
+        VALUES (${input.accountId}, ${input.name}, ${hashToken(token)}, ${input.allSites ?? false},
+                ${[...new Set(input.scopes ?? scopesByDefault(channel))]}, ${channel}, ${input.expiresAt ?? null}) RETURNING id`,
   );
   if (!row) throw new Error('token insert returned nothing');
   await setTokenSites(db, input.accountId, row.id, siteIds);

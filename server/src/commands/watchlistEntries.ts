@@ -3,7 +3,7 @@ import type { AccountCollection } from '../db/accountCollection';
 import { type Executor, queryOne } from '../db/query';
 import { raw, sql } from '../db/sql';
 import { notFound } from '../errors/problem';
-import { normalizeEmail, normalizeName, normalizePhone } from './watchlistMatch';
+import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 
 interface EntryRow {
   id: number;

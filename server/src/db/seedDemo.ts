@@ -24,9 +24,10 @@ export async function seedDemo(database: Executor): Promise<DemoData | undefined
       name: 'Demo integrator',
       allSites: true,
       scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-        'sites:configure', 'webhooks:manage'],
+        'sites:configure', 'webhooks:manage', 'watchlist:manage'],
       channel: 'API',
     });
+    // No scopes given: a kiosk token gets the kiosk's own few (it lives on a public tablet).
     const kiosk = await createToken(db, {
       accountId: account.accountId,
       name: 'Demo lobby kiosk',

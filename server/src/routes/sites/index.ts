@@ -4,17 +4,12 @@ import { replaceCheckinConfig } from '../../commands/siteConfigWriter';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
+import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { SiteParams } from '../params';
 
 const tag = 'Sites';
 
-/** If-None-Match matches when it lists this ETag (weak or strong) or is `*`. */
-const matches = (header: string, etag: string) =>
-  header.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
-  });
 
 export const siteRoutes = [
   defineRoute({
@@ -58,7 +53,7 @@ export const siteRoutes = [
       const site = siteOf(ctx);
       const etag = configEtag(site);
       const headers = { ETag: etag, 'Cache-Control': 'private, max-age=300' };
-      if (matches(ctx.koa.get('If-None-Match'), etag)) return { status: 304, headers };
+      if (ifNoneMatch(ctx.koa.get('If-None-Match'), etag)) return { status: 304, headers };
       return { status: 200, body: presentConfig(site), headers };
     },
   }),

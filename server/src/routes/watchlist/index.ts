@@ -5,7 +5,7 @@ import { defineRoute } from '../define';
 
 const tag = 'Watchlist';
 
-// The watchlist decides who is stopped at the door: managed with the approver's scope.
+// The watchlist decides who is stopped at the door: its own scope, which kiosk tokens never get by default.
 export const watchlistRoutes = [
   defineRoute({
     method: 'POST',
@@ -13,7 +13,7 @@ export const watchlistRoutes = [
     summary: 'Add a person to the watchlist (matching check-ins are created as STOP)',
     tag,
     auth: 'token',
-    scope: 'checkins:approve',
+    scope: 'watchlist:manage',
     body: CreateWatchlistEntryRequest,
     responses: { 201: WatchlistEntry },
     handler: async ({ db, principal, body, now }) => ({
@@ -21,14 +21,14 @@ export const watchlistRoutes = [
       body: await addWatchlistEntry(db, { accountId: principal.accountId, request: body, now }),
     }),
   }),
-  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'checkins:approve', item: WatchlistEntry }),
+  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'watchlist:manage', item: WatchlistEntry }),
   defineRoute({
     method: 'DELETE',
     path: '/watchlist/people/:entryId',
     summary: 'Remove a watchlist entry',
     tag,
     auth: 'token',
-    scope: 'checkins:approve',
+    scope: 'watchlist:manage',
     params: WatchlistEntryIdParams,
     responses: { 204: null },
     handler: async ({ db, principal, params }) => {
