@@ -44,6 +44,7 @@ const serverReasons: Record<string, string> = {
   OCCURRED_AT_IN_FUTURE: "This was recorded at a time ahead of the server's clock: this device's clock was wrong.",
   UNKNOWN_STATUS: 'The server shows this visit in a state this kiosk does not know. Ask reception.',
   VEHICLE_ALREADY_ON_SITE: 'This vehicle is already on site.',
+  NOT_PENDING: 'The server had already decided this vehicle: it was no longer waiting for a guard.',
   LICENSE_PLATE_TAKEN: 'This plate is already registered.',
   IDEMPOTENCY_KEY_REUSED: 'The server saw a different request under the same key. Discard it and try again.',
 };

@@ -1,6 +1,6 @@
 import type { Open } from '../../../shared/src/client/answers';
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import type { CheckoutRequest, CreateCheckinRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
 import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
 
@@ -59,7 +59,15 @@ export interface ConfirmedVehicle {
   status: VehicleStatus;
   entryAt: string;
   exitAt: string | null;
+  /** Why the server stopped the vehicle (absent on visits kept before it was). */
+  stopReason?: string | null;
   updatedAt: string;
+}
+
+/** How an Entry was decided: its status and, for STOP, why in words. */
+export interface EntryDecision {
+  status: VehicleStatus;
+  stopReason: string | null;
 }
 
 /** A vehicle visit at the gate; derived like PersonVisit. */
@@ -75,7 +83,17 @@ export interface VehicleVisit {
   entryAt: string;
   exitAt: string | null;
   lastEventAt: string;
+  /** Why it is stopped, in words (derived like `status`); null unless STOP. Absent on visits kept before it was. */
+  stopReason?: string | null;
+  driverName?: string | null;
   predicted: VehicleStatus;
+  /** The reason that came with a predicted STOP (a blocking label the kiosk's copy of the vehicles knew). */
+  predictedStopReason?: string | null;
+  /**
+   * What the server decided this kiosk's Entry as (its answer to the create), kept so the gate can say
+   * when that differs from what it predicted. Absent before the answer, and on visits learnt from a pull.
+   */
+  entryDecision?: EntryDecision;
   confirmed: ConfirmedVehicle | null;
   syncedAt: number;
 }
@@ -134,6 +152,8 @@ export type OutboxAction = ActionBase &
     | { kind: 'PERSON_CHECKOUT'; body: CheckoutRequest }
     | { kind: 'VEHICLE_ENTRY'; body: CreateVehicleCheckinRequest }
     | { kind: 'VEHICLE_EXIT'; body: CheckoutRequest }
+    | { kind: 'VEHICLE_APPROVE'; body: TimedActionRequest }
+    | { kind: 'VEHICLE_DENY'; body: DenyRequest }
   );
 
 export type ActionKind = OutboxAction['kind'];
@@ -141,7 +161,7 @@ export type ActionKind = OutboxAction['kind'];
 /** The actions that create a visit: every later action of the visit depends on them. */
 export const isCreate = (kind: ActionKind): boolean => kind === 'PERSON_CHECKIN' || kind === 'VEHICLE_ENTRY';
 
-export const isVehicleAction = (kind: ActionKind): boolean => kind === 'VEHICLE_ENTRY' || kind === 'VEHICLE_EXIT';
+export const isVehicleAction = (kind: ActionKind): boolean => kind.startsWith('VEHICLE_');
 
 export interface CachedSiteConfig {
   siteId: number;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
-import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, TimedActionRequest } from '../schemas/personCheckins';
 import { Site } from '../schemas/sites';
 import type { CreateVehicleCheckinRequest, VehicleCheckinsSearchRequest } from '../schemas/vehicles';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
@@ -109,6 +109,16 @@ export function createApiClient(options: ApiClientOptions) {
 
     searchVehicles: (body: VehicleCheckinsSearchRequest): Promise<HttpOutcome<VehiclePage>> =>
       send(transport, { method: 'POST', path: '/v1/checkins/vehicles/search', body }, VehiclePage),
+
+    /** Admits a PENDING vehicle (→ IN). */
+    approveVehicle: (siteId: number, checkinId: number, body: TimedActionRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/approve`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    /** Refuses a PENDING vehicle (→ STOP), with an optional reason. */
+    denyVehicle: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, Site),
   };
 }
 
