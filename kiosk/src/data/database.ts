@@ -1,5 +1,5 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
-import type { CachedSiteConfig, MetaRow, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type { CachedSiteConfig, KnownVehicleRow, MetaRow, OutboxAction, PersonVisit, VehicleLabelRow, VehicleVisit } from './types';
 
 /**
  * Schema versions, oldest first. Append only: a shipped version is never edited, because kiosks in the
@@ -17,6 +17,14 @@ const schemaVersions: ReadonlyArray<{ version: number; stores: Record<string, st
       meta: 'key',
     },
   },
+  {
+    // The account's registered vehicles and vehicle labels, as the gate decides by offline (vehicleDirectory.ts).
+    version: 3,
+    stores: {
+      knownVehicles: 'vehicleId, plateKey',
+      vehicleLabels: 'labelId',
+    },
+  },
 ];
 
 /** The kiosk's IndexedDB: the outbox and the local view it keeps in step with. */
@@ -26,6 +34,9 @@ export class KioskDatabase extends Dexie {
   vehicles!: EntityTable<VehicleVisit, 'visitId'>;
   siteConfigs!: EntityTable<CachedSiteConfig, 'siteId'>;
   meta!: EntityTable<MetaRow, 'key'>;
+  /** Registered vehicles (not visits: those are `vehicles`), from the server's change feed. */
+  knownVehicles!: EntityTable<KnownVehicleRow, 'vehicleId'>;
+  vehicleLabels!: EntityTable<VehicleLabelRow, 'labelId'>;
 
   /** `options` carries `indexedDB` and `IDBKeyRange` where there is no global IndexedDB (Node tests). */
   constructor(name: string, options?: DexieOptions) {

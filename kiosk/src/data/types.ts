@@ -2,7 +2,7 @@ import type { Open } from '../../../shared/src/client/answers';
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
 import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
-import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
+import type { CreateVehicleCheckinRequest, VehicleDirectoryEntry, VehicleDirectoryLabel } from '../../../shared/src/schemas/vehicles';
 
 export interface LocalBreak {
   startedAt: string;
@@ -170,6 +170,12 @@ export interface CachedSiteConfig {
   /** Device time of the last answer from the server (200 or 304). */
   fetchedAt: number;
 }
+
+/** A registered vehicle of the account, as the change feed last said (sync/vehicleDirectoryPull.ts). */
+export type KnownVehicleRow = VehicleDirectoryEntry;
+
+/** A vehicle label of the account, as the change feed last said. */
+export type VehicleLabelRow = VehicleDirectoryLabel;
 
 /** Settings and bookkeeping, one row per key; settings.ts reads them through zod. */
 export interface MetaRow {

@@ -1,4 +1,4 @@
-import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain';
+import { type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -13,7 +13,8 @@ import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 const changeCtes = (guard: string) => `
   checkin AS (
     UPDATE vehicle_checkins
-    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
+    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, stop_reason = $12,
+      updated_at = $3
     WHERE account_id = $1 AND id = $9 AND xmin = $10::text::xid AND ${guard}
     RETURNING 1),
   ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 11 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
@@ -48,6 +49,8 @@ export async function transitionVehicleCheckin(
     status: result.state.status,
     last_event_at: result.state.lastEventAt,
     deny_reason: action.denyReason ?? row.deny_reason,
+    // A deny stops the vehicle: the guard's reason, or "Refused".
+    stop_reason: action.event.type === 'DENY' ? deniedStopReason(action.denyReason) : row.stop_reason,
     updated_at: now,
   };
   const emitted: string[] = [];
@@ -63,7 +66,7 @@ export async function transitionVehicleCheckin(
   const events = emitted.map((type) => outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }));
   const bind = [
     row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
-    next.deny_reason, row.id, version, JSON.stringify(events),
+    next.deny_reason, row.id, version, JSON.stringify(events), next.stop_reason,
   ];
   return { checkin, write: { ctes: changeCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
 }
