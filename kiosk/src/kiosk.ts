@@ -8,6 +8,7 @@ import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './da
 import { findPeople, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
+import { findKnownVehicle } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
@@ -62,8 +63,11 @@ export function openKiosk(options: KioskOptions) {
   const pairing = { serverUrl: options.serverUrl, siteId };
   const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, ...options.sync });
   const ctx: CommandContext = { db, now, stamp: clock.stamp, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
-  // TODO(merge gateserver21): the kiosk's copy of the account's vehicles (findKnownVehicle).
-  const lookup: PlateLookup = async () => ({ registered: false, blockingLabelNames: [] });
+  // An Entry's prediction comes from the kiosk's copy of the account's vehicles (works offline).
+  const lookup: PlateLookup = async (plateKey) => {
+    const known = await findKnownVehicle(db, plateKey);
+    return { registered: known !== undefined, blockingLabelNames: known?.blockingLabelNames ?? [] };
+  };
   const config = siteConfigSource({
     db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing,
   });

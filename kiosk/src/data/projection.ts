@@ -38,16 +38,12 @@ export function confirmPerson(checkin: KeptPersonCheckin): ConfirmedPerson {
   };
 }
 
-// TODO(merge gateserver21): read the server's own `stopReason`.
-const serverStopReason = (checkin: VehicleCheckin): string | null =>
-  checkin.status === 'STOP' && checkin.denyReason !== null ? deniedStopReason(checkin.denyReason) : null;
-
 export function confirmVehicle(checkin: VehicleCheckin): ConfirmedVehicle {
   return {
     status: checkin.status,
     entryAt: checkin.entry.at,
     exitAt: checkin.exit?.at ?? null,
-    stopReason: serverStopReason(checkin),
+    stopReason: checkin.stopReason,
     updatedAt: checkin.updatedAt,
   };
 }
