@@ -19,7 +19,7 @@ export function personStatusText(status: KeptPersonStatus): string {
 /** What a vehicle status means to the guard (the status itself is shown beside it). */
 export const vehicleStatusWords: Record<VehicleStatus, string> = {
   IN: 'Entry allowed',
-  PENDING: 'Unknown vehicle: a guard decides',
+  PENDING: 'Unknown vehicle',
   STOP: 'Entry refused',
   OUT: 'Left the site',
 };

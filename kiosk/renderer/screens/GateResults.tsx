@@ -25,7 +25,7 @@ function ResultCard({ result, earlier, actions }: { result: GateResult; earlier:
   const { status, licensePlate } = visit;
   const overruled = entryOverruled(visit);
   return (
-    <div className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}`}>
+    <div className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}${status === 'PENDING' ? ' has-decision' : ''}`}>
       <span className="result-action">{result.action} recorded</span>
       <button type="button" className="result-plate plate-choice" onClick={() => actions.onChoose(licensePlate)}>{licensePlate}</button>
       <span className="result-status"><StatusBadge status={status} /> {vehicleStatusWords[status]}</span>

@@ -53,15 +53,19 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
           <input ref={input} id="license-plate" className="plate-input" autoFocus spellCheck={false} autoCapitalize="characters"
             value={plate} onChange={(event) => setPlate(event.target.value)} onKeyDown={onPlateKeyDown} placeholder="AB-123 CD" aria-describedby="plate-hint" />
           <p id="plate-hint" className="field-hint">Scan or type the plate. Enter records an Entry.</p>
-          <div className="field driver-field">
-            <label htmlFor="driver-name">Driver name</label>
-            <input id="driver-name" type="text" maxLength={200} spellCheck={false} value={driverName} aria-describedby="driver-hint"
-              onChange={(event) => setDriverName(event.target.value)} />
-            <span id="driver-hint" className="field-hint">Optional, kept with the next Entry.</span>
-          </div>
-          <div className="gate-buttons">
-            <button type="submit" className="button button-go button-large" disabled={busy}>Entry</button>
-            <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => press('Exit')}>Exit</button>
+          <div className="gate-entry-row">
+            <div className="field driver-field">
+              <div className="field-label-row">
+                <label htmlFor="driver-name">Driver name</label>
+                <span id="driver-hint" className="field-hint">Optional</span>
+              </div>
+              <input id="driver-name" type="text" maxLength={200} spellCheck={false} value={driverName} aria-describedby="driver-hint"
+                onChange={(event) => setDriverName(event.target.value)} />
+            </div>
+            <div className="gate-buttons">
+              <button type="submit" className="button button-go button-large" disabled={busy}>Entry</button>
+              <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => press('Exit')}>Exit</button>
+            </div>
           </div>
         </form>
         <GateResults results={results} notice={notice} actions={{ deciding, onChoose: choose }} />
