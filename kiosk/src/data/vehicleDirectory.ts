@@ -1,5 +1,13 @@
 import type { KioskDatabase } from './database';
 
+/** The `meta` key of the change feed's cursor: how far the local copy has come (sync/vehicleDirectoryPull.ts). */
+export const VEHICLE_DIRECTORY_CURSOR = 'vehicleDirectoryCursor';
+
+/** Drops the local copy and its cursor (inside a transaction over the three tables): the next pull starts over. */
+export async function clearVehicleDirectory(db: KioskDatabase): Promise<void> {
+  await Promise.all([db.knownVehicles.clear(), db.vehicleLabels.clear(), db.meta.delete(VEHICLE_DIRECTORY_CURSOR)]);
+}
+
 /** A registered vehicle as the gate knows it offline: its plate, description, and labels by name. */
 export interface KnownVehicle {
   vehicleId: number;

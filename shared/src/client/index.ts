@@ -3,7 +3,7 @@ import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
 import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, TimedActionRequest } from '../schemas/personCheckins';
 import { Site } from '../schemas/sites';
-import type { CreateVehicleCheckinRequest, VehicleCheckinsSearchRequest } from '../schemas/vehicles';
+import { type CreateVehicleCheckinRequest, VehicleChanges, type VehicleCheckinsSearchRequest } from '../schemas/vehicles';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 
@@ -119,6 +119,10 @@ export function createApiClient(options: ApiClientOptions) {
       send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, VehicleCheckinAnswer),
 
     getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, Site),
+
+    /** The account's vehicle and label changes after `cursor` (from the beginning without one). */
+    vehicleChanges: (cursor?: string, limit?: number): Promise<HttpOutcome<VehicleChanges>> =>
+      send(transport, { method: 'GET', path: listPath('/v1/profiles/vehicles/changes', { cursor, limit }) }, VehicleChanges),
   };
 }
 
