@@ -139,6 +139,36 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
     await kiosk.close();
   });
 
+  it('offline, the Entry predicts from the pulled copy of the vehicles: registered IN, blocked STOP with its label, unknown PENDING; the server agrees', async () => {
+    const site = await buildKioskSite(server);
+    const label = await site.api.post<{ labelId: number }>('/v1/labels/vehicles', { name: 'Banned', blocksEntry: true });
+    expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: 'RG 7' })).status).toBe(201);
+    expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: 'BL 7', labelIds: [label.body.labelId] })).status).toBe(201);
+    const { kiosk, network } = openTestKiosk(server, site, { mode: 'gate' });
+    kiosk.start();
+    await kiosk.engine.syncNow();
+    network.setOnline(false);
+    const registered = visitOf(await kiosk.vehicleEntry('rg-7'));
+    const blocked = visitOf(await kiosk.vehicleEntry('BL 7'));
+    const unknown = visitOf(await kiosk.vehicleEntry('UN 7'));
+    expect([registered, blocked, unknown].map((visit) => [visit.status, visit.stopReason])).toEqual([
+      ['IN', null], ['STOP', 'Blocked by label: Banned'], ['PENDING', null],
+    ]);
+    // A STOP cannot be admitted.
+    expect(await kiosk.vehicleAdmit(blocked.visitId)).toMatchObject({ ok: false, code: 'NOT_PENDING' });
+    network.setOnline(true);
+    await drain(kiosk);
+    const onServer = await serverVehicles(site);
+    expect(onServer.map((visit) => `${visit.licensePlate} ${visit.status} ${visit.stopReason}`).sort()).toEqual([
+      'BL 7 STOP Blocked by label: Banned', 'UN 7 PENDING null', 'rg-7 IN null',
+    ]);
+    for (const visit of [registered, blocked, unknown]) {
+      const held = await kiosk.db.vehicles.get(visit.visitId);
+      expect(held?.entryDecision).toEqual({ status: visit.status, stopReason: visit.stopReason });
+    }
+    await kiosk.close();
+  });
+
   it('Admit and Refuse are refused at once for a visit that is not waiting for a guard, and for a reason that is too long', async () => {
     const site = await buildKioskSite(server);
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'OK 6' });
