@@ -6,7 +6,7 @@ import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import {
-  type KioskWeb, kioskBrowserHooks, newestResult, onSiteList, openGatePage, outboxCount, plateInput, scan, screenshot,
+  type KioskWeb, kioskBrowserHooks, newestResult, onSiteList, openGatePage, outboxCount, plateInput, scan, screenshot, storeCount,
 } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
@@ -33,7 +33,16 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: plate, labelIds: [label.body.labelId] })).status).toBe(201);
   };
   const statusBar = (page: Page) => page.getByRole('status');
-  const allSynced = (page: Page) => expect.poll(() => statusBar(page).textContent(), { timeout: 15_000 }).toMatch(/Online.*All synced/);
+  /** The kiosk's copy of the registered vehicles holds `vehicles` of them (and `labels` labels). */
+  const copyHolds = async (page: Page, vehicles: number, labels = 0) => {
+    await expect.poll(() => storeCount(page, 'knownVehicles'), { timeout: 15_000 }).toBe(vehicles);
+    await expect.poll(() => storeCount(page, 'vehicleLabels'), { timeout: 15_000 }).toBe(labels);
+  };
+  /** The outbox is empty (read from IndexedDB, which holds an action before its card shows) and the status bar says so. */
+  const allSynced = async (page: Page) => {
+    await expect.poll(() => outboxCount(page), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => statusBar(page).textContent(), { timeout: 15_000 }).toMatch(/Online.*All synced/);
+  };
   const onSiteRow = (page: Page, plate: string) => page.getByRole('region', { name: /On site now/ }).getByRole('listitem').filter({ hasText: plate });
   const refuseWith = async (page: Page, from: Locator, reason: string) => {
     await from.getByRole('button', { name: 'Refuse', exact: true }).click();
@@ -65,6 +74,17 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     const [visit] = await serverVisits(site);
     expect(visit).toMatchObject({ licensePlate: 'UN 101', status: 'IN', driverName: 'Kim Lee' });
     expect(await eventsOf(visit?.checkinId ?? 0)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_ENTERED']);
+
+    // With a scanner: the driver's name first, Enter takes the guard back to the plate input, the scan records the Entry.
+    await page.getByLabel('Driver name').fill('Sam');
+    await page.getByLabel('Driver name').press('Enter');
+    expect(await plateInput(page).evaluate((input) => input === document.activeElement)).toBe(true);
+    await scan(page, 'SC 102');
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/SC 102\s+PENDING[\s\S]*Driver: Sam/);
+    // The next scan is another vehicle: no driver's name.
+    await scan(page, 'SC 103');
+    await expect.poll(() => newestResult(page).innerText()).toMatch(/SC 103\s+PENDING/);
+    expect(await newestResult(page).innerText()).not.toContain('Driver');
     await context.close();
   }, 40_000);
 
@@ -109,6 +129,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     await screenshot(page, 'kiosk-gate-stop');
 
     // Offline, from the kiosk's own copy of the vehicles: known at once, before any server answer.
+    await copyHolds(page, 1, 1);
     await context.setOffline(true);
     await expect.poll(() => statusBar(page).textContent()).toContain('Offline');
     await plateInput(page).fill('BL 404');
@@ -125,8 +146,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: 'RG 505' })).status).toBe(201);
     const { context, page } = await openGate(site);
     // The kiosk's copy of the vehicles is pulled while online.
-    await allSynced(page);
-    await page.waitForTimeout(500);
+    await copyHolds(page, 1);
     await context.setOffline(true);
     await expect.poll(() => statusBar(page).textContent()).toContain('Offline');
 

@@ -1,4 +1,4 @@
-import { type FormEvent, type RefObject, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, type RefObject, useState } from 'react';
 import type { VehicleVisit } from '../../src/data/types';
 import type { GateActions } from '../hooks/useGateActions';
 import { useScannerFocus } from '../hooks/useScannerFocus';
@@ -30,10 +30,18 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
   const [refusing, setRefusing] = useState<VehicleVisit>();
   useScannerFocus(input);
 
-  // Only a press on the Entry button (or Enter in the driver's name) gets here: the plate input handles its own Enter.
+  // Only a press on the Entry button gets here: the plate input and the driver's name handle their own Enter.
   const submit = (event: FormEvent) => {
     event.preventDefault();
     press('Entry');
+  };
+  // Enter after the driver's name: the Entry, if a plate is typed; else back to the plate input, so the
+  // scanner's plate (and its Enter) lands there and records the Entry with this driver.
+  const onDriverKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    if (plate.trim() !== '') press('Entry');
+    else input.current?.focus();
   };
   const deciding: GateDeciding = {
     admit: (visit) => void decide(visit, 'Admit'),
@@ -60,7 +68,7 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
                 <span id="driver-hint" className="field-hint">Optional</span>
               </div>
               <input id="driver-name" type="text" maxLength={200} spellCheck={false} value={driverName} aria-describedby="driver-hint"
-                onChange={(event) => setDriverName(event.target.value)} />
+                onChange={(event) => setDriverName(event.target.value)} onKeyDown={onDriverKeyDown} />
             </div>
             <div className="gate-buttons">
               <button type="submit" className="button button-go button-large" disabled={busy}>Entry</button>
