@@ -24,14 +24,16 @@ function ResultCard({ result, earlier, actions }: { result: GateResult; earlier:
   const { visit } = result;
   const { status, licensePlate } = visit;
   const overruled = entryOverruled(visit);
+  // The server's note names its reason already: the reason is not said twice.
+  const reason = status === 'STOP' && !(overruled && visit.entryDecision?.stopReason === visit.stopReason) ? visit.stopReason : null;
   return (
     <div className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}${status === 'PENDING' ? ' has-decision' : ''}`}>
       <span className="result-action">{result.action} recorded</span>
       <button type="button" className="result-plate plate-choice" onClick={() => actions.onChoose(licensePlate)}>{licensePlate}</button>
       <span className="result-status"><StatusBadge status={status} /> {vehicleStatusWords[status]}</span>
-      {status === 'STOP' && visit.stopReason ? <span className="result-reason">{visit.stopReason}</span> : null}
+      {reason ? <span className="result-reason">{reason}</span> : null}
       {visit.driverName ? <span className="result-detail">Driver: {visit.driverName}</span> : null}
-      {overruled ? <span className="result-changed">{overruled}</span> : null}
+      {overruled ? <span className={`result-changed${status === 'STOP' ? ' is-stop' : ''}`}>{overruled}</span> : null}
       <DecisionButtons visit={visit} deciding={actions.deciding} compact={earlier} />
     </div>
   );
