@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { z } from 'zod';
 import { VehicleChanges } from '../shared/src/schemas/vehicles';
-import { queryOne, queryRows } from '../server/src/db/query';
+import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/browser';
 import { type World, buildToken, buildWorld } from '../test/support/factories';
 import { type KioskWeb, serveKioskWeb } from '../test/support/kioskBuild';
@@ -29,10 +29,8 @@ const UNCHANGED_TARGET_BYTES = 1_000;
 const CHANGED = 100;
 const MB = 1024 * 1024;
 
-type Db = Parameters<typeof queryOne>[0];
-
 /** Three labels, then every vehicle in one statement: a tenth are staff, one in a hundred banned. */
-async function seed(db: Db, accountId: number): Promise<void> {
+async function seed(db: Executor, accountId: number): Promise<void> {
   const labels = await queryRows<{ id: number; name: string }>(db,
     `INSERT INTO vehicle_labels (account_id, name, blocks_entry, created_at, updated_at)
      VALUES ($1, 'Banned', true, now(), now()), ($1, 'Staff', false, now(), now()), ($1, 'Contractor', false, now(), now())

@@ -22,7 +22,8 @@ export interface KnownVehicle {
 
 /**
  * The registered vehicle with this normalized plate in the kiosk's local copy, or undefined (unknown, or
- * not pulled yet). A label the copy does not hold yet (its change is on a later page) is left out.
+ * not pulled yet). A label the copy does not hold yet (its change is on a later page) is left out. Called
+ * inside a transaction, that transaction must include `knownVehicles` and `vehicleLabels`.
  */
 export async function findKnownVehicle(db: KioskDatabase, plateKey: string): Promise<KnownVehicle | undefined> {
   return db.transaction('r', [db.knownVehicles, db.vehicleLabels], async () => {
