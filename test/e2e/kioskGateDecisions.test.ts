@@ -187,7 +187,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     await context.close();
   }, 40_000);
 
-  it('at 390×844 nothing scrolls sideways; choosing a plate shows its last visits at this site', async () => {
+  it('at 390×844 (and 360×640) nothing scrolls sideways; choosing a plate shows its last visits at this site', async () => {
     const site = await newSite();
     await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'HI 808', driverName: 'Ann' });
     const earlier = (await serverVisits(site))[0];
@@ -224,6 +224,10 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the guard ad
     await expect.poll(() => newestResult(page).innerText()).toMatch(/ABCDEFGHJKLMNPQR\s+STOP[\s\S]*more than one line/);
     expect(await fitsWidth(page)).toBe(true);
     await screenshot(page, 'kiosk-gate-phone-stop');
+    // The smallest phone the kiosk is made for, too.
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect(await fitsWidth(page)).toBe(true);
+    await screenshot(page, 'kiosk-gate-phone-360');
     await context.close();
   }, 40_000);
 });
