@@ -11,6 +11,7 @@ import * as subscriptionPeriods from './0010_subscription_periods';
 import * as sourceIndexes from './0011_source_indexes';
 import * as standardFieldTypes from './0012_standard_field_types';
 import * as watchlistScope from './0013_watchlist_scope';
+import * as gateVehicles from './0014_gate_vehicles';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -28,4 +29,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0011_source_indexes', up: sourceIndexes.up },
   { name: '0012_standard_field_types', up: standardFieldTypes.up },
   { name: '0013_watchlist_scope', up: watchlistScope.up },
+  { name: '0014_gate_vehicles', up: gateVehicles.up },
 ];
