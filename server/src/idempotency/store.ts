@@ -1,6 +1,7 @@
 import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
+import type { GuardedWrite } from '../reply';
 
 /** A completed request's outcome, as stored under its key. */
 export interface StoredOutcome {
@@ -34,17 +35,6 @@ export interface OutcomeRecord {
   since: Date;
 }
 
-/** A write statement: data-modifying CTEs that run only when `guard` (SQL) holds. */
-export interface GuardedWrite {
-  /** The CTEs, with their values, for a given guard. */
-  ctes: (guard: Sql) => Sql;
-  /**
-   * For a write conditional on what was read (optimistic concurrency): SQL over the CTEs that is true when
-   * the write applied. If the guard held and this is false, the whole statement is undone, the key's record
-   * included, and it fails with `isStaleWrite`: the command should run again on fresh data.
-   */
-  applied?: Sql;
-}
 
 /** SQLSTATE of `gatehouse_stale_write()` (migration 0007). */
 const STALE_WRITE = 'GH001';

@@ -83,7 +83,7 @@ function withOwnHeaders(signed: Record<string, string>): Record<string, string> 
 
 /** The two bounds of an attempt. */
 interface AttemptLimits {
-  /** From writing the request to the end of the response (CONTRACT §9: 10 s). */
+  /** From writing the request to the end of the response (10 s: docs/webhooks.md). */
   timeoutMs: number;
   /** From `send` to writing the request: waiting for a free connection, and connecting. */
   queueTimeoutMs: number;
