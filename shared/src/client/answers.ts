@@ -28,6 +28,9 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   status: openEnum<PersonStatus>(),
   entry: PersonEntry,
   exit: PersonEntry.nullable(),
+  // A server from before staff accounts sends no decision: nobody recorded.
+  decidedBy: PersonCheckin.shape.decidedBy.default(null),
+  decidedAt: PersonCheckin.shape.decidedAt.default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 
@@ -38,6 +41,8 @@ export const VehicleCheckinAnswer = VehicleCheckin.extend({
   exit: VehicleEntry.nullable(),
   // A server from before `stopReason` sends none: no reason to show.
   stopReason: z.string().nullable().default(null),
+  decidedBy: VehicleCheckin.shape.decidedBy.default(null),
+  decidedAt: VehicleCheckin.shape.decidedAt.default(null),
 });
 export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
 
