@@ -88,6 +88,27 @@ describe('the audit log', () => {
     expect((await auditRows(world.accountId)).map((row) => row.action).slice(before)).toEqual(['person_label.created']);
   });
 
+  it('racing approvals of one check-in: one succeeds, and the log has its one record', async () => {
+    const { world } = harness;
+    const owner = await staffClient(harness.server, { accountId: world.accountId, role: 'owner' });
+    await owner.api.put(`${people(world.siteId)}/config`, { requiresApproval: true, fields: defaultCheckinConfig.fields });
+    const pending = await owner.api.post<PersonCheckin>(people(world.siteId), visitor());
+    const approvers = await Promise.all([1, 2, 3].map(() => staffClient(harness.server, { accountId: world.accountId, role: 'reception' })));
+    const answers = await Promise.all(approvers.map(({ api }) => api.post(`${people(world.siteId)}/${pending.body.checkinId}/approve`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    const approvals = (await auditRows(world.accountId)).filter((row) => row.action === 'checkin.approved');
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]?.request_id).toBe(answers.find((answer) => answer.status === 200)?.headers.get('x-request-id'));
+  });
+
+  it('a password change and a redeemed link are the user’s own records', async () => {
+    const { world } = harness;
+    const owner = await staffClient(harness.server, { accountId: world.accountId, role: 'owner' });
+    expect((await owner.api.put('/v1/session/password', { currentPassword: owner.member.password, newPassword: 'another fine passphrase' })).status).toBe(204);
+    const rows = await auditRows(world.accountId);
+    expect(rows.map((row) => [row.action, row.target_id, row.actor_type])).toEqual([['user.password_changed', owner.member.userId, 'user']]);
+  });
+
   it('is append-only: the database refuses UPDATE and DELETE', async () => {
     const owner = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
     await owner.api.post('/v1/labels/people', { name: 'Kept' });
