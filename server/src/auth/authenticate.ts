@@ -112,7 +112,6 @@ async function authenticateToken(db: Executor, input: AuthenticationInput & { to
     accountId: row.account_id,
     scopes: new Set(row.scopes),
     source: row.channel,
-    channel: row.channel,
     allSites: row.all_sites,
     tokenId: row.id,
     userId: null,

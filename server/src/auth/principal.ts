@@ -1,4 +1,4 @@
-import type { Channel, Source } from '../../../shared/src/schemas/common';
+import type { Source } from '../../../shared/src/schemas/common';
 import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Actor } from '../../../shared/src/schemas/staff';
@@ -13,8 +13,6 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** Where this principal's writes come from unless they say: a token's channel; MANUAL for staff. */
   source: Source;
-  /** A token's channel (a session counts as API). */
-  channel: Channel;
   allSites: boolean;
   /** The token, for a token principal; null for a user. */
   tokenId: number | null;

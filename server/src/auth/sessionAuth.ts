@@ -66,7 +66,6 @@ export async function authenticateSession(db: Executor, input: AuthenticationInp
     accountId: row.account_id,
     scopes: new Set(roleScopes[row.role]),
     source: 'MANUAL',
-    channel: 'API',
     allSites: row.all_sites,
     tokenId: null,
     userId: row.user_id,

@@ -21,7 +21,7 @@ import type { HandlerContext, Reply, Route } from './define';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
 const OPERATOR: Principal = {
-  actor: { type: 'token', id: 0, name: 'operator' }, accountId: 0, scopes: new Set(), source: 'API', channel: 'API', allSites: false,
+  actor: { type: 'token', id: 0, name: 'operator' }, accountId: 0, scopes: new Set(), source: 'API', allSites: false,
   tokenId: null, userId: null,
 };
 
