@@ -1,8 +1,12 @@
 import type { AuditRecord } from './record';
 
+/** A field of an object read as JSON (a reply body, path params), or undefined. */
+export const memberOf = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+
 /** A numeric field of a reply body or of path params (an audit target's id). */
 export function fieldOf(value: unknown, name: string): number {
-  const field = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  const field = memberOf(value, name);
   if (typeof field !== 'number') throw new Error(`audit: no numeric ${name} to name the target by`);
   return field;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntId } from '../../../../shared/src/schemas/common';
 import { CreateUserRequest, CreatedUser, PasswordResetLink, StaffUser, UpdateUserRequest, UserList } from '../../../../shared/src/schemas/staff';
+import { fieldOf, memberOf } from '../../audit/targets';
 import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
 import { createStaffUser, updateStaffUser } from '../../commands/staffUsers';
@@ -16,10 +17,10 @@ const UserParams = z.strictObject({ userId: IntId });
 /** Where links point: PUBLIC_URL, or the origin the request came to. */
 export const linkBase = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'deps' | 'koa'>) => ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
 
-const userAudit = (action: string) => (_ctx: unknown, body: unknown) => {
-  const user = (body as { user?: StaffUser }).user ?? (body as StaffUser);
-  return { action, target: { type: 'user', id: user.userId }, siteId: null };
-};
+/** A created user is the reply's `user`; an updated one the reply itself. */
+const userAudit = (action: string) => (_ctx: unknown, body: unknown) => ({
+  action, target: { type: 'user', id: fieldOf(memberOf(body, 'user') ?? body, 'userId') }, siteId: null,
+});
 
 export const userRoutes = [
   defineRoute({
@@ -88,7 +89,7 @@ export const userRoutes = [
     scope: 'users:manage',
     params: UserParams,
     responses: { 200: PasswordResetLink },
-    audit: (ctx) => ({ action: 'user.password_reset', target: { type: 'user', id: (ctx.params as { userId: number }).userId }, siteId: null }),
+    audit: (ctx) => ({ action: 'user.password_reset', target: { type: 'user', id: ctx.params.userId }, siteId: null }),
     handler: async (ctx) => {
       const row = await findStaffUser(ctx.db, { accountId: ctx.principal.accountId, userId: ctx.params.userId });
       if (!row) throw notFound(`Staff user ${ctx.params.userId} does not exist.`);
