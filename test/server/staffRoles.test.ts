@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../shared/src/schemas/alerts';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { visitor } from '../support/factories';
+import { buildToken, buildWorld, visitor } from '../support/factories';
+import { apiClient } from '../support/http';
+import { type TestServer, startTestServer } from '../support/testServer';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 import { arrive, createVehicleLabel, registerVehicle, uniquePlate, visit } from '../support/vehicles';
@@ -121,5 +123,28 @@ describe('alerts', () => {
     const reception = await staff('reception');
     const listed = await reception.get<AlertPage>('/v1/alerts');
     expect(listed.body.data[0]).toMatchObject({ kind: 'vehicle', checkinId: pending.checkinId, source: 'denied', reason: 'Not on the list' });
+  });
+});
+
+describe('alerts are the last 24 hours (the server clock)', () => {
+  let server: TestServer;
+  let now = new Date('2026-11-20T08:00:00.000Z');
+  beforeAll(async () => {
+    server = await startTestServer({}, { clock: () => now });
+  });
+  afterAll(async () => server.close());
+
+  it('a STOP leaves the list 24 hours after it stopped', async () => {
+    const world = await buildWorld(server);
+    await world.api.post('/v1/watchlist/people', { firstName: 'Old', lastName: 'Stop', reason: 'Yesterday' });
+    const stopped = await world.api.post<PersonCheckin>(people(world.siteId), visitor('Old', 'Stop'));
+    expect(stopped.body.status).toBe('STOP');
+    // A token: a session would have ended after 12 idle hours.
+    const token = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['alerts:manage'] });
+    const api = apiClient(server.baseUrl, token.token);
+    now = new Date(now.getTime() + 23 * 3600_000);
+    expect((await api.get<AlertPage>('/v1/alerts')).body).toMatchObject({ data: [{ checkinId: stopped.body.checkinId }], unacknowledged: 1 });
+    now = new Date(now.getTime() + 3600_000 + 1000);
+    expect((await api.get<AlertPage>('/v1/alerts')).body).toEqual({ data: [], nextCursor: null, unacknowledged: 0 });
   });
 });
