@@ -99,6 +99,10 @@ describe('alerts', () => {
     expect(listed.body.data.map((alert) => [alert.kind, alert.checkinId])).toEqual([['vehicle', blocked.checkinId], ['person', watched.body.checkinId]]);
     expect(listed.body.data[0]).toMatchObject({ source: 'label', subject: vehicle.licensePlate, reason: expect.stringContaining(label.name), acknowledgedAt: null });
     expect(listed.body.data[1]).toMatchObject({ source: 'watchlist', subject: 'Wanda Watched', reason: 'Trespass notice 2026-04', siteId });
+    const rest = await security.get<AlertPage>(`/v1/alerts?limit=2&cursor=${listed.body.nextCursor}`);
+    expect(rest.status).toBe(200);
+    const ids = (page: AlertPage) => page.data.map((alert) => `${alert.kind}${alert.checkinId}`);
+    expect(ids(rest.body).filter((id) => ids(listed.body).includes(id))).toEqual([]);
     const unread = listed.body.unacknowledged;
     expect(unread).toBeGreaterThanOrEqual(2);
 
@@ -146,5 +150,11 @@ describe('alerts are the last 24 hours (the server clock)', () => {
     expect((await api.get<AlertPage>('/v1/alerts')).body).toMatchObject({ data: [{ checkinId: stopped.body.checkinId }], unacknowledged: 1 });
     now = new Date(now.getTime() + 3600_000 + 1000);
     expect((await api.get<AlertPage>('/v1/alerts')).body).toEqual({ data: [], nextCursor: null, unacknowledged: 0 });
+    // A STOP that arrives late (an offline kiosk's, two days after it happened) is an alert from its arrival.
+    const late = await world.api.post<PersonCheckin>(people(world.siteId), visitor('Old', 'Stop', {
+      occurredAt: new Date(now.getTime() - 48 * 3600_000).toISOString(),
+    }));
+    expect(late.body.status).toBe('STOP');
+    expect((await api.get<AlertPage>('/v1/alerts')).body.data).toMatchObject([{ checkinId: late.body.checkinId, at: now.toISOString() }]);
   });
 });

@@ -98,7 +98,8 @@ export async function createPersonCheckin(
     stop_reason: status === 'STOP' ? pre.watch_reason : null,
     breaks: [],
   });
-  if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: time.at });
+  // When the server learned of it (an offline kiosk's check-in may arrive late): an alert is never born old.
+  if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: now });
   Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);

@@ -80,7 +80,7 @@ export async function transitionPersonCheckin(
     updated_at: now,
     breaks: [...row.breaks],
   };
-  Object.assign(next, stopAndDecision(next, action.event.type, result.state.lastEventAt, input.decider, now));
+  Object.assign(next, stopAndDecision(next, action.event.type, input.decider, now));
   let openedAt: Date | null = null;
   let closedAt: Date | null = null;
   const emitted: string[] = [];

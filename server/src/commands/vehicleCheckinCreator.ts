@@ -104,7 +104,7 @@ export async function createVehicleCheckin(
     notes: request.notes || null,
     stop_reason: stopReason,
   });
-  if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: time.at });
+  if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: now });
   Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];

@@ -59,7 +59,7 @@ export async function transitionVehicleCheckin(
     stop_reason: action.event.type === 'DENY' ? deniedStopReason(action.denyReason) : row.stop_reason,
     updated_at: now,
   };
-  Object.assign(next, stopAndDecision(next, action.event.type, result.state.lastEventAt, input.decider, now));
+  Object.assign(next, stopAndDecision(next, action.event.type, input.decider, now));
   const emitted: string[] = [];
   for (const effect of result.effects) {
     if (effect.type === 'SET_EXIT') {
