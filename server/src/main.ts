@@ -9,6 +9,7 @@ import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
 import { startWebhookLogPurge } from './jobs/webhookLogPurge';
+import { startStaffPurge } from './jobs/staffPurge';
 import { startLoadSignal } from './jobs/loadSignal';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   });
   const purge = startIdempotencyPurge(database, env.IDEMPOTENCY_TTL_HOURS, log);
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
+  const staffPurge = startStaffPurge(database, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined,
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
     load?.stop();
     await purge.stop();
     await logPurge.stop();
+    await staffPurge.stop();
     await limiter.stop();
     await database.close();
     await embedded?.stop();
