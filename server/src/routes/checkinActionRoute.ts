@@ -30,7 +30,7 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   scope: Scope;
   /**
    * The audit action of this endpoint (approve, deny: always; checkout: when manual), or none (breaks).
-   * `manual`: audited only when made by a staff user or with exit source MANUAL.
+   * `manualOnly`: audited only when made by a staff user or with exit source MANUAL (`sourceOf` the body).
    */
   audit?: { action: string; manualOnly?: boolean; sourceOf?: (body: z.infer<B>) => string | undefined };
   /** A second scope the action also needs (vehicle approve and deny: vehicles:write too). */
