@@ -4,6 +4,7 @@ import * as people from '../../../shared/src/schemas/personCheckins';
 import * as sites from '../../../shared/src/schemas/sites';
 import * as vehicles from '../../../shared/src/schemas/vehicles';
 import * as watchlist from '../../../shared/src/schemas/watchlist';
+import * as webhooks from '../../../shared/src/schemas/webhooks';
 
 type JsonObject = Record<string, unknown>;
 type Refinement = (json: JsonObject, io: 'input' | 'output') => void;
@@ -44,6 +45,9 @@ const refinements = new Map<z.ZodType, Refinement>([
   ],
   [admin.UpdateTokenRequest, (json) => Object.assign(json, { not: { required: ['allSites', 'siteIds'], properties: { siteIds: {}, allSites: { const: true } } } })],
   [vehicles.LicensePlate, (json) => Object.assign(json, { pattern: PLATE_PATTERN })],
+  // A query value read as a number, then checked as a label id.
+  [vehicles.VehicleListQuery.shape.labelId.unwrap(), (json) => Object.assign(json, { type: 'integer', minimum: 1, maximum: 2_147_483_647 })],
+  [webhooks.WebhookUrl, (json) => Object.assign(json, { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })],
   [
     sites.CheckinConfigUpdate,
     (json) => {
