@@ -99,8 +99,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
       version: '1.0.0',
       description: DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
-      // The deployment's own reference page; withOrigin makes it absolute.
-      contact: { name: 'Gatehouse API reference', url: '/docs' },
+      // The deployment's own reference page (/docs): withOrigin adds its absolute URL.
+      contact: { name: 'Gatehouse API reference' },
     },
     servers: [{ url: '/v1', description: 'Relative to where this document was read' }],
     tags,
@@ -120,10 +120,10 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
 /** The document as served to one request: with the server's own absolute URL first, as the request reached it. */
 export function withOrigin(document: JsonObject, origin: string): JsonObject {
   const servers = document.servers as JsonObject[];
-  const info = document.info as { contact: { url: string } };
+  const info = document.info as { contact: JsonObject };
   return {
     ...document,
-    info: { ...info, contact: { ...info.contact, url: `${origin}${info.contact.url}` } },
+    info: { ...info, contact: { ...info.contact, url: `${origin}/docs` } },
     servers: [{ url: `${origin}/v1`, description: 'This server' }, ...servers],
   };
 }
