@@ -43,8 +43,11 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   if (keyed(route)) bad.push('INVALID_IDEMPOTENCY_KEY: not 1–255 visible ASCII characters');
   described.push([400, bad.join('; ')]);
   described.push([401, 'UNAUTHENTICATED: no, unknown, expired or revoked ' + (route.auth === 'admin' ? 'ADMIN_TOKEN' : 'token')]);
-  if (route.auth === 'token') described.push([403, `INSUFFICIENT_SCOPE: the token lacks ${route.scope ? `\`${route.scope}\`` : 'the scope'}`]);
-  described.push([404, 'NOT_FOUND: unknown resource, or one on a site the token cannot view (the same answer either way)']);
+  if (route.scope) described.push([403, `INSUFFICIENT_SCOPE: the token lacks \`${route.scope}\``]);
+  // Only an id can name nothing: one in the path, or the siteIds of a search.
+  const search = route.method === 'POST' && !route.write;
+  if (route.params) described.push([404, 'NOT_FOUND: unknown resource, or one on a site the token cannot view (the same answer either way)']);
+  else if (search) described.push([404, 'NOT_FOUND: a listed site does not exist or the token cannot view it']);
   described.push([405, 'METHOD_NOT_ALLOWED: this path was sent a method it does not take; `Allow` lists those it does']);
   const conflicts = [...(route.conflict?.codes ?? [])];
   if (keyed(route)) conflicts.push('IDEMPOTENCY_KEY_IN_USE: the same key is still running (retry after `Retry-After`)');
