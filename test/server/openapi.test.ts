@@ -14,7 +14,8 @@ import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { routes } from '../../server/src/routes';
 import { mountRoutes } from '../../server/src/routes/mount';
 import { apiClient } from '../support/http';
-import { type OpenApiDocument, type Operation, operationsOf, resolveParameter } from '../support/openApiValidator';
+import { buildWorld } from '../support/factories';
+import { type OpenApiDocument, type Operation, documentValidator, operationsOf, resolveParameter } from '../support/openApiValidator';
 import { serverForFile } from '../support/serverAndWorld';
 
 const run = promisify(execFile);
@@ -155,6 +156,23 @@ describe('GET /v1/openapi.json', () => {
     expect(admin.responses).not.toHaveProperty('429');
     expect(JSON.stringify(op('POST /sites/{siteId}/checkins/vehicles').responses)).toMatch(/IDEMPOTENCY_KEY_IN_USE/);
     expect(op('GET /sites').responses).not.toHaveProperty('409');
+  });
+
+  it('describes what the server answers: a created visit, its replay and a 409 with current', async () => {
+    const world = await buildWorld(harness.server);
+    const key = 'POST /sites/{siteId}/checkins/vehicles';
+    const arrive = (idempotencyKey: string) =>
+      world.api.post(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'DOC 1' }, { idempotencyKey });
+    const created = await arrive('doc-1');
+    const replayed = await arrive('doc-1');
+    const conflict = await arrive('doc-2');
+    expect([created.status, replayed.headers.get('Idempotent-Replayed'), conflict.status]).toEqual([201, 'true', 409]);
+    const validator = documentValidator(doc);
+    expect(validator.responseErrors(key, 201, created.body)).toEqual([]);
+    expect(validator.responseErrors(key, 409, conflict.body)).toEqual([]);
+    expect(conflict.body).toMatchObject({ code: 'VEHICLE_ALREADY_ON_SITE', current: { licensePlate: 'DOC 1' } });
+    // The schema of a 409 does check `current` (this test could fail).
+    expect(validator.responseErrors(key, 409, { ...(conflict.body as object), current: { licensePlate: 5 } })).not.toEqual([]);
   });
 
   it('types a 409 current per operation and bounds Problem.status', () => {

@@ -66,6 +66,14 @@ export function documentValidator(document: OpenApiDocument) {
       if (schema === undefined) throw new Error(`${key} takes no body`);
       return !compile(schema)(body);
     },
+    /** What the document finds wrong with `body` as `key`'s response of `status` (none: it is as documented). */
+    responseErrors(key: string, status: number, body: unknown): unknown[] {
+      const content = operation(key).responses[String(status)]?.content ?? {};
+      const schema = Object.values(content)[0]?.schema;
+      if (schema === undefined) throw new Error(`${key} documents no ${status} with a body`);
+      const check = compile(schema);
+      return check(body) ? [] : (check.errors ?? []);
+    },
     /** True when the document refuses the query string `query` for `key`. */
     refusesQuery(key: string, query: Record<string, string>): boolean {
       const parameters = (operation(key).parameters ?? []).map((parameter) => resolveParameter(relinked, parameter)).filter((parameter) => parameter.in === 'query');

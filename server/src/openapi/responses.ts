@@ -28,16 +28,36 @@ function conflictSchema(route: Route, schemas: SchemaCollector): JsonObject {
   });
   const refs = ids.map((id) => ({ $ref: componentRef(id) }));
   const name = `${ids.join('Or')}Conflict`;
+  // Problem is closed (no other properties), so this is Problem written out again with `current`, not an allOf.
+  const problem = schemas.components.Problem as { properties: JsonObject };
   schemas.add(name, {
+    ...problem,
     description: `A problem whose \`current\` is the ${ids.join(' or ')} as it is now (on a state conflict; absent for IDEMPOTENCY_KEY_IN_USE).`,
-    allOf: [{ $ref: componentRef('Problem') }, { type: 'object', properties: { current: refs.length === 1 ? refs[0] : { anyOf: refs } } }],
+    properties: { ...problem.properties, current: refs.length === 1 ? refs[0] : { anyOf: refs } },
   });
   return { $ref: componentRef(name) };
 }
 
+/** A 409 as the route's first state conflict answers it, with the route's example resource as `current`. */
+function conflictExample(route: Route): JsonObject | undefined {
+  const code = route.conflict?.codes[0]?.split(':')[0];
+  if (!code || !route.conflict?.current || route.examples.response === null) return undefined;
+  const title = code.charAt(0) + code.slice(1).toLowerCase().replaceAll('_', ' ');
+  return {
+    type: `urn:problem:${code.toLowerCase().replaceAll('_', '-')}`,
+    title,
+    status: 409,
+    detail: route.conflict.codes[0]?.split(': ')[1] ?? title,
+    code,
+    instance: `/v1${route.path.replace(/:\w+/g, '1')}`,
+    requestId: '5f0c6a52-3b1e-4d7a-9a8e-1c2b3d4e5f60',
+    current: route.examples.response,
+  };
+}
+
 /** The errors `route` can answer, each with the codes it carries and its headers (docs/api.md, Errors). */
 export function errorResponses(route: Route, schemas: SchemaCollector): Record<string, JsonObject> {
-  const described: Array<[number, string, JsonObject?]> = [];
+  const described: Array<[number, string, JsonObject?, unknown?]> = [];
   const bad = ['INVALID_QUERY: a query parameter that is malformed, out of range or not taken by this operation'];
   if (route.body) bad.push('MALFORMED_JSON: the body is not JSON');
   if (keyed(route)) bad.push('INVALID_IDEMPOTENCY_KEY: not 1–255 visible ASCII characters');
@@ -51,7 +71,7 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   described.push([405, 'METHOD_NOT_ALLOWED: this path was sent a method it does not take; `Allow` lists those it does']);
   const conflicts = [...(route.conflict?.codes ?? [])];
   if (keyed(route)) conflicts.push('IDEMPOTENCY_KEY_IN_USE: the same key is still running (retry after `Retry-After`)');
-  if (conflicts.length > 0) described.push([409, conflicts.join('; '), conflictSchema(route, schemas)]);
+  if (conflicts.length > 0) described.push([409, conflicts.join('; '), conflictSchema(route, schemas), conflictExample(route)]);
   if (route.body) {
     described.push([413, 'PAYLOAD_TOO_LARGE: the body is over 64 KiB']);
     described.push([415, 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`']);
@@ -66,12 +86,14 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   described.push([500, 'INTERNAL: a fault of the server (reported with the request id)']);
   described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);
   return Object.fromEntries(
-    described.map(([status, description, schema]) => [
+    described.map(([status, description, schema, example]) => [
       String(status),
       {
         description,
         headers: responseHeaders(route, status),
-        content: { 'application/problem+json': { schema: schema ?? { $ref: componentRef('Problem') } } },
+        content: {
+          'application/problem+json': { schema: schema ?? { $ref: componentRef('Problem') }, ...(example === undefined ? {} : { example }) },
+        },
       },
     ]),
   );
