@@ -129,7 +129,9 @@ describe('what the server refuses, the document refuses', () => {
         const response = await apiClient(server.baseUrl, token).request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
         const documentRefuses =
           refusal.body !== undefined ? validator.refusesBody(refusal.key, refusal.body) : validator.refusesQuery(refusal.key, refusal.query ?? {});
-        return { request: JSON.stringify(refusal), status: response.status, code: response.body.code, documentRefuses };
+        // And the refusal itself is a response the document describes.
+        const answerDocumented = validator.responseErrors(refusal.key, response.status, response.body).length === 0;
+        return { request: JSON.stringify(refusal), status: response.status, code: response.body.code, documentRefuses, answerDocumented };
       }),
     );
     const expected = refusals.map((refusal) => ({
@@ -137,6 +139,7 @@ describe('what the server refuses, the document refuses', () => {
       status: refusal.body !== undefined ? 422 : 400,
       code: refusal.body !== undefined ? 'VALIDATION_FAILED' : 'INVALID_QUERY',
       documentRefuses: true,
+      answerDocumented: true,
     }));
     expect(outcomes).toEqual(expected);
   });
