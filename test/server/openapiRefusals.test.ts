@@ -36,6 +36,7 @@ const refusals: Refusal[] = [
   { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [keptNames[0]] } },
   // Missing names, a fractional label id, a body field the server sets.
   { key: `POST ${P}`, body: { person: { email: 'ada@example.com' } } },
+  { key: `POST ${P}`, body: { person: { firstName: ' ', lastName: 'Lovelace' } } },
   { key: `POST ${P}`, body: { person, labelIds: [1.5] } },
   { key: `POST ${P}`, body: { person, entry: { source: 'API' } } },
   { key: `GET ${P}`, query: { status: 'IN,NOPE' } },
@@ -52,6 +53,7 @@ const refusals: Refusal[] = [
   { key: 'POST /checkins/people/search', body: { status: ['NOPE'] } },
   { key: 'POST /checkins/people/search', body: { siteIds: [0] } },
   { key: 'POST /labels/people', body: {} },
+  { key: 'POST /labels/people', body: { name: '   ' } },
   { key: 'POST /labels/people', body: { name: 'Contractor', color: 'red' } },
   { key: 'GET /labels/people', query: { limit: 'many' } },
   { key: 'GET /labels/people/{labelId}', ...stray },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaLists } from '../../../shared/src/schemas/common';
+import { commaLists, nonBlankTexts } from '../../../shared/src/schemas/common';
 import { namedSchemas } from './components';
 import { refinementOf } from './refinements';
 
@@ -11,8 +11,8 @@ export const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
  * What zod cannot say by itself: a positive integer is `minimum: 1` (not `exclusiveMinimum: 0`, which
- * generators read poorly), a comma-separated query value is the array it reads as, and the refinements
- * of openapi/refinements.ts.
+ * generators read poorly), blank text is refused, a comma-separated query value is the array it reads
+ * as, and the refinements of openapi/refinements.ts.
  */
 function sharpen(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }, io: Io): void {
   const json = ctx.jsonSchema;
@@ -20,6 +20,7 @@ function sharpen(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }, io
     delete json.exclusiveMinimum;
     json.minimum = 1;
   }
+  if (nonBlankTexts.has(ctx.zodSchema as z.ZodType)) json.pattern = '\\S';
   const list = commaLists.get(ctx.zodSchema as z.ZodType);
   if (list && io === 'input') {
     for (const key of Object.keys(json)) delete json[key];

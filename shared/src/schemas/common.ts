@@ -20,8 +20,15 @@ export const channels = ['API', 'KIOSK'] as const;
 export const Channel = z.enum(channels);
 export type Channel = z.infer<typeof Channel>;
 
+/** Text that is refused when blank (trimmed first), so a document can say so (`pattern: \S`). */
+export const nonBlankTexts = z.registry<{ nonBlank: true }>();
+
 /** Non-empty trimmed text of bounded length. */
-export const Text = (max: number) => z.string().trim().min(1).max(max);
+export const Text = (max: number) => {
+  const text = z.string().trim().min(1).max(max);
+  nonBlankTexts.add(text, { nonBlank: true });
+  return text;
+};
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
