@@ -7,7 +7,7 @@ import { cors } from './middlewares/cors';
 import { errorHandler } from './middlewares/errorHandler';
 import { observe } from './middlewares/observe';
 import { createMetrics } from './observability/metrics';
-import { buildOpenApiDocument } from './openapi/document';
+import { buildOpenApiDocument, withOrigin } from './openapi/document';
 import { docsPage } from './openapi/docsPage';
 import { RateLimiter } from './rateLimit/limiter';
 import { requestId } from './middlewares/requestId';
@@ -31,8 +31,8 @@ export function createApp(input: AppDeps): Koa {
   };
   const app = new Koa({ proxy: false });
   const router = mountRoutes(routes, deps);
-  // Made once: the document only changes when the code does.
-  const openApi = JSON.stringify(buildOpenApiDocument(routes));
+  // Made once: the document only changes when the code does (the origin it names, per request).
+  const openApi = buildOpenApiDocument(routes);
   app.use(requestId);
   app.use(observe(deps.metrics, deps.log));
   app.use(cors);
@@ -47,7 +47,9 @@ export function createApp(input: AppDeps): Koa {
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = openApi;
+      // The server's own address as this request reached it (Host), when the Host header is a plain host.
+      const own = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : undefined;
+      ctx.body = JSON.stringify(own ? withOrigin(openApi, own) : openApi);
       return;
     }
     if (ctx.method === 'GET' && ctx.path === '/metrics') {

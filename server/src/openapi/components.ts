@@ -16,8 +16,11 @@ import * as webhooks from '../../../shared/src/schemas/webhooks';
  */
 export const namedSchemas = z.registry<{ id: string }>();
 
+/** Problem details as documented: `current` is declared per operation, as the resource its 409 carries. */
+export const DocumentedProblem = Problem.omit({ current: true });
+
 const named: Array<[z.ZodType, string]> = [
-  [Problem, 'Problem'],
+  [DocumentedProblem, 'Problem'],
   // People
   [people.CreateCheckinRequest, 'CreateCheckinRequest'],
   [people.CheckoutRequest, 'CheckoutRequest'],

@@ -3,7 +3,7 @@ import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
 import type { GuardedWrite } from '../reply';
-import { type Method, type Route, defineRoute, siteOf } from './define';
+import { type Method, type Route, type RouteExamples, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
 /** What a check-in transition command takes (people and vehicles alike). */
@@ -22,6 +22,10 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   method: Method;
   path: string;
   summary: string;
+  description: string;
+  examples: RouteExamples<B>;
+  /** The state conflicts (409) this action answers, with the check-in as `current`. */
+  conflicts: readonly string[];
   scope: Scope;
   body: B;
   toAction: (body: z.infer<B>) => Action;
@@ -45,6 +49,9 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
+    conflict: { codes: spec.conflicts, current: kind.response },
     tag: kind.tag,
     auth: 'token',
     scope: spec.scope,
