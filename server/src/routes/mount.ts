@@ -90,7 +90,9 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const params = parseParams(route.params, ctx.params as Record<string, string>);
   const keyed = route.write && route.auth === 'token';
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
-  const { key, keyRefusal } = keyed ? readIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : { key: undefined, keyRefusal: undefined };
+  // The raw header: Koa's ctx.get answers '' both when it is absent and when it was sent empty.
+  const header = ctx.req.headers['idempotency-key'];
+  const { key, keyRefusal } = keyed ? readIdempotencyKey(Array.isArray(header) ? header.join(', ') : header) : { key: undefined, keyRefusal: undefined };
   const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
