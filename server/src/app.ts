@@ -56,7 +56,11 @@ export function createApp(input: AppDeps): Koa {
       return;
     }
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      ctx.body = { status: 'ok' };
+      if (deps.healthy?.() === false) {
+        sendProblem(ctx, problem('UNAVAILABLE', 'The embedded database could not be restarted; the server is exiting.'));
+      } else {
+        ctx.body = { status: 'ok' };
+      }
       return;
     }
     if (ctx.path === '/readyz' && ctx.method === 'GET') {

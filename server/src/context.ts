@@ -16,6 +16,8 @@ export interface AppDeps {
   /** Shared with the background workers of the process (made by createApp when absent). */
   metrics?: Metrics;
   limiter?: RateLimiter;
+  /** False once the process cannot recover by itself (its embedded database is gone): /healthz then says 503. */
+  healthy?: () => boolean;
 }
 
 /** The dependencies with every optional part made. */
