@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import type { Env } from './config/env';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
+import type { AddressLimiter } from './rateLimit/addressLimiter';
 import type { RateLimiter } from './rateLimit/limiter';
 
 /** What the app is built from: made once at start, shared by every request. */
@@ -21,4 +22,4 @@ export interface AppDeps {
 }
 
 /** The dependencies with every optional part made. */
-export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter };
+export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter; addressLimiter: AddressLimiter };

@@ -4,6 +4,7 @@ import { parseEnv } from '../../server/src/config/env';
 import { createLogger } from '../../server/src/logger';
 import { createMetrics } from '../../server/src/observability/metrics';
 import { openApiPath } from '../../server/src/openapi/document';
+import { AddressLimiter } from '../../server/src/rateLimit/addressLimiter';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { routes } from '../../server/src/routes';
 import { mountRoutes } from '../../server/src/routes/mount';
@@ -63,6 +64,7 @@ describe('GET /v1/openapi.json', () => {
       log: createLogger('silent'),
       metrics: createMetrics(server.sequelize),
       limiter: new RateLimiter(server.sequelize, 600),
+      addressLimiter: new AddressLimiter(600),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { authenticateAdmin } from '../auth/admin';
-import { authenticate } from '../auth/authenticate';
+import { authenticate, bearerOf } from '../auth/authenticate';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
@@ -13,6 +13,8 @@ import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
 import { readJsonBody } from '../middlewares/readJsonBody';
+import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGate';
+import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Route } from './define';
 
@@ -97,18 +99,20 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
   let stored: StoredOutcome | undefined;
+  // Requests without a valid token, and the management API, share a budget per client address.
+  const address = clientKey(ctx.ip);
   if (route.auth === 'admin') {
+    spendAddressBudget(deps.addressLimiter, address, now);
     authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
   } else {
     const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
+    const authorization = ctx.get('Authorization');
     let refusal: ProblemError | undefined;
-    ({ principal, site, stored, refusal } = await authenticate(pool, {
-      authorization: ctx.get('Authorization'),
-      scope: route.scope,
-      siteId,
-      now,
-      idempotency: key === undefined ? undefined : { key, since },
-    }));
+    ({ principal, site, stored, refusal } = await withinAddressBudget(
+      deps.addressLimiter,
+      { address, bearer: bearerOf(authorization), now },
+      () => authenticate(pool, { authorization, scope: route.scope, siteId, now, idempotency: key === undefined ? undefined : { key, since } }),
+    ));
     // A known token's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
     if (refusal) throw refusal;

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { ipv6Groups } from '../net/ipv6Groups';
 
 /**
  * IPv4 ranges that are not global unicast (IANA's IPv4 special-purpose registry, "globally reachable:
@@ -23,22 +24,6 @@ for (const [prefix, bits] of [
 const nonGlobalIpv6 = new net.BlockList();
 for (const [prefix, bits] of [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]] as const) {
   nonGlobalIpv6.addSubnet(prefix, bits, 'ipv6');
-}
-
-/** The eight 16-bit groups of an IPv6 literal that net.isIP has accepted (a dotted IPv4 tail included). */
-function groupsOf(address: string): number[] {
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
-  let text = address;
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${address.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
-  const [head, tail] = text.split('::');
-  const front = parse(head);
-  if (tail === undefined) return front;
-  const back = parse(tail);
-  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
 const ipv4Of = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
@@ -70,7 +55,7 @@ export function isGlobalUnicast(address: string): boolean {
   if (family === 4) return !nonGlobalIpv4.check(address, 'ipv4');
   // A zone (`fe80::1%eth0`) only ever names a link-local address.
   if (family !== 6 || address.includes('%')) return false;
-  const groups = groupsOf(address);
+  const groups = ipv6Groups(address);
   const inner = embeddedIpv4(groups);
   if (inner !== undefined) return !nonGlobalIpv4.check(inner, 'ipv4');
   const first = groups[0] ?? 0;
