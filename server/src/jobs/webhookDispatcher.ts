@@ -8,6 +8,7 @@ import {
   fanOutEvents,
   recordAttempts,
 } from '../webhooks/deliveryQueue';
+import { type DeliveryShares, InFlightShares, sharesFor } from '../webhooks/deliveryShares';
 import { type DeliveryResult, type RetryPolicy, decideAfterAttempt, parseRetryAfter, standardRetryPolicy } from '../webhooks/retrySchedule';
 import { type Sender, createSender } from '../webhooks/sender';
 import { signedHeaders } from '../webhooks/signature';
@@ -22,7 +23,7 @@ export interface WebhookDispatcherOptions {
   retryPolicy?: RetryPolicy;
   /** Per attempt (CONTRACT §9: 10 s). */
   timeoutMs?: number;
-  /** Attempts in flight at once. */
+  /** Attempts in flight at once (each account may take a quarter of them, each subscription half of that). */
   concurrency?: number;
   /** Test seams: the sender's connections per receiver, and how long an attempt may wait for one. */
   connectionsPerOrigin?: number;
@@ -94,6 +95,9 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
 
   let stopping = false;
   const inFlight = new Set<Promise<void>>();
+  // A slow or dead receiver fills only its subscription's share, a busy tenant only its account's.
+  const inFlightShares = new InFlightShares();
+  const shares = (): DeliveryShares => ({ ...sharesFor(concurrency), accounts: inFlightShares.accounts, subscriptions: inFlightShares.subscriptions });
   let pending: AttemptRecord[] = [];
   let writes: Promise<void> = Promise.resolve();
   let wake: (() => void) | undefined;
@@ -178,9 +182,11 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   };
 
   const start = (delivery: ClaimedDelivery) => {
+    inFlightShares.add(delivery.account_id, delivery.subscription_id, 1);
     const running: Promise<void> = attempt(delivery)
       .catch((error: unknown) => log.error('webhook attempt crashed', { error: String(error), deliveryId: delivery.id }))
       .finally(() => {
+        inFlightShares.add(delivery.account_id, delivery.subscription_id, -1);
         inFlight.delete(running);
         if (waitingForSlots && concurrency - inFlight.size >= lowWater) wake?.();
       });
@@ -198,7 +204,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     const limit = perEvent > 0 ? Math.min(batchSize, Math.max(1, Math.ceil(free / perEvent))) : batchSize;
     // Yielding to busy requests: only events that have waited `yieldMs` (the queue's head is its oldest).
     const createdBefore = yielding ? new Date(Date.now() - yieldMs) : null;
-    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs, createdBefore });
+    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs, createdBefore, shares: shares() });
     if (fanned.events > 0) perEvent = 0.8 * perEvent + 0.2 * (fanned.deliveries / fanned.events);
     for (const delivery of fanned.leased) start(delivery);
     const room = concurrency - inFlight.size;
@@ -208,7 +214,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     const leftOver = fanned.deliveries > fanned.leased.length;
     if (!leftOver && !claimMore && Date.now() - lastClaim < pollMs) return fanned.events === limit;
     lastClaim = Date.now();
-    const claimed = await claimDueDeliveries(db, room, leaseMs);
+    const claimed = await claimDueDeliveries(db, room, leaseMs, shares());
     for (const delivery of claimed) start(delivery);
     claimMore = claimed.length === room;
     return fanned.events === limit || claimMore;

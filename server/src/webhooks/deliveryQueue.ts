@@ -1,5 +1,7 @@
 import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
 import { type Executor, prepared, queryOne, queryRows } from '../db/query';
+import { type Sql, raw, sql } from '../db/sql';
+import { type DeliveryShares, busyShares } from './deliveryShares';
 
 /**
  * The request body a receiver gets, as text made by the database: the outbox payload with its envelope
@@ -13,21 +15,26 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
  * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
  * the site and was enabled when the event happened (a disabled one's are parked until it is enabled
  * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take
- * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. The first `$2` deliveries are inserted already leased to this
+ * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. Up to `lease`
+ * deliveries, within each account's and subscription's share, are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
-const FAN_OUT = prepared(`
-  WITH queued AS (
+function fanOutStatement(input: FanOutInput): Sql {
+  const { limit, lease, leaseMs, shares } = input;
+  const createdBefore = input.createdBefore ?? null;
+  return sql`
+  WITH ${busyShares(shares)},
+  queued AS (
     DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
       SELECT head.outbox_id
-      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT $1 FOR UPDATE SKIP LOCKED) head
-      WHERE $4::timestamptz IS NULL OR EXISTS (
-        SELECT 1 FROM outbox_events o WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= $4)))
+      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT ${limit} FOR UPDATE SKIP LOCKED) head
+      WHERE ${createdBefore}::timestamptz IS NULL OR EXISTS (
+        SELECT 1 FROM outbox_events o WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= ${createdBefore})))
     RETURNING q.account_id, q.outbox_id),
   -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
   -- The body is made once per event here, not once per delivery.
   events AS (
-    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${BODY}
+    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${raw(BODY)}
     FROM queued q CROSS JOIN LATERAL (
       SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
   -- The subscriptions of the batch's accounts, share-locked once per batch (deliveries have no foreign key
@@ -43,7 +50,9 @@ const FAN_OUT = prepared(`
   -- since gets it parked, until it is enabled again.
   matches AS (
     SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type, s.enabled,
-           row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n
+           row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n,
+           row_number() OVER (PARTITION BY s.enabled, e.account_id ORDER BY e.id, s.id) AS account_n,
+           row_number() OVER (PARTITION BY s.enabled, e.account_id, s.id ORDER BY e.id) AS subscription_n
     FROM events e
     JOIN subs s ON s.account_id = e.account_id AND e.type = ANY (s.events)
       AND (SELECT p.disabled_at IS NULL OR e.created_at < p.disabled_at FROM webhook_subscription_periods p
@@ -54,31 +63,46 @@ const FAN_OUT = prepared(`
   fanned AS (
     INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
       locked_until, created_at, updated_at)
-    SELECT account_id, subscription_id, outbox_id, event_id, type, CASE WHEN enabled THEN now() ELSE 'infinity' END,
-           CASE WHEN enabled AND n <= $2 THEN date_trunc('milliseconds', now()) + $3 * interval '1 millisecond' END, now(), now()
-    FROM matches ORDER BY enabled DESC, n
+    SELECT m.account_id, m.subscription_id, m.outbox_id, m.event_id, m.type, CASE WHEN m.enabled THEN now() ELSE 'infinity' END,
+           CASE WHEN m.enabled AND m.n <= ${lease}
+                 AND m.account_n <= ${shares.perAccount} - coalesce(ba.n, 0)
+                 AND m.subscription_n <= ${shares.perSubscription} - coalesce(bs.n, 0)
+             THEN date_trunc('milliseconds', now()) + ${leaseMs} * interval '1 millisecond' END, now(), now()
+    FROM matches m
+    LEFT JOIN busy_accounts ba ON ba.account_id = m.account_id
+    LEFT JOIN busy_subscriptions bs ON bs.account_id = m.account_id AND bs.subscription_id = m.subscription_id
+    ORDER BY m.enabled DESC, m.n
     ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING
     RETURNING account_id, id, subscription_id, outbox_id, event_id, retry_step, final_attempt, locked_until),
   taken AS (SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM fanned)::int AS deliveries)
   SELECT taken.events, taken.deliveries, leased.*
   FROM taken LEFT JOIN (
-    SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, e.body
+    SELECT f.account_id, f.id, f.subscription_id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, e.body
     FROM fanned f
     JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
-    WHERE f.locked_until IS NOT NULL) leased ON true`);
+    WHERE f.locked_until IS NOT NULL) leased ON true`;
+}
+
+/** The same text every time (only the values change): sent as a named prepared statement, planned once per connection. */
+const preparedRows = <T extends object>(db: Executor, statement: Sql) => queryRows<T>(db, prepared(statement.text), statement.values);
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
+
+interface FanOutInput {
+  limit: number;
+  lease: number;
+  leaseMs: number;
+  createdBefore?: Date | null;
+  shares: DeliveryShares;
+}
 
 /**
  * Fans out up to `limit` events (of the queue's oldest `limit`, those created by `createdBefore` when it is
  * given); returns how many events and deliveries it made, and those it leased (at most `lease`).
  */
-export async function fanOutEvents(
-  db: Executor,
-  input: { limit: number; lease: number; leaseMs: number; createdBefore?: Date | null },
-): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
-  const rows = await queryRows<FanOutRow>(db, FAN_OUT, [input.limit, input.lease, input.leaseMs, input.createdBefore ?? null]);
+export async function fanOutEvents(db: Executor, input: FanOutInput): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
+  const rows = await preparedRows<FanOutRow>(db, fanOutStatement(input));
   const leased = rows.filter((row): row is FanOutRow & ClaimedDelivery => row.id !== null);
   return { events: rows[0]?.events ?? 0, deliveries: rows[0]?.deliveries ?? 0, leased };
 }
@@ -87,30 +111,49 @@ export async function fanOutEvents(
  * Leases due deliveries of enabled subscriptions: `locked_until` is set (database time, whole
  * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
  * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
+ *
+ * Fair: it looks at the head of every enabled subscription's due queue (at most its share), ranks each
+ * account's candidates oldest first, and takes the first of every account before the second of any, so a
+ * tenant with a large backlog at a slow receiver does not hold back another tenant's first attempt.
  */
-const CLAIM = prepared(`
-  WITH due AS (
+function claimStatement(limit: number, leaseMs: number, shares: DeliveryShares): Sql {
+  return sql`
+  WITH ${busyShares(shares)},
+  heads AS (
+    SELECT h.account_id, h.id, h.next_attempt_at,
+           row_number() OVER (PARTITION BY h.account_id ORDER BY h.next_attempt_at, h.id) AS account_rank
+    FROM webhook_subscriptions s
+    LEFT JOIN busy_subscriptions bs ON bs.account_id = s.account_id AND bs.subscription_id = s.id
+    CROSS JOIN LATERAL (
+      SELECT d.account_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+      WHERE d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
+        AND d.next_attempt_at <= clock_timestamp() AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
+      ORDER BY d.next_attempt_at LIMIT greatest(0, ${shares.perSubscription} - coalesce(bs.n, 0))) h
+    WHERE s.enabled),
+  due AS (
     SELECT d.account_id, d.id FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
-      AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
-      AND EXISTS (SELECT 1 FROM webhook_subscriptions s
-                  WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)
-    ORDER BY d.next_attempt_at LIMIT $1
+    WHERE (d.account_id, d.id) IN (
+        SELECT h.account_id, h.id FROM heads h LEFT JOIN busy_accounts ba ON ba.account_id = h.account_id
+        WHERE h.account_rank <= ${shares.perAccount} - coalesce(ba.n, 0)
+        ORDER BY h.account_rank, h.next_attempt_at LIMIT ${limit})
+      AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
     FOR UPDATE OF d SKIP LOCKED),
   claimed AS (
     UPDATE webhook_deliveries d
-    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + $2 * interval '1 millisecond'
+    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + ${leaseMs} * interval '1 millisecond'
     FROM due WHERE d.account_id = due.account_id AND d.id = due.id
     RETURNING d.account_id, d.id, d.subscription_id, d.outbox_id, d.event_id, d.retry_step, d.final_attempt, d.locked_until)
-  SELECT c.account_id, c.id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
+  SELECT c.account_id, c.id, c.subscription_id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${raw(BODY)}
   FROM claimed c
   JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
-  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`);
+  JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
+}
 
 /** A delivery this dispatcher holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
   account_id: number;
   id: number;
+  subscription_id: number;
   event_id: string;
   retry_step: number;
   final_attempt: boolean;
@@ -122,9 +165,13 @@ export interface ClaimedDelivery {
   body: string;
 }
 
-export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  return queryRows<ClaimedDelivery>(db, CLAIM, [limit, leaseMs]);
+/** Leases up to `limit` due deliveries within the shares (no shares given: a lone claim, one dispatcher's worth). */
+export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number, shares: DeliveryShares = unshared(limit)): Promise<ClaimedDelivery[]> {
+  return preparedRows<ClaimedDelivery>(db, claimStatement(limit, leaseMs, shares));
 }
+
+/** Shares that hold nothing back: every account and subscription may take all `limit`. */
+const unshared = (limit: number): DeliveryShares => ({ perAccount: limit, perSubscription: limit, accounts: new Map(), subscriptions: new Map() });
 
 /** The delivery and lease an outcome is for. */
 interface LeasedDelivery {
