@@ -47,10 +47,10 @@ export async function recordCreate(input: {
   body: string;
   key?: string;
 }): Promise<RecordedCreate> {
-  const sequelize = createDatabase({ url: input.databaseUrl, poolMax: 2 });
+  const database = createDatabase({ url: input.databaseUrl, poolMax: 2 });
   const env = parseEnv({ DATABASE_URL: input.databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' });
-  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
-  const app = createApp({ sequelize, env, log: silent, limiter });
+  const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE);
+  const app = createApp({ database, env, log: silent, limiter });
   const server = http.createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -58,7 +58,7 @@ export async function recordCreate(input: {
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${input.path}`;
   let recording = false;
   const statements: RecordedStatement[] = [];
-  const stopObserving = observeStatements(sequelize, (statement) => {
+  const stopObserving = observeStatements(database, (statement) => {
     if (!recording || BACKGROUND.test(statement.text)) return;
     statements.push({ sql: statement.text, name: statement.name, bind: [...statement.values] });
   });
@@ -85,7 +85,7 @@ export async function recordCreate(input: {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await limiter.stop();
-    await sequelize.close();
+    await database.close();
   }
 }
 

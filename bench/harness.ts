@@ -3,18 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import type { Sequelize } from 'sequelize';
-import { createDatabase, ensureDatabase } from '../server/src/db/database';
+import { type Database, createDatabase, ensureDatabase } from '../server/src/db/database';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/db/embeddedPostgres';
 import { migrate } from '../server/src/db/migrate';
-import { queryRows } from '../server/src/db/query';
+import { type Executor, queryRows } from '../server/src/db/query';
 import type { World } from '../test/support/factories';
+import { sql } from '../server/src/db/sql';
 
 export interface BenchDatabase {
   url: string;
   /** The PostgreSQL server itself (its `postgres` database), for companions that make databases of their own. */
   serverUrl: string;
-  sequelize: Sequelize;
+  database: Database;
   close(): Promise<void>;
 }
 
@@ -44,14 +44,14 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
 export async function openBenchDatabase(serverUrl: string, name: string): Promise<BenchDatabase & { close(drop?: boolean): Promise<void> }> {
   await ensureDatabase(serverUrl, name);
   const url = withDatabase(serverUrl, name);
-  const sequelize = createDatabase({ url, poolMax: 4 });
-  await migrate(sequelize, url);
+  const database = createDatabase({ url, poolMax: 4 });
+  await migrate(database, url);
   return {
     url,
     serverUrl,
-    sequelize,
+    database,
     async close(drop = false) {
-      await sequelize.close();
+      await database.close();
       if (!drop) return;
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
@@ -61,12 +61,11 @@ export async function openBenchDatabase(serverUrl: string, name: string): Promis
 }
 
 /** Every site id of the world's account, after adding sites (copies of its first) until there are `count`. */
-export async function siteIdsOf(sequelize: Sequelize, world: World, count: number): Promise<number[]> {
+export async function siteIdsOf(database: Executor, world: World, count: number): Promise<number[]> {
   const extra = await queryRows<{ id: number }>(
-    { sequelize },
-    `INSERT INTO sites (account_id, name, checkin_config)
-     SELECT $1, 'Site ' || g, s.checkin_config FROM sites s, generate_series(1, $3) AS g WHERE s.id = $2 RETURNING id`,
-    [world.accountId, world.siteId, count - 2],
+    database,
+    sql`INSERT INTO sites (account_id, name, checkin_config)
+     SELECT ${world.accountId}, 'Site ' || g, s.checkin_config FROM sites s, generate_series(1, ${count - 2}) AS g WHERE s.id = ${world.siteId} RETURNING id`,
   );
   return [world.siteId, world.otherSiteId, ...extra.map((row) => row.id)];
 }

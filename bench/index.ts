@@ -66,7 +66,7 @@ async function searchSection(serverUrl: string): Promise<ScalingStep[]> {
   const server = await spawnServer({ ...SERVER_ENV, DATABASE_URL: database.url });
   try {
     return await measureSearchScaling({
-      sequelize: database.sequelize, baseUrl: server.baseUrl, sizes: SIZES, samples: SEARCH_SAMPLES,
+      database: database.database, baseUrl: server.baseUrl, sizes: SIZES, samples: SEARCH_SAMPLES,
       onStep: (step) => out(`  ${step.tableRows} rows: seeded in ${fixed(step.seedSeconds, 1)} s, measured\n`),
     });
   } finally {
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     out(`Gatehouse bench: PostgreSQL and API server started; server RSS ${fixed(memoryAtStart.rssMiB, 0)} MiB.\n`);
 
     out(`\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`);
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const writes = await measureWrites({
       baseUrl: server.baseUrl, databaseUrl: database.url, world, connectionCounts: CONNECTIONS, durationMs: SECONDS * 1000, rounds: ROUNDS, warmupMs: WARMUP_SECONDS * 1000,
     });

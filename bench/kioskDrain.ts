@@ -28,8 +28,8 @@ interface Target {
 }
 
 async function freshSite(database: BenchDatabase, baseUrl: string, accountId: number): Promise<Target> {
-  const site = await buildSite({ sequelize: database.sequelize, baseUrl }, accountId);
-  const token = await buildToken({ sequelize: database.sequelize, baseUrl }, { accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  const site = await buildSite({ database: database.database, baseUrl }, accountId);
+  const token = await buildToken({ database: database.database, baseUrl }, { accountId, siteIds: [site.siteId], channel: 'KIOSK' });
   return { baseUrl, siteId: site.siteId, token: token.token };
 }
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_kiosk');
   const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', DB_POOL_MAX: '20', RATE_LIMIT_PER_MINUTE: '10000000' });
   try {
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     // A warm-up round of each, untimed: JIT, connection pools and Postgres caches.
     await drainWithFetch(await freshSite(database, server.baseUrl, world.accountId));
     await drainWithEngine(await freshSite(database, server.baseUrl, world.accountId));

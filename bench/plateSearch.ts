@@ -4,15 +4,15 @@
  * and the query plan of the plate search, which must read the normalized-plate index (printed in full).
  * Target: the plate search answers in under 10 ms median, its open visit first.
  */
-import type { Sequelize } from 'sequelize';
 import { normalizePlate } from '../shared/src/domain';
 import type { VehicleCheckin } from '../shared/src/schemas/vehicles';
-import { queryOne, queryRows } from '../server/src/db/query';
+import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { type VehicleCheckinFilter, vehicleCheckinSearchSql } from '../server/src/queries/vehicleCheckinSearch';
 import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
 import { percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, timeSequential, writeResults } from './harness';
+import { sql } from '../server/src/db/sql';
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 100_000);
 const PLATES = Math.max(1, Math.floor(VISITS / 5));
@@ -22,7 +22,7 @@ const SITES = 10;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const TARGET_MS = 10;
 
-type Db = { sequelize: Sequelize };
+type Db = Executor;
 const plateOf = (n: number) => `P-${String(n).padStart(6, '0')}`;
 const BUSY = 'BUSY-1';
 
@@ -31,32 +31,29 @@ async function seed(db: Db, accountId: number, siteIds: number[]): Promise<void>
   // still open (IN or PENDING), one per plate, as the unique index wants.
   await queryOne(
     db,
-    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
+    sql`INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
        exit_source, exit_at, last_event_at, created_at, updated_at)
-     SELECT $1, ($2::int[])[1 + (g % $3)], 'P-' || lpad((g % $5)::text, 6, '0'), 'P' || lpad((g % $5)::text, 6, '0'),
+     SELECT ${accountId}, (${siteIds}::int[])[1 + (g % ${siteIds.length})], 'P-' || lpad((g % ${PLATES})::text, 6, '0'), 'P' || lpad((g % ${PLATES})::text, 6, '0'),
        'OUT', 'KIOSK', s.entry, 'KIOSK', s.entry + interval '2 hours', s.entry, s.entry, s.entry
-     FROM generate_series(1, $4) AS g,
+     FROM generate_series(1, ${VISITS - BUSY_VISITS}) AS g,
      LATERAL (SELECT now() - interval '1 day' - (random() * interval '365 days') AS entry) AS s`,
-    [accountId, siteIds, siteIds.length, VISITS - BUSY_VISITS, PLATES],
   );
   await queryOne(
     db,
-    `UPDATE vehicle_checkins SET status = CASE WHEN id % 2 = 0 THEN 'IN' ELSE 'PENDING' END, exit_at = NULL, exit_source = NULL
+    sql`UPDATE vehicle_checkins SET status = CASE WHEN id % 2 = 0 THEN 'IN' ELSE 'PENDING' END, exit_at = NULL, exit_source = NULL
      WHERE id IN (SELECT DISTINCT ON (plate_norm) id FROM vehicle_checkins
-                  WHERE account_id = $1 AND right(plate_norm, 6)::int % 3 = 0 ORDER BY plate_norm, entry_at DESC)`,
-    [accountId],
+                  WHERE account_id = ${accountId} AND right(plate_norm, 6)::int % 3 = 0 ORDER BY plate_norm, entry_at DESC)`,
   );
   await queryOne(
     db,
-    `INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
+    sql`INSERT INTO vehicle_checkins (account_id, site_id, license_plate, plate_norm, status, entry_source, entry_at,
        exit_source, exit_at, last_event_at, created_at, updated_at)
-     SELECT $1, ($2::int[])[1 + (g % $3)], $4, $5, CASE WHEN g = $6 THEN 'IN' ELSE 'OUT' END, 'API', s.entry,
-       CASE WHEN g = $6 THEN NULL ELSE 'API' END, CASE WHEN g = $6 THEN NULL ELSE s.entry + interval '1 hour' END,
+     SELECT ${accountId}, (${siteIds}::int[])[1 + (g % ${siteIds.length})], ${BUSY}, ${normalizePlate(BUSY)}, CASE WHEN g = ${40} THEN 'IN' ELSE 'OUT' END, 'API', s.entry,
+       CASE WHEN g = ${40} THEN NULL ELSE 'API' END, CASE WHEN g = ${40} THEN NULL ELSE s.entry + interval '1 hour' END,
        s.entry, s.entry, s.entry
-     FROM generate_series(1, $7) AS g, LATERAL (SELECT now() - (g * interval '100 minutes') AS entry) AS s`,
-    [accountId, siteIds, siteIds.length, BUSY, normalizePlate(BUSY), 40, BUSY_VISITS],
+     FROM generate_series(1, ${BUSY_VISITS}) AS g, LATERAL (SELECT now() - (g * interval '100 minutes') AS entry) AS s`,
   );
-  await queryOne(db, 'ANALYZE vehicle_checkins');
+  await queryOne(db, sql`ANALYZE vehicle_checkins`);
 }
 
 interface PlanNode {
@@ -73,20 +70,20 @@ function scansOfVisits(node: PlanNode): string[] {
 }
 
 async function explain(db: Db, filter: VehicleCheckinFilter): Promise<{ scans: string[]; text: string }> {
-  const { sql, bind } = vehicleCheckinSearchSql(filter);
-  const json = await queryRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
-  const text = await queryRows<{ 'QUERY PLAN': string }>(db, `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, bind);
+  const { statement } = vehicleCheckinSearchSql(filter);
+  const json = await queryRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(db, sql`EXPLAIN (FORMAT JSON) ${statement}`);
+  const text = await queryRows<{ 'QUERY PLAN': string }>(db, sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement}`);
   const root = json[0]?.['QUERY PLAN'][0]?.Plan;
   return { scans: root ? scansOfVisits(root) : [], text: text.map((row) => row['QUERY PLAN']).join('\n') };
 }
 
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_plates');
-  const db = { sequelize: database.sequelize };
+  const db = database.database;
   const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
   try {
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
-    const siteIds = await siteIdsOf(database.sequelize, world, SITES);
+    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
+    const siteIds = await siteIdsOf(database.database, world, SITES);
     const started = Date.now();
     await seed(db, world.accountId, siteIds);
     process.stdout.write(`Seeded ${VISITS} vehicle visits (${PLATES} plates, one with ${BUSY_VISITS}) over ${SITES} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
@@ -152,8 +149,8 @@ async function main(): Promise<void> {
         const seq = scans.includes('Seq Scan');
         allIndexed &&= !seq && scans.length > 0;
         plan = [...new Set(scans)].join(' + ');
-        const { sql, bind } = vehicleCheckinSearchSql(shape.filter);
-        sqlP50 = percentiles(await timeSequential(async () => void (await queryRows(db, sql, bind)), SAMPLES)).p50.toFixed(2);
+        const { statement } = vehicleCheckinSearchSql(shape.filter);
+        sqlP50 = percentiles(await timeSequential(async () => void (await queryRows(db, statement)), SAMPLES)).p50.toFixed(2);
       }
       if (shape.target) targetMet &&= p50 < TARGET_MS;
       rows.push({ shape: shape.name, 'p50 ms': p50.toFixed(2), 'p95 ms': p95.toFixed(2), 'p50 / baseline': (p50 / baseline).toFixed(2), 'SQL p50 ms': sqlP50, reads: plan });

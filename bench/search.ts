@@ -4,13 +4,13 @@
  * and the query plans of the same statements, which must not scan person_checkins sequentially.
  * `npm run bench` reuses the seeding and the shapes (exported) to show the cost does not grow with the table.
  */
-import type { Sequelize } from 'sequelize';
-import { queryOne, queryRows } from '../server/src/db/query';
+import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { type PersonCheckinFilter, personCheckinSearchSql } from '../server/src/queries/personCheckinSearch';
 import { type World, buildWorld } from '../test/support/factories';
 import { type ApiClient, apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
 import { isEntryPoint, percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, writeResults } from './harness';
+import { sql } from '../server/src/db/sql';
 
 const CHECKINS = Number(process.env.BENCH_CHECKINS ?? 200_000);
 export const SEARCH_SITES = 50;
@@ -21,29 +21,28 @@ const TARGET_MS = 20;
 const SEED_BATCH = 100_000;
 
 /** Adds `count` check-ins spread over the last year on `siteIds` (a call adds to what earlier calls made). */
-export async function seedCheckins(db: { sequelize: Sequelize }, accountId: number, siteIds: number[], count: number): Promise<void> {
+export async function seedCheckins(db: Executor, accountId: number, siteIds: number[], count: number): Promise<void> {
   // Most visits are over (OUT); about 1 in 40 is still open; sources and names vary so filters are selective,
   // and one source in each direction is rare (1 in 1,000), as an old import's or an odd checkout's would be.
   for (let done = 0; done < count; done += SEED_BATCH) {
     await queryOne(
       db,
-      `INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, email, company, entry_source,
+      sql`INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, email, company, entry_source,
          entry_at, exit_source, exit_at, last_event_at, created_at, updated_at)
-       SELECT $1, ($2::int[])[1 + (g % $3)],
+       SELECT ${accountId}, (${siteIds}::int[])[1 + (g % ${siteIds.length})],
          s.status, s.first, 'Visitor' || g, 'v' || g || '@example.com', (ARRAY['ACME','Globex','Initech','Umbrella','Hooli'])[1 + g % 5],
          CASE WHEN g % 1000 = 7 THEN 'WORKFORCE' ELSE (ARRAY['API','KIOSK','QR_CODE','MANUAL'])[1 + g % 4] END, s.entry,
          CASE WHEN s.status <> 'OUT' THEN NULL WHEN g % 1000 = 11 THEN 'OTHER' ELSE (ARRAY['API','KIOSK'])[1 + g % 2] END,
          CASE WHEN s.status = 'OUT' THEN s.entry + interval '4 hours' END,
          s.entry, s.entry, s.entry
-       FROM generate_series($5::int + 1, $6::int) AS g,
+       FROM generate_series(${done}::int + 1, ${Math.min(count, done + SEED_BATCH)}::int) AS g,
        LATERAL (SELECT
          CASE WHEN g % 40 = 0 THEN (ARRAY['IN','ON_BREAK','PENDING','STOP'])[1 + (g / 40) % 4] ELSE 'OUT' END AS status,
          (ARRAY['Ada','Grace','Alan','Edsger','Barbara','Donald','Margaret','Ken'])[1 + g % 8] AS first,
-         now() - ((($4 - g)::float / $4) * interval '365 days') AS entry) AS s`,
-      [accountId, siteIds, siteIds.length, count, done, Math.min(count, done + SEED_BATCH)],
+         now() - (((${count} - g)::float / ${count}) * interval '365 days') AS entry) AS s`,
     );
   }
-  await queryOne(db, 'ANALYZE person_checkins');
+  await queryOne(db, sql`ANALYZE person_checkins`);
 }
 
 function planUsesSeqScanOnCheckins(plan: unknown): boolean {
@@ -126,7 +125,7 @@ export interface ShapeTiming {
 }
 
 /** Times every shape (`samples` requests each, round-robin so drift falls on all alike) and EXPLAINs its statement. */
-export async function measureShapes(db: { sequelize: Sequelize }, shapes: SearchShape[], samples: number): Promise<ShapeTiming[]> {
+export async function measureShapes(db: Executor, shapes: SearchShape[], samples: number): Promise<ShapeTiming[]> {
   const times = await timeInterleaved(
     shapes.map((shape) => async () => {
       const response = await shape.request();
@@ -140,8 +139,8 @@ export async function measureShapes(db: { sequelize: Sequelize }, shapes: Search
     const { p50, p95 } = percentiles(times[index] ?? []);
     let plan = '-';
     if (shape.filter) {
-      const { sql, bind } = personCheckinSearchSql(shape.filter);
-      const explained = await queryRows<{ 'QUERY PLAN': unknown }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
+      const { statement } = personCheckinSearchSql(shape.filter);
+      const explained = await queryRows<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (FORMAT JSON) ${statement}`);
       plan = planUsesSeqScanOnCheckins(explained[0]?.['QUERY PLAN']) ? 'SEQ SCAN' : 'index';
     }
     timings.push({ shape: shape.name, p50, p95, ratio: p50 / baseline, plan });
@@ -151,11 +150,11 @@ export async function measureShapes(db: { sequelize: Sequelize }, shapes: Search
 
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_search');
-  const db = { sequelize: database.sequelize };
+  const db = database.database;
   const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
   try {
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
-    const siteIds = await siteIdsOf(database.sequelize, world, SEARCH_SITES);
+    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
+    const siteIds = await siteIdsOf(database.database, world, SEARCH_SITES);
     const started = Date.now();
     await seedCheckins(db, world.accountId, siteIds, CHECKINS);
     process.stdout.write(`Seeded ${CHECKINS} check-ins over ${siteIds.length} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);

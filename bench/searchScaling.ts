@@ -2,12 +2,13 @@
  * List and search page latency as the check-in table grows (10k, 100k, optionally 1M rows): the seeding and
  * the request shapes are bench/search.ts's own. Keyset pages on indexes should cost the same at every size.
  */
-import type { Sequelize } from 'sequelize';
+import type { Database } from '../server/src/db/database';
 import { queryOne } from '../server/src/db/query';
 import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
 import { siteIdsOf } from './harness';
 import { SEARCH_SITES, type ShapeTiming, measureShapes, searchShapes, seedCheckins } from './search';
+import { sql } from '../server/src/db/sql';
 
 export interface ScalingStep {
   /** Rows in person_checkins when measured (all accounts). */
@@ -18,15 +19,15 @@ export interface ScalingStep {
 
 /** Grows the table to each size in turn (on an account of its own) and times every shape at each. */
 export async function measureSearchScaling(input: {
-  sequelize: Sequelize;
+  database: Database;
   baseUrl: string;
   sizes: number[];
   samples: number;
   onStep?: (step: ScalingStep) => void;
 }): Promise<ScalingStep[]> {
-  const db = { sequelize: input.sequelize };
-  const world = await buildWorld({ sequelize: input.sequelize, baseUrl: input.baseUrl });
-  const siteIds = await siteIdsOf(input.sequelize, world, SEARCH_SITES);
+  const db = input.database;
+  const world = await buildWorld({ database: input.database, baseUrl: input.baseUrl });
+  const siteIds = await siteIdsOf(input.database, world, SEARCH_SITES);
   const api = apiClient(input.baseUrl, world.token);
   const steps: ScalingStep[] = [];
   let seeded = 0;
@@ -35,7 +36,7 @@ export async function measureSearchScaling(input: {
     await seedCheckins(db, world.accountId, siteIds, size - seeded);
     seeded = size;
     const seedSeconds = (Date.now() - started) / 1000;
-    const counted = await queryOne<{ rows: number }>(db, 'SELECT count(*)::int AS rows FROM person_checkins');
+    const counted = await queryOne<{ rows: number }>(db, sql`SELECT count(*)::int AS rows FROM person_checkins`);
     // Shapes are made per size: the deep cursor points into the rows as they are now.
     const timings = await measureShapes(db, await searchShapes(api, world, siteIds), input.samples);
     const step = { tableRows: counted?.rows ?? size, seedSeconds, timings };

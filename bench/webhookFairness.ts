@@ -58,8 +58,8 @@ async function main(): Promise<void> {
     DATABASE_URL: database.url, SEED_DEMO: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_MINUTE: '1000000000',
   });
   try {
-    const quietWorld = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
-    const noisyWorld = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const quietWorld = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
+    const noisyWorld = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const subscribe = async (world: typeof quietWorld, url: string) => {
       const response = await world.api.post('/v1/webhooks/subscriptions', { url, events: ['PERSON_CHECKIN_ENTERED'] });
       if (response.status !== 201) throw new Error(`subscription not created: ${response.text}`);

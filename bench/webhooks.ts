@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '1000000000',
   });
   try {
-    const world = await buildWorld({ sequelize: database.sequelize, baseUrl: server.baseUrl });
+    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const subscriptions: CreatedWebhookSubscription[] = [];
     for (const url of urls) {
       const created = await world.api.post<CreatedWebhookSubscription>('/v1/webhooks/subscriptions', {

@@ -27,7 +27,7 @@ const contentSecurityPolicy: Plugin = {
   ],
 };
 
-/** `${KIOSK_WEB_PORT:-5173}`, as the contract writes it: an empty or blank variable counts as unset, not as port 0. */
+/** `${KIOSK_WEB_PORT:-5173}` as a shell reads it: an empty or blank variable counts as unset, not as port 0. */
 export function kioskWebPort(env: NodeJS.ProcessEnv): number {
   const value = env.KIOSK_WEB_PORT?.trim();
   return value === undefined || value === '' ? 5173 : Number(value);

@@ -7,6 +7,7 @@ import { useSessionState } from './hooks/useSessionState';
 import { DEVICE_DATABASE, appPreset, completePreset, forgetQuery, presetFromQuery, sameSettings, startPreset } from './deviceSettings';
 import { KioskShell } from './KioskShell';
 import { NO_TRIES, type PinTries } from './screens/pinTries';
+import { PinSuggestion } from './screens/PinSuggestion';
 import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
 import { SetupScreen } from './screens/SetupScreen';
 
@@ -22,6 +23,8 @@ type Boot =
       lock: SettingsLock | undefined;
       /** The lock once the device is unpaired (which forgets a PIN saved from an address): the app's alone. */
       appLock: SettingsLock | undefined;
+      /** Just paired on the setup screen with no PIN: suggest one before the kiosk opens. */
+      suggestPin?: boolean;
     };
 
 /**
@@ -83,8 +86,23 @@ export function App() {
     );
   }
   // Unpairing forgets a PIN saved from an address (kiosk/src/data/settings.ts): the app's lock alone is left.
-  const saved = (settings: KioskSettings | undefined) =>
-    setBoot({ ...boot, settings, notice: undefined, lock: settings === undefined ? boot.appLock : boot.lock });
+  const saved = (settings: KioskSettings | undefined) => {
+    const lock = settings === undefined ? boot.appLock : boot.lock;
+    setBoot({ ...boot, settings, notice: undefined, lock, suggestPin: boot.settings === undefined && settings !== undefined && lock === undefined });
+  };
+  if (boot.settings && boot.suggestPin) {
+    const setPin = async (pin: string) => {
+      await savePin(device, pin);
+      setBoot({ ...boot, suggestPin: false, lock: { kind: 'pin', pin } });
+    };
+    return (
+      <div className="shell">
+        <header className="top-bar"><span className="brand">Gatehouse</span></header>
+        <main className="screen"><PinSuggestion onSet={setPin} onSkip={() => setBoot({ ...boot, suggestPin: false })} /></main>
+        <StatusBar status={undefined} note="Paired" />
+      </div>
+    );
+  }
   if (!boot.settings) {
     return (
       <div className="shell">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { KioskDatabase } from '../src/data/database';
 import type { KioskSettings } from '../src/data/settings';
 import { Icon, type IconName } from './components/Icon';
@@ -15,6 +15,9 @@ import { SetupScreen } from './screens/SetupScreen';
 import { VisitorScreen } from './screens/VisitorScreen';
 
 type View = 'home' | 'rollCall' | 'attention' | 'settings';
+
+/** How many idle delays an unlocked Roll call stays open without a touch (ten minutes by default). */
+const ROLL_CALL_IDLE_FACTOR = 10;
 
 interface KioskShellProps {
   device: KioskDatabase;
@@ -41,12 +44,16 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   const attention = status?.attention ?? 0;
 
   // Left alone, a lobby tablet must not keep one visitor's form, chosen name or unlocked Settings for the
-  // next (leaving Settings locks it). The gate's screen is the guard's own and stays as it is; so do Roll
-  // call, which may be read for minutes during an evacuation, and Needs attention.
+  // next (leaving Settings locks it), nor, with a PIN set, the names on an unlocked Needs attention. The
+  // gate's screen is the guard's own and stays as it is; so does Roll call without a PIN.
   useIdleReset(() => {
-    if (view === 'settings') setView('home');
+    if (view === 'settings' || (settingsLock && view === 'attention')) setView('home');
     else if (view === 'home' && settings.mode === 'visitor') setHomeKey((key) => key + 1);
   }, idleMs);
+  // An unlocked Roll call may be read for minutes in an evacuation: it locks only after ten times as long.
+  useIdleReset(() => {
+    if (settingsLock && view === 'rollCall') setView('home');
+  }, idleMs * ROLL_CALL_IDLE_FACTOR);
 
   const tab = (target: View, label: string, icon: IconName) => (
     <button type="button" className={`tab${view === target ? ' is-current' : ''}`} aria-current={view === target ? 'page' : undefined}
@@ -64,12 +71,19 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   const gate = kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
   let screen = gate ? null : <p className="loading">Opening…</p>;
   if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
-  if (kiosk && view === 'rollCall') screen = <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />;
-  if (kiosk && view === 'attention') screen = <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />;
+  // Roll call and Needs attention list visitors by name: behind the Settings PIN when one is set (the same
+  // prompt and count of wrong PINs). Keyed by the view, so each is asked for anew and leaving locks it again.
+  const staffOnly = (what: 'Roll call' | 'Needs attention', content: ReactNode) => (
+    <SettingsGate key={view} lock={settingsLock} what={what} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>{content}</SettingsGate>
+  );
+  if (kiosk && view === 'rollCall') screen = staffOnly('Roll call', <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />);
+  if (kiosk && view === 'attention') {
+    screen = staffOnly('Needs attention', <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />);
+  }
   if (view === 'settings') {
     // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
     screen = (
-      <SettingsGate lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
+      <SettingsGate key={view} lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
         <SetupScreen device={device} current={settings} prefill={{}} presetProblems={presetProblems} onCancel={() => setView('home')}
           onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />
       </SettingsGate>

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
+import './phone.css';
 
 // Ask the browser to keep this origin's storage under disk pressure: the outbox must never be evicted.
 // Chromium grants it to installed apps and Electron; a tab may be refused, which changes nothing else.

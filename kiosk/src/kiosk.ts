@@ -79,6 +79,8 @@ export function openKiosk(options: KioskOptions) {
     siteConfig: () => config.get(siteId),
     findPeople: (typed: string) => findPeople(db, siteId, typed),
     rollCall: observeQuery(() => rollCall(db, siteId)),
+    /** One visit as it changes (its status once the server has answered). */
+    watchVisit: (visitId: string) => observeQuery(() => db.people.get(visitId)),
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
     needsAttention: observeQuery(() => attentionItems(db)),
     status: engine.status,

@@ -20,15 +20,15 @@ const FIXED_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.js
 
 async function isReady(deps: AppDeps): Promise<boolean> {
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), READY_TIMEOUT_MS).unref());
-  return Promise.race([migrationsApplied(deps.sequelize).catch(() => false), timeout]);
+  return Promise.race([migrationsApplied(deps.database).catch(() => false), timeout]);
 }
 
 /** The whole HTTP API as a Koa app (no listening here: main.ts and tests decide where). */
 export function createApp(input: AppDeps): Koa {
   const deps: ResolvedDeps = {
     ...input,
-    metrics: input.metrics ?? createMetrics(input.sequelize),
-    limiter: input.limiter ?? new RateLimiter(input.sequelize, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
+    metrics: input.metrics ?? createMetrics(input.database),
+    limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
     addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
   };
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that

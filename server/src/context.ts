@@ -1,5 +1,5 @@
-import type { Sequelize } from 'sequelize';
 import type { Env } from './config/env';
+import type { Database } from './db/database';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
 import type { AddressLimiter } from './rateLimit/addressLimiter';
@@ -7,7 +7,7 @@ import type { RateLimiter } from './rateLimit/limiter';
 
 /** What the app is built from: made once at start, shared by every request. */
 export interface AppDeps {
-  sequelize: Sequelize;
+  database: Database;
   env: Env;
   log: Logger;
   /** Check every response against its schema (tests): a presenter that drifts from the contract fails loudly. */

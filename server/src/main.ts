@@ -63,19 +63,19 @@ async function main(): Promise<void> {
     checkpoint();
     url = withDatabase(embedded.url, 'gatehouse');
   }
-  const sequelize = createDatabase({ url, poolMax: env.DB_POOL_MAX });
-  const applied = await migrate(sequelize, url, log.warn);
+  const database = createDatabase({ url, poolMax: env.DB_POOL_MAX });
+  const applied = await migrate(database, url, log.warn);
   checkpoint();
   if (applied.length > 0) log.info('migrations applied', { applied });
-  const demo = shouldSeedDemo(env) ? await seedDemo(sequelize) : undefined;
+  const demo = shouldSeedDemo(env) ? await seedDemo(database) : undefined;
   checkpoint();
 
-  const metrics = createMetrics(sequelize, () => webhookBacklog({ sequelize }));
+  const metrics = createMetrics(database, () => webhookBacklog(database));
   // Made here, so a shutdown writes its last counts (other instances read them).
-  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE);
+  const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE);
   // Set once serving (below); until then a dead embedded cluster fails the start instead.
   let supervised: SupervisedPostgres | undefined;
-  const app = createApp({ sequelize, env, log, metrics, limiter, healthy: () => supervised?.healthy() ?? true });
+  const app = createApp({ database, env, log, metrics, limiter, healthy: () => supervised?.healthy() ?? true });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
@@ -84,8 +84,8 @@ async function main(): Promise<void> {
     if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
     throw new Error(`port ${env.PORT} on ${env.HOST} is already in use: stop what uses it, or set PORT to a free port.`);
   });
-  const purge = startIdempotencyPurge(sequelize, env.IDEMPOTENCY_TTL_HOURS, log);
-  const logPurge = startWebhookLogPurge(sequelize, env.WEBHOOK_LOG_RETENTION_DAYS, log);
+  const purge = startIdempotencyPurge(database, env.IDEMPOTENCY_TTL_HOURS, log);
+  const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined });
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     await purge.stop();
     await logPurge.stop();
     await limiter.stop();
-    await sequelize.close();
+    await database.close();
     await (supervised ?? embedded)?.stop();
     log.info('stopped');
     process.exit(exitCode);

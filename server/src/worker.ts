@@ -14,11 +14,11 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   if (!env.DATABASE_URL) throw new EnvError('Invalid environment variable DATABASE_URL: required by the worker (npm run worker)');
   const log = createLogger(env.LOG_LEVEL);
-  const sequelize = createDatabase({ url: env.DATABASE_URL, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
+  const database = createDatabase({ url: env.DATABASE_URL, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
   // Instances take turns migrating, so a worker may start before any server.
-  await migrate(sequelize, env.DATABASE_URL, log.warn);
+  await migrate(database, env.DATABASE_URL, log.warn);
   const dispatcher = startWebhookDispatcher({
-    sequelize,
+    database,
     log,
     allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
     pollMs: env.WEBHOOK_POLL_MS,
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('webhook worker stopping', { signal });
     await dispatcher.stop();
-    await sequelize.close();
+    await database.close();
     log.info('webhook worker stopped', { attempts: dispatcher.stats() });
     process.exit(0);
   };

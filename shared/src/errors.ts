@@ -1,4 +1,4 @@
-/** Every problem `code` the API returns, with the HTTP status it always travels with (CONTRACT §2). */
+/** Every problem `code` the API returns, with the HTTP status it always travels with (docs/api.md, Errors). */
 export const errorStatus = {
   MALFORMED_JSON: 400,
   MALFORMED_REQUEST: 400,

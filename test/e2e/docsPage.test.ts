@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchChromium } from '../support/browser';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
 
 describe.skipIf(!browserAvailable())('GET /docs in a real browser', () => {
-  let server: TestServer;
+  const harness = serverForFile();
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startTestServer();
     browser = await launchChromium();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(async () => browser?.close());
 
   it('renders the API reference from /v1/openapi.json with no request leaving this machine', async () => {
+    const { server } = harness;
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (request) => {

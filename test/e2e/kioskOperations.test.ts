@@ -294,6 +294,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await page.getByRole('radio', { name: 'North gate' }).check();
     await page.getByRole('radio', { name: /Gate/ }).check();
     await page.getByRole('button', { name: 'Save' }).click();
+    // Paired without a PIN: one is suggested, and may be left for later.
+    await page.getByRole('heading', { name: 'Set a settings PIN?' }).waitFor();
+    await page.getByRole('button', { name: 'Not now' }).click();
     await page.getByLabel('License plate').waitFor();
     await expect.poll(() => statusBar(page).textContent()).toMatch(/Online.*All synced/);
     // Paired for good: a reload comes back to the gate, not to the setup screen.

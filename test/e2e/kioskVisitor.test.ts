@@ -106,22 +106,27 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     await page.getByLabel('Last name', { exact: true }).fill('Hopper');
     await page.getByLabel('Email').fill('grace@');
     await page.getByLabel('Company').focus(); // leaving Email says at once that it is malformed
-    await expect.poll(() => page.getByText('Email must be an email address').count()).toBe(1);
+    await expect.poll(() => page.getByText('Please enter an email address, such as name@example.com.').count()).toBe(1);
     await page.getByLabel('Visitor type').selectOption('Contractor');
     await page.getByRole('button', { name: 'Check in', exact: true }).click();
 
-    await page.getByText('Who are you visiting? is required').waitFor();
-    expect(await page.getByText('I have read the safety rules must be accepted').count()).toBe(1);
+    // Each field says what to do, in a sentence to the visitor.
+    await page.getByText('Please tell us who you are visiting.').waitFor();
+    expect(await page.getByText('Please confirm that you have read the safety rules.').count()).toBe(1);
+    expect(await page.getByText(/must be accepted|is required/).count()).toBe(0);
     expect(await page.getByLabel('Who are you visiting?').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('alert').textContent()).toContain('Please correct the 3 fields');
     await screenshot(page, 'kiosk-checkin-form');
     expect(await outboxCount(page)).toBe(0);
     expect(await statusBar(page).textContent()).toContain('All synced');
 
-    // Put right, the same form goes through.
+    // Put right, the same form goes through; the banner follows the fields, and goes once they are all right.
     await page.getByLabel('Email').fill('grace@example.com');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Please correct the 2 fields');
     await page.getByLabel('Who are you visiting?').fill('Alan');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Please correct the field marked below');
     await page.getByLabel('I have read the safety rules').check();
+    await expect.poll(() => page.locator('.form-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Check in', exact: true }).click();
     await page.getByText('Welcome, Grace').waitFor();
     await expect.poll(async () => (await serverVisits(site)).length, { timeout: 10_000 }).toBe(1);

@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     expect(await page.getByText('Welcome, Ada').isVisible()).toBe(true);
     expect(await localVisits(page)).toBe(1);
 
-    // Past that short moment, a tap anywhere on the confirmation returns home at once, as the contract says.
+    // Past that short moment, a tap anywhere on the confirmation returns home at once (docs/api.md, Decisions beyond the contract).
     await sleep(500);
     const tapped = Date.now();
     await page.mouse.click(x, y);
@@ -184,7 +184,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     await firstName.fill('A'.repeat(101));
     await page.getByLabel('Last name', { exact: true }).fill('Lovelace');
     await checkInButton(page).click();
-    await page.getByText('First name can be at most 100 characters').waitFor();
+    await page.getByText('Please shorten this to 100 characters or fewer.').waitFor();
     expect(await page.locator('main').textContent()).not.toContain('Too big');
     expect(await localVisits(page)).toBe(0);
     await page.getByRole('button', { name: 'Back' }).click();

@@ -5,10 +5,11 @@
  * handler itself returned, which CONTRACT §7 stores on purpose.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Problem } from '../../shared/src/schemas/common';
 import { routes } from '../../server/src/routes';
-import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
 import { type FuzzRequest, requestsFor } from './fuzzArbitraries';
 import { type FuzzWorld, rowCounts, seedFuzzWorld } from './fuzzWorld';
 
@@ -16,17 +17,12 @@ import { type FuzzWorld, rowCounts, seedFuzzWorld } from './fuzzWorld';
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 10);
 const STACK_OR_SQL = /\n\s+at \S|\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|SequelizeDatabaseError/;
 
-let server: TestServer;
+// No rate limit in the way of the runs; private webhook URLs allowed so a valid subscription can be seeded.
+const harness = serverForFile({ RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 let fuzz: FuzzWorld;
 
 beforeAll(async () => {
-  // No rate limit in the way of the runs; private webhook URLs allowed so a valid subscription can be seeded.
-  server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  fuzz = await seedFuzzWorld(server);
-});
-
-afterAll(async () => {
-  await server.close();
+  fuzz = await seedFuzzWorld(harness.server);
 });
 
 interface Answer {
@@ -38,7 +34,7 @@ interface Answer {
 }
 
 async function send(method: string, request: FuzzRequest): Promise<Answer> {
-  const response = await fetch(`${server.baseUrl}${request.path}${request.query}`, { method, headers: request.headers, body: request.body });
+  const response = await fetch(`${harness.server.baseUrl}${request.path}${request.query}`, { method, headers: request.headers, body: request.body });
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -91,13 +87,13 @@ describe('fuzzing every endpoint with malformed input', () => {
     it(`${route.method} /v1${route.path}: no 5xx, problem+json errors, nothing written by a rejection`, async () => {
       await fc.assert(
         fc.asyncProperty(requestsFor(fuzz, route, TEST_ADMIN_TOKEN), async (request) => {
-          const before = await rowCounts(server.sequelize);
+          const before = await rowCounts(harness.server.database);
           const answer = await send(route.method, request);
           const described = `${route.method} ${request.path}${request.query} → ${answer.status}`;
           expect(answer.status, `${described}: ${answer.text}`).toBeLessThan(500);
           if (answer.status < 400) return;
           expectProblem(answer, described);
-          expectUnchanged(before, await rowCounts(server.sequelize), request, answer, described);
+          expectUnchanged(before, await rowCounts(harness.server.database), request, answer, described);
         }),
         { numRuns: RUNS_PER_ROUTE },
       );

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import type { Sequelize } from 'sequelize';
-import { queryOne, queryRows } from '../../server/src/db/query';
+import { type Executor, queryOne, queryRows } from '../../server/src/db/query';
 import { type World, buildWorld } from '../support/factories';
 import { apiClient } from '../support/http';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
+import { raw, sql } from '../../server/src/db/sql';
 
 /** A seeded world with one of everything, so every path parameter has a valid value to try. */
 export interface FuzzWorld {
@@ -106,11 +106,11 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
 };
 
 /** Row counts of every table but the rate limiter's (usage accounting, written by a timer, not by requests). */
-export async function rowCounts(sequelize: Sequelize): Promise<Record<string, number>> {
+export async function rowCounts(db: Executor): Promise<Record<string, number>> {
   const tables = await queryRows<{ name: string }>(
-    { sequelize },
-    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'rate_limit_windows' ORDER BY tablename`,
+    db,
+    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'rate_limit_windows' ORDER BY tablename`,
   );
   const columns = tables.map(({ name }) => `(SELECT count(*)::int FROM "${name}") AS "${name}"`).join(', ');
-  return (await queryOne<Record<string, number>>({ sequelize }, `SELECT ${columns}`)) ?? {};
+  return (await queryOne<Record<string, number>>(db, sql`SELECT ${raw(columns)}`)) ?? {};
 }

@@ -9,8 +9,9 @@ import { type RunningPostgres, freePort, startEmbeddedPostgres, withDatabase } f
 import { queryRows } from '../../server/src/db/query';
 import { buildWorld } from '../support/factories';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
+import { sql } from '../../server/src/db/sql';
 
-/** Every request must answer within this, database or not (CONTRACT §2: 503 while Postgres is unreachable). */
+/** Every request must answer within this, database or not (docs/api.md, Errors: 503 while PostgreSQL is unreachable). */
 const ANSWER_WITHIN_MS = 10_000;
 const CLIENTS = 6;
 const DOWN_FOR_MS = 2_500;
@@ -123,10 +124,10 @@ describe('PostgreSQL stopped and restarted under load', () => {
     server = await spawnServer({ DATABASE_URL: databaseUrl, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000', DB_POOL_MAX: '10' });
     const running = server;
     const serverPid = running.child.pid;
-    const sequelize = createDatabase({ url: databaseUrl, poolMax: 2 });
-    const world = await buildWorld({ sequelize, baseUrl: running.baseUrl });
+    const database = createDatabase({ url: databaseUrl, poolMax: 2 });
+    const world = await buildWorld({ database, baseUrl: running.baseUrl });
     // The factories' own pool must not ride through the outages: it is only needed again at the end.
-    await sequelize.close();
+    await database.close();
     const readyz = async () => {
       const response = await fetch(`${running.baseUrl}/readyz`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
       return { status: response.status, type: response.headers.get('content-type') ?? '', body: (await response.json()) as Partial<Problem> };
@@ -184,7 +185,7 @@ describe('PostgreSQL stopped and restarted under load', () => {
 
     // Every acknowledged create survived both outages (a commit is acknowledged only once it is written to the WAL).
     const check = createDatabase({ url: databaseUrl, poolMax: 1 });
-    const found = await queryRows<{ count: number }>({ sequelize: check }, 'SELECT count(*)::int AS count FROM person_checkins WHERE id = ANY($1::bigint[])', [acknowledged]);
+    const found = await queryRows<{ count: number }>(check, sql`SELECT count(*)::int AS count FROM person_checkins WHERE id = ANY(${acknowledged}::bigint[])`);
     await check.close();
     expect(found[0]?.count).toBe(acknowledged.length);
   }, 120_000);

@@ -11,6 +11,7 @@ import { createTestDatabase } from '../support/database';
 import { buildWorld, visitor } from '../support/factories';
 import { type ApiClient, type ApiResponse, apiClient } from '../support/http';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
+import { sql } from '../../server/src/db/sql';
 
 const running: ServerProcess[] = [];
 afterEach(() => {
@@ -45,11 +46,11 @@ async function untilAcknowledged(send: () => Promise<ApiResponse<PersonCheckin>>
 describe('a server killed during keyed break starts and checkouts (SIGKILL)', () => {
   it('after a restart, retrying every step leaves each check-in with one break, one checkout and one event each; every acknowledged answer stands', async () => {
     const databaseUrl = await createTestDatabase();
-    const sequelize = createDatabase({ url: databaseUrl, poolMax: 4 });
+    const database = createDatabase({ url: databaseUrl, poolMax: 4 });
     const env = { DATABASE_URL: databaseUrl, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000' };
     const first = await spawnServer(env);
     running.push(first);
-    const world = await buildWorld({ sequelize, baseUrl: first.baseUrl });
+    const world = await buildWorld({ database, baseUrl: first.baseUrl });
     const path = `/v1/sites/${world.siteId}/checkins/people`;
     const ids: number[] = [];
     for (let batch = 0; batch < CHECKINS; batch += CONCURRENCY) {
@@ -104,29 +105,26 @@ describe('a server killed during keyed break starts and checkouts (SIGKILL)', ()
     }
 
     const breaks = await queryRows<{ checkin_id: number; count: number; open: number }>(
-      { sequelize },
-      `SELECT checkin_id, count(*)::int AS count, count(*) FILTER (WHERE ended_at IS NULL)::int AS open
-       FROM person_breaks WHERE checkin_id = ANY($1::bigint[]) GROUP BY checkin_id`,
-      [ids],
+      database,
+      sql`SELECT checkin_id, count(*)::int AS count, count(*) FILTER (WHERE ended_at IS NULL)::int AS open
+       FROM person_breaks WHERE checkin_id = ANY(${ids}::bigint[]) GROUP BY checkin_id`,
     );
     expect(breaks).toHaveLength(CHECKINS);
     expect(breaks.every((row) => row.count === 1 && row.open === 0)).toBe(true);
     const events = await queryRows<{ type: string; count: number }>(
-      { sequelize },
-      `SELECT type, count(*)::int AS count FROM outbox_events
+      database,
+      sql`SELECT type, count(*)::int AS count FROM outbox_events
        WHERE type IN ('PERSON_BREAK_STARTED', 'PERSON_CHECKIN_EXITED')
-         AND (payload->'data'->'checkin'->>'checkinId')::bigint = ANY($1::bigint[])
+         AND (payload->'data'->'checkin'->>'checkinId')::bigint = ANY(${ids}::bigint[])
        GROUP BY type, payload->'data'->'checkin'->>'checkinId'`,
-      [ids],
     );
     expect(events).toHaveLength(2 * CHECKINS);
     expect(events.every((row) => row.count === 1)).toBe(true);
     const statuses = await queryRows<{ status: string; count: number }>(
-      { sequelize },
-      'SELECT status, count(*)::int AS count FROM person_checkins WHERE id = ANY($1::bigint[]) GROUP BY status',
-      [ids],
+      database,
+      sql`SELECT status, count(*)::int AS count FROM person_checkins WHERE id = ANY(${ids}::bigint[]) GROUP BY status`,
     );
     expect(statuses).toEqual([{ status: 'OUT', count: CHECKINS }]);
-    await sequelize.close();
+    await database.close();
   }, 120_000);
 });

@@ -1,16 +1,10 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
-import type { TestServer } from '../support/testServer';
-import { buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+import { buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What `work` came to within `ms`, or 'still running'. */
@@ -18,10 +12,10 @@ const within = <T>(ms: number, work: Promise<T>) => Promise.race([work, sleep(ms
 
 describe('the device cannot write down the server\'s answer (storage full)', () => {
   it('the pass ends and lets go of the sync lock, the queue backs off, and once writes work the answer is recorded: one check-in', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     // Half the ceiling every time: the queue's pauses are 0.5 s, 1 s, 2 s… (not a random near-zero wait).
     const retryPolicy = fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
-    const { kiosk, platform, network, databaseName } = openTestKiosk(server, site, { online: false, retryPolicy });
+    const { kiosk, platform, network, databaseName } = openTestKiosk(harness.server, site, { online: false, retryPolicy });
     kiosk.start();
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Quota' } });
     if (!ada.ok) throw new Error(ada.message);

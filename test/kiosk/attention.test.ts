@@ -1,17 +1,11 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConfigField } from '../../shared/src/schemas/sites';
 import { putCheckinConfig } from '../support/checkinConfig';
-import type { TestServer } from '../support/testServer';
-import { type KioskSite, attentionOf, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
+import { type KioskSite, attentionOf, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const fields = (companyRequired: boolean): ConfigField[] => [
   { name: 'firstName', label: 'First name', type: 'text', required: true },
@@ -24,8 +18,8 @@ const requireCompany = (site: KioskSite, required: boolean) => putCheckinConfig(
 
 describe('a refused action goes to Needs attention and holds back only its own visit', () => {
   it('a 422 create (the site config changed while offline) blocks its break; other visitors sync; Discard takes both and says so', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site, { online: true });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site, { online: true });
     expect((await kiosk.siteConfig())?.config.fields.find((field) => field.name === 'company')?.required).toBe(false);
     network.setOnline(false);
     kiosk.start();
@@ -62,8 +56,8 @@ describe('a refused action goes to Needs attention and holds back only its own v
   });
 
   it('Retry after the cause is fixed sends the create under a new key (the old one would replay the 422), then its break', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site, { online: true });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site, { online: true });
     await kiosk.siteConfig();
     await requireCompany(site, true);
     network.setOnline(false);
@@ -90,8 +84,8 @@ describe('a refused action goes to Needs attention and holds back only its own v
   });
 
   it('a 409 shows the server state the conflict carried; discarding the action keeps the visit as the server has it', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk } = openTestKiosk(server, site, { online: true });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk } = openTestKiosk(harness.server, site, { online: true });
     kiosk.start();
     const alan = await kiosk.checkIn({ person: { firstName: 'Alan', lastName: 'Turing' } });
     if (!alan.ok) throw new Error(alan.message);
@@ -113,8 +107,8 @@ describe('a refused action goes to Needs attention and holds back only its own v
   });
 
   it('an action older than the 7-day window is refused (OCCURRED_AT_OUT_OF_RANGE) and waits for a person, not retried forever', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site, { online: false, clockOffsetMs: -8 * 24 * 3_600_000 });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -8 * 24 * 3_600_000 });
     kiosk.start();
     await kiosk.checkIn({ person: { firstName: 'Old', lastName: 'Visit' } });
     network.setOnline(true);

@@ -1,25 +1,19 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readPeoplePulledAt, saveSettings } from '../../kiosk/src/data/settings';
 import type { Kiosk } from '../../kiosk/src/kiosk';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import type { TestServer } from '../support/testServer';
-import { attentionOf, buildKioskSite, drain, openTestKiosk, startKioskServer } from './harness';
+import { attentionOf, buildKioskSite, drain, kioskServerForFile, openTestKiosk } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const badgeError = { path: 'customFields.badgeNumber', message: 'Badge number is required' };
 
 describe('Needs attention keeps what the server did not accept', () => {
   it('a check-in refused for a field the cached configuration lacks keeps the field errors, through a reopen, named by label once known', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, databaseName } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, databaseName } = openTestKiosk(harness.server, site);
     kiosk.start();
     await kiosk.siteConfig();
     await requireBadgeNumber(site);
@@ -36,7 +30,7 @@ describe('Needs attention keeps what the server did not accept', () => {
     await kiosk.close();
 
     // Stored with the action: a new instance on the same database (a reload) still has them.
-    const reopened = openTestKiosk(server, site, { databaseName });
+    const reopened = openTestKiosk(harness.server, site, { databaseName });
     reopened.kiosk.start();
     const [stored] = await attentionOf(reopened.kiosk);
     expect(stored?.action.lastError?.errors).toEqual([badgeError]);
@@ -48,8 +42,8 @@ describe('Needs attention keeps what the server did not accept', () => {
   });
 
   it('an action refused before field errors were kept still shows, with none listed', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk } = openTestKiosk(server, site, { online: false });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk } = openTestKiosk(harness.server, site, { online: false });
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Lovelace' } });
     if (!ada.ok) throw new Error(ada.message);
     // As an older version stored a refusal: an error with no `errors` field at all.
@@ -66,8 +60,8 @@ describe('Needs attention keeps what the server did not accept', () => {
 
 describe('the Roll call knows how old it is', () => {
   it('records when the people were last pulled, keeps it through a reopen, not for a failed pull, and forgets it on a move', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network, databaseName } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network, databaseName } = openTestKiosk(harness.server, site);
     expect(await readPeoplePulledAt(kiosk.db, site.siteId)).toBeUndefined();
     kiosk.start();
 
@@ -84,13 +78,13 @@ describe('the Roll call knows how old it is', () => {
     expect(await readPeoplePulledAt(kiosk.db, site.siteId)).toBe(pulledAt);
     await kiosk.close();
 
-    const reopened = openTestKiosk(server, site, { databaseName, online: false });
+    const reopened = openTestKiosk(harness.server, site, { databaseName, online: false });
     expect(await readPeoplePulledAt(reopened.kiosk.db, site.siteId)).toBe(pulledAt);
     // Another site of this kiosk's database has never been pulled.
     expect(await readPeoplePulledAt(reopened.kiosk.db, site.siteId + 1)).toBeUndefined();
 
     // Paired, then moved to another site: the new pairing has not been synced yet.
-    const settings = { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' as const };
+    const settings = { serverUrl: harness.server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' as const };
     expect(await saveSettings(reopened.kiosk.db, settings)).toEqual({ ok: true });
     reopened.network.setOnline(true);
     reopened.kiosk.start();

@@ -2,12 +2,11 @@
 import 'fake-indexeddb/auto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attentionItems } from '../../kiosk/src/data/attention';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
-import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, drain, serverPeople, serverVehicles, startKioskServer, testRetryPolicy } from './harness';
+import { type KioskSite, buildKioskSite, drain, kioskServerForFile, serverPeople, serverVehicles, testRetryPolicy } from './harness';
 
 // The stale clock correction: a kiosk learns that its clock is hours off, goes offline, and the device clock
 // is set right (NTP comes back, someone sets it) while it is offline. The actions queued then must still
@@ -17,12 +16,7 @@ const HOURS = 3_600_000;
 /** How close a recorded time must be to when the action really happened (the `Date` header has 1 s steps). */
 const CLOSE_MS = 5_000;
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 /** A kiosk as the app opens it (clock correction on), on the real server, with a device clock `clockOffsetMs` off. */
 function openClockKiosk(site: KioskSite, clockOffsetMs: number, mode: 'visitor' | 'gate' = 'visitor') {
@@ -32,7 +26,7 @@ function openClockKiosk(site: KioskSite, clockOffsetMs: number, mode: 'visitor' 
     platform,
     databaseName: `clock-${randomUUID()}`,
     databaseOptions: { indexedDB, IDBKeyRange },
-    serverUrl: server.baseUrl,
+    serverUrl: harness.server.baseUrl,
     token: site.kioskToken,
     siteId: site.siteId,
     mode,
@@ -78,7 +72,7 @@ async function expectRecordedAsHappened(site: KioskSite, times: Awaited<ReturnTy
 
 describe('a device clock set right while the kiosk is offline', () => {
   it('was behind (set forward): the actions reach the server at the times they happened, none waits for a person', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = openClockKiosk(site, -3 * HOURS);
     kiosk.start();
     await kiosk.engine.syncNow(); // the server's answer: the device is 3 hours behind
@@ -99,7 +93,7 @@ describe('a device clock set right while the kiosk is offline', () => {
   });
 
   it('was fast (set back): the actions reach the server at the times they happened, not hours early', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = openClockKiosk(site, 3 * HOURS);
     kiosk.start();
     await kiosk.engine.syncNow(); // the server's answer: the device is 3 hours fast
@@ -116,7 +110,7 @@ describe('a device clock set right while the kiosk is offline', () => {
   });
 
   it('at the gate: an entry and an exit queued after the clock was set forward reach the server at their times', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = openClockKiosk(site, -5 * HOURS, 'gate');
     kiosk.start();
     await kiosk.engine.syncNow();
@@ -140,7 +134,7 @@ describe('a device clock set right while the kiosk is offline', () => {
   });
 
   it('an action queued before the device\'s own time was kept cannot be restamped: it waits for a person, in plain words', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = openClockKiosk(site, -3 * HOURS);
     kiosk.start();
     await kiosk.engine.syncNow();

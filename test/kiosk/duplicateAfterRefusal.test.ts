@@ -1,20 +1,14 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alreadyOnSite } from '../../kiosk/src/data/queries';
 import type { PersonVisit } from '../../kiosk/src/data/types';
 import { actionsOf } from '../../kiosk/src/data/visits';
 import type { Kiosk } from '../../kiosk/src/kiosk';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
+import { type KioskSite, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 async function checkIn(kiosk: Kiosk, firstName: string, lastName: string): Promise<PersonVisit> {
   const result = await kiosk.checkIn({ person: { firstName, lastName } });
@@ -26,8 +20,8 @@ const states = async (kiosk: Kiosk, visit: PersonVisit) => (await actionsOf(kios
 
 describe('"already checked in" on the check-in form', () => {
   it('ignores a visit whose create the server refused, and still counts one synced or merely queued', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site);
     kiosk.start();
     await kiosk.siteConfig();
 

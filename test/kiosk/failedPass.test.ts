@@ -1,26 +1,20 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
-import type { TestServer } from '../support/testServer';
-import { buildKioskSite, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+import { buildKioskSite, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a sync pass that throws (the device\'s storage fails under it)', () => {
   it('counts as a failed pass: the engine tries again by itself after a growing pause, never in a loop, and the queue goes once storage works', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     // Half the ceiling every time: the queue's pauses are 0.5 s, 1 s, 2 s… (not a random near-zero wait).
     // The harness's periodic pull is a minute away: only the engine's own retry can bring the queue back here.
     const retryPolicy = fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
-    const { kiosk, network } = openTestKiosk(server, site, { online: false, retryPolicy });
+    const { kiosk, network } = openTestKiosk(harness.server, site, { online: false, retryPolicy });
     kiosk.start();
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Broken' } });
     if (!ada.ok) throw new Error(ada.message);

@@ -1,9 +1,8 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
-import type { TestServer } from '../support/testServer';
-import { buildKioskSite, openTestKiosk, startKioskServer, until } from './harness';
+import { buildKioskSite, kioskServerForFile, openTestKiosk, until } from './harness';
 
 // The engine's schedule read can be made to fail, as reading the outbox does when the device's storage breaks.
 const scheduleFault = vi.hoisted(() => ({ failNext: 0 }));
@@ -21,12 +20,7 @@ vi.mock('../../kiosk/src/sync/schedule', async (importOriginal) => {
   };
 });
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const broken = () => new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
@@ -35,11 +29,11 @@ const halfJitter = () => fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, rando
 
 describe('the sync engine after a pass that failed', () => {
   it('pulls with its next pass when the pull itself threw, not only when the periodic pull comes round', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const grace = await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Grace', lastName: 'Pulled' } });
     expect(grace.status).toBe(201);
     // The harness's periodic pull is a minute away: only the engine's own retry can bring Grace in.
-    const { kiosk, platform } = openTestKiosk(server, site, { retryPolicy: halfJitter() });
+    const { kiosk, platform } = openTestKiosk(harness.server, site, { retryPolicy: halfJitter() });
     // Timers fire a little early by the wall clock, as they may in Node and browsers: the pass the pause's
     // timer wakes finds the pause not quite over.
     const setTimer = platform.clock.setTimer.bind(platform.clock);
@@ -55,8 +49,8 @@ describe('the sync engine after a pass that failed', () => {
   });
 
   it('counts a pass once when its push failed and its schedule then threw: one step of backoff, not two', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site, { online: false, retryPolicy: halfJitter() });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site, { online: false, retryPolicy: halfJitter() });
     kiosk.start();
     // Three visits, so the pass stops as "server unreachable" (three unanswered visits in a row): a failed pass.
     for (const lastName of ['One', 'Two', 'Three']) {

@@ -1,24 +1,18 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom, testNetwork } from '../../kiosk/src/platform/testPlatform';
-import type { TestServer } from '../support/testServer';
 import { expectServerToMatch, playDay } from './day';
-import { buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+import { buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const HOURS = 3_600_000;
 
 describe('exactly once through a bad network', () => {
   it('30% of requests lost and 30% of answers lost after the server committed: still each action exactly once', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network } = openTestKiosk(server, site, { online: false, clockOffsetMs: -8 * HOURS, random: seededRandom(7) });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -8 * HOURS, random: seededRandom(7) });
     kiosk.start();
     const { expected, actions } = await playDay(kiosk, platform.clock, 40, 'Faulty');
 
@@ -37,8 +31,8 @@ describe('exactly once through a bad network', () => {
 
 describe('a restart in the middle of a sync', () => {
   it('a new engine on the same database, after the old one died with answers in flight, loses and duplicates nothing', async () => {
-    const site = await buildKioskSite(server);
-    const first = openTestKiosk(server, site, { online: false, clockOffsetMs: -6 * HOURS, concurrency: 6 });
+    const site = await buildKioskSite(harness.server);
+    const first = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -6 * HOURS, concurrency: 6 });
     first.kiosk.start();
     const { expected } = await playDay(first.kiosk, first.platform.clock, 30, 'Restart');
 
@@ -49,7 +43,7 @@ describe('a restart in the middle of a sync', () => {
     const remaining = await first.kiosk.db.outbox.count();
     expect(remaining).toBeGreaterThan(0);
 
-    const second = openTestKiosk(server, site, { databaseName: first.databaseName, clockOffsetMs: -6 * HOURS });
+    const second = openTestKiosk(harness.server, site, { databaseName: first.databaseName, clockOffsetMs: -6 * HOURS });
     second.kiosk.start();
     await drain(second.kiosk);
     expect(await second.kiosk.db.outbox.count()).toBe(0);
@@ -59,13 +53,13 @@ describe('a restart in the middle of a sync', () => {
   });
 
   it('restarts while offline keep the queue: a new engine sends what the old one queued', async () => {
-    const site = await buildKioskSite(server);
-    const first = openTestKiosk(server, site, { online: false, clockOffsetMs: -2 * HOURS });
+    const site = await buildKioskSite(harness.server);
+    const first = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -2 * HOURS });
     first.kiosk.start();
     const { expected, actions } = await playDay(first.kiosk, first.platform.clock, 8, 'Reload');
     await first.kiosk.close();
 
-    const second = openTestKiosk(server, site, { databaseName: first.databaseName, online: true });
+    const second = openTestKiosk(harness.server, site, { databaseName: first.databaseName, online: true });
     expect(await second.kiosk.db.outbox.count()).toBe(actions);
     second.kiosk.start();
     await until(async () => (await second.kiosk.db.outbox.count()) === 0);

@@ -1,18 +1,12 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { attentionItems } from '../../kiosk/src/data/attention';
 import type { VehicleVisit } from '../../kiosk/src/data/types';
-import type { TestServer } from '../support/testServer';
-import { buildKioskSite, drain, openTestKiosk, serverVehicles, startKioskServer } from './harness';
+import { buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverVehicles } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const HOURS = 3_600_000;
 const DAYS = 24 * HOURS;
@@ -24,10 +18,10 @@ function visitOf(result: { ok: true; value: VehicleVisit } | { ok: false; messag
 
 describe('the gate: entry and exit by plate', () => {
   it('a registered plate enters (server says IN), a second entry is refused at once, Exit by plate checks it out', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const registered = await site.api.post('/v1/profiles/vehicles', { licensePlate: 'GH-101 AB' });
     expect(registered.status).toBe(201);
-    const { kiosk } = openTestKiosk(server, site, { mode: 'gate' });
+    const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();
 
     const entered = visitOf(await kiosk.vehicleEntry('gh 101 ab'));
@@ -46,8 +40,8 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('offline, an unknown plate enters and leaves; online, the server gets one visit with both times', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network } = openTestKiosk(server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
     kiosk.start();
     const entered = visitOf(await kiosk.vehicleEntry('XY 999'));
     platform.clock.shift(HOURS);
@@ -62,10 +56,10 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('Exit of a plate this kiosk never saw asks the server by plate, then checks the visit out through the outbox', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'QR 77' });
     expect(created.status).toBe(201);
-    const { kiosk, network } = openTestKiosk(server, site, { mode: 'gate' });
+    const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate' });
 
     network.setOnline(false);
     expect(await kiosk.vehicleExit('QR77')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -91,9 +85,9 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('a gate kiosk pulls the vehicles on site, so Exit works offline for a visit another gate let in', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'LM-5' });
-    const { kiosk, network } = openTestKiosk(server, site, { mode: 'gate' });
+    const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();
     await kiosk.engine.syncNow();
     const seen = await new Promise<VehicleVisit[]>((resolve) => {
@@ -113,8 +107,8 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('a vehicle that left and came back while offline syncs in order: the old visit\'s exit reaches the server before the new entry', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network } = openTestKiosk(server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
     kiosk.start();
     const first = visitOf(await kiosk.vehicleEntry('RE 1'));
     platform.clock.shift(HOURS);
@@ -134,9 +128,9 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('a new entry behind a refused entry and its exit is not stuck unseen: it reaches the server, the refused one waits in Needs attention', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     // The first entry is more than 7 days old when it arrives: the server refuses it (OCCURRED_AT_OUT_OF_RANGE).
-    const { kiosk, platform, network } = openTestKiosk(server, site, { mode: 'gate', online: false, clockOffsetMs: -8 * DAYS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -8 * DAYS });
     kiosk.start();
     const first = visitOf(await kiosk.vehicleEntry('RF 1'));
     platform.clock.shift(8 * DAYS - 2 * HOURS);

@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attentionItems } from '../../kiosk/src/data/attention';
 import { vehiclesOnSite } from '../../kiosk/src/data/queries';
 import { applySnapshot } from '../../kiosk/src/data/snapshot';
@@ -12,20 +12,14 @@ import { vehicleVisits } from '../../kiosk/src/data/visitKinds';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import type { FetchLike } from '../../kiosk/src/platform/platform';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
-import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverVehicles, startKioskServer, testRetryPolicy } from './harness';
+import { type KioskSite, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverVehicles, testRetryPolicy } from './harness';
 
 // Two gates of one site. A car came in through gate A (the server has its open visit); gate B is offline and
 // has not pulled it, so when the car leaves through gate B the guard's Entry (a scanner's mistake) makes a
 // local visit and the Exit is queued behind it. The server refuses that Entry as VEHICLE_ALREADY_ON_SITE,
 // naming the visit from gate A: that visit is the one gate B's Exit is for.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const HOURS = 3_600_000;
 
@@ -37,7 +31,7 @@ function visitOf(result: { ok: true; value: VehicleVisit } | { ok: false; messag
 /** Gate A lets the (registered) car in, online: the server has its visit, IN, entered two hours ago. */
 async function enteredAtGateA(site: KioskSite, plate: string) {
   expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: plate })).status).toBe(201);
-  const gateA = openTestKiosk(server, site, { mode: 'gate', clockOffsetMs: -2 * HOURS });
+  const gateA = openTestKiosk(harness.server, site, { mode: 'gate', clockOffsetMs: -2 * HOURS });
   gateA.kiosk.start();
   const entered = visitOf(await gateA.kiosk.vehicleEntry(plate));
   await drain(gateA.kiosk);
@@ -67,7 +61,7 @@ function offlineGateB(site: KioskSite, rewrite?: (problem: Record<string, unknow
     platform,
     databaseName: `gate-b-${randomUUID()}`,
     databaseOptions: { indexedDB, IDBKeyRange },
-    serverUrl: server.baseUrl,
+    serverUrl: harness.server.baseUrl,
     token: site.kioskToken,
     siteId: site.siteId,
     mode: 'gate',
@@ -93,7 +87,7 @@ async function twinPulledBeforePush(site: KioskSite, plate: string) {
 
 describe('a gate that recorded an Entry for a car another gate let in', () => {
   it('takes the refused Entry\'s visit to be the server\'s: the Exit closes the visit from gate A, nothing waits', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const fromGateA = await enteredAtGateA(site, 'GA-100 B');
     const { kiosk, platform, network } = offlineGateB(site);
     kiosk.start();
@@ -119,7 +113,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('a visit that began after the refused Entry is another visit: the Entry and its Exit wait in Needs attention, it stays IN', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = offlineGateB(site);
     kiosk.start();
     // Offline, gate B sees the car come and go (an hour ago, half an hour ago)...
@@ -143,7 +137,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('an Entry alone (pressed by mistake) leaves the gate showing the server\'s visit: IN since gate A let it in', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const fromGateA = await enteredAtGateA(site, 'GA-200 B');
     const { kiosk, network } = offlineGateB(site);
     kiosk.start();
@@ -164,7 +158,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('a pull that brought the visit from gate A in before the push is folded in: the gate shows the car once', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-400 B');
     // Until the push, gate B shows the car twice: its own Entry (PENDING) and the visit from gate A.
     expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.serverId ?? local.visitId)).toEqual([local.visitId, fromGateA.checkinId]);
@@ -181,7 +175,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin\'s Exit goes', async () => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-600 B');
     const twin = await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first();
     if (!twin) throw new Error('the pull did not bring the visit from gate A');
@@ -212,7 +206,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   ];
 
   it.each(notThatVisit)('a refusal %s is for a person: the Entry waits in Needs attention with the Exit behind it', async (_name, rewrite) => {
-    const site = await buildKioskSite(server);
+    const site = await buildKioskSite(harness.server);
     const fromGateA = await enteredAtGateA(site, 'GA-300 B');
     const { kiosk, platform, network } = offlineGateB(site, rewrite);
     kiosk.start();

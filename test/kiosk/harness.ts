@@ -10,10 +10,11 @@ import { visitHeads } from '../../kiosk/src/data/visits';
 import { type RetryPolicy, fullJitterBackoff } from '../../kiosk/src/sync/backoff';
 import { kioskSite } from '../support/factories';
 import type { ApiClient } from '../support/http';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
+import type { TestServer } from '../support/testServer';
 
-/** The real server, with a rate limit no kiosk test reaches (retrying 429s is tested on its own). */
-export const startKioskServer = () => startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' });
+/** The file's real server, with a rate limit no kiosk test reaches (retrying 429s is tested on its own). */
+export const kioskServerForFile = () => serverForFile({ RATE_LIMIT_PER_MINUTE: '1000000' });
 
 export interface KioskSite {
   siteId: number;

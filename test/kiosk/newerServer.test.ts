@@ -7,7 +7,7 @@ import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 import { stubPersonCheckin } from './stubAnswers';
 
-// A server upgraded before its kiosks: v1 grows by adding enum values (CONTRACT §1), so its answers carry
+// A server upgraded before its kiosks: v1 grows by adding enum values (docs/api.md, Basics), so its answers carry
 // statuses, sources and field types this kiosk was built without. A stub server stands in for it.
 
 const json = (status: number, body: unknown) =>

@@ -1,28 +1,22 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../kiosk/src/sync/status';
-import type { TestServer } from '../support/testServer';
 import { expectServerToMatch, playDay } from './day';
-import { type KioskSite, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer, until } from './harness';
+import { type KioskSite, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const HOURS = 3_600_000;
 
 describe('a day offline, then online', () => {
   let site: KioskSite;
   beforeAll(async () => {
-    site = await buildKioskSite(server);
+    site = await buildKioskSite(harness.server);
   });
 
   it('confirms every action at once offline, then gives the server exactly those visits, breaks and checkouts at their times', async () => {
-    const { kiosk, platform, network } = openTestKiosk(server, site, { online: false, clockOffsetMs: -10 * HOURS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -10 * HOURS });
     const statuses: SyncStatus[] = [];
     const stop = kiosk.status.subscribe((status) => statuses.push(status));
     kiosk.start();

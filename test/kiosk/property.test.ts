@@ -1,19 +1,13 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PersonVisit } from '../../kiosk/src/data/types';
 import { seededRandom } from '../../kiosk/src/platform/testPlatform';
-import type { TestServer } from '../support/testServer';
 import { expectServerToMatch } from './day';
-import { type KioskSite, type TestKiosk, buildKioskSite, drain, openTestKiosk, serverPeople, startKioskServer } from './harness';
+import { type KioskSite, type TestKiosk, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 type Command =
   | { type: 'checkIn' }
@@ -51,7 +45,7 @@ async function run(site: KioskSite, commands: Command[], seed: number, initialFa
   let faults = initialFaults;
   const random = seededRandom(seed);
   const open = (databaseName?: string): TestKiosk => {
-    const opened = openTestKiosk(server, site, { databaseName, online, clockOffsetMs: offsetMs, random });
+    const opened = openTestKiosk(harness.server, site, { databaseName, online, clockOffsetMs: offsetMs, random });
     opened.network.setFaults(faults);
     opened.kiosk.start();
     return opened;
@@ -121,7 +115,7 @@ describe('property: any history of actions and network faults ends with the serv
         fc.array(command, { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 1, max: 2 ** 31 - 1 }),
         faultsArb,
-        async (commands, seed, faults) => run(await buildKioskSite(server), commands, seed, faults),
+        async (commands, seed, faults) => run(await buildKioskSite(harness.server), commands, seed, faults),
       ),
       { numRuns: 40 },
     );

@@ -1,6 +1,6 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Kiosk } from '../../kiosk/src/kiosk';
 import type { SyncStatus } from '../../kiosk/src/sync/status';
@@ -8,15 +8,9 @@ import { pullPeople } from '../../kiosk/src/sync/pull';
 import { ackWriter } from '../../kiosk/src/sync/ackWriter';
 import { pushOutbox } from '../../kiosk/src/sync/push';
 import { putCheckinConfig } from '../support/checkinConfig';
-import type { TestServer } from '../support/testServer';
-import { type KioskSite, buildKioskSite, openTestKiosk, serverPeople, startKioskServer, testRetryPolicy, until } from './harness';
+import { type KioskSite, buildKioskSite, kioskServerForFile, openTestKiosk, serverPeople, testRetryPolicy, until } from './harness';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 const MINUTES = 60_000;
 
@@ -37,8 +31,8 @@ async function integratorCheckIn(site: KioskSite, firstName: string): Promise<Pe
 
 describe('pull: the server state of the site refreshes the local view without losing local changes', () => {
   it('adds people checked in elsewhere, drops those who left elsewhere, keeps a local checkout the server has not seen', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform } = openTestKiosk(harness.server, site);
     const now = () => platform.clock.now();
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Here' } });
     const carl = await kiosk.checkIn({ person: { firstName: 'Carl', lastName: 'Here' } });
@@ -60,8 +54,8 @@ describe('pull: the server state of the site refreshes the local view without lo
   });
 
   it('a create whose answer was lost is not shown twice when the pull brings it first; its acknowledgement then names it', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site);
     const now = () => platform.clock.now();
     const dan = await kiosk.checkIn({ person: { firstName: 'Dan', lastName: 'Lost' } });
     if (!dan.ok) throw new Error(dan.message);
@@ -83,8 +77,8 @@ describe('pull: the server state of the site refreshes the local view without lo
 
 describe('site configuration: cached 5 minutes, served however old while offline', () => {
   it('uses the cache when young, revalidates when old, follows a change, and falls back to the last copy offline', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, platform, network } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site);
     const first = await kiosk.siteConfig();
     expect(first).toMatchObject({ fresh: true, config: { siteId: site.siteId, requiresApproval: false } });
     const sent = network.stats.sent;
@@ -112,8 +106,8 @@ describe('site configuration: cached 5 minutes, served however old while offline
   });
 
   it('with nothing cached and no network, the form uses the server defaults (first and last name required)', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk } = openTestKiosk(server, site, { online: false });
+    const site = await buildKioskSite(harness.server);
+    const { kiosk } = openTestKiosk(harness.server, site, { online: false });
     expect(await kiosk.siteConfig()).toBeUndefined();
     expect(await kiosk.checkIn({ person: { firstName: 'Solo' } })).toMatchObject({ ok: false, errors: [{ path: 'person.lastName' }] });
     await kiosk.close();
@@ -122,8 +116,8 @@ describe('site configuration: cached 5 minutes, served however old while offline
 
 describe('status bar', () => {
   it('says Offline when the server does not answer even though the device has a link, and counts what is pending', async () => {
-    const site = await buildKioskSite(server);
-    const { kiosk, network } = openTestKiosk(server, site);
+    const site = await buildKioskSite(harness.server);
+    const { kiosk, network } = openTestKiosk(harness.server, site);
     const seen: SyncStatus[] = [];
     const stop = kiosk.status.subscribe((status) => seen.push(status));
     network.setFaults({ failRequests: 1, dropResponses: 0 });

@@ -52,7 +52,7 @@ const problem = (status: number, code: string, current?: unknown) => ({
   retryAfterMs: undefined,
 });
 
-describe('what is retried and what needs a person (CONTRACT §11)', () => {
+describe('what is retried and what needs a person (docs/kiosk-sync.md, What happens to an answer)', () => {
   const Resource = z.object({ checkinId: z.number() });
   it.each([
     ['no answer', { kind: 'unreachable' as const, message: 'reset' }],

@@ -1,37 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../shared/src/client';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { queryRows } from '../../server/src/db/query';
 import { listAllSites } from '../../kiosk/src/data/siteList';
 import { buildAccount, buildToken } from '../support/factories';
-import type { TestServer } from '../support/testServer';
-import { startKioskServer } from './harness';
+import { kioskServerForFile } from './harness';
+import { sql } from '../../server/src/db/sql';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startKioskServer();
-});
-afterAll(async () => server?.close());
+const harness = kioskServerForFile();
 
 describe('the setup screen\'s list of sites', () => {
   it('has every site the token can view, past the first page of 200', async () => {
-    const { accountId } = await buildAccount(server);
+    const { accountId } = await buildAccount(harness.server);
     const made = await queryRows<{ id: number }>(
-      { sequelize: server.sequelize },
-      `INSERT INTO sites (account_id, name, checkin_config)
-       SELECT $1, 'Gate ' || g, $2::jsonb FROM generate_series(1, 205) AS g RETURNING id`,
-      [accountId, JSON.stringify(defaultCheckinConfig)],
+      harness.server.database,
+      sql`INSERT INTO sites (account_id, name, checkin_config)
+       SELECT ${accountId}, 'Gate ' || g, ${JSON.stringify(defaultCheckinConfig)}::jsonb FROM generate_series(1, 205) AS g RETURNING id`,
     );
-    const { token } = await buildToken(server, { accountId, channel: 'KIOSK' });
-    const api = createApiClient({ baseUrl: server.baseUrl, token, fetch: (url, init) => fetch(url, init), now: () => Date.now() });
+    const { token } = await buildToken(harness.server, { accountId, channel: 'KIOSK' });
+    const api = createApiClient({ baseUrl: harness.server.baseUrl, token, fetch: (url, init) => fetch(url, init), now: () => Date.now() });
     const listed = await listAllSites(api);
     expect(listed.kind).toBe('ok');
     if (listed.kind !== 'ok') return;
     expect(listed.value.data.map((site) => site.siteId).sort((a, b) => a - b)).toEqual(made.map((row) => row.id).sort((a, b) => a - b));
 
     // A token the server refuses: the refusal, not an empty list.
-    const refused = await listAllSites(createApiClient({ baseUrl: server.baseUrl, token: 'ck_0', fetch: (url, init) => fetch(url, init), now: () => Date.now() }));
+    const refused = await listAllSites(createApiClient({ baseUrl: harness.server.baseUrl, token: 'ck_0', fetch: (url, init) => fetch(url, init), now: () => Date.now() }));
     expect(refused).toMatchObject({ kind: 'refused', status: 401 });
   });
 });

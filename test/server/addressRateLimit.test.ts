@@ -25,7 +25,7 @@ describe('requests without a valid token, limited per client address', () => {
   beforeAll(async () => {
     server = await startTestServer({ RATE_LIMIT_PER_MINUTE: String(LIMIT) }, { clock: () => now });
     world = await buildWorld(server);
-    stopObserving = observeStatements(server.sequelize, (statement) => {
+    stopObserving = observeStatements(server.database, (statement) => {
       if (/FROM api_tokens/.test(statement.text)) lookups += 1;
     });
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type Account, type AdminSite, type CreatedToken, type Token, defaultScopes, scopes } from '../../shared/src/schemas/admin';
 import type { Problem } from '../../shared/src/schemas/common';
@@ -6,7 +6,8 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
 import { type ApiClient, apiClient } from '../support/http';
 import { buildAccount, buildSite, buildToken, visitor } from '../support/factories';
-import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
 
 type AccountBody = z.infer<typeof Account>;
 type SiteBody = z.infer<typeof AdminSite>;
@@ -14,14 +15,12 @@ type TokenBody = z.infer<typeof Token>;
 type CreatedTokenBody = z.infer<typeof CreatedToken>;
 type Page<T> = { data: T[]; nextCursor: string | null };
 
-let server: TestServer;
+const harness = serverForFile();
 let admin: ApiClient;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
+beforeAll(() => {
+  admin = apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
 });
-afterAll(async () => server?.close());
 
 async function newAccount(name = 'Acme'): Promise<AccountBody> {
   const response = await admin.post<AccountBody>('/v1/admin/accounts', { name });
@@ -48,16 +47,12 @@ function expectValidationFailed(response: { status: number; body: Problem }) {
 }
 
 describe('with ADMIN_TOKEN unset the management API does not exist', () => {
-  let disabled: TestServer;
-  beforeAll(async () => {
-    disabled = await startTestServer({ ADMIN_TOKEN: '' });
-  });
-  afterAll(async () => disabled?.close());
+  const disabled = serverForFile({ ADMIN_TOKEN: '' });
 
   it('answers 404 NOT_FOUND on every /v1/admin/* route, with or without a bearer', async () => {
-    expect(disabled.env.ADMIN_TOKEN).toBeUndefined();
-    const account = await buildAccount(disabled);
-    const token = await buildToken(disabled, { accountId: account.accountId, allSites: true });
+    expect(disabled.server.env.ADMIN_TOKEN).toBeUndefined();
+    const account = await buildAccount(disabled.server);
+    const token = await buildToken(disabled.server, { accountId: account.accountId, allSites: true });
     const routes: Array<[string, string, unknown]> = [
       ['POST', '/v1/admin/accounts', { name: 'Nope' }],
       ['POST', `/v1/admin/accounts/${account.accountId}/sites`, { name: 'Nope' }],
@@ -65,7 +60,7 @@ describe('with ADMIN_TOKEN unset the management API does not exist', () => {
       ['PATCH', `/v1/admin/tokens/${token.tokenId}`, { scopes: ['checkins:read'] }],
       ['DELETE', `/v1/admin/tokens/${token.tokenId}`, undefined],
     ];
-    for (const client of [apiClient(disabled.baseUrl), apiClient(disabled.baseUrl, TEST_ADMIN_TOKEN), apiClient(disabled.baseUrl, token.token)]) {
+    for (const client of [apiClient(disabled.server.baseUrl), apiClient(disabled.server.baseUrl, TEST_ADMIN_TOKEN), apiClient(disabled.server.baseUrl, token.token)]) {
       for (const [method, path, body] of routes) {
         const response = await client.request<Problem>(method, path, { body });
         expect(response.status, `${method} ${path}`).toBe(404);
@@ -75,8 +70,8 @@ describe('with ADMIN_TOKEN unset the management API does not exist', () => {
       }
     }
     // Nothing happened: the token still works, with its original scopes.
-    const still = await apiClient(disabled.baseUrl, token.token).post<PersonCheckin>(
-      `/v1/sites/${(await buildSite(disabled, account.accountId)).siteId}/checkins/people`,
+    const still = await apiClient(disabled.server.baseUrl, token.token).post<PersonCheckin>(
+      `/v1/sites/${(await buildSite(disabled.server, account.accountId)).siteId}/checkins/people`,
       visitor(),
     );
     expect(still.status).toBe(201);
@@ -85,7 +80,7 @@ describe('with ADMIN_TOKEN unset the management API does not exist', () => {
 
 describe('admin authentication', () => {
   it('refuses a missing bearer with 401 and WWW-Authenticate: Bearer', async () => {
-    const response = await apiClient(server.baseUrl).post<Problem>('/v1/admin/accounts', { name: 'X' });
+    const response = await apiClient(harness.server.baseUrl).post<Problem>('/v1/admin/accounts', { name: 'X' });
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(response.body.code).toBe('UNAUTHENTICATED');
@@ -105,14 +100,14 @@ describe('admin authentication', () => {
     ];
     for (const wrong of [`${TEST_ADMIN_TOKEN}x`, TEST_ADMIN_TOKEN.slice(0, -1), 'wrong', issued.token]) {
       for (const [method, path, body] of routes) {
-        const response = await apiClient(server.baseUrl, wrong).request<Problem>(method, path, { body });
+        const response = await apiClient(harness.server.baseUrl, wrong).request<Problem>(method, path, { body });
         expect(response.status, `${method} ${path}`).toBe(401);
         expect(response.body.code).toBe('UNAUTHENTICATED');
         expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
       }
     }
     // The refused PATCH and DELETE changed nothing.
-    const api = apiClient(server.baseUrl, issued.token);
+    const api = apiClient(harness.server.baseUrl, issued.token);
     expect((await api.post(`/v1/sites/${site.siteId}/checkins/people`, visitor())).status).toBe(201);
   });
 
@@ -154,7 +149,7 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
     const site = await newSite(account.accountId, { name: 'Berlin office', timezone: 'Europe/Berlin' });
     expect(site.timezone).toBe('Europe/Berlin');
     const token = await newToken(account.accountId, { siteIds: [site.siteId] });
-    const read = await apiClient(server.baseUrl, token.token).get<Site>(`/v1/sites/${site.siteId}`);
+    const read = await apiClient(harness.server.baseUrl, token.token).get<Site>(`/v1/sites/${site.siteId}`);
     expect(read.body).toEqual({ siteId: site.siteId, name: 'Berlin office', timezone: 'Europe/Berlin' });
   });
 
@@ -199,7 +194,14 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     expect(response.body.scopes).not.toContain('webhooks:manage');
     expect(response.body.scopes).not.toContain('sites:configure');
     expect(response.body.scopes).toHaveLength(scopes.length - 2);
+    expect(response.body.scopes).toContain('watchlist:manage');
     expect(JSON.stringify(response.body)).not.toMatch(/hash/i);
+  });
+
+  it('a KIOSK-channel token created without scopes gets exactly the kiosk\'s five', async () => {
+    const account = await newAccount();
+    const token = await newToken(account.accountId, { allSites: true, channel: 'KIOSK' });
+    expect([...token.scopes].sort()).toEqual(['checkins:approve', 'checkins:read', 'checkins:write', 'vehicles:read', 'vehicles:write']);
   });
 
   it('keeps given scopes, channel and expiresAt', async () => {
@@ -220,11 +222,11 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const first = await newSite(account.accountId, { name: 'One' });
     const second = await newSite(account.accountId, { name: 'Two' });
     const explicit = await newToken(account.accountId, { siteIds: [second.siteId] });
-    const listed = await apiClient(server.baseUrl, explicit.token).get<Page<Site>>('/v1/sites');
+    const listed = await apiClient(harness.server.baseUrl, explicit.token).get<Page<Site>>('/v1/sites');
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({ data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC' }], nextCursor: null });
     const all = await newToken(account.accountId, { allSites: true });
-    const listedAll = await apiClient(server.baseUrl, all.token).get<Page<Site>>('/v1/sites');
+    const listedAll = await apiClient(harness.server.baseUrl, all.token).get<Page<Site>>('/v1/sites');
     expect(listedAll.body.data.map((site) => site.siteId)).toEqual([first.siteId, second.siteId]);
   });
 
@@ -273,7 +275,7 @@ describe('PATCH /v1/admin/tokens/{tokenId}', () => {
     const account = await newAccount();
     const site = await newSite(account.accountId);
     const token = await newToken(account.accountId, { siteIds: [site.siteId], scopes: ['checkins:read', 'checkins:write'] });
-    const api = apiClient(server.baseUrl, token.token);
+    const api = apiClient(harness.server.baseUrl, token.token);
     const people = `/v1/sites/${site.siteId}/checkins/people`;
     expect((await api.post(people, visitor())).status).toBe(201);
 
@@ -298,7 +300,7 @@ describe('PATCH /v1/admin/tokens/{tokenId}', () => {
     const one = await newSite(account.accountId);
     const two = await newSite(account.accountId);
     const token = await newToken(account.accountId, { siteIds: [one.siteId] });
-    const api = apiClient(server.baseUrl, token.token);
+    const api = apiClient(harness.server.baseUrl, token.token);
     expect((await api.get(`/v1/sites/${two.siteId}`)).status).toBe(404);
 
     const all = await admin.patch<TokenBody>(`/v1/admin/tokens/${token.tokenId}`, { allSites: true });
@@ -330,7 +332,7 @@ describe('PATCH /v1/admin/tokens/{tokenId}', () => {
     expectValidationFailed(await admin.patch<Problem>(path, { scopes: ['root'] }));
     expectValidationFailed(await admin.patch<Problem>(path, { name: 'renamed' }));
     // The refused changes left the token as it was.
-    const api = apiClient(server.baseUrl, token.token);
+    const api = apiClient(harness.server.baseUrl, token.token);
     expect((await api.get(`/v1/sites/${site.siteId}`)).status).toBe(200);
 
     const missing = await admin.patch<Problem>('/v1/admin/tokens/2000000000', { scopes: ['checkins:read'] });
@@ -344,7 +346,7 @@ describe('DELETE /v1/admin/tokens/{tokenId}', () => {
     const account = await newAccount();
     await newSite(account.accountId);
     const token = await newToken(account.accountId, { allSites: true });
-    const api = apiClient(server.baseUrl, token.token);
+    const api = apiClient(harness.server.baseUrl, token.token);
     expect((await api.get('/v1/sites')).status).toBe(200);
 
     const revoked = await admin.delete(`/v1/admin/tokens/${token.tokenId}`);
@@ -376,6 +378,6 @@ describe('DELETE /v1/admin/tokens/{tokenId}', () => {
     const first = await newToken(account.accountId, { allSites: true });
     const second = await newToken(account.accountId, { allSites: true });
     expect((await admin.delete(`/v1/admin/tokens/${first.tokenId}`)).status).toBe(204);
-    expect((await apiClient(server.baseUrl, second.token).get('/v1/sites')).status).toBe(200);
+    expect((await apiClient(harness.server.baseUrl, second.token).get('/v1/sites')).status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { CreatedToken } from '../../shared/src/schemas/admin';
 import type { Problem } from '../../shared/src/schemas/common';
@@ -7,12 +7,13 @@ import type { Site } from '../../shared/src/schemas/sites';
 import { generateToken } from '../../server/src/auth/tokenFormat';
 import { apiClient } from '../support/http';
 import { buildAccount, buildSite, buildToken, visitor } from '../support/factories';
-import { TEST_ADMIN_TOKEN, type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
 
 type Page<T> = { data: T[]; nextCursor: string | null };
 type CreatedTokenBody = z.infer<typeof CreatedToken>;
 
-let server: TestServer;
+const harness = serverForFile();
 let accountId: number;
 let siteA: number;
 let siteB: number;
@@ -20,24 +21,22 @@ let foreignSiteId: number;
 let foreignAccountId: number;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const account = await buildAccount(server);
+  const account = await buildAccount(harness.server);
   accountId = account.accountId;
-  siteA = (await buildSite(server, accountId)).siteId;
-  siteB = (await buildSite(server, accountId)).siteId;
-  const foreign = await buildAccount(server);
+  siteA = (await buildSite(harness.server, accountId)).siteId;
+  siteB = (await buildSite(harness.server, accountId)).siteId;
+  const foreign = await buildAccount(harness.server);
   foreignAccountId = foreign.accountId;
-  foreignSiteId = (await buildSite(server, foreignAccountId)).siteId;
+  foreignSiteId = (await buildSite(harness.server, foreignAccountId)).siteId;
 });
-afterAll(async () => server?.close());
 
-const admin = () => apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
-const anonymous = () => apiClient(server.baseUrl);
+const admin = () => apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
+const anonymous = () => apiClient(harness.server.baseUrl);
 const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 
 async function clientFor(input: Parameters<typeof buildToken>[1]) {
-  const token = await buildToken(server, input);
-  return { ...token, api: apiClient(server.baseUrl, token.token) };
+  const token = await buildToken(harness.server, input);
+  return { ...token, api: apiClient(harness.server.baseUrl, token.token) };
 }
 
 function expectUnauthenticated(response: { status: number; headers: Headers; body: Problem }, tokenSent: boolean) {
@@ -68,15 +67,15 @@ describe('401 UNAUTHENTICATED', () => {
 
   it('with a malformed token', async () => {
     for (const token of ['not-a-token', 'ck_short', `ck_${'a'.repeat(36)}`]) {
-      const response = await apiClient(server.baseUrl, token).get<Problem>('/v1/sites');
+      const response = await apiClient(harness.server.baseUrl, token).get<Problem>('/v1/sites');
       expectUnauthenticated(response, true);
     }
   });
 
   it('with a well-formed token that was never issued', async () => {
-    const response = await apiClient(server.baseUrl, generateToken()).get<Problem>('/v1/sites');
+    const response = await apiClient(harness.server.baseUrl, generateToken()).get<Problem>('/v1/sites');
     expectUnauthenticated(response, true);
-    const siteScoped = await apiClient(server.baseUrl, generateToken()).post<Problem>(people(siteA), visitor());
+    const siteScoped = await apiClient(harness.server.baseUrl, generateToken()).post<Problem>(people(siteA), visitor());
     expectUnauthenticated(siteScoped, true);
   });
 
@@ -204,13 +203,13 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
   });
 
   it('an all-sites token lists every site of its account, including one created afterwards, and none of another', async () => {
-    const account = await buildAccount(server);
-    const first = await buildSite(server, account.accountId);
-    const second = await buildSite(server, account.accountId);
+    const account = await buildAccount(harness.server);
+    const first = await buildSite(harness.server, account.accountId);
+    const second = await buildSite(harness.server, account.accountId);
     const { api } = await clientFor({ accountId: account.accountId, allSites: true });
     const before = await api.get<Page<Site>>('/v1/sites');
     expect(before.body.data.map((site) => site.siteId)).toEqual([first.siteId, second.siteId]);
-    const later = await buildSite(server, account.accountId, 'Built later');
+    const later = await buildSite(harness.server, account.accountId, 'Built later');
     const after = await api.get<Page<Site>>('/v1/sites');
     expect(after.body.data.map((site) => site.siteId)).toEqual([first.siteId, second.siteId, later.siteId]);
     expect(after.body.data).not.toContainEqual(expect.objectContaining({ siteId: foreignSiteId }));
@@ -221,16 +220,16 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
 
   it('an explicit list does not grow with sites created afterwards', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
-    const later = await buildSite(server, accountId);
+    const later = await buildSite(harness.server, accountId);
     const listed = await api.get<Page<Site>>('/v1/sites');
     expect(listed.body.data.map((site) => site.siteId)).toEqual([siteA]);
     expect((await api.get<Problem>(`/v1/sites/${later.siteId}`)).status).toBe(404);
   });
 
   it('paginates with limit=1 and nextCursor, visiting every site once', async () => {
-    const account = await buildAccount(server);
+    const account = await buildAccount(harness.server);
     const ids: number[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await buildSite(server, account.accountId)).siteId);
+    for (let i = 0; i < 3; i += 1) ids.push((await buildSite(harness.server, account.accountId)).siteId);
     const { api } = await clientFor({ accountId: account.accountId, allSites: true });
     const seen: number[] = [];
     let cursor: string | null = null;
@@ -279,11 +278,11 @@ describe('token format', () => {
     }
     expect(new Set(tokens).size).toBe(3);
     const first = tokens[0] ?? '';
-    expect((await apiClient(server.baseUrl, first).get('/v1/sites')).status).toBe(200);
+    expect((await apiClient(harness.server.baseUrl, first).get('/v1/sites')).status).toBe(200);
     // A single changed character breaks the checksum: rejected as any unknown token.
     const last = first.slice(-1) === 'a' ? 'b' : 'a';
     const tampered = `${first.slice(0, -1)}${last}`;
-    expectUnauthenticated(await apiClient(server.baseUrl, tampered).get<Problem>('/v1/sites'), true);
+    expectUnauthenticated(await apiClient(harness.server.baseUrl, tampered).get<Problem>('/v1/sites'), true);
   });
 });
 

@@ -5,16 +5,17 @@ import { recordCreate, replayCreates } from '../../bench/dbCeiling';
 import { mergeResults, runClosedLoop } from '../../bench/load';
 import { createTestDatabase } from '../support/database';
 import { buildWorld } from '../support/factories';
+import { sql } from '../../server/src/db/sql';
 
 const databaseUrl = await createTestDatabase();
-const sequelize = createDatabase({ url: databaseUrl, poolMax: 2 });
-afterAll(() => sequelize.close());
+const database = createDatabase({ url: databaseUrl, poolMax: 2 });
+afterAll(() => database.close());
 
-const checkins = async () => (await queryOne<{ count: number }>({ sequelize }, 'SELECT count(*)::int AS count FROM person_checkins'))?.count ?? 0;
+const checkins = async () => (await queryOne<{ count: number }>(database, sql`SELECT count(*)::int AS count FROM person_checkins`))?.count ?? 0;
 
 describe('the benchmark harness (npm run bench)', () => {
   it('replays the SQL of a create (recorded from the real app) as creates of their own: the database ceiling is real work', async () => {
-    const world = await buildWorld({ sequelize, baseUrl: '' });
+    const world = await buildWorld({ database, baseUrl: '' });
     const input = { databaseUrl, path: `/v1/sites/${world.siteId}/checkins/people`, token: world.token, body: JSON.stringify({ person: { firstName: 'Ceiling', lastName: 'Bench' } }) };
     for (const key of [undefined, 'ceiling-test-key']) {
       const recorded = await recordCreate({ ...input, key });

@@ -6,6 +6,7 @@ import { type World, buildWorld, visitor } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { arrive } from '../support/vehicles';
+import { sql } from '../../server/src/db/sql';
 
 // Two instances on one database, the second with a clock a minute behind the first's: what a request that
 // read the clock before a concurrent change but commits after it looks like, only every time.
@@ -28,11 +29,10 @@ afterAll(async () => {
 /** Each event's createdAt (envelope and row) and its check-in's updatedAt, in the order they were written. */
 async function eventsOf(checkinId: number): Promise<Array<{ type: string; createdAt: string; rowAt: Date; updatedAt: string }>> {
   return queryRows(
-    { sequelize: ahead.sequelize },
-    `SELECT payload->>'type' AS type, payload->>'createdAt' AS "createdAt", created_at AS "rowAt",
+    ahead.database,
+    sql`SELECT payload->>'type' AS type, payload->>'createdAt' AS "createdAt", created_at AS "rowAt",
        payload->'data'->'checkin'->>'updatedAt' AS "updatedAt"
-     FROM outbox_events WHERE account_id = $1 AND payload->'data'->'checkin'->>'checkinId' = $2 ORDER BY id`,
-    [world.accountId, String(checkinId)],
+     FROM outbox_events WHERE account_id = ${world.accountId} AND payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)} ORDER BY id`,
   );
 }
 

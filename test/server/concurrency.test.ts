@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
 import { runWrite } from '../../server/src/idempotency/runWrite';
 import { isStaleWrite, runGuardedWrite, saveOutcome } from '../../server/src/idempotency/store';
-import { type World, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { visitor } from '../support/factories';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { type Sql, sql } from '../../server/src/db/sql';
 
-let server: TestServer;
-let world: World;
+const harness = serverAndWorld();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
-
-const people = () => `/v1/sites/${world.siteId}/checkins/people`;
+const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
 
 async function newCheckin(): Promise<PersonCheckin> {
-  const response = await world.api.post<PersonCheckin>(people(), visitor());
+  const response = await harness.world.api.post<PersonCheckin>(people(), visitor());
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -29,14 +23,13 @@ describe('the database holds the invariants under concurrent requests', () => {
   it('20 simultaneous break starts on one check-in: exactly one 200, the rest 409 BREAK_ALREADY_OPEN', async () => {
     const checkin = await newCheckin();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => world.api.post<{ code?: string }>(`${people()}/${checkin.checkinId}/breaks/start`)),
+      Array.from({ length: 20 }, () => harness.world.api.post<{ code?: string }>(`${people()}/${checkin.checkinId}/breaks/start`)),
     );
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'BREAK_ALREADY_OPEN')).toBe(true);
     const open = await queryOne<{ count: number }>(
-      { sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM person_breaks WHERE checkin_id = $1 AND ended_at IS NULL',
-      [checkin.checkinId],
+      harness.server.database,
+      sql`SELECT count(*)::int AS count FROM person_breaks WHERE checkin_id = ${checkin.checkinId} AND ended_at IS NULL`,
     );
     expect(open?.count).toBe(1);
   });
@@ -44,14 +37,13 @@ describe('the database holds the invariants under concurrent requests', () => {
   it('20 simultaneous checkouts: exactly one 200, the rest 409 CHECKIN_CLOSED, one exit event', async () => {
     const checkin = await newCheckin();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => world.api.patch<{ code?: string }>(`${people()}/${checkin.checkinId}`, {})),
+      Array.from({ length: 20 }, () => harness.world.api.patch<{ code?: string }>(`${people()}/${checkin.checkinId}`, {})),
     );
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'CHECKIN_CLOSED')).toBe(true);
     const events = await queryOne<{ count: number }>(
-      { sequelize: server.sequelize },
-      `SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = $1`,
-      [String(checkin.checkinId)],
+      harness.server.database,
+      sql`SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.checkinId)}`,
     );
     expect(events?.count).toBe(1);
   });
@@ -61,10 +53,10 @@ describe('the database holds the invariants under concurrent requests', () => {
     const item = `${people()}/${checkin.checkinId}`;
     await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        index % 3 === 0 ? world.api.post(`${item}/breaks/start`) : index % 3 === 1 ? world.api.post(`${item}/breaks/end`) : world.api.patch(item, {}),
+        index % 3 === 0 ? harness.world.api.post(`${item}/breaks/start`) : index % 3 === 1 ? harness.world.api.post(`${item}/breaks/end`) : harness.world.api.patch(item, {}),
       ),
     );
-    const final = await world.api.get<PersonCheckin>(item);
+    const final = await harness.world.api.get<PersonCheckin>(item);
     expect(final.body.status).toBe('OUT');
     expect(final.body.breaks.every((item) => item.endedAt !== null)).toBe(true);
   });
@@ -76,67 +68,73 @@ describe('the database holds the invariants under concurrent requests', () => {
       key: `race-${checkin.checkinId}-${index}`,
       path: ['/breaks/start', '/breaks/end', '/checkout'][index % 3] ?? '',
     }));
-    const first = await Promise.all(requests.map((request) => world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
-    const again = await Promise.all(requests.map((request) => world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
+    const first = await Promise.all(requests.map((request) => harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
+    const again = await Promise.all(requests.map((request) => harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
     expect(first.every((response) => response.status === 200 || response.status === 409)).toBe(true);
     expect(again.map((response) => [response.status, response.text])).toEqual(first.map((response) => [response.status, response.text]));
-    const db = { sequelize: server.sequelize };
-    const breaks = await queryOne<{ started: number; open: number }>(db,
-      'SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = $1', [checkin.checkinId]);
+    const db = harness.server.database;
+    const breaks = await queryOne<{ started: number; open: number }>(
+      db,
+      sql`SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = ${checkin.checkinId}`,
+    );
     const okStarts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/breaks/start').length;
     const okCheckouts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/checkout').length;
     expect(breaks?.started).toBe(okStarts);
     expect(breaks?.open).toBe(0);
     expect(okCheckouts).toBe(1);
-    const exits = await queryOne<{ count: number }>(db,
-      `SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = $1`,
-      [String(checkin.checkinId)]);
+    const exits = await queryOne<{ count: number }>(
+      db,
+      sql`SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.checkinId)}`,
+    );
     expect(exits?.count).toBe(1);
   });
 
   it('a write whose row changed after it was read is undone whole, its Idempotency-Key record included', async () => {
-    const db = { sequelize: server.sequelize };
+    const db = harness.server.database;
     const checkin = await newCheckin();
     const key = `stale-${checkin.checkinId}`;
     // A version that is not the row's: the update applies to nothing, so the statement must keep nothing.
     const write = {
-      ctes: (guard: string) => `checkin AS (UPDATE person_checkins SET status = 'OUT' WHERE account_id = $1 AND id = $2 AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
-      bind: [world.accountId, checkin.checkinId],
-      applied: 'EXISTS (SELECT 1 FROM checkin)',
+      ctes: (guard: Sql) =>
+        sql`checkin AS (UPDATE person_checkins SET status = 'OUT'
+            WHERE account_id = ${harness.world.accountId} AND id = ${checkin.checkinId} AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
+      applied: sql`EXISTS (SELECT 1 FROM checkin)`,
     };
-    const record = { accountId: world.accountId, key, fingerprint: 'f', status: 200, body: '{}', headers: {}, now: new Date(), since: new Date(0) };
+    const record = { accountId: harness.world.accountId, key, fingerprint: 'f', status: 200, body: '{}', headers: {}, now: new Date(), since: new Date(0) };
     await expect(saveOutcome(db, record, write)).rejects.toSatisfy(isStaleWrite);
     await expect(runGuardedWrite(db, write)).rejects.toSatisfy(isStaleWrite);
-    const stored = await queryOne<{ count: number }>(db, 'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    const stored = await queryOne<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`);
     expect(stored?.count).toBe(0);
-    expect((await world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
+    expect((await harness.world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
   });
 
   it('a command that loses the race five times in a row answers 503 UNAVAILABLE and keeps nothing', async () => {
     let runs = 0;
     const key = `always-stale-${Date.now()}`;
     const attempt = runWrite({
-      sequelize: server.sequelize, accountId: world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
+      db: harness.server.database, accountId: harness.world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
       requestId: 'r', now: new Date(), since: new Date(0), atomicity: 'statement',
       execute: async () => {
         runs += 1;
         // A write that never applies, as when another change always gets to the row first.
-        return { status: 200, body: {}, write: { ctes: (guard: string) => `never AS (SELECT 1 WHERE ${guard} AND false)`, bind: [], applied: 'false' } };
+        return { status: 200, body: {}, write: { ctes: (guard: Sql) => sql`never AS (SELECT 1 WHERE ${guard} AND false)`, applied: sql`false` } };
       },
     });
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
     expect(runs).toBe(5);
-    const stored = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = $1 AND key = $2', [world.accountId, key]);
+    const stored = await queryOne<{ count: number }>(
+      harness.server.database,
+      sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`,
+    );
     expect(stored?.count).toBe(0);
   });
 
   it('the one-open-break rule is a database constraint, not only code', async () => {
     const checkin = await newCheckin();
-    const db = { sequelize: server.sequelize };
-    await queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]);
+    const db = harness.server.database;
+    await queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`);
     await expect(
-      queryOne(db, 'INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES ($1, $2, now())', [world.accountId, checkin.checkinId]),
+      queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`),
     ).rejects.toMatchObject({ code: '23505', constraint: 'person_breaks_one_open' });
   });
 });

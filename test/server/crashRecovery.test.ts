@@ -5,6 +5,7 @@ import { createTestDatabase } from '../support/database';
 import { buildWorld } from '../support/factories';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
 import { apiClient } from '../support/http';
+import { sql } from '../../server/src/db/sql';
 
 const running: ServerProcess[] = [];
 afterEach(() => {
@@ -17,11 +18,11 @@ const CONCURRENCY = 12;
 describe('a server killed mid-burst leaves no half-state (SIGKILL)', () => {
   it('after a restart, retrying every keyed create gives each key exactly one check-in, and every acknowledged one survives', async () => {
     const databaseUrl = await createTestDatabase();
-    const sequelize = createDatabase({ url: databaseUrl, poolMax: 4 });
+    const database = createDatabase({ url: databaseUrl, poolMax: 4 });
     const env = { DATABASE_URL: databaseUrl, SEED_DEMO: 'false' };
     const first = await spawnServer(env);
     running.push(first);
-    const world = await buildWorld({ sequelize, baseUrl: first.baseUrl });
+    const world = await buildWorld({ database, baseUrl: first.baseUrl });
     const { api } = world;
     const path = `/v1/sites/${world.siteId}/checkins/people`;
     const bodyOf = (index: number) => ({ person: { firstName: `Crash${index}`, lastName: 'Test' } });
@@ -66,11 +67,11 @@ describe('a server killed mid-burst leaves no half-state (SIGKILL)', () => {
     for (const [index, checkinId] of acknowledged) expect(finalIds.get(index)).toBe(checkinId);
 
     const rows = await queryRows<{ first_name: string; count: number }>(
-      { sequelize },
-      `SELECT first_name, count(*)::int AS count FROM person_checkins WHERE last_name = 'Test' GROUP BY first_name`,
+      database,
+      sql`SELECT first_name, count(*)::int AS count FROM person_checkins WHERE last_name = 'Test' GROUP BY first_name`,
     );
     expect(rows).toHaveLength(REQUESTS);
     expect(rows.every((row) => row.count === 1)).toBe(true);
-    await sequelize.close();
+    await database.close();
   }, 120_000);
 });

@@ -1,41 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { LockNamespace, lockHashSql } from '../../server/src/db/advisoryLocks';
-import { queryOne } from '../../server/src/db/query';
+import { inTransaction, queryOne } from '../../server/src/db/query';
 import { purgeExpired } from '../../server/src/idempotency/store';
-import { type World, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
+import { buildSite, buildToken, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { type Sql, sql } from '../../server/src/db/sql';
 
-let server: TestServer;
-let world: World;
+const harness = serverAndWorld();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
+const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
+const db = () => (harness.server.database);
 
-const people = () => `/v1/sites/${world.siteId}/checkins/people`;
-const db = () => ({ sequelize: server.sequelize });
-
-async function count(sql: string, bind: unknown[]): Promise<number> {
-  return (await queryOne<{ count: number }>(db(), sql, bind))?.count ?? -1;
+async function count(statement: Sql): Promise<number> {
+  return (await queryOne<{ count: number }>(db(), statement))?.count ?? -1;
 }
 
 const checkinsNamed = (firstName: string) =>
-  count('SELECT count(*)::int AS count FROM person_checkins WHERE first_name = $1', [firstName]);
+  count(sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${firstName}`);
 const eventsFor = (checkinId: number) =>
-  count(`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = $1`, [String(checkinId)]);
+  count(sql`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)}`);
 
 describe('a completed key replays its stored response with no second effect', () => {
   it('create: same status and bytes (original requestId too), Idempotent-Replayed, one check-in, one event', async () => {
     const key = randomUUID();
     const name = `Replay-${key}`;
-    const first = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
-    const second = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
+    const first = await harness.world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
+    const second = await harness.world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.status).toBe(201);
@@ -46,17 +40,17 @@ describe('a completed key replays its stored response with no second effect', ()
   });
 
   it('break start and checkout replay too; a replayed checkout emits no second event', async () => {
-    const created = await world.api.post<PersonCheckin>(people(), visitor());
+    const created = await harness.world.api.post<PersonCheckin>(people(), visitor());
     const item = `${people()}/${created.body.checkinId}`;
     const startKey = randomUUID();
-    const started = await world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
-    const startedAgain = await world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
+    const started = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
+    const startedAgain = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
     expect(startedAgain.status).toBe(200);
     expect(startedAgain.text).toBe(started.text);
 
     const outKey = randomUUID();
-    const out = await world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
-    const outAgain = await world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
+    const out = await harness.world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
+    const outAgain = await harness.world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
     expect(out.status).toBe(200);
     expect(outAgain.status).toBe(200);
     expect(outAgain.headers.get('idempotent-replayed')).toBe('true');
@@ -66,30 +60,30 @@ describe('a completed key replays its stored response with no second effect', ()
   });
 
   it('a 409 the handler returned is stored and replayed even after the state changed', async () => {
-    const created = await world.api.post<PersonCheckin>(people(), visitor());
+    const created = await harness.world.api.post<PersonCheckin>(people(), visitor());
     const item = `${people()}/${created.body.checkinId}`;
     const key = randomUUID();
-    const refused = await world.api.post<Problem>(`${item}/breaks/end`, undefined, { idempotencyKey: key });
+    const refused = await harness.world.api.post<Problem>(`${item}/breaks/end`, undefined, { idempotencyKey: key });
     expect(refused.status).toBe(409);
-    await world.api.post(`${item}/breaks/start`);
-    const replay = await world.api.post<Problem>(`${item}/breaks/end`, undefined, { idempotencyKey: key });
+    await harness.world.api.post(`${item}/breaks/start`);
+    const replay = await harness.world.api.post<Problem>(`${item}/breaks/end`, undefined, { idempotencyKey: key });
     expect(replay.status).toBe(409);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.headers.get('content-type')).toMatch(/problem\+json/);
     expect(replay.text).toBe(refused.text);
-    const current = await world.api.get<PersonCheckin>(item);
+    const current = await harness.world.api.get<PersonCheckin>(item);
     expect(current.body.status).toBe('ON_BREAK');
   });
 });
 
 describe('a replay carries the response headers the handler set', () => {
   it('a replayed configuration PUT has the same ETag', async () => {
-    const path = `/v1/sites/${world.otherSiteId}/checkins/people/config`;
-    const current = await world.api.get<{ fields: unknown[] }>(path);
+    const path = `/v1/sites/${harness.world.otherSiteId}/checkins/people/config`;
+    const current = await harness.world.api.get<{ fields: unknown[] }>(path);
     const key = randomUUID();
     const body = { requiresApproval: false, fields: current.body.fields };
-    const first = await world.api.put(path, body, { idempotencyKey: key });
-    const again = await world.api.put(path, body, { idempotencyKey: key });
+    const first = await harness.world.api.put(path, body, { idempotencyKey: key });
+    const again = await harness.world.api.put(path, body, { idempotencyKey: key });
     expect(first.headers.get('etag')).toMatch(/^"cfg-/);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
@@ -99,8 +93,8 @@ describe('a replay carries the response headers the handler set', () => {
 describe('a key used for a different request is refused', () => {
   it('different body → 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();
-    await world.api.post(people(), visitor('First', 'Body'), { idempotencyKey: key });
-    const reused = await world.api.post<Problem>(people(), visitor('Other', 'Body'), { idempotencyKey: key });
+    await harness.world.api.post(people(), visitor('First', 'Body'), { idempotencyKey: key });
+    const reused = await harness.world.api.post<Problem>(people(), visitor('Other', 'Body'), { idempotencyKey: key });
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await checkinsNamed('Other')).toBe(0);
@@ -108,8 +102,8 @@ describe('a key used for a different request is refused', () => {
 
   it('same body on a different path → 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();
-    await world.api.post(people(), visitor('Path', 'One'), { idempotencyKey: key });
-    const reused = await world.api.post<Problem>(`/v1/sites/${world.otherSiteId}/checkins/people`, visitor('Path', 'One'), {
+    await harness.world.api.post(people(), visitor('Path', 'One'), { idempotencyKey: key });
+    const reused = await harness.world.api.post<Problem>(`/v1/sites/${harness.world.otherSiteId}/checkins/people`, visitor('Path', 'One'), {
       idempotencyKey: key,
     });
     expect(reused.status).toBe(422);
@@ -119,8 +113,8 @@ describe('a key used for a different request is refused', () => {
   it('key order in the JSON body does not make a different request', async () => {
     const key = randomUUID();
     const body = { hostName: 'Grace', person: { lastName: 'Order', firstName: 'Key' } };
-    const first = await world.api.post(people(), body, { idempotencyKey: key });
-    const reordered = await world.api.post(people(), { person: { firstName: 'Key', lastName: 'Order' }, hostName: 'Grace' }, { idempotencyKey: key });
+    const first = await harness.world.api.post(people(), body, { idempotencyKey: key });
+    const reordered = await harness.world.api.post(people(), { person: { firstName: 'Key', lastName: 'Order' }, hostName: 'Grace' }, { idempotencyKey: key });
     expect(first.status).toBe(201);
     expect(reordered.status).toBe(201);
     expect(reordered.headers.get('idempotent-replayed')).toBe('true');
@@ -130,48 +124,48 @@ describe('a key used for a different request is refused', () => {
 describe('what is not stored runs afresh on retry', () => {
   it('a 404 (site not visible) is not stored; the same key then works on a visible site', async () => {
     const key = randomUUID();
-    const missing = await world.api.post<Problem>('/v1/sites/999999/checkins/people', visitor(), { idempotencyKey: key });
+    const missing = await harness.world.api.post<Problem>('/v1/sites/999999/checkins/people', visitor(), { idempotencyKey: key });
     expect(missing.status).toBe(404);
-    const created = await world.api.post(people(), visitor('After', 'NotFound'), { idempotencyKey: key });
+    const created = await harness.world.api.post(people(), visitor('After', 'NotFound'), { idempotencyKey: key });
     expect(created.status).toBe(201);
   });
 
   it('a body that fails schema validation (422 before the handler) is not stored', async () => {
     const key = randomUUID();
-    const invalid = await world.api.post<Problem>(people(), { person: { firstName: 'X' }, entry: { source: 'API' } }, { idempotencyKey: key });
+    const invalid = await harness.world.api.post<Problem>(people(), { person: { firstName: 'X' }, entry: { source: 'API' } }, { idempotencyKey: key });
     expect(invalid.status).toBe(422);
     expect(invalid.body.code).toBe('VALIDATION_FAILED');
-    const fixed = await world.api.post(people(), visitor('Fixed', 'Body'), { idempotencyKey: key });
+    const fixed = await harness.world.api.post(people(), visitor('Fixed', 'Body'), { idempotencyKey: key });
     expect(fixed.status).toBe(201);
   });
 
   it('a key expired past IDEMPOTENCY_TTL_HOURS runs again, and the purge removes old keys', async () => {
     const key = randomUUID();
-    await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
+    await harness.world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     // Minutes past the retention it still counts: an occurredAt may lie 5 minutes ahead of the server, so a
     // create resent then could still be inside its 7-day window.
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = $1`, [key]);
-    const late = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = ${key}`);
+    const late = await harness.world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(late.headers.get('idempotent-replayed')).toBe('true');
     expect(await checkinsNamed('Expired')).toBe(1);
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '169 hours' WHERE key = $1`, [key]);
-    const again = await world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '169 hours' WHERE key = ${key}`);
+    const again = await harness.world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(await checkinsNamed('Expired')).toBe(2);
 
-    await queryOne(db(), `UPDATE idempotency_keys SET created_at = now() - interval '200 hours' WHERE key = $1`, [key]);
+    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '200 hours' WHERE key = ${key}`);
     const purged = await purgeExpired(db(), new Date(Date.now() - 168 * 3_600_000));
     expect(purged).toBeGreaterThanOrEqual(1);
-    expect(await count('SELECT count(*)::int AS count FROM idempotency_keys WHERE key = $1', [key])).toBe(0);
+    expect(await count(sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE key = ${key}`)).toBe(0);
   });
 });
 
 describe('keys are scoped to the account, and access is checked before any replay', () => {
   it('the same key in another account is a different key', async () => {
-    const other = await buildWorld(server);
+    const other = await buildWorld(harness.server);
     const key = randomUUID();
-    const mine = await world.api.post<PersonCheckin>(people(), visitor('Scope', 'Mine'), { idempotencyKey: key });
+    const mine = await harness.world.api.post<PersonCheckin>(people(), visitor('Scope', 'Mine'), { idempotencyKey: key });
     const theirs = await other.api.post<PersonCheckin>(`/v1/sites/${other.siteId}/checkins/people`, visitor('Scope', 'Mine'), {
       idempotencyKey: key,
     });
@@ -182,14 +176,14 @@ describe('keys are scoped to the account, and access is checked before any repla
 
   it('a token of the same account that cannot view the site gets 404, not the stored response', async () => {
     const key = randomUUID();
-    await world.api.post(people(), visitor('Access', 'First'), { idempotencyKey: key });
-    const elsewhere = await buildSite(server, world.accountId);
-    const narrow = await buildToken(server, { accountId: world.accountId, siteIds: [elsewhere.siteId] });
-    const replay = await apiClient(server.baseUrl, narrow.token).post<Problem>(people(), visitor('Access', 'First'), {
+    await harness.world.api.post(people(), visitor('Access', 'First'), { idempotencyKey: key });
+    const elsewhere = await buildSite(harness.server, harness.world.accountId);
+    const narrow = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [elsewhere.siteId] });
+    const replay = await apiClient(harness.server.baseUrl, narrow.token).post<Problem>(people(), visitor('Access', 'First'), {
       idempotencyKey: key,
     });
     expect(replay.status).toBe(404);
-    const unauthenticated = await apiClient(server.baseUrl).post<Problem>(people(), visitor('Access', 'First'), { idempotencyKey: key });
+    const unauthenticated = await apiClient(harness.server.baseUrl).post<Problem>(people(), visitor('Access', 'First'), { idempotencyKey: key });
     expect(unauthenticated.status).toBe(401);
   });
 });
@@ -199,7 +193,7 @@ describe('concurrent requests with one key', () => {
     const key = randomUUID();
     const name = `Burst-${key}`;
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => world.api.post<{ checkinId?: number; code?: string }>(people(), visitor(name), { idempotencyKey: key })),
+      Array.from({ length: 50 }, () => harness.world.api.post<{ checkinId?: number; code?: string }>(people(), visitor(name), { idempotencyKey: key })),
     );
     const created = responses.filter((response) => response.status === 201);
     const busy = responses.filter((response) => response.status === 409);
@@ -219,17 +213,18 @@ describe('concurrent requests with one key', () => {
     const key = randomUUID();
     const name = `Held-${key}`;
     // What a request still saving its outcome holds: the key's transaction lock, until it commits.
-    await server.sequelize.transaction(async (transaction) => {
-      await queryOne({ sequelize: server.sequelize, transaction },
-        `SELECT pg_advisory_xact_lock($1::integer, ${lockHashSql('$2', '$3')}) AS locked`,
-        [LockNamespace.IDEMPOTENCY_KEY, world.accountId, key]);
-      const busy = await world.api.post<Problem>(people(), visitor(name), { idempotencyKey: key });
+    await inTransaction(harness.server.database, async (transaction) => {
+      await queryOne(
+        transaction,
+        sql`SELECT pg_advisory_xact_lock(${LockNamespace.IDEMPOTENCY_KEY}::integer, ${lockHashSql(sql`${harness.world.accountId}`, sql`${key}`)}) AS locked`,
+      );
+      const busy = await harness.world.api.post<Problem>(people(), visitor(name), { idempotencyKey: key });
       expect(busy.status, busy.text).toBe(409);
       expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
       expect(busy.headers.get('retry-after')).toBe('1');
       expect(await checkinsNamed(name)).toBe(0);
     });
-    const retried = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
+    const retried = await harness.world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
     expect(retried.status).toBe(201);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
     expect(await checkinsNamed(name)).toBe(1);

@@ -5,14 +5,15 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
 import { visitor } from '../support/factories';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
-const db = () => ({ sequelize: harness.server.sequelize });
+const db = () => (harness.server.database);
 const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
 
 /** A real failure nothing classifies: the statement names a column the database no longer has. */
-const breakSchema = () => queryOne(db(), 'ALTER TABLE person_checkins RENAME COLUMN purpose TO purpose_gone');
-const mendSchema = () => queryOne(db(), 'ALTER TABLE person_checkins RENAME COLUMN purpose_gone TO purpose');
+const breakSchema = () => queryOne(db(), sql`ALTER TABLE person_checkins RENAME COLUMN purpose TO purpose_gone`);
+const mendSchema = () => queryOne(db(), sql`ALTER TABLE person_checkins RENAME COLUMN purpose_gone TO purpose`);
 
 describe('an unexpected failure (500 INTERNAL)', () => {
   it('is problem+json with the request id and nothing of the SQL; the log has the cause; a keyed write keeps nothing and its retry goes', async () => {
@@ -36,7 +37,7 @@ describe('an unexpected failure (500 INTERNAL)', () => {
     const logged = server.logs.find((line) => line.level === 'error' && line.fields?.requestId === 'broken-read-1');
     expect(String(logged?.fields?.error)).toMatch(/purpose/);
     // Neither the check-in nor the key's record was kept: the same key now creates it.
-    const count = await queryOne<{ count: number }>(db(), 'SELECT count(*)::int AS count FROM person_checkins WHERE first_name = $1', [name]);
+    const count = await queryOne<{ count: number }>(db(), sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${name}`);
     expect(count?.count).toBe(0);
     const retried = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
     expect(retried.status).toBe(201);

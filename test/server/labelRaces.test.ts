@@ -1,35 +1,28 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonLabel } from '../../shared/src/schemas/labels';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleLabel } from '../../shared/src/schemas/vehicles';
-import { type World, buildWorld, visitor } from '../support/factories';
+import { visitor } from '../support/factories';
 import type { ApiResponse } from '../support/http';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld } from '../support/serverAndWorld';
 
-let server: TestServer;
-let world: World;
+const harness = serverAndWorld();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
-
-const people = () => `/v1/sites/${world.siteId}/checkins/people`;
+const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
 let counter = 0;
 const uniqueName = (prefix: string) => `${prefix} ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
 
 async function createLabel(): Promise<PersonLabel> {
-  const response = await world.api.post<PersonLabel>('/v1/labels/people', { name: uniqueName('Race') });
+  const response = await harness.world.api.post<PersonLabel>('/v1/labels/people', { name: uniqueName('Race') });
   expect(response.status).toBe(201);
   return response.body;
 }
 
 /** A connection of the test's own (outside the app's pool), to hold locks the app's statements meet. */
 async function connect(): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
+  const client = new pg.Client({ connectionString: harness.server.databaseUrl });
   await client.connect();
   return client;
 }
@@ -40,7 +33,7 @@ async function checkinsCarrying(labelId: number): Promise<number> {
   try {
     const result = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM person_checkins WHERE account_id = $1 AND label_ids @> ARRAY[$2]::int[]',
-      [world.accountId, labelId],
+      [harness.world.accountId, labelId],
     );
     return result.rows[0]?.n ?? -1;
   } finally {
@@ -78,7 +71,7 @@ function expectUnknownLabel(response: ApiResponse<unknown>) {
 
 /** What a user sees of the check-in now (not what the create answered). */
 async function labelsNow(checkinId: number): Promise<number[]> {
-  const response = await world.api.get<PersonCheckin>(`${people()}/${checkinId}`);
+  const response = await harness.world.api.get<PersonCheckin>(`${people()}/${checkinId}`);
   expect(response.status).toBe(200);
   return response.body.labelIds;
 }
@@ -90,10 +83,10 @@ describe('deleting a person label while check-ins are created with it', () => {
     try {
       // Holds the create's insert at its site reference: it has passed every label check, not committed.
       await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM sites WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, world.siteId]);
-      const create = world.api.post<PersonCheckin>(people(), visitor('Held', 'Create', { labelIds: [label.labelId] }));
+      await holder.query('SELECT 1 FROM sites WHERE account_id = $1 AND id = $2 FOR UPDATE', [harness.world.accountId, harness.world.siteId]);
+      const create = harness.world.api.post<PersonCheckin>(people(), visitor('Held', 'Create', { labelIds: [label.labelId] }));
       await settledOrWaiting(create, 'INSERT INTO person_checkins');
-      const remove = world.api.delete(`/v1/labels/people/${label.labelId}`);
+      const remove = harness.world.api.delete(`/v1/labels/people/${label.labelId}`);
       await settledOrWaiting(remove, 'person_labels');
       await holder.query('COMMIT');
       const [created, removed] = await Promise.all([create, remove]);
@@ -108,19 +101,19 @@ describe('deleting a person label while check-ins are created with it', () => {
 
   it('a create that starts while the DELETE is running is refused like an unknown label', async () => {
     const label = await createLabel();
-    const tagged = await world.api.post<PersonCheckin>(people(), visitor('Tagged', 'Before', { labelIds: [label.labelId] }));
+    const tagged = await harness.world.api.post<PersonCheckin>(people(), visitor('Tagged', 'Before', { labelIds: [label.labelId] }));
     expect(tagged.status).toBe(201);
     const holder = await connect();
     try {
       // Holds the DELETE at the untagging of an existing check-in, so it runs (uncommitted) while the create comes.
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM person_checkins WHERE account_id = $1 AND id = $2 FOR UPDATE', [
-        world.accountId,
+        harness.world.accountId,
         tagged.body.checkinId,
       ]);
-      const remove = world.api.delete(`/v1/labels/people/${label.labelId}`);
+      const remove = harness.world.api.delete(`/v1/labels/people/${label.labelId}`);
       await settledOrWaiting(remove, 'array_remove');
-      const create = world.api.post<PersonCheckin>(people(), visitor('Late', 'Create', { labelIds: [label.labelId] }));
+      const create = harness.world.api.post<PersonCheckin>(people(), visitor('Late', 'Create', { labelIds: [label.labelId] }));
       await settledOrWaiting(create, 'INSERT INTO person_checkins');
       await holder.query('COMMIT');
       const [removed, created] = await Promise.all([remove, create]);
@@ -138,7 +131,7 @@ describe('deleting a person label while check-ins are created with it', () => {
       const label = await createLabel();
       const other = await createLabel();
       const creates = Array.from({ length: 24 }, (_, i) =>
-        world.api.post<PersonCheckin>(
+        harness.world.api.post<PersonCheckin>(
           people(),
           visitor('Burst', `R${round}N${i}`, { labelIds: [other.labelId, label.labelId] }),
           // Half go through the Idempotency-Key path, half without a key.
@@ -146,7 +139,7 @@ describe('deleting a person label while check-ins are created with it', () => {
         ),
       );
       await new Promise((resolve) => setTimeout(resolve, 3 + round * 2));
-      const removed = await world.api.delete(`/v1/labels/people/${label.labelId}`);
+      const removed = await harness.world.api.delete(`/v1/labels/people/${label.labelId}`);
       expect(removed.status).toBe(204);
       // The DELETE has returned: from now on nothing may carry the label, whatever is still in flight.
       const results = await Promise.all(creates);
@@ -158,7 +151,7 @@ describe('deleting a person label while check-ins are created with it', () => {
         }
       }
       expect(await checkinsCarrying(label.labelId)).toBe(0);
-      const gone = await world.api.get(`/v1/labels/people/${label.labelId}`);
+      const gone = await harness.world.api.get(`/v1/labels/people/${label.labelId}`);
       expect(gone.status).toBe(404);
     }
   });
@@ -167,13 +160,13 @@ describe('deleting a person label while check-ins are created with it', () => {
 describe('renaming a label that does not exist', () => {
   it('person label: 404, even when another label has the name', async () => {
     const taken = await createLabel();
-    const renamed = await world.api.patch<Problem>('/v1/labels/people/99999999', { name: taken.name.toUpperCase() });
+    const renamed = await harness.world.api.patch<Problem>('/v1/labels/people/99999999', { name: taken.name.toUpperCase() });
     expect(renamed.status).toBe(404);
     expect(renamed.body.code).toBe('NOT_FOUND');
 
     const deleted = await createLabel();
-    expect((await world.api.delete(`/v1/labels/people/${deleted.labelId}`)).status).toBe(204);
-    const again = await world.api.patch<Problem>(`/v1/labels/people/${deleted.labelId}`, { name: taken.name });
+    expect((await harness.world.api.delete(`/v1/labels/people/${deleted.labelId}`)).status).toBe(204);
+    const again = await harness.world.api.patch<Problem>(`/v1/labels/people/${deleted.labelId}`, { name: taken.name });
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('NOT_FOUND');
   });
@@ -181,19 +174,19 @@ describe('renaming a label that does not exist', () => {
   it('person label: an existing label still gets 409 for a taken name, and may keep its own', async () => {
     const taken = await createLabel();
     const mine = await createLabel();
-    const clash = await world.api.patch<Problem & { current?: PersonLabel }>(`/v1/labels/people/${mine.labelId}`, { name: taken.name });
+    const clash = await harness.world.api.patch<Problem & { current?: PersonLabel }>(`/v1/labels/people/${mine.labelId}`, { name: taken.name });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('LABEL_NAME_TAKEN');
     expect(clash.body.current?.labelId).toBe(taken.labelId);
-    const own = await world.api.patch<PersonLabel>(`/v1/labels/people/${mine.labelId}`, { name: mine.name.toUpperCase() });
+    const own = await harness.world.api.patch<PersonLabel>(`/v1/labels/people/${mine.labelId}`, { name: mine.name.toUpperCase() });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe(mine.name.toUpperCase());
   });
 
   it('vehicle label: 404, even when another label has the name', async () => {
-    const taken = await world.api.post<VehicleLabel>('/v1/labels/vehicles', { name: uniqueName('Vehicle') });
+    const taken = await harness.world.api.post<VehicleLabel>('/v1/labels/vehicles', { name: uniqueName('Vehicle') });
     expect(taken.status).toBe(201);
-    const renamed = await world.api.patch<Problem>('/v1/labels/vehicles/99999999', { name: taken.body.name });
+    const renamed = await harness.world.api.patch<Problem>('/v1/labels/vehicles/99999999', { name: taken.body.name });
     expect(renamed.status).toBe(404);
     expect(renamed.body.code).toBe('NOT_FOUND');
   });
@@ -212,7 +205,7 @@ describe('label names that only the lower() of PostgreSQL makes equal', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE person_labels IN SHARE MODE');
-      const racing = Promise.all(names.map((name) => world.api.post<PersonLabel>('/v1/labels/people', { name })));
+      const racing = Promise.all(names.map((name) => harness.world.api.post<PersonLabel>('/v1/labels/people', { name })));
       await new Promise((resolve) => setTimeout(resolve, 500));
       await holder.query('COMMIT');
       answers = await racing;

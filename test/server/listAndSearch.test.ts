@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
@@ -6,21 +6,15 @@ import { cursorScope, encodeCursor } from '../../server/src/queries/cursor';
 import { type PersonCheckinFilter, personCheckinSearchSql } from '../../server/src/queries/personCheckinSearch';
 import { type ApiClient, apiClient } from '../support/http';
 import { type World, buildAccount, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { sql } from '../../server/src/db/sql';
 
 interface Page {
   data: PersonCheckin[];
   nextCursor: string | null;
 }
 
-let server: TestServer;
-let world: World;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
+const harness = serverAndWorld();
 
 const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 const SEARCH = '/v1/checkins/people/search';
@@ -28,14 +22,14 @@ const SEARCH = '/v1/checkins/people/search';
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const ids = (items: PersonCheckin[]) => items.map((item) => item.checkinId);
 
-async function checkIn(siteId: number, body: unknown = visitor(), api: ApiClient = world.api): Promise<PersonCheckin> {
+async function checkIn(siteId: number, body: unknown = visitor(), api: ApiClient = harness.world.api): Promise<PersonCheckin> {
   const response = await api.post<PersonCheckin>(people(siteId), body);
   expect(response.status).toBe(201);
   return response.body;
 }
 
 async function freshSite(): Promise<number> {
-  return (await buildSite(server, world.accountId)).siteId;
+  return (await buildSite(harness.server, harness.world.accountId)).siteId;
 }
 
 /** The order every list promises: newest entry first, then the highest id first. */
@@ -61,7 +55,7 @@ async function walk(fetchPage: (cursor: string | undefined) => Promise<Page>): P
 }
 
 async function listPage(siteId: number, query: string): Promise<Page> {
-  const response = await world.api.get<Page>(`${people(siteId)}?${query}`);
+  const response = await harness.world.api.get<Page>(`${people(siteId)}?${query}`);
   expect(response.status).toBe(200);
   return response.body;
 }
@@ -89,7 +83,7 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
   it('lists only the check-ins of the site in the path', async () => {
     const siteId = await freshSite();
     const mine = await checkIn(siteId);
-    await checkIn(world.otherSiteId);
+    await checkIn(harness.world.otherSiteId);
     expect(ids((await listPage(siteId, '')).data)).toEqual([mine.checkinId]);
   });
 
@@ -98,8 +92,8 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     const inside = await checkIn(siteId, visitor('In', 'Side', { occurredAt: minutesAgo(30) }));
     const onBreak = await checkIn(siteId, visitor('On', 'Break', { occurredAt: minutesAgo(20) }));
     const out = await checkIn(siteId, visitor('Gone', 'Out', { occurredAt: minutesAgo(10) }));
-    expect((await world.api.post(`${people(siteId)}/${onBreak.checkinId}/breaks/start`)).status).toBe(200);
-    expect((await world.api.patch(`${people(siteId)}/${out.checkinId}`, {})).status).toBe(200);
+    expect((await harness.world.api.post(`${people(siteId)}/${onBreak.checkinId}/breaks/start`)).status).toBe(200);
+    expect((await harness.world.api.patch(`${people(siteId)}/${out.checkinId}`, {})).status).toBe(200);
 
     const open = await listPage(siteId, 'status=IN,ON_BREAK');
     expect(ids(open.data)).toEqual([onBreak.checkinId, inside.checkinId]);
@@ -112,12 +106,12 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
   });
 
   it('answers 404 NOT_FOUND for a site the token cannot view', async () => {
-    const single = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['checkins:read'] });
-    const oneSite = apiClient(server.baseUrl, single.token);
-    expect((await oneSite.get(people(world.siteId))).status).toBe(200);
-    expectProblem(await oneSite.get<Problem>(people(world.otherSiteId)), 404, 'NOT_FOUND');
-    const stranger = await buildWorld(server);
-    expectProblem(await stranger.api.get<Problem>(people(world.siteId)), 404, 'NOT_FOUND');
+    const single = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId], scopes: ['checkins:read'] });
+    const oneSite = apiClient(harness.server.baseUrl, single.token);
+    expect((await oneSite.get(people(harness.world.siteId))).status).toBe(200);
+    expectProblem(await oneSite.get<Problem>(people(harness.world.otherSiteId)), 404, 'NOT_FOUND');
+    const stranger = await buildWorld(harness.server);
+    expectProblem(await stranger.api.get<Problem>(people(harness.world.siteId)), 404, 'NOT_FOUND');
   });
 
   it('returns 50 items when no limit is given', async () => {
@@ -133,16 +127,16 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
 
   it('refuses a NUL character (%00) in any query parameter with 400 INVALID_QUERY, naming it', async () => {
     for (const query of ['q=a%00b', 'status=IN&q=%00', 'cursor=%00']) {
-      const response = await world.api.get<Problem>(`${people(world.siteId)}?${query}`);
+      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?${query}`);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toMatch(/NUL/);
     }
-    expectProblem(await world.api.get<Problem>(`/v1/sites/${world.siteId}/checkins/vehicles?licensePlate=AB%00`), 400, 'INVALID_QUERY');
+    expectProblem(await harness.world.api.get<Problem>(`/v1/sites/${harness.world.siteId}/checkins/vehicles?licensePlate=AB%00`), 400, 'INVALID_QUERY');
   });
 
   it('refuses an unknown status with 400 INVALID_QUERY', async () => {
     for (const query of ['status=NOPE', 'status=IN,NOPE', 'status=in', 'status=']) {
-      const response = await world.api.get<Problem>(`${people(world.siteId)}?${query}`);
+      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?${query}`);
       expectProblem(response, 400, 'INVALID_QUERY');
     }
   });
@@ -166,7 +160,7 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
 
   it('refuses limit 0, 201, abc and other non-integers with 400 INVALID_QUERY', async () => {
     for (const limit of ['0', '201', 'abc', '1.5', '-1', '']) {
-      const response = await world.api.get<Problem>(`${people(world.siteId)}?limit=${limit}`);
+      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?limit=${limit}`);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.status).toBe(400);
       expect(response.body.errors).toBeUndefined();
@@ -175,7 +169,7 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
 
   it('refuses an unknown query parameter with 400 INVALID_QUERY', async () => {
     for (const query of ['foo=1', 'limit=5&sort=asc', 'siteIds=1']) {
-      const response = await world.api.get<Problem>(`${people(world.siteId)}?${query}`);
+      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?${query}`);
       expectProblem(response, 400, 'INVALID_QUERY');
     }
   });
@@ -208,7 +202,7 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     const created: PersonCheckin[] = [];
     for (let index = 0; index < 5; index += 1) created.push(await checkIn(siteId, visitor('Micro', `S${index}`, { occurredAt: at })));
     // Data imported from elsewhere can hold Postgres' full precision: sub-millisecond offsets a JS Date cannot hold.
-    await server.sequelize.query(
+    await harness.server.sequelize.query(
       `UPDATE person_checkins SET entry_at = entry_at + (id % 3) * interval '1 microsecond' + interval '400 microseconds'
        WHERE site_id = $1`,
       { bind: [siteId] },
@@ -260,7 +254,7 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       'x'.repeat(600),
     ];
     for (const cursor of forged) {
-      const response = await world.api.get<Problem>(`${people(world.siteId)}?cursor=${encodeURIComponent(cursor)}`);
+      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?cursor=${encodeURIComponent(cursor)}`);
       expectProblem(response, 400, 'INVALID_QUERY');
     }
   });
@@ -278,11 +272,11 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       `/v1/sites/${siteA}/checkins/vehicles?limit=1&status=IN&cursor=${cursor}`,
       `/v1/sites?cursor=${cursor}`,
     ]) {
-      const response = await world.api.get<Problem>(path);
+      const response = await harness.world.api.get<Problem>(path);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toContain('other filters');
     }
-    const searched = await world.api.post<Problem>(SEARCH, { siteIds: [siteA], status: ['OUT'], limit: 1, cursor: first.nextCursor });
+    const searched = await harness.world.api.post<Problem>(SEARCH, { siteIds: [siteA], status: ['OUT'], limit: 1, cursor: first.nextCursor });
     expectProblem(searched, 400, 'INVALID_QUERY');
   });
 
@@ -293,21 +287,21 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     };
     for (const [path, list] of Object.entries(lists)) {
       // Issued for this very list (the scope is right), so only the id can be what is refused.
-      const beyond = encodeCursor({ atMicros: 0, id: 3_000_000_000 }, cursorScope(list, { accountId: world.accountId }));
-      const response = await world.api.get<Problem>(`${path}?cursor=${beyond}`);
+      const beyond = encodeCursor({ atMicros: 0, id: 3_000_000_000 }, cursorScope(list, { accountId: harness.world.accountId }));
+      const response = await harness.world.api.get<Problem>(`${path}?cursor=${beyond}`);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toBe('The cursor is not one this API issued.');
     }
   });
 
   it('refuses a query parameter on a route that takes none with 400 INVALID_QUERY', async () => {
-    const created = await checkIn(world.siteId);
-    for (const path of [`${people(world.siteId)}/${created.checkinId}?foo=1`, `/v1/sites/${world.siteId}/checkins/people/config?foo=1`, `/v1/sites/${world.siteId}?x=`]) {
-      const response = await world.api.get<Problem>(path);
+    const created = await checkIn(harness.world.siteId);
+    for (const path of [`${people(harness.world.siteId)}/${created.checkinId}?foo=1`, `/v1/sites/${harness.world.siteId}/checkins/people/config?foo=1`, `/v1/sites/${harness.world.siteId}?x=`]) {
+      const response = await harness.world.api.get<Problem>(path);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toMatch(/foo|x/);
     }
-    expectProblem(await world.api.post<Problem>(`${people(world.siteId)}?foo=1`, visitor()), 400, 'INVALID_QUERY');
+    expectProblem(await harness.world.api.post<Problem>(`${people(harness.world.siteId)}?foo=1`, visitor()), 400, 'INVALID_QUERY');
   });
 });
 
@@ -338,13 +332,13 @@ describe('POST /v1/checkins/people/search', () => {
     }));
 
   beforeAll(async () => {
-    account = await buildWorld(server);
-    thirdSiteId = (await buildSite(server, account.accountId)).siteId;
-    const single = await buildToken(server, { accountId: account.accountId, siteIds: [account.siteId], scopes: ['checkins:read', 'checkins:write'] });
-    oneSite = apiClient(server.baseUrl, single.token);
-    const kioskToken = await buildToken(server, { accountId: account.accountId, channel: 'KIOSK' });
-    kiosk = apiClient(server.baseUrl, kioskToken.token);
-    stranger = await buildWorld(server);
+    account = await buildWorld(harness.server);
+    thirdSiteId = (await buildSite(harness.server, account.accountId)).siteId;
+    const single = await buildToken(harness.server, { accountId: account.accountId, siteIds: [account.siteId], scopes: ['checkins:read', 'checkins:write'] });
+    oneSite = apiClient(harness.server.baseUrl, single.token);
+    const kioskToken = await buildToken(harness.server, { accountId: account.accountId, channel: 'KIOSK' });
+    kiosk = apiClient(harness.server.baseUrl, kioskToken.token);
+    stranger = await buildWorld(harness.server);
 
     const at = (minutes: number) => minutesAgo(minutes);
     const create = async (name: string, siteId: number, body: unknown, api: ApiClient = account.api) => {
@@ -396,7 +390,7 @@ describe('POST /v1/checkins/people/search', () => {
   });
 
   it('is a read: an Idempotency-Key is ignored (never replayed), and a body without limit gets 50 items', async () => {
-    const own = await buildWorld(server);
+    const own = await buildWorld(harness.server);
     const created: number[] = [];
     for (let index = 0; index < 51; index += 1) {
       const response = await own.api.post<PersonCheckin>(people(own.siteId), visitor(`Many${index}`));
@@ -518,7 +512,7 @@ describe('POST /v1/checkins/people/search', () => {
   });
 
   it('matches q case-insensitively beyond ASCII', async () => {
-    const own = await buildWorld(server);
+    const own = await buildWorld(harness.server);
     const elodie = await checkIn(own.siteId, { person: { firstName: 'Élodie', lastName: 'Øberg', company: 'ÅRHUS Ärzte' } }, own.api);
     for (const q of ['élo', 'ÉLO', 'øBERG', 'århus', 'årHUS ärz']) {
       expect(ids((await search({ q }, own.api)).data), `q=${q}`).toEqual([elodie.checkinId]);
@@ -526,8 +520,8 @@ describe('POST /v1/checkins/people/search', () => {
   });
 
   it('gives a token with no sites nothing', async () => {
-    const none = await buildToken(server, { accountId: account.accountId, siteIds: [], scopes: ['checkins:read'] });
-    const api = apiClient(server.baseUrl, none.token);
+    const none = await buildToken(harness.server, { accountId: account.accountId, siteIds: [], scopes: ['checkins:read'] });
+    const api = apiClient(harness.server.baseUrl, none.token);
     expect(await search({}, api)).toEqual({ data: [], nextCursor: null });
     expect(await search({ siteIds: [] }, api)).toEqual({ data: [], nextCursor: null });
     expectProblem(await api.post<Problem>(SEARCH, { siteIds: [account.siteId] }), 404, 'NOT_FOUND');
@@ -607,16 +601,16 @@ describe('POST /v1/checkins/people/search', () => {
   });
 
   it('needs checkins:read', async () => {
-    const writer = await buildToken(server, { accountId: account.accountId, scopes: ['labels:write'] });
-    const response = await apiClient(server.baseUrl, writer.token).post<Problem>(SEARCH, {});
+    const writer = await buildToken(harness.server, { accountId: account.accountId, scopes: ['labels:write'] });
+    const response = await apiClient(harness.server.baseUrl, writer.token).post<Problem>(SEARCH, {});
     expectProblem(response, 403, 'INSUFFICIENT_SCOPE');
   });
 
   it('sees nothing of another account even with the same names', async () => {
-    const other = await buildAccount(server);
-    const site = await buildSite(server, other.accountId);
-    const token = await buildToken(server, { accountId: other.accountId, siteIds: [site.siteId] });
-    const page = await search({ q: 'ada' }, apiClient(server.baseUrl, token.token));
+    const other = await buildAccount(harness.server);
+    const site = await buildSite(harness.server, other.accountId);
+    const token = await buildToken(harness.server, { accountId: other.accountId, siteIds: [site.siteId] });
+    const page = await search({ q: 'ada' }, apiClient(harness.server.baseUrl, token.token));
     expect(page.data).toEqual([]);
     expect(ids((await search({ q: 'ada' })).data)).toEqual(idsOf('ada'));
   });
@@ -626,7 +620,7 @@ describe('q beyond ASCII', () => {
   it('matches whatever the case of accented letters, on a cluster with PostgreSQL\'s own Unicode case mapping', async () => {
     // A server given by TEST_DATABASE_URL is as its owner made it (its ctype may fold ASCII only).
     if (process.env.TEST_DATABASE_URL) return;
-    const own = await buildWorld(server);
+    const own = await buildWorld(harness.server);
     const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Οδοσ'));
     expect(created.status).toBe(201);
     // ΟΔΟΣ: JavaScript would lower its last letter to ς, PostgreSQL (as the stored name) to σ.
@@ -635,8 +629,10 @@ describe('q beyond ASCII', () => {
       expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
     }
     // Not by luck of the machine's locales: the embedded cluster uses the builtin provider.
-    const row = await queryOne<{ provider: string }>({ sequelize: server.sequelize },
-      'SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()');
+    const row = await queryOne<{ provider: string }>(
+      harness.server.database,
+      sql`SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()`,
+    );
     expect(row?.provider).toBe('b');
   });
 });
@@ -657,31 +653,34 @@ describe('the source filters on a large account', () => {
   }
 
   it('reads a source few check-ins have by its own index, in time order, a page and no more', async () => {
-    const { accountId } = await buildAccount(server);
-    const { siteId } = await buildSite(server, accountId);
-    const db = { sequelize: server.sequelize };
+    const { accountId } = await buildAccount(harness.server);
+    const { siteId } = await buildSite(harness.server, accountId);
+    const db = harness.server.database;
     // 40,000 check-ins; 1 in 2,000 came in by WORKFORCE, and 1 in 2,000 of those that left went by OTHER.
-    await queryOne(db, `
+    await queryOne(
+      db,
+      sql`
       INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at,
         exit_source, exit_at, last_event_at, created_at, updated_at)
-      SELECT $1, $2, 'OUT', 'Bulk', 'Visitor' || g, CASE WHEN g % 2000 = 0 THEN 'WORKFORCE' ELSE 'KIOSK' END,
+      SELECT ${accountId}, ${siteId}, 'OUT', 'Bulk', 'Visitor' || g, CASE WHEN g % 2000 = 0 THEN 'WORKFORCE' ELSE 'KIOSK' END,
         now() - g * interval '1 minute', CASE WHEN g % 2000 = 1 THEN 'OTHER' ELSE 'KIOSK' END,
         now() - g * interval '1 minute' + interval '1 hour', now(), now(), now()
-      FROM generate_series(1, 40000) AS g`, [accountId, siteId]);
-    await queryOne(db, 'ANALYZE person_checkins');
+      FROM generate_series(1, 40000) AS g`,
+    );
+    await queryOne(db, sql`ANALYZE person_checkins`);
     const cases: Array<[Partial<PersonCheckinFilter>, string]> = [
       [{ entrySource: ['WORKFORCE'] }, 'person_checkins_entry_source'],
       [{ exitSource: ['OTHER'] }, 'person_checkins_exit_source'],
     ];
     for (const [filter, index] of cases) {
-      const { sql, bind } = personCheckinSearchSql({ accountId, limit: 10, ...filter });
-      const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, `EXPLAIN (FORMAT JSON) ${sql}`, bind);
+      const { statement } = personCheckinSearchSql({ accountId, limit: 10, ...filter });
+      const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (FORMAT JSON) ${statement}`);
       const scans = scansOf(explained?.['QUERY PLAN']);
       expect(scans, JSON.stringify(filter)).toEqual({ indexes: [index], sorts: 0, seqScans: 0 });
     }
     // And the answers are the right ones, newest first, through the API.
-    const token = await buildToken(server, { accountId, siteIds: [siteId] });
-    const found = await apiClient(server.baseUrl, token.token).post<Page>(SEARCH, { entrySource: ['WORKFORCE'], limit: 200 });
+    const token = await buildToken(harness.server, { accountId, siteIds: [siteId] });
+    const found = await apiClient(harness.server.baseUrl, token.token).post<Page>(SEARCH, { entrySource: ['WORKFORCE'], limit: 200 });
     expect(found.body.data).toHaveLength(20);
     expect(found.body.data.every((visit) => visit.entry.source === 'WORKFORCE')).toBe(true);
     expect(ids(found.body.data)).toEqual(newestFirst(found.body.data));

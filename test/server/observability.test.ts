@@ -1,21 +1,18 @@
 import { PassThrough } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import { createLogger } from '../../server/src/logger';
 import { buildToken, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { startTestServer } from '../support/testServer';
 
 describe('GET /metrics after traffic', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => server?.close());
+  const harness = serverAndWorld({ worldPerTest: true });
 
   it('shows requests by method, route template and status, replays, pool use and outbox backlog', async () => {
-    const world = await buildWorld(server);
+    const { server, world } = harness;
     const people = `/v1/sites/${world.siteId}/checkins/people`;
     const key = randomUUID();
     await world.api.post(people, visitor(), { idempotencyKey: key });
@@ -38,7 +35,7 @@ describe('GET /metrics after traffic', () => {
   });
 
   it('logs one structured line per request with its id, route, status and duration', async () => {
-    const world = await buildWorld(server);
+    const { server, world } = harness;
     const response = await world.api.get(`/v1/sites/${world.siteId}`, { headers: { 'X-Request-Id': 'log-check-1' } });
     expect(response.status).toBe(200);
     const line = server.logs.find((entry) => entry.message === 'request' && entry.fields?.requestId === 'log-check-1');

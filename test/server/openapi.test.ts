@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../../server/src/config/env';
 import { createLogger } from '../../server/src/logger';
 import { createMetrics } from '../../server/src/observability/metrics';
@@ -9,7 +9,7 @@ import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { routes } from '../../server/src/routes';
 import { mountRoutes } from '../../server/src/routes/mount';
 import { apiClient } from '../support/http';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { serverForFile } from '../support/serverAndWorld';
 
 interface OpenApiDocument {
   openapi: string;
@@ -17,16 +17,14 @@ interface OpenApiDocument {
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 }
 
-let server: TestServer;
+const harness = serverForFile();
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const response = await apiClient(server.baseUrl).get<OpenApiDocument>('/v1/openapi.json');
+  const response = await apiClient(harness.server.baseUrl).get<OpenApiDocument>('/v1/openapi.json');
   expect(response.status).toBe(200);
   doc = response.body;
 });
-afterAll(async () => server?.close());
 
 const operations = (document: OpenApiDocument) =>
   Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
@@ -59,11 +57,11 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents exactly the routes the router serves, no more and no fewer', () => {
     const deps = {
-      sequelize: server.sequelize,
+      database: harness.server.database,
       env: parseEnv({ LOG_LEVEL: 'silent' }),
       log: createLogger('silent'),
-      metrics: createMetrics(server.sequelize),
-      limiter: new RateLimiter(server.sequelize, 600),
+      metrics: createMetrics(harness.server.database),
+      limiter: new RateLimiter(harness.server.database, 600),
       addressLimiter: new AddressLimiter(600),
     };
     const router = mountRoutes(routes, deps);

@@ -5,19 +5,19 @@ import { queryOne, queryRows } from '../../server/src/db/query';
 import { runMigration } from '../support/migration';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { VEHICLES, arrive, visits } from '../support/vehicles';
+import { raw, sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
 
 /** How plates were compared before migration 0009 (NFC), as rows written then hold them. */
 const oldNorm = (plate: string) => plate.normalize('NFC').replace(/[\s\-.·]/gu, '').toUpperCase().normalize('NFC');
-const db = () => ({ sequelize: harness.server.sequelize });
+const db = () => (harness.server.database);
 
 async function oldVehicle(licensePlate: string, deleted = false): Promise<number> {
   const row = await queryOne<{ id: number }>(
     db(),
-    `INSERT INTO vehicles (account_id, license_plate, plate_norm, deleted_at, created_at, updated_at)
-     VALUES ($1, $2, $3, CASE WHEN $4 THEN now() END, now(), now()) RETURNING id::int`,
-    [harness.world.accountId, licensePlate, oldNorm(licensePlate), deleted],
+    sql`INSERT INTO vehicles (account_id, license_plate, plate_norm, deleted_at, created_at, updated_at)
+     VALUES (${harness.world.accountId}, ${licensePlate}, ${oldNorm(licensePlate)}, CASE WHEN ${deleted} THEN now() END, now(), now()) RETURNING id::int`,
   );
   return row?.id ?? 0;
 }
@@ -25,18 +25,17 @@ async function oldVehicle(licensePlate: string, deleted = false): Promise<number
 async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OUT', vehicleId: number | null = null): Promise<number> {
   const row = await queryOne<{ id: number }>(
     db(),
-    `INSERT INTO vehicle_checkins (account_id, site_id, vehicle_id, license_plate, plate_norm, status, entry_source, entry_at,
+    sql`INSERT INTO vehicle_checkins (account_id, site_id, vehicle_id, license_plate, plate_norm, status, entry_source, entry_at,
        exit_source, exit_at, last_event_at, created_at, updated_at)
-     VALUES ($1, $2, $6, $3, $4, $5, 'API', now() - interval '1 hour', CASE WHEN $5 = 'OUT' THEN 'API' END,
-       CASE WHEN $5 = 'OUT' THEN now() END, now(), now(), now())
+     VALUES (${harness.world.accountId}, ${siteId}, ${vehicleId}, ${licensePlate}, ${oldNorm(licensePlate)}, ${status}, 'API', now() - interval '1 hour', CASE WHEN ${status} = 'OUT' THEN 'API' END,
+       CASE WHEN ${status} = 'OUT' THEN now() END, now(), now(), now())
      RETURNING id::int`,
-    [harness.world.accountId, siteId, licensePlate, oldNorm(licensePlate), status, vehicleId],
   );
   return row?.id ?? 0;
 }
 
 const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
-  (await queryOne<{ plate_norm: string }>(db(), `SELECT plate_norm FROM ${table} WHERE account_id = $1 AND id = $2`, [harness.world.accountId, id]))?.plate_norm;
+  (await queryOne<{ plate_norm: string }>(db(), sql`SELECT plate_norm FROM ${raw(table)} WHERE account_id = ${harness.world.accountId} AND id = ${id}`))?.plate_norm;
 
 /** Runs the migration as `migrate` would, and returns what it warned about. */
 const migrate = () => runMigration(harness.server.sequelize, up);
@@ -82,9 +81,9 @@ describe('migration 0009: plates compared in NFKC', () => {
     expect(warnings[0]?.fields).toMatchObject({ accountId: harness.world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
 
     // Run again (a migration stopped half-way is run again): nothing more changes, the same rows are named.
-    const before = await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id');
+    const before = await queryRows(db(), sql`SELECT id, plate_norm FROM vehicle_checkins ORDER BY id`);
     expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([clashing, invalid, openClash, clashingOnSite]);
-    expect(await queryRows(db(), 'SELECT id, plate_norm FROM vehicle_checkins ORDER BY id')).toEqual(before);
+    expect(await queryRows(db(), sql`SELECT id, plate_norm FROM vehicle_checkins ORDER BY id`)).toEqual(before);
 
     // The gate, typing full-width, finds the registered vehicle: IN, not PENDING as an unknown plate.
     const arrival = await arrive(harness.world.api, harness.world.otherSiteId, { licensePlate: 'ＡＢ－１２３' });

@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { CheckinConfig, ConfigField } from '../../shared/src/schemas/sites';
 import { apiClient } from '../support/http';
-import { type World, buildSite, buildToken, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { buildSite, buildToken, visitor } from '../support/factories';
+import { serverAndWorld } from '../support/serverAndWorld';
 
-let server: TestServer;
-let world: World;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  world = await buildWorld(server);
-});
-afterAll(async () => server?.close());
+const harness = serverAndWorld();
 
 const configPath = (siteId: number) => `/v1/sites/${siteId}/checkins/people/config`;
 const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 
 /** A site of its own for each test, so configuration changes never leak between tests. */
 async function freshSite(): Promise<number> {
-  return (await buildSite(server, world.accountId)).siteId;
+  return (await buildSite(harness.server, harness.world.accountId)).siteId;
 }
 
 const defaultFields: ConfigField[] = [
@@ -43,7 +36,7 @@ function expectValidationFailed(response: { status: number; headers: Headers; bo
 describe('GET …/checkins/people/config', () => {
   it('returns the default configuration of a new site exactly, with ETag and Cache-Control', async () => {
     const siteId = await freshSite();
-    const response = await world.api.get<CheckinConfig>(configPath(siteId));
+    const response = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.body).toEqual({ siteId, requiresApproval: false, fields: defaultFields });
@@ -55,27 +48,27 @@ describe('GET …/checkins/people/config', () => {
 
   it('answers 304 with no body to If-None-Match with the current ETag (and * or a list containing it)', async () => {
     const siteId = await freshSite();
-    const first = await world.api.get<CheckinConfig>(configPath(siteId));
+    const first = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     const etag = first.headers.get('etag') ?? '';
     for (const header of [etag, `"other", ${etag}`, '*']) {
-      const cached = await world.api.get(configPath(siteId), { headers: { 'If-None-Match': header } });
+      const cached = await harness.world.api.get(configPath(siteId), { headers: { 'If-None-Match': header } });
       expect(cached.status).toBe(304);
       expect(cached.text).toBe('');
       expect(cached.headers.get('etag')).toBe(etag);
     }
-    const stale = await world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': '"something-else"' } });
+    const stale = await harness.world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': '"something-else"' } });
     expect(stale.status).toBe(200);
     expect(stale.body).toEqual(first.body);
   });
 
   it('needs checkins:read and a site the token can view', async () => {
     const siteId = await freshSite();
-    const noRead = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['checkins:write'] });
-    const forbidden = await apiClient(server.baseUrl, noRead.token).get<Problem>(configPath(siteId));
+    const noRead = await buildToken(harness.server, { accountId: harness.world.accountId, allSites: true, scopes: ['checkins:write'] });
+    const forbidden = await apiClient(harness.server.baseUrl, noRead.token).get<Problem>(configPath(siteId));
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe('INSUFFICIENT_SCOPE');
-    const elsewhere = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId] });
-    const hidden = await apiClient(server.baseUrl, elsewhere.token).get<Problem>(configPath(siteId));
+    const elsewhere = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId] });
+    const hidden = await apiClient(harness.server.baseUrl, elsewhere.token).get<Problem>(configPath(siteId));
     expect(hidden.status).toBe(404);
     expect(hidden.body.code).toBe('NOT_FOUND');
   });
@@ -89,39 +82,39 @@ describe('PUT …/checkins/people/config', () => {
 
   it('needs sites:configure (403 without it, the default scopes lack it)', async () => {
     const siteId = await freshSite();
-    const token = await buildToken(server, { accountId: world.accountId, allSites: true });
-    const response = await apiClient(server.baseUrl, token.token).put<Problem>(configPath(siteId), {
+    const token = await buildToken(harness.server, { accountId: harness.world.accountId, allSites: true });
+    const response = await apiClient(harness.server.baseUrl, token.token).put<Problem>(configPath(siteId), {
       requiresApproval: true,
       fields: withBadge,
     });
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('INSUFFICIENT_SCOPE');
-    const unchanged = await world.api.get<CheckinConfig>(configPath(siteId));
+    const unchanged = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     expect(unchanged.body).toEqual({ siteId, requiresApproval: false, fields: defaultFields });
   });
 
   it('replaces the configuration and returns it with a new ETag; the old ETag no longer gives 304', async () => {
     const siteId = await freshSite();
-    const before = await world.api.get<CheckinConfig>(configPath(siteId));
+    const before = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     const oldEtag = before.headers.get('etag') ?? '';
 
-    const put = await world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: true, fields: withBadge });
+    const put = await harness.world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: true, fields: withBadge });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ siteId, requiresApproval: true, fields: withBadge });
     const newEtag = put.headers.get('etag') ?? '';
     expect(newEtag).toMatch(/^(W\/)?"[^"]+"$/);
     expect(newEtag).not.toBe(oldEtag);
 
-    const revalidated = await world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': oldEtag } });
+    const revalidated = await harness.world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': oldEtag } });
     expect(revalidated.status).toBe(200);
     expect(revalidated.body).toEqual(put.body);
     expect(revalidated.headers.get('etag')).toBe(newEtag);
-    const cached = await world.api.get(configPath(siteId), { headers: { 'If-None-Match': newEtag } });
+    const cached = await harness.world.api.get(configPath(siteId), { headers: { 'If-None-Match': newEtag } });
     expect(cached.status).toBe(304);
 
     // Dropping a field is a replacement too: the optional fields may go.
     const minimal = defaultFields.slice(0, 2);
-    const replaced = await world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: false, fields: minimal });
+    const replaced = await harness.world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: false, fields: minimal });
     expect(replaced.body).toEqual({ siteId, requiresApproval: false, fields: minimal });
     expect(replaced.headers.get('etag')).not.toBe(newEtag);
   });
@@ -129,8 +122,8 @@ describe('PUT …/checkins/people/config', () => {
   it('changes only its own site', async () => {
     const siteId = await freshSite();
     const other = await freshSite();
-    await world.api.put(configPath(siteId), { requiresApproval: true, fields: withBadge });
-    const untouched = await world.api.get<CheckinConfig>(configPath(other));
+    await harness.world.api.put(configPath(siteId), { requiresApproval: true, fields: withBadge });
+    const untouched = await harness.world.api.get<CheckinConfig>(configPath(other));
     expect(untouched.body).toEqual({ siteId: other, requiresApproval: false, fields: defaultFields });
   });
 
@@ -190,10 +183,10 @@ describe('PUT …/checkins/people/config', () => {
 
     it.each(cases)('%s', async (_name, body, path) => {
       const siteId = await freshSite();
-      const response = await world.api.put<Problem>(configPath(siteId), body);
+      const response = await harness.world.api.put<Problem>(configPath(siteId), body);
       const paths = expectValidationFailed(response);
       expect(paths).toContain(path);
-      const unchanged = await world.api.get<CheckinConfig>(configPath(siteId));
+      const unchanged = await harness.world.api.get<CheckinConfig>(configPath(siteId));
       expect(unchanged.body.fields).toEqual(defaultFields);
     });
   });
@@ -208,12 +201,12 @@ describe('custom fields named like what every JavaScript object inherits', () =>
       { name: 'toString', label: 'Badge', type: 'text', required: false },
       { name: 'valueOf', label: 'Agreed', type: 'checkbox', required: false },
     ];
-    expect((await world.api.put(configPath(siteId), { requiresApproval: false, fields })).status).toBe(200);
-    const none = await world.api.post<PersonCheckin>(people(siteId), visitor('No', 'Custom'));
+    expect((await harness.world.api.put(configPath(siteId), { requiresApproval: false, fields })).status).toBe(200);
+    const none = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('No', 'Custom'));
     expect(none.status).toBe(201);
-    const some = await world.api.post<PersonCheckin>(people(siteId), visitor('Some', 'Custom', { customFields: { toString: '42' } }));
+    const some = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('Some', 'Custom', { customFields: { toString: '42' } }));
     expect(some.status).toBe(201);
-    const all = await world.api.post<PersonCheckin>(people(siteId), visitor('All', 'Custom', {
+    const all = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('All', 'Custom', {
       customFields: { constructor: 'Bob', toString: '7', valueOf: true },
     }));
     expect(all.status).toBe(201);
@@ -242,11 +235,11 @@ describe('a create is validated against the site configuration', () => {
 
   beforeAll(async () => {
     siteId = await freshSite();
-    const put = await world.api.put(configPath(siteId), { requiresApproval: false, fields });
+    const put = await harness.world.api.put(configPath(siteId), { requiresApproval: false, fields });
     expect(put.status).toBe(200);
   });
 
-  const create = (body: unknown) => world.api.post<Problem>(people(siteId), body);
+  const create = (body: unknown) => harness.world.api.post<Problem>(people(siteId), body);
   const withCustom = (customFields: Record<string, string | boolean>) => ({ ...valid, customFields });
 
   it('a required custom text field missing (or empty) → customFields.badgeNumber', async () => {
@@ -321,7 +314,7 @@ describe('a create is validated against the site configuration', () => {
         'customFields.shoeSize',
       ].sort(),
     );
-    const list = await world.api.get<{ data: PersonCheckin[] }>(people(siteId));
+    const list = await harness.world.api.get<{ data: PersonCheckin[] }>(people(siteId));
     expect(list.body.data).toEqual([]);
   });
 
@@ -331,7 +324,7 @@ describe('a create is validated against the site configuration', () => {
       person: { ...valid.person, phone: '+44 20 7946 0000' },
       customFields: { ...valid.customFields, parking: 'B12' },
     };
-    const response = await world.api.post<PersonCheckin>(people(siteId), body);
+    const response = await harness.world.api.post<PersonCheckin>(people(siteId), body);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       siteId,
@@ -340,18 +333,18 @@ describe('a create is validated against the site configuration', () => {
       person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' },
       customFields: { badgeNumber: '17', safetyBriefing: true, visitType: 'Meeting', parking: 'B12' },
     });
-    const read = await world.api.get<PersonCheckin>(`${people(siteId)}/${response.body.checkinId}`);
+    const read = await harness.world.api.get<PersonCheckin>(`${people(siteId)}/${response.body.checkinId}`);
     expect(read.body.customFields).toEqual({ badgeNumber: '17', safetyBriefing: true, visitType: 'Meeting', parking: 'B12' });
   });
 
   it('an optional field may be left out, and a site with the default configuration needs only the name', async () => {
     const { parking: _parking, ...customFields } = { ...valid.customFields, parking: 'x' };
-    expect((await world.api.post(people(siteId), withCustom(customFields))).status).toBe(201);
+    expect((await harness.world.api.post(people(siteId), withCustom(customFields))).status).toBe(201);
     const plain = await freshSite();
-    const created = await world.api.post<PersonCheckin>(people(plain), visitor('Bare', 'Minimum'));
+    const created = await harness.world.api.post<PersonCheckin>(people(plain), visitor('Bare', 'Minimum'));
     expect(created.status).toBe(201);
     expect(created.body.customFields).toEqual({});
-    const custom = await world.api.post<Problem>(people(plain), visitor('Bare', 'Custom', { customFields: { badgeNumber: '1' } }));
+    const custom = await harness.world.api.post<Problem>(people(plain), visitor('Bare', 'Custom', { customFields: { badgeNumber: '1' } }));
     expect(expectValidationFailed(custom)).toEqual(['customFields.badgeNumber']);
   });
 
@@ -365,12 +358,12 @@ describe('a create is validated against the site configuration', () => {
 
   it('uses the configuration as it is now: a PUT applies to the very next create', async () => {
     const site = await freshSite();
-    expect((await world.api.post(people(site), visitor('Before', 'Change'))).status).toBe(201);
-    await world.api.put(configPath(site), {
+    expect((await harness.world.api.post(people(site), visitor('Before', 'Change'))).status).toBe(201);
+    await harness.world.api.put(configPath(site), {
       requiresApproval: false,
       fields: [...defaultFields, { name: 'badgeNumber', label: 'Badge number', type: 'text', required: true }],
     });
-    const refused = await world.api.post<Problem>(people(site), visitor('After', 'Change'));
+    const refused = await harness.world.api.post<Problem>(people(site), visitor('After', 'Change'));
     expect(expectValidationFailed(refused)).toEqual(['customFields.badgeNumber']);
   });
 });

@@ -8,19 +8,19 @@ import { up } from '../../server/src/db/migrations/0011_source_indexes';
 import type { RunSql } from '../../server/src/db/migrations/types';
 import { queryRows } from '../../server/src/db/query';
 import { createTestDatabase } from '../support/database';
+import { sql } from '../../server/src/db/sql';
 
-const sequelize = createDatabase({ url: await createTestDatabase(), poolMax: 2 });
-afterAll(() => sequelize.close());
+const database = createDatabase({ url: await createTestDatabase(), poolMax: 2 });
+afterAll(() => database.close());
 
-const run: RunSql = Object.assign((sql: string, bind?: unknown[]) => sequelize.query(sql, bind ? { bind } : {}), { warn: () => undefined });
+const run: RunSql = Object.assign((text: string, bind?: unknown[]) => database.sequelize.query(text, bind ? { bind } : {}), { warn: () => undefined });
 const NAMES = ['person_checkins_entry_source', 'person_checkins_exit_source'];
 
 const indexes = () =>
   queryRows<{ name: string; valid: boolean }>(
-    { sequelize },
-    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-     WHERE c.relname = ANY($1::text[]) ORDER BY c.relname`,
-    [NAMES],
+    database,
+    sql`SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE c.relname = ANY(${NAMES}::text[]) ORDER BY c.relname`,
   );
 
 describe('migration 0011 (the source indexes)', () => {
@@ -52,15 +52,17 @@ describe('migrations run by two instances starting at once', () => {
       // Before, the second instance waited in pg_advisory_lock, holding a snapshot that migration 0011's
       // CREATE INDEX CONCURRENTLY waited for: one instance failed after the 30 s statement timeout.
       const started = Date.now();
-      const applied = await Promise.all(instances.map((sequelize) => migrate(sequelize, url)));
+      const applied = await Promise.all(instances.map((instance) => migrate(instance, url)));
       expect(applied.map((names) => names.length).sort((a, b) => a - b)).toEqual([0, applied.flat().length]);
       expect(applied.flat()).toContain('0011_source_indexes');
       expect(Date.now() - started).toBeLessThan(25_000);
-      const valid = await queryRows<{ valid: boolean }>({ sequelize: first },
-        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ANY($1::text[])`, [NAMES]);
+      const valid = await queryRows<{ valid: boolean }>(
+        first,
+        sql`SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ANY(${NAMES}::text[])`,
+      );
       expect(valid).toEqual([{ valid: true }, { valid: true }]);
     } finally {
-      await Promise.all(instances.map((sequelize) => sequelize.close()));
+      await Promise.all(instances.map((instance) => instance.close()));
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
     }
   }, 60_000);

@@ -4,17 +4,19 @@ import { queryOne } from '../../server/src/db/query';
 import { type ConfigField, defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { runMigration } from '../support/migration';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
-const db = () => ({ sequelize: harness.server.sequelize });
+const db = () => (harness.server.database);
 const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 const config = (siteId: number) => `${people(siteId)}/config`;
 
 /** A form as one could be saved before `PUT …/config` refused a checkbox standard field (straight into the row). */
 async function saveOldForm(siteId: number, fields: ConfigField[]): Promise<void> {
-  await queryOne(db(), 'UPDATE sites SET checkin_config = $3 WHERE account_id = $1 AND id = $2', [
-    harness.world.accountId, siteId, JSON.stringify({ requiresApproval: false, fields }),
-  ]);
+  await queryOne(
+    db(),
+    sql`UPDATE sites SET checkin_config = ${JSON.stringify({ requiresApproval: false, fields })} WHERE account_id = ${harness.world.accountId} AND id = ${siteId}`,
+  );
 }
 
 /** The form as the API serves it, and its ETag (which the kiosk's cached copy is checked against). */

@@ -1,26 +1,19 @@
 import http from 'node:http';
 import { once } from 'node:events';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '../../shared/src/schemas/webhooks';
 import { queryOne } from '../../server/src/db/query';
 import { type AttemptRecord, claimDueDeliveries, recordAttempts } from '../../server/src/webhooks/deliveryQueue';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
-import { type World, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { visitor } from '../support/factories';
+import { serverAndWorld } from '../support/serverAndWorld';
 import { startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
+import { holdTransaction } from '../support/heldTransaction';
+import { sql } from '../../server/src/db/sql';
 
-let server: TestServer;
-let world: World;
+const harness = serverAndWorld({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, worldPerTest: true });
 
-beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-});
-afterAll(async () => server?.close());
-beforeEach(async () => {
-  world = await buildWorld(server);
-});
-
-const db = () => ({ sequelize: server.sequelize });
+const db = () => (harness.server.database);
 const subscriptions = '/v1/webhooks/subscriptions';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,7 +52,7 @@ async function startReceiver(respond: (index: number) => Promise<Answer>) {
   };
 }
 
-const checkIn = async () => expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor())).status).toBe(201);
+const checkIn = async () => expect((await harness.world.api.post(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor())).status).toBe(201);
 
 interface DeliveryState {
   id: number;
@@ -73,37 +66,40 @@ interface DeliveryState {
 
 /** An event as the outbox holds it, already taken off the fan-out queue (the deliveries below are written by hand). */
 async function fannedOutEvent(): Promise<number> {
-  const event = await queryOne<{ id: number }>(db(),
-    `INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
-     VALUES ($1, 'evt_lease_' || md5(random()::text), $2, 'PERSON_CHECKIN_ENTERED', '{}', now()) RETURNING id`,
-    [world.accountId, world.siteId]);
-  await queryOne(db(), 'DELETE FROM outbox_queue WHERE outbox_id = $1', [event!.id]);
+  const event = await queryOne<{ id: number }>(
+    db(),
+    sql`INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
+     VALUES (${harness.world.accountId}, 'evt_lease_' || md5(random()::text), ${harness.world.siteId}, 'PERSON_CHECKIN_ENTERED', '{}', now()) RETURNING id`,
+  );
+  await queryOne(db(), sql`DELETE FROM outbox_queue WHERE outbox_id = ${event!.id}`);
   return event!.id;
 }
 
 /** A delivery row written directly, leased until 30 s from now (as a claim leaves it). */
 async function leasedDelivery(subscriptionId: number, values: { retryStep?: number; finalAttempt?: boolean } = {}): Promise<DeliveryState> {
   const outboxId = await fannedOutEvent();
-  const row = await queryOne<DeliveryState>(db(),
-    `INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, retry_step, final_attempt,
+  const row = await queryOne<DeliveryState>(
+    db(),
+    sql`INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, retry_step, final_attempt,
        attempts, next_attempt_at, locked_until, created_at, updated_at)
-     VALUES ($1, $2, $5, 'evt_lease', 'PERSON_CHECKIN_ENTERED', $3, $4,
+     VALUES (${harness.world.accountId}, ${subscriptionId}, ${outboxId}, 'evt_lease', 'PERSON_CHECKIN_ENTERED', ${values.retryStep ?? 2}, ${values.finalAttempt ?? true},
        '[{"at":"2026-01-01T00:00:00.000Z","statusCode":500,"error":null,"durationMs":3}]',
        now() - interval '1 minute', date_trunc('milliseconds', now()) + interval '30 s', now(), now())
      RETURNING id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at`,
-    [world.accountId, subscriptionId, values.retryStep ?? 2, values.finalAttempt ?? true, outboxId]);
+  );
   return row!;
 }
 
-const stateOf = async (id: number) => (await queryOne<DeliveryState>(db(),
-  'SELECT id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at FROM webhook_deliveries WHERE account_id = $1 AND id = $2',
-  [world.accountId, id]))!;
+const stateOf = async (id: number) => (await queryOne<DeliveryState>(
+  db(),
+  sql`SELECT id, status, attempts, retry_step, final_attempt, locked_until, next_attempt_at FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND id = ${id}`,
+))!;
 
 describe('attempts that were never sent', () => {
   it('release the lease and keep the delivery as it was: no attempt logged, no retry step spent', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const delivery = await leasedDelivery(subscription.subscriptionId);
-    const stale: AttemptRecord = { accountId: world.accountId, deliveryId: delivery.id, lease: new Date(0).toISOString(), attempted: false };
+    const stale: AttemptRecord = { accountId: harness.world.accountId, deliveryId: delivery.id, lease: new Date(0).toISOString(), attempted: false };
     expect(await recordAttempts(db(), [stale])).toBe(0);
     expect((await stateOf(delivery.id)).locked_until).toEqual(delivery.locked_until);
 
@@ -115,7 +111,7 @@ describe('attempts that were never sent', () => {
     // Due again at once.
     expect(Math.abs(after.next_attempt_at!.getTime() - before)).toBeLessThan(5_000);
     // Gone before the next test's dispatcher would take it.
-    expect((await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)).status).toBe(204);
+    expect((await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)).status).toBe(204);
   });
 
   it('are not attempts: deliveries that waited for a connection are sent later and logged once, with no retry', async () => {
@@ -124,11 +120,11 @@ describe('attempts that were never sent', () => {
     // were logged as timeouts. Now the deadline starts when a request is written; and one that waits longer
     // than 300 ms is given up unsent, its lease released, and claimed again until a connection is free.
     const receiver = await startReceiver(() => pause(1_000).then(() => ({ status: 204 })));
-    const dispatcher = startTestDispatcher(server, { timeoutMs: 1_500, queueTimeoutMs: 300 });
+    const dispatcher = startTestDispatcher(harness.server, { timeoutMs: 1_500, queueTimeoutMs: 300 });
     try {
-      const subscription = await subscribe(world.api, { url: receiver.url, events: ['PERSON_CHECKIN_ENTERED'] });
+      const subscription = await subscribe(harness.world.api, { url: receiver.url, events: ['PERSON_CHECKIN_ENTERED'] });
       await Promise.all(Array.from({ length: 20 }, () => checkIn()));
-      const log = await waitForDeliveries(world.api, subscription.subscriptionId,
+      const log = await waitForDeliveries(harness.world.api, subscription.subscriptionId,
         (entries) => entries.length === 20 && entries.every((entry) => entry.status !== 'pending'));
       expect(log.map((entry) => entry.attempts.map((attempt) => attempt.statusCode))).toEqual(Array(20).fill([204]));
       expect(receiver.received).toHaveLength(20);
@@ -148,17 +144,17 @@ describe('a manual retry while an attempt is on the wire', () => {
     });
     // The first attempt is held, then answered 503 "retry in an hour"; the rest are answered 200.
     const receiver = await startReceiver((index) => (index === 0 ? first : Promise.resolve({ status: 200 })));
-    const dispatcher = startTestDispatcher(server);
+    const dispatcher = startTestDispatcher(harness.server);
     try {
-      const subscription = await subscribe(world.api, { url: receiver.url, events: ['PERSON_CHECKIN_ENTERED'] });
+      const subscription = await subscribe(harness.world.api, { url: receiver.url, events: ['PERSON_CHECKIN_ENTERED'] });
       await checkIn();
       await receiver.waitFor(1);
-      const [pending] = await waitForDeliveries(world.api, subscription.subscriptionId, (entries) => entries.length === 1);
-      const retry = await world.api.post<WebhookDelivery>(
+      const [pending] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (entries) => entries.length === 1);
+      const retry = await harness.world.api.post<WebhookDelivery>(
         `${subscriptions}/${subscription.subscriptionId}/deliveries/${pending!.deliveryId}/retry`);
       expect(retry.status).toBe(200);
       answerFirst({ status: 503, headers: { 'Retry-After': '3600' } });
-      const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId,
+      const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId,
         (entries) => entries[0]?.status !== 'pending' || (entries[0]?.attempts.length ?? 0) > 0);
       // Before, the held attempt's outcome was recorded over the retry: pending, next attempt in an hour.
       expect(delivery).toMatchObject({ status: 'delivered', nextAttemptAt: null, attempts: [{ statusCode: 200 }] });
@@ -170,12 +166,12 @@ describe('a manual retry while an attempt is on the wire', () => {
   });
 
   it('clears the lease, so the outcome of the attempt under way no longer matches', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const delivery = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
-    const retry = await world.api.post<WebhookDelivery>(`${subscriptions}/${subscription.subscriptionId}/deliveries/${delivery.id}/retry`);
+    const retry = await harness.world.api.post<WebhookDelivery>(`${subscriptions}/${subscription.subscriptionId}/deliveries/${delivery.id}/retry`);
     expect(retry.status).toBe(200);
     const outcome: AttemptRecord = {
-      accountId: world.accountId, deliveryId: delivery.id, lease: delivery.locked_until!.toISOString(), attempted: true,
+      accountId: harness.world.accountId, deliveryId: delivery.id, lease: delivery.locked_until!.toISOString(), attempted: true,
       status: 'pending', attempt: { at: new Date().toISOString(), statusCode: 503, error: null, durationMs: 5 },
       retryStep: 3, waitMs: 3_600_000, disableSubscription: false,
     };
@@ -187,8 +183,10 @@ describe('a manual retry while an attempt is on the wire', () => {
 });
 
 /** Backends of this test's database waiting for a lock. */
-const waitingForLocks = async () => (await queryOne<{ count: number }>(db(),
-  `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))!.count;
+const waitingForLocks = async () => (await queryOne<{ count: number }>(
+  db(),
+  sql`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+))!.count;
 
 async function untilWaiting(count: number) {
   const deadline = Date.now() + 5_000;
@@ -200,25 +198,27 @@ async function untilWaiting(count: number) {
 
 describe('deleting a subscription while a 410 of one of its deliveries is recorded', () => {
   it('neither deadlocks: the record and the delete both go through', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const delivery = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     // Order the two deterministically: something else holds the delivery row; the record queues for it
     // first, then the delete. Before, the delete held the subscription and waited for the delivery, while the
     // record, once it had the delivery, waited for the subscription (to disable it): deadlock.
-    const holder = await server.sequelize.transaction();
+    const holder = await holdTransaction(harness.server.database);
     const outcomes: string[] = [];
     let recording: Promise<void> = Promise.resolve();
     let deleting: Promise<void> = Promise.resolve();
     try {
-      await queryOne({ sequelize: server.sequelize, transaction: holder },
-        'SELECT id FROM webhook_deliveries WHERE account_id = $1 AND id = $2 FOR UPDATE', [world.accountId, delivery.id]);
+      await queryOne(
+        holder.db,
+        sql`SELECT id FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND id = ${delivery.id} FOR UPDATE`,
+      );
       recording = recordAttempts(db(), [{
-        accountId: world.accountId, deliveryId: delivery.id, lease: delivery.locked_until!.toISOString(), attempted: true,
+        accountId: harness.world.accountId, deliveryId: delivery.id, lease: delivery.locked_until!.toISOString(), attempted: true,
         status: 'failed', attempt: { at: new Date().toISOString(), statusCode: 410, error: null, durationMs: 1 },
         retryStep: 2, waitMs: null, disableSubscription: true,
       }]).then((recorded) => void outcomes.push(`recorded ${recorded}`), (error: unknown) => void outcomes.push(`record failed: ${String(error)}`));
       await untilWaiting(1);
-      deleting = world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)
+      deleting = harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)
         .then((response) => void outcomes.push(`delete ${response.status}`));
       await untilWaiting(2);
       await holder.commit();
@@ -231,91 +231,96 @@ describe('deleting a subscription while a 410 of one of its deliveries is record
     expect(outcomes.sort()).toEqual(['delete 204', 'recorded 1']);
     // The log goes behind the subscription's tombstone, with the retention job.
     await purgeDeletedSubscriptionLogs(db());
-    const left = await queryOne<{ count: number }>(db(),
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2', [world.accountId, subscription.subscriptionId]);
+    const left = await queryOne<{ count: number }>(
+      db(),
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND subscription_id = ${subscription.subscriptionId}`,
+    );
     expect(left?.count).toBe(0);
   });
 });
 
 describe('a disabled subscription\'s pending deliveries leave the due range', () => {
   /** Pending deliveries of `subscriptionId` whose next attempt is scheduled (the range every claim reads). */
-  const scheduled = async (subscriptionId: number) => (await queryOne<{ count: number }>(db(),
-    `SELECT count(*)::int AS count FROM webhook_deliveries
-     WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending' AND next_attempt_at < 'infinity'`,
-    [world.accountId, subscriptionId]))?.count;
+  const scheduled = async (subscriptionId: number) => (await queryOne<{ count: number }>(
+    db(),
+    sql`SELECT count(*)::int AS count FROM webhook_deliveries
+     WHERE account_id = ${harness.world.accountId} AND subscription_id = ${subscriptionId} AND status = 'pending' AND next_attempt_at < 'infinity'`,
+  ))?.count;
 
   it('when a 410 disables it, and when the API disables it; enabling makes them due again', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const gone = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     const waiting = await leasedDelivery(subscription.subscriptionId);
-    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    await queryOne(db(), sql`UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = ${harness.world.accountId} AND id = ${waiting.id}`);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
 
     expect(await recordAttempts(db(), [{
-      accountId: world.accountId, deliveryId: gone.id, lease: gone.locked_until!.toISOString(), attempted: true,
+      accountId: harness.world.accountId, deliveryId: gone.id, lease: gone.locked_until!.toISOString(), attempted: true,
       status: 'failed', attempt: { at: new Date().toISOString(), statusCode: 410, error: null, durationMs: 1 },
       retryStep: 2, waitMs: null, disableSubscription: true,
     }])).toBe(1);
     const item = `${subscriptions}/${subscription.subscriptionId}`;
-    expect((await world.api.get(item)).body).toMatchObject({ enabled: false });
+    expect((await harness.world.api.get(item)).body).toMatchObject({ enabled: false });
     expect((await stateOf(waiting.id)).status).toBe('pending');
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
-    const log = await world.api.get<{ data: WebhookDelivery[] }>(`${item}/deliveries`);
+    const log = await harness.world.api.get<{ data: WebhookDelivery[] }>(`${item}/deliveries`);
     expect(log.body.data.find((entry) => entry.deliveryId === waiting.id)).toMatchObject({ status: 'pending', nextAttemptAt: null });
 
-    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(1);
     expect((await stateOf(waiting.id)).next_attempt_at!.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
 
-    expect((await world.api.patch(item, { enabled: false })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { enabled: false })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
-    expect((await world.api.patch(item, { description: 'still off' })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { description: 'still off' })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(0);
     // A manual retry while disabled is scheduled (no claim takes it before the subscription is enabled).
-    const retried = await world.api.post<WebhookDelivery>(`${item}/deliveries/${gone.id}/retry`);
+    const retried = await harness.world.api.post<WebhookDelivery>(`${item}/deliveries/${gone.id}/retry`);
     expect(retried.body).toMatchObject({ status: 'pending', nextAttemptAt: expect.any(String) });
     expect(await scheduled(subscription.subscriptionId)).toBe(1);
-    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });
 
   it('a delivery leased when its subscription is disabled is left to its dispatcher, whose outcome keeps it due (skipped by claims) rather than parked', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const retrying = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     const unsent = await leasedDelivery(subscription.subscriptionId, { finalAttempt: false });
     const item = `${subscriptions}/${subscription.subscriptionId}`;
-    expect((await world.api.patch(item, { enabled: false })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { enabled: false })).status).toBe(200);
     // Untouched by the disabling statement: the dispatcher still holds both.
     expect((await stateOf(retrying.id)).locked_until).toEqual(retrying.locked_until);
     expect(await recordAttempts(db(), [
       {
-        accountId: world.accountId, deliveryId: retrying.id, lease: retrying.locked_until!.toISOString(), attempted: true,
+        accountId: harness.world.accountId, deliveryId: retrying.id, lease: retrying.locked_until!.toISOString(), attempted: true,
         status: 'pending', attempt: { at: new Date().toISOString(), statusCode: 500, error: null, durationMs: 1 },
         retryStep: 3, waitMs: 1_000, disableSubscription: false,
       },
-      { accountId: world.accountId, deliveryId: unsent.id, lease: unsent.locked_until!.toISOString(), attempted: false },
+      { accountId: harness.world.accountId, deliveryId: unsent.id, lease: unsent.locked_until!.toISOString(), attempted: false },
     ])).toBe(2);
     expect(await stateOf(retrying.id)).toMatchObject({ status: 'pending', retry_step: 3, locked_until: null });
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
     const claimed = await claimDueDeliveries(db(), 10, 30_000);
     expect(claimed.filter((delivery) => delivery.id === retrying.id || delivery.id === unsent.id)).toEqual([]);
-    expect((await world.api.patch(item, { enabled: true })).status).toBe(200);
+    expect((await harness.world.api.patch(item, { enabled: true })).status).toBe(200);
     expect(await scheduled(subscription.subscriptionId)).toBe(2);
   });
 
   it('an enable that waited for a concurrent disable (a 410 recorded) sees what it parked, and leaves nothing parked', async () => {
-    const subscription = await subscribe(world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const waiting = await leasedDelivery(subscription.subscriptionId);
-    await queryOne(db(), 'UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = $1 AND id = $2', [world.accountId, waiting.id]);
+    await queryOne(db(), sql`UPDATE webhook_deliveries SET locked_until = NULL WHERE account_id = ${harness.world.accountId} AND id = ${waiting.id}`);
     // What a 410's record transaction does, held open: the subscription disabled, its deliveries parked.
-    const holder = await server.sequelize.transaction();
+    const holder = await holdTransaction(harness.server.database);
     let enabling: Promise<number> = Promise.resolve(0);
     try {
-      const tx = { sequelize: server.sequelize, transaction: holder };
-      await queryOne(tx, 'UPDATE webhook_subscriptions SET enabled = false WHERE account_id = $1 AND id = $2', [world.accountId, subscription.subscriptionId]);
-      await queryOne(tx, `UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = $1 AND subscription_id = $2 AND status = 'pending'`,
-        [world.accountId, subscription.subscriptionId]);
-      enabling = world.api.patch(`${subscriptions}/${subscription.subscriptionId}`, { enabled: true }).then((response) => response.status);
+      const tx = holder.db;
+      await queryOne(tx, sql`UPDATE webhook_subscriptions SET enabled = false WHERE account_id = ${harness.world.accountId} AND id = ${subscription.subscriptionId}`);
+      await queryOne(
+        tx,
+        sql`UPDATE webhook_deliveries SET next_attempt_at = 'infinity' WHERE account_id = ${harness.world.accountId} AND subscription_id = ${subscription.subscriptionId} AND status = 'pending'`,
+      );
+      enabling = harness.world.api.patch(`${subscriptions}/${subscription.subscriptionId}`, { enabled: true }).then((response) => response.status);
       await untilWaiting(1);
       await holder.commit();
     } catch (error) {
@@ -325,7 +330,7 @@ describe('a disabled subscription\'s pending deliveries leave the due range', ()
       await enabling;
     }
     expect(await enabling).toBe(200);
-    expect((await world.api.get(`${subscriptions}/${subscription.subscriptionId}`)).body).toMatchObject({ enabled: true });
+    expect((await harness.world.api.get(`${subscriptions}/${subscription.subscriptionId}`)).body).toMatchObject({ enabled: true });
     expect(await scheduled(subscription.subscriptionId)).toBe(1);
   });
 });

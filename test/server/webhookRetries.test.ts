@@ -3,27 +3,23 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { WebhookDelivery, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { queryOne } from '../../server/src/db/query';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
-import { type World, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { buildWorld, visitor } from '../support/factories';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver, verifyWebhook } from '../support/webhookReceiver';
 import { deliveriesOf, startTestDispatcher, subscribe, waitForDeliveries } from '../support/webhooks';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
+import { sql } from '../../server/src/db/sql';
 
-let server: TestServer;
+const harness = serverAndWorld({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, worldPerTest: true });
 let dispatcher: WebhookDispatcher;
-let world: World;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  dispatcher = startTestDispatcher(server);
+beforeAll(() => {
+  dispatcher = startTestDispatcher(harness.server);
 });
-afterAll(async () => {
-  await dispatcher?.stop();
-  await server?.close();
-});
+afterAll(async () => dispatcher?.stop());
 beforeEach(async () => {
-  world = await buildWorld(server);
   receiver = await startReceiver();
 });
 afterEach(async () => receiver.close());
@@ -32,13 +28,13 @@ const subscriptions = '/v1/webhooks/subscriptions';
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function checkIn(): Promise<PersonCheckin> {
-  const response = await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor());
+  const response = await harness.world.api.post<PersonCheckin>(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor());
   expect(response.status).toBe(201);
   return response.body;
 }
 
 /** A subscription to check-in entries on this test's receiver. */
-const subscribeHere = (path = '/hook') => subscribe(world.api, { url: receiver.url(path), events: ['PERSON_CHECKIN_ENTERED'] });
+const subscribeHere = (path = '/hook') => subscribe(harness.world.api, { url: receiver.url(path), events: ['PERSON_CHECKIN_ENTERED'] });
 const finished = (count: number) => (log: WebhookDelivery[]) => log.length === count && log.every((entry) => entry.status !== 'pending');
 
 describe('retries', () => {
@@ -51,7 +47,7 @@ describe('retries', () => {
     expect(first?.id).toBe(second?.id);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(40);
     expect(verifyWebhook(subscription.secret, first!)).toEqual(verifyWebhook(subscription.secret, second!));
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(delivery).toMatchObject({ status: 'delivered', nextAttemptAt: null, eventId: first?.id, eventType: 'PERSON_CHECKIN_ENTERED' });
     expect(delivery?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
     expect(delivery?.attempts.every((attempt) => attempt.durationMs >= 0 && attempt.error === null)).toBe(true);
@@ -64,12 +60,12 @@ describe('retries', () => {
     receiver.answer = () => ({ status: 503, headers: { 'Retry-After': '30' } });
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
     expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: 503, error: null }] });
     const wait = Date.parse(delivery!.nextAttemptAt!) - Date.parse(delivery!.attempts[0]!.at);
     expect(wait).toBeGreaterThan(29_000);
     expect(wait).toBeLessThan(31_000);
-    await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
+    await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
   });
 
   it('honours Retry-After on 429 and 503', async () => {
@@ -80,7 +76,7 @@ describe('retries', () => {
     // The schedule says 50 ms, then 100 ms: the receiver's second wins.
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
     expect(third!.at - second!.at).toBeGreaterThanOrEqual(950);
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(delivery?.attempts.map((attempt) => attempt.statusCode)).toEqual([429, 503, 200]);
   });
 
@@ -88,42 +84,42 @@ describe('retries', () => {
     receiver.answer = () => ({ status: 500 });
     const subscription = await subscribeHere();
     await checkIn();
-    const [failed] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    const [failed] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(failed).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(failed?.attempts).toHaveLength(3);
 
     const retryPath = `${subscriptions}/${subscription.subscriptionId}/deliveries/${failed!.deliveryId}/retry`;
-    const again = await world.api.post<WebhookDelivery>(retryPath);
+    const again = await harness.world.api.post<WebhookDelivery>(retryPath);
     expect(again.status).toBe(200);
     expect(again.body.status).toBe('pending');
-    const [refailed] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    const [refailed] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(refailed?.attempts).toHaveLength(4);
     expect(refailed?.status).toBe('failed');
 
     receiver.answer = () => ({ status: 204 });
-    await world.api.post(retryPath);
-    const [delivered] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    await harness.world.api.post(retryPath);
+    const [delivered] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(delivered).toMatchObject({ status: 'delivered', nextAttemptAt: null });
     expect(delivered?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 500, 500, 204]);
     expect(new Set(receiver.received.map((request) => request.id)).size).toBe(1);
-    expect((await world.api.post(`${subscriptions}/${subscription.subscriptionId}/deliveries/999999999/retry`)).status).toBe(404);
+    expect((await harness.world.api.post(`${subscriptions}/${subscription.subscriptionId}/deliveries/999999999/retry`)).status).toBe(404);
   });
 
   it('a 410 fails the delivery and disables the subscription until it is enabled again', async () => {
     receiver.answer = () => ({ status: 410 });
     const subscription = await subscribeHere();
     await checkIn();
-    const [gone] = await waitForDeliveries(world.api, subscription.subscriptionId, finished(1));
+    const [gone] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
     expect(gone).toMatchObject({ status: 'failed', attempts: [{ statusCode: 410 }] });
     const item = `${subscriptions}/${subscription.subscriptionId}`;
-    const disabled = await world.api.get<WebhookSubscription>(item);
+    const disabled = await harness.world.api.get<WebhookSubscription>(item);
     expect(disabled.body).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/410/) });
 
     await checkIn();
     await settle();
     expect(receiver.received).toHaveLength(1);
     receiver.answer = () => ({ status: 200 });
-    expect((await world.api.patch<WebhookSubscription>(item, { enabled: true })).body).toMatchObject({ enabled: true, disabledReason: null });
+    expect((await harness.world.api.patch<WebhookSubscription>(item, { enabled: true })).body).toMatchObject({ enabled: true, disabledReason: null });
     await checkIn();
     await receiver.waitFor(2);
     await settle();
@@ -137,17 +133,18 @@ describe('what stops or refuses a delivery', () => {
     const subscription = await subscribeHere();
     await checkIn();
     await receiver.waitFor(1);
-    expect((await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)).status).toBe(204);
+    expect((await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`)).status).toBe(204);
     const attempts = receiver.received.length;
     await checkIn();
     await settle(500);
     expect(receiver.received).toHaveLength(attempts);
     expect(attempts).toBeLessThanOrEqual(2);
     // The log goes behind the subscription's tombstone, with the retention job.
-    expect(await purgeDeletedSubscriptionLogs({ sequelize: server.sequelize })).toBeGreaterThanOrEqual(1);
-    const left = await queryOne<{ count: number }>({ sequelize: server.sequelize },
-      'SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = $1 AND subscription_id = $2',
-      [world.accountId, subscription.subscriptionId]);
+    expect(await purgeDeletedSubscriptionLogs(harness.server.database)).toBeGreaterThanOrEqual(1);
+    const left = await queryOne<{ count: number }>(
+      harness.server.database,
+      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND subscription_id = ${subscription.subscriptionId}`,
+    );
     expect(left?.count).toBe(0);
   });
 
@@ -155,32 +152,32 @@ describe('what stops or refuses a delivery', () => {
     receiver.answer = (request) => (request.path === '/hook' ? { status: 302, headers: { Location: receiver.url('/elsewhere') } } : { status: 200 });
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: 302, error: expect.stringMatching(/not followed/) });
     await settle(100);
     expect(receiver.received.every((request) => request.path === '/hook')).toBe(true);
-    await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
+    await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
   });
 
   it('gives up on a receiver that does not answer within the timeout', async () => {
     receiver.answer = () => ({ status: 200, hang: true });
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1, 8_000);
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1, 8_000);
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: null, error: 'No response within 2000 ms' });
     expect(delivery?.attempts[0]?.durationMs).toBeGreaterThanOrEqual(1_900);
-    await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
+    await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
   });
 
   it('records a refused connection as an attempt without a status', async () => {
     const closed = await startReceiver();
     const url = closed.url();
     await closed.close();
-    const subscription = await subscribe(world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
     await checkIn();
-    const [delivery] = await waitForDeliveries(world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: null, error: 'Connection refused' });
-    await world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
+    await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
   });
 });
 
@@ -214,21 +211,21 @@ describe('the delivery log', () => {
   it('pages newest first by cursor and filters by status', async () => {
     const subscription = await subscribeHere();
     for (let i = 0; i < 5; i += 1) await checkIn();
-    const log = await waitForDeliveries(world.api, subscription.subscriptionId, finished(5));
+    const log = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(5));
     const base = `${subscriptions}/${subscription.subscriptionId}/deliveries`;
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = await world.api.get<{ data: WebhookDelivery[]; nextCursor: string | null }>(`${base}${query}`);
+      const page = await harness.world.api.get<{ data: WebhookDelivery[]; nextCursor: string | null }>(`${base}${query}`);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((entry) => entry.deliveryId));
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(seen).toEqual(log.map((entry) => entry.deliveryId));
     expect(seen).toEqual([...seen].sort((a, b) => b - a));
-    expect(await deliveriesOf(world.api, subscription.subscriptionId, '?status=failed,pending')).toEqual([]);
-    expect(await deliveriesOf(world.api, subscription.subscriptionId, '?status=delivered')).toHaveLength(5);
-    expect((await world.api.get(`${base}?status=lost`)).status).toBe(400);
+    expect(await deliveriesOf(harness.world.api, subscription.subscriptionId, '?status=failed,pending')).toEqual([]);
+    expect(await deliveriesOf(harness.world.api, subscription.subscriptionId, '?status=delivered')).toHaveLength(5);
+    expect((await harness.world.api.get(`${base}?status=lost`)).status).toBe(400);
   });
 });

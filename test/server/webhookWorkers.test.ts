@@ -8,6 +8,7 @@ import { type ServerProcess, spawnServer } from '../support/serverProcess';
 import { type TestServer, startTestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
 import { type WorkerProcess, spawnWorker, subscribe, waitForDeliveries } from '../support/webhooks';
+import { sql } from '../../server/src/db/sql';
 
 const processes: Array<ServerProcess | WorkerProcess> = [];
 const closers: Array<() => Promise<void>> = [];
@@ -51,7 +52,7 @@ describe('two dispatchers on one database', () => {
     };
     // Half the events wait in the outbox before any dispatcher runs; the rest arrive while both race for them.
     await inParallel(EVENTS / 2, 8, create);
-    expect(await webhookBacklog({ sequelize: server.sequelize })).toBe(EVENTS / 2);
+    expect(await webhookBacklog(server.database)).toBe(EVENTS / 2);
     const env = { DATABASE_URL: server.databaseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_MS: '20' };
     const workers = await Promise.all([spawnWorker(env), spawnWorker(env)]);
     processes.push(...workers);
@@ -65,7 +66,7 @@ describe('two dispatchers on one database', () => {
       expect(perSubscription(path)).toHaveLength(EVENTS);
       expect(new Set(perSubscription(path)).size).toBe(EVENTS);
     }
-    const outbox = await queryRows<{ event_id: string }>({ sequelize: server.sequelize }, 'SELECT event_id FROM outbox_events WHERE account_id = $1', [world.accountId]);
+    const outbox = await queryRows<{ event_id: string }>(server.database, sql`SELECT event_id FROM outbox_events WHERE account_id = ${world.accountId}`);
     expect(new Set(perSubscription('/a'))).toEqual(new Set(outbox.map((row) => row.event_id)));
 
     for (const worker of workers) worker.child.kill('SIGTERM');
@@ -77,12 +78,12 @@ describe('two dispatchers on one database', () => {
     expect(delivered[0]! + delivered[1]!).toBe(EVENTS * 2);
     expect(delivered.every((count) => count > 0)).toBe(true);
     const attempts = await queryRows<{ status: string; attempts: number; leased: number }>(
-      { sequelize: server.sequelize },
-      `SELECT status, jsonb_array_length(attempts) AS attempts, count(*) FILTER (WHERE locked_until IS NOT NULL)::int AS leased
+      server.database,
+      sql`SELECT status, jsonb_array_length(attempts) AS attempts, count(*) FILTER (WHERE locked_until IS NOT NULL)::int AS leased
        FROM webhook_deliveries GROUP BY 1, 2`,
     );
     expect(attempts).toEqual([{ status: 'delivered', attempts: 1, leased: 0 }]);
-    expect(await webhookBacklog({ sequelize: server.sequelize })).toBe(0);
+    expect(await webhookBacklog(server.database)).toBe(0);
   }, 120_000);
 });
 
@@ -97,7 +98,7 @@ describe('undelivered events survive a restart', () => {
     processes.push(first);
     const server = await startTestServer({}, { databaseUrl });
     closers.push(() => server.close());
-    const world = await buildWorld({ sequelize: server.sequelize, baseUrl: first.baseUrl });
+    const world = await buildWorld({ database: server.database, baseUrl: first.baseUrl });
     const subscription = await subscribe(world.api, { url: `http://127.0.0.1:${port}/hook`, events: ['PERSON_CHECKIN_ENTERED'] });
     for (let i = 0; i < 3; i += 1) await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor());
     // The receiver is down: each delivery fails once and waits for its first retry (5 s on the standard schedule).
@@ -133,13 +134,13 @@ describe('undelivered events survive a restart', () => {
     processes.push(first);
     const server = await startTestServer({}, { databaseUrl });
     closers.push(() => server.close());
-    const world = await buildWorld({ sequelize: server.sequelize, baseUrl: first.baseUrl });
+    const world = await buildWorld({ database: server.database, baseUrl: first.baseUrl });
     await subscribe(world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] });
     for (let i = 0; i < 3; i += 1) await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor());
     first.child.kill('SIGKILL');
     await first.exited;
     expect(receiver.received).toHaveLength(0);
-    expect(await webhookBacklog({ sequelize: server.sequelize })).toBe(3);
+    expect(await webhookBacklog(server.database)).toBe(3);
 
     const second = await spawnServer({ ...env, WEBHOOK_POLL_MS: '50' });
     processes.push(second);

@@ -1,29 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busyReader, startLoadSignal } from '../../server/src/jobs/loadSignal';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
-import { type World, buildWorld, visitor } from '../support/factories';
-import { type TestServer, startTestServer } from '../support/testServer';
+import { visitor } from '../support/factories';
+import { serverAndWorld } from '../support/serverAndWorld';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
 import { startTestDispatcher, subscribe } from '../support/webhooks';
 
-let server: TestServer;
-let world: World;
+const harness = serverAndWorld({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 let receiver: Receiver;
 let dispatcher: WebhookDispatcher;
 let busy = false;
 const YIELD_MS = 1_500;
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  world = await buildWorld(server);
   receiver = await startReceiver();
-  dispatcher = startTestDispatcher(server, { busy: () => busy, yieldMs: YIELD_MS });
-  await subscribe(world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] });
+  dispatcher = startTestDispatcher(harness.server, { busy: () => busy, yieldMs: YIELD_MS });
+  await subscribe(harness.world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] });
 });
 afterAll(async () => {
   await dispatcher?.stop();
   await receiver?.close();
-  await server?.close();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +28,7 @@ async function within(ms: number, check: () => boolean): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(10)) if (check()) return true;
   return check();
 }
-const checkIn = async () => expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor())).status).toBe(201);
+const checkIn = async () => expect((await harness.world.api.post(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor())).status).toBe(201);
 
 describe('webhook dispatch yields to busy requests (WEBHOOK_YIELD_MS)', () => {
   it('holds a new event back while the process is busy until it is WEBHOOK_YIELD_MS old, then delivers it; at once when not busy', async () => {

@@ -5,24 +5,24 @@ import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
 
 /** What factories need: the database, and where the API listens (for the client they hand out). */
-type Harness = Pick<TestServer, 'sequelize' | 'baseUrl'>;
+type Harness = Pick<TestServer, 'database' | 'baseUrl'>;
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${++counter}`;
 
 export async function buildAccount(server: Harness, name = unique('Account')) {
-  return createAccount({ sequelize: server.sequelize }, name);
+  return createAccount(server.database, name);
 }
 
 export async function buildSite(server: Harness, accountId: number, name = unique('Site')) {
-  return createSite({ sequelize: server.sequelize }, { accountId, name });
+  return createSite(server.database, { accountId, name });
 }
 
 export async function buildToken(
   server: Harness,
   input: { accountId: number; siteIds?: number[]; allSites?: boolean; scopes?: Scope[]; channel?: Channel; expiresAt?: string },
 ) {
-  return createToken({ sequelize: server.sequelize }, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
+  return createToken(server.database, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
 }
 
 export interface World {
@@ -42,7 +42,7 @@ export async function buildWorld(server: Harness): Promise<World> {
     accountId: account.accountId,
     allSites: true,
     scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-      'sites:configure', 'webhooks:manage'],
+      'sites:configure', 'webhooks:manage', 'watchlist:manage'],
   });
   return {
     accountId: account.accountId,

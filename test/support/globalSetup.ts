@@ -36,9 +36,9 @@ export async function setup(project: TestProject): Promise<void> {
   await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
   await admin.end();
   const templateUrl = withDatabase(serverUrl, TEMPLATE_DATABASE);
-  const sequelize = createDatabase({ url: templateUrl, poolMax: 2 });
-  await migrate(sequelize, templateUrl);
-  await sequelize.close();
+  const database = createDatabase({ url: templateUrl, poolMax: 2 });
+  await migrate(database, templateUrl);
+  await database.close();
   project.provide('pgServerUrl', serverUrl);
 }
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Sequelize } from 'sequelize';
 import { createApp } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
-import { createDatabase } from '../../server/src/db/database';
+import { type Database, createDatabase } from '../../server/src/db/database';
 import { answerClientErrors } from '../../server/src/errors/clientErrors';
 import type { Logger } from '../../server/src/logger';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
@@ -12,6 +12,9 @@ import { createTestDatabase } from './database';
 export interface TestServer {
   baseUrl: string;
   databaseUrl: string;
+  /** The server's database handle (an Executor for the pool), shared with the test. */
+  database: Database;
+  /** Its Sequelize, for tests that read with plain SQL. */
   sequelize: Sequelize;
   env: Env;
   /** Log lines written during the test (errors included), to assert nothing unexpected was logged. */
@@ -28,14 +31,14 @@ export async function startTestServer(
 ): Promise<TestServer & { limiter: RateLimiter }> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const env = parseEnv({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...overrides });
-  const sequelize = createDatabase({ url: databaseUrl, poolMax: 20 });
+  const database = createDatabase({ url: databaseUrl, poolMax: 20 });
   const logs: TestServer['logs'] = [];
   const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     logs.push({ level, message, fields });
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
-  const limiter = new RateLimiter(sequelize, env.RATE_LIMIT_PER_MINUTE, options.clock);
-  const app = createApp({ sequelize, env, log, validateResponses: true, clock: options.clock, limiter });
+  const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
+  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');
@@ -45,7 +48,8 @@ export async function startTestServer(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl,
-    sequelize,
+    database,
+    sequelize: database.sequelize,
     env,
     logs,
     limiter,
@@ -53,7 +57,7 @@ export async function startTestServer(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await limiter.stop();
-      await sequelize.close();
+      await database.close();
     },
   };
 }

@@ -6,8 +6,9 @@ import { queryRows } from '../../server/src/db/query';
 import { type World, buildToken } from './factories';
 import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
+import { sql } from '../../server/src/db/sql';
 
-/** The list envelope of CONTRACT §4. */
+/** The list envelope (docs/api.md, Pagination). */
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;
@@ -61,9 +62,8 @@ export async function clientWith(server: TestServer, world: World, scopes: Scope
 /** The outbox events written about one vehicle check-in, oldest first. */
 export async function vehicleEvents(server: TestServer, checkinId: number): Promise<string[]> {
   const rows = await queryRows<{ type: string }>(
-    { sequelize: server.sequelize },
-    `SELECT type FROM outbox_events WHERE type LIKE 'VEHICLE_%' AND payload->'data'->'checkin'->>'checkinId' = $1 ORDER BY id`,
-    [String(checkinId)],
+    server.database,
+    sql`SELECT type FROM outbox_events WHERE type LIKE 'VEHICLE_%' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)} ORDER BY id`,
   );
   return rows.map((row) => row.type);
 }

@@ -8,14 +8,14 @@ import type { TestServer } from './testServer';
 
 /** A dispatcher on the test server's database with test timings: polls every 20 ms, retries after 50 ms then 100 ms. */
 export function startTestDispatcher(
-  server: Pick<TestServer, 'sequelize' | 'logs'>,
+  server: Pick<TestServer, 'database' | 'logs'>,
   overrides: Partial<WebhookDispatcherOptions> = {},
 ): WebhookDispatcher {
   const record = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     server.logs.push({ level, message, fields });
   };
   return startWebhookDispatcher({
-    sequelize: server.sequelize,
+    database: server.database,
     log: { info: record('info'), warn: record('warn'), error: record('error') },
     allowPrivateUrls: true,
     pollMs: 20,

@@ -4,7 +4,7 @@ import type { HttpOutcome } from '../../shared/src/client/http';
 import { personStatuses } from '../../shared/src/domain';
 
 // The typed client against a server newer than it: v1 grows by adding optional fields and enum values
-// (CONTRACT §1), and an answer that grew must still be usable.
+// (docs/api.md, Basics), and an answer that grew must still be usable.
 
 const at = '2026-11-21T09:00:00.000Z';
 const person = {
@@ -31,7 +31,7 @@ const page = (item: unknown) => ({ data: [item], nextCursor: 'next' });
 function grown(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(grown);
   if (value === null || typeof value !== 'object') return value;
-  // customFields is the site's own record of fields, not the contract's: a new key there is a new field's value.
+  // customFields is the site's own record of fields, not the API's: a new key there is a new field's value.
   const entries = Object.entries(value).map(([key, item]) => [key, key === 'customFields' ? item : grown(item)]);
   return { ...Object.fromEntries(entries), addedLater: { by: 'a newer server', values: [1, 2] } };
 }

@@ -28,7 +28,7 @@ describe('resolveOccurredAt', () => {
     expect(old.ok ? '' : old.message).toMatch(/past/);
   });
 
-  it('has the bounds the contract states', () => {
+  it('has the bounds docs/api.md states (Offline timing)', () => {
     expect(MAX_FUTURE_MS).toBe(300_000);
     expect(MAX_PAST_MS).toBe(604_800_000);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PLATE_LENGTH, isValidPlate, normalizePlate, plateProblem } from '../../shared/src/domain';
 import { LicensePlate } from '../../shared/src/schemas/vehicles';
 
-describe('normalizePlate (CONTRACT §8)', () => {
+describe('normalizePlate (docs/api.md, License plates)', () => {
   it('upper-cases and removes spaces, "-", "." and "·"', () => {
     expect(normalizePlate('ab-123 cd')).toBe('AB123CD');
     expect(normalizePlate('AB123CD')).toBe('AB123CD');

@@ -6,7 +6,8 @@ import { alreadyOnSite } from '../../src/data/queries';
 import type { PersonVisit } from '../../src/data/types';
 import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../formModel';
-import { plainReason, shortTime } from '../words';
+import { visitorFieldWords } from '../fieldWords';
+import { plainReason, seeReception, shortTime } from '../words';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
@@ -26,7 +27,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   const [fields, setFields] = useState<ConfigField[]>();
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
+  // The banner above the form: `fields` when it only counts the fields marked below (so it follows them).
+  const [formError, setFormError] = useState<{ text: string; fields: boolean }>();
   const [saving, setSaving] = useState(false);
   const [alreadyIn, setAlreadyIn] = useState<PersonVisit>();
   const form = useRef<HTMLFormElement>(null);
@@ -49,7 +51,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
 
   if (!fields) return <p className="loading">Loading the form…</p>;
 
-  const check = (next: FormValues) => errorsByField(fields, validateCheckinForm(fields, formInput(fields, next)));
+  const check = (next: FormValues) => errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), visitorFieldWords));
   const focusFirstError = (shown: Record<string, string>) => {
     const first = fields.find((field) => shown[field.name] !== undefined);
     if (first) form.current?.querySelector<HTMLElement>(`#field-${first.name}`)?.focus();
@@ -64,7 +66,12 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     if (errors[name] !== undefined) {
       const { [name]: _fixed, ...rest } = errors;
       const now = check(next)[name];
-      setErrors(now === undefined ? rest : { ...rest, [name]: now });
+      const remaining = now === undefined ? rest : { ...rest, [name]: now };
+      setErrors(remaining);
+      // Once every marked field is right, the banner that asked for it goes too.
+      const left = Object.keys(remaining).length;
+      if (left === 0) setFormError(undefined);
+      else if (formError?.fields) setFormError({ text: correctText(left), fields: true });
     }
   };
 
@@ -88,7 +95,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     const shown = errorsByField(fields, result.errors ?? []);
     setErrors(shown);
     const extra = otherErrors(fields, result.errors ?? []).map((error) => error.message);
-    setFormError([plainReason(result.code, result.message), ...extra].join(' '));
+    setFormError({ text: [plainReason(result.code, result.message), ...extra].join(' '), fields: false });
     focusFirstError(shown);
   };
 
@@ -96,11 +103,11 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     event.preventDefault();
     if (saving) return;
     const input = formInput(fields, values);
-    const problems = validateCheckinForm(fields, input);
+    const problems = validateCheckinForm(fields, input, visitorFieldWords);
     if (problems.length > 0) {
       const shown = errorsByField(fields, problems);
       setErrors(shown);
-      setFormError(problems.length === 1 ? 'Please correct the field marked below.' : `Please correct the ${problems.length} fields marked below.`);
+      setFormError({ text: correctText(problems.length), fields: true });
       focusFirstError(shown);
       return;
     }
@@ -120,7 +127,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   return (
     <form ref={form} className="checkin-form" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="checkin-title">
       <h1 id="checkin-title" className="screen-title">Check in</h1>
-      {formError ? <p className="form-error" role="alert">{formError}</p> : null}
+      {formError ? <p className="form-error" role="alert">{formError.text}</p> : null}
       {alreadyIn ? <AlreadyCheckedIn visit={alreadyIn} onCheckOut={() => onCheckOut(alreadyIn)} onCheckInAnyway={() => void save(formInput(fields, values))} /> : null}
       <div className="fields">
         {fields.map((field) => (
@@ -142,6 +149,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   );
 }
 
+const correctText = (count: number) => (count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`);
+
 /** The latest visit on site (this kiosk's data) that looks like this person's, if any (see alreadyOnSite). */
 async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<PersonVisit | undefined> {
   const { firstName, lastName } = input.person;
@@ -162,6 +171,8 @@ interface AlreadyCheckedInProps {
  */
 function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyCheckedInProps) {
   const title = useRef<HTMLParagraphElement>(null);
+  // A visit the site stopped is never told it is checked in (docs/kiosk-sync.md).
+  const stopped = visit.status === 'STOP';
   // Focus moves here, so a screen reader reads the question and the choices come next.
   useEffect(() => {
     title.current?.focus();
@@ -169,11 +180,11 @@ function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyChecked
   return (
     <div className="form-notice">
       <p ref={title} className="form-notice-title" role="alert" tabIndex={-1}>
-        You are already checked in since {shortTime(visit.entryAt)}.
+        {stopped ? `${seeReception.title}.` : `You are already checked in since ${shortTime(visit.entryAt)}.`}
       </p>
       <p className="form-notice-detail">
-        If you checked in then, you need not do it again. If you are leaving, choose Check out. If you are someone else with
-        the same name, choose Check in anyway.
+        {stopped ? `${seeReception.detail} ` : 'If you checked in then, you need not do it again. '}
+        If you are leaving, choose Check out. If you are someone else with the same name, choose Check in anyway.
       </p>
       <div className="form-notice-actions">
         <button type="button" className="button button-secondary" onClick={onCheckOut}>Check out</button>

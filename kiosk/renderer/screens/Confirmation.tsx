@@ -1,7 +1,7 @@
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
 
-/** How long a confirmation stays before the visitor home comes back by itself (the contract says ≤ 5 s). */
+/** How long a confirmation stays before the visitor home comes back by itself (at most 5 s: the next visitor is waiting). */
 export const CONFIRMATION_MS = 4000;
 
 /**
@@ -12,6 +12,8 @@ export const TAP_GUARD_MS = 600;
 
 export interface ConfirmationMessage {
   title: string;
+  /** Said after the title ("Welcome, Ada"): a name may be one long word, and only it may break to fit. */
+  name?: string;
   detail: string;
   tone: 'success' | 'notice';
 }
@@ -51,7 +53,10 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
       {/* An alert, not a status: it is read out although focus moves to Done at the same moment, and the
           status bar stays the page's only role="status". */}
       <div className="confirmation-message" role="alert" aria-atomic="true">
-        <h1 className="confirmation-title">{message.title}</h1>
+        <h1 className="confirmation-title">
+          {message.title}
+          {message.name === undefined ? null : <>, <span className="title-name">{message.name}</span></>}
+        </h1>
         <p className="confirmation-detail">{message.detail}</p>
       </div>
       <button ref={button} type="button" className="button button-secondary" onClick={onDoneClick}>Done</button>

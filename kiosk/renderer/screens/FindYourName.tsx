@@ -18,9 +18,9 @@ const MOST_LISTED = 8;
 
 function confirmationFor(action: PersonAction, visit: PersonVisit): ConfirmationMessage {
   const name = visit.person.firstName;
-  if (action === 'BREAK_START') return { title: `Enjoy your break, ${name}`, detail: 'Choose Break and End break when you are back.', tone: 'success' };
-  if (action === 'BREAK_END') return { title: `Welcome back, ${name}`, detail: 'Your break has ended.', tone: 'success' };
-  return { title: `Goodbye, ${name}`, detail: 'You are checked out. Thank you for your visit.', tone: 'success' };
+  if (action === 'BREAK_START') return { title: 'Enjoy your break', name, detail: 'Choose Break and End break when you are back.', tone: 'success' };
+  if (action === 'BREAK_END') return { title: 'Welcome back', name, detail: 'Your break has ended.', tone: 'success' };
+  return { title: 'Goodbye', name, detail: 'You are checked out. Thank you for your visit.', tone: 'success' };
 }
 
 interface FindYourNameProps {

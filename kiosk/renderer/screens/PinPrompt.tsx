@@ -1,8 +1,12 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type PinTries, afterEntry, pausedText } from './pinTries';
 
+/** What the PIN opens: Settings, or a staff view (Roll call, Needs attention) of visitors' names. */
+export type LockedView = 'Settings' | 'Roll call' | 'Needs attention';
+
 interface PinPromptProps {
   pin: string;
+  what?: LockedView;
   tries: PinTries;
   onTries(tries: PinTries): void;
   onUnlock(): void;
@@ -10,8 +14,11 @@ interface PinPromptProps {
   onCancel?: () => void;
 }
 
-/** Asks for the Settings PIN before the setup screen opens (kiosk.json `settingsPin`, or `?pin=`). */
-export function PinPrompt({ pin, tries, onTries, onUnlock, onCancel }: PinPromptProps) {
+/**
+ * Asks for the Settings PIN (kiosk.json `settingsPin`, or `?pin=`) before Settings, Roll call or Needs
+ * attention opens: one prompt, one count of wrong PINs.
+ */
+export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, onCancel }: PinPromptProps) {
   const [entered, setEntered] = useState('');
   const [message, setMessage] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
@@ -45,8 +52,8 @@ export function PinPrompt({ pin, tries, onTries, onUnlock, onCancel }: PinPrompt
   const shown = paused ? pausedText(tries.pausedUntil, Date.now()) : message;
   return (
     <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="pin-title">
-      <h1 id="pin-title" className="screen-title">Settings are locked</h1>
-      <p className="screen-lead">Enter the settings PIN of this kiosk.</p>
+      <h1 id="pin-title" className="screen-title">{lockedTitle(what)}</h1>
+      <p className="screen-lead">{what === 'Settings' ? 'Enter the settings PIN of this kiosk.' : `${what} is for staff. Enter the settings PIN of this kiosk.`}</p>
       {shown ? <p className="form-error" role="alert">{shown}</p> : null}
       <div className="field">
         <label htmlFor="settings-pin">Settings PIN</label>
@@ -60,3 +67,6 @@ export function PinPrompt({ pin, tries, onTries, onUnlock, onCancel }: PinPrompt
     </form>
   );
 }
+
+/** "Settings are locked", "Roll call is locked". */
+export const lockedTitle = (what: LockedView) => `${what} ${what === 'Settings' ? 'are' : 'is'} locked`;

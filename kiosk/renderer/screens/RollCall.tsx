@@ -23,20 +23,23 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
       {people.length === 0 ? (
         <p className="empty">Nobody is on site.</p>
       ) : (
-        <table className="table">
+        // Roles said outright and labels on the cells: on a phone the rows are laid out as cards (phone.css),
+        // and a table so laid out must still read as one.
+        <table className="table people-table" role="table">
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Company</th><th scope="col">Status</th><th scope="col">Since</th></tr>
+            <tr role="row"><th scope="col" role="columnheader">Name</th><th scope="col" role="columnheader">Company</th>
+              <th scope="col" role="columnheader">Status</th><th scope="col" role="columnheader">Since</th></tr>
           </thead>
           <tbody>
             {people.map((visit) => (
-              <tr key={visit.visitId}>
-                <th scope="row">
+              <tr key={visit.visitId} role="row">
+                <th scope="row" role="rowheader">
                   {visit.person.lastName}, {visit.person.firstName}
                   {visit.serverId === undefined ? <span className="tag">not synced yet</span> : null}
                 </th>
-                <td>{visit.person.company ?? '—'}</td>
-                <td><StatusBadge status={visit.status} label={personStatusText(visit.status)} /></td>
-                <td>{shortTime(visit.lastEventAt)}</td>
+                <td role="cell" data-label="Company">{visit.person.company ?? '—'}</td>
+                <td role="cell" data-label="Status"><StatusBadge status={visit.status} label={personStatusText(visit.status)} /></td>
+                <td role="cell" data-label="Since">{shortTime(visit.lastEventAt)}</td>
               </tr>
             ))}
           </tbody>

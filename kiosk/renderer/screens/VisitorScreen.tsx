@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
+import { CheckinConfirmation } from './CheckinConfirmation';
 import { CheckinForm } from './CheckinForm';
 import { Confirmation, type ConfirmationMessage } from './Confirmation';
 import { FindYourName } from './FindYourName';
@@ -12,13 +13,8 @@ type Step =
   | { step: 'home'; returned: boolean }
   | { step: 'form' }
   | { step: 'find'; intent: 'checkout' | 'break'; offer?: PersonVisit }
+  | { step: 'checkedIn'; visit: PersonVisit }
   | { step: 'done'; message: ConfirmationMessage };
-
-function welcome(visit: PersonVisit): ConfirmationMessage {
-  const title = `Welcome, ${visit.person.firstName}`;
-  if (visit.status === 'PENDING') return { title, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };
-  return { title, detail: 'You are checked in. Please check out when you leave.', tone: 'success' };
-}
 
 /** Visitor mode: home → form or find-your-name → confirmation → home. */
 export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
@@ -30,10 +26,12 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
     case 'form':
       return (
         <CheckinForm kiosk={kiosk} onCancel={home} onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
-          onCheckedIn={(visit) => setStep({ step: 'done', message: welcome(visit) })} />
+          onCheckedIn={(visit) => setStep({ step: 'checkedIn', visit })} />
       );
     case 'find':
       return <FindYourName kiosk={kiosk} intent={step.intent} offer={step.offer} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
+    case 'checkedIn':
+      return <CheckinConfirmation kiosk={kiosk} visit={step.visit} onDone={home} />;
     case 'done':
       return <Confirmation message={step.message} onDone={home} />;
   }

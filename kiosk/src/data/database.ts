@@ -1,5 +1,5 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
-import type { CachedSiteConfig, MetaRow, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type { CachedSiteConfig, CachedWatchlistDigest, MetaRow, OutboxAction, PersonVisit, VehicleVisit } from './types';
 
 /**
  * Schema versions, oldest first. Append only: a shipped version is never edited, because kiosks in the
@@ -17,6 +17,8 @@ const schemaVersions: ReadonlyArray<{ version: number; stores: Record<string, st
       meta: 'key',
     },
   },
+  // The account's watchlist as keyed hashes (no names), per paired site: nothing to upgrade, a new store.
+  { version: 2, stores: { watchlistDigests: 'siteId' } },
 ];
 
 /** The kiosk's IndexedDB: the outbox and the local view it keeps in step with. */
@@ -26,6 +28,7 @@ export class KioskDatabase extends Dexie {
   vehicles!: EntityTable<VehicleVisit, 'visitId'>;
   siteConfigs!: EntityTable<CachedSiteConfig, 'siteId'>;
   meta!: EntityTable<MetaRow, 'key'>;
+  watchlistDigests!: EntityTable<CachedWatchlistDigest, 'siteId'>;
 
   /** `options` carries `indexedDB` and `IDBKeyRange` where there is no global IndexedDB (Node tests). */
   constructor(name: string, options?: DexieOptions) {

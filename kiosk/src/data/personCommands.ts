@@ -16,6 +16,7 @@ import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/sche
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
 import type { PersonVisit } from './types';
 import { personVisits, refreshVisit } from './visitKinds';
+import { onWatchlist } from './watchlist';
 
 export interface CheckinInput extends CheckinFormInput {
   labelIds?: number[];
@@ -71,12 +72,14 @@ export async function checkIn(ctx: CommandContext, siteId: number, input: Checki
     return refused('VALIDATION_FAILED', 'The check-in is not valid.', errors);
   }
   const body = parsed.data;
+  // Decided before the screen confirms, so a watchlisted visitor is never welcomed (the server decides again).
+  const watchlisted = await onWatchlist(db, siteId, body.person);
   const result = await db.transaction('rw', [db.outbox, db.people, db.siteConfigs], async (): Promise<CommandResult<PersonVisit>> => {
     const config = (await db.siteConfigs.get(siteId))?.config ?? { siteId, ...defaultCheckinConfig };
     const errors = validateCheckinForm(config.fields, body);
     if (errors.length > 0) return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
     const visitId = ctx.randomUUID();
-    const predicted = initialPersonStatus({ watchlisted: false, requiresApproval: config.requiresApproval });
+    const predicted = initialPersonStatus({ watchlisted, requiresApproval: config.requiresApproval });
     const { person } = body;
     const visit: PersonVisit = {
       visitId,

@@ -3,6 +3,7 @@ import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
 import type { CheckoutRequest, CreateCheckinRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
 import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
+import type { WatchlistDigest } from '../../../shared/src/schemas/watchlist';
 
 export interface LocalBreak {
   startedAt: string;
@@ -146,6 +147,15 @@ export const isVehicleAction = (kind: ActionKind): boolean => kind === 'VEHICLE_
 export interface CachedSiteConfig {
   siteId: number;
   config: CheckinConfig;
+  etag: string | null;
+  /** Device time of the last answer from the server (200 or 304). */
+  fetchedAt: number;
+}
+
+/** The watchlist digest as last fetched for a site (keyed hashes only: see watchlist.ts). */
+export interface CachedWatchlistDigest {
+  siteId: number;
+  digest: WatchlistDigest;
   etag: string | null;
   /** Device time of the last answer from the server (200 or 304). */
   fetchedAt: number;

@@ -11,18 +11,16 @@ import { type CheckinConfig, type ConfigField, fieldTypes } from '../../../share
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KeptPersonCheckin } from '../data/types';
 
-// The server's answers as the kiosk keeps them. A server upgraded before its kiosks may answer with enum
-// values this kiosk does not know (v1 grows by adding them, CONTRACT §1); this file decides, per field,
-// what the kiosk does with them. The one newer value the rest of the kiosk holds is a person's status
-// (KeptPersonStatus), because a person must never drop off the Roll call.
+// The server's answers as the kiosk keeps them: a newer server may send enum values this kiosk does not know
+// (docs/kiosk-sync.md, Newer servers). The one it keeps is a person's status (KeptPersonStatus), because a
+// person must never drop off the Roll call.
 
 /** A check-in the kiosk keeps, or the status (newer than this kiosk) for which it keeps none. */
 export type Reading<C> = { kept: true; checkin: C } | { kept: false; status: string };
 
 /**
  * The kiosk stores and shows no source, but its data layer takes the shared resource, whose source is
- * closed: a newer source reads as OTHER, the contract's own "none of the named ones". (An integrator
- * using the client gets the source as it came.)
+ * closed: a newer source reads as OTHER, the API's own "none of the named ones".
  */
 const kioskSource = (source: Open<Source>): Source => (isKnown(sources, source) ? source : 'OTHER');
 
@@ -30,10 +28,8 @@ const kioskSource = (source: Open<Source>): Source => (isKnown(sources, source) 
 const kioskEvent = (event: { source: Open<Source>; at: string }) => ({ at: event.at, source: kioskSource(event.source) });
 
 /**
- * A person check-in from the server, always kept: one in a status newer than this kiosk keeps that status
- * as text. The person is on site, and the Roll call (the evacuation list) must show them; the kiosk offers
- * no action on a status it does not know (personCommands.ts) and replays none over it (projection.ts), so
- * queued actions go to the server, which decides them. A newer source does not matter to the kiosk.
+ * A person check-in from the server, always kept, a newer status as text: the Roll call (the evacuation
+ * list) must show them. No action is offered or replayed on such a status (personCommands.ts, projection.ts).
  */
 export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheckin> {
   return { kept: true, checkin: { ...answer, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
@@ -56,10 +52,8 @@ export interface KioskCheckinConfig {
 }
 
 /**
- * The check-in form's configuration. A field of a type newer than this kiosk is shown as a plain text
- * field when it is required (without it no check-in could succeed; the server checks the value, and one
- * it refuses shows in Needs attention) and left out when it is optional (better no answer than one typed
- * into the wrong kind of input). The rest of the form works as configured.
+ * The check-in form's configuration. A field of a type newer than this kiosk is shown as plain text when
+ * required (else no check-in could succeed; the server checks the value) and left out when optional.
  */
 export function readCheckinConfig(answer: CheckinConfigAnswer): KioskCheckinConfig {
   const fields: ConfigField[] = [];

@@ -36,11 +36,9 @@ const RESTAMP_MARGIN_MS = 60_000;
 const duration = (ms: number) => roughDuration(ms, { hoursFrom: 120, daysFrom: 48 });
 
 /**
- * A 422 OCCURRED_AT_OUT_OF_RANGE for a time ahead of the server's proves the stamp wrong: typically the
- * clock correction outlived a device clock set right while offline. The device's own reading plus the
- * correction this answer brings is when it happened (unless the device clock was set again in between),
- * and is used if the server takes it. Otherwise a person must look, told why. Undefined for a time more
- * than 7 days old: that may be a real week-old action, and waits for a person as before.
+ * A 422 OCCURRED_AT_OUT_OF_RANGE for a time ahead of the server's proves the stamp wrong: restamp it from the
+ * device's reading plus this answer's correction, or tell a person why. Undefined for a time over 7 days old,
+ * which may be real (docs/kiosk-sync.md, The time actions are stamped with).
  */
 function stampedAhead<T>(error: ActionError, stamp: StampCheck): Decision<T> | undefined {
   const sentMs = Date.parse(stamp.occurredAt);
@@ -58,15 +56,15 @@ function stampedAhead<T>(error: ActionError, stamp: StampCheck): Decision<T> | u
   return { type: 'attention', error: { status: error.status, code: 'OCCURRED_AT_IN_FUTURE', message }, current: undefined };
 }
 
-/** The statuses that say "not now" rather than "no" (CONTRACT §11). */
+/** The statuses that say "not now" rather than "no" (docs/kiosk-sync.md, What happens to an answer). */
 function isTransient(status: number, code: string | undefined): boolean {
   return status === 408 || status === 429 || status >= 500 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
 }
 
 /**
- * The retry policy of CONTRACT §11 as a pure function: no answer, 408, 429, 5xx and
- * IDEMPOTENCY_KEY_IN_USE are retried (the same key makes a retry harmless); any other 4xx is final, except
- * a time refused as in the future, which is restamped when `stamp` allows it.
+ * The retry policy (docs/kiosk-sync.md, What happens to an answer) as a pure function: no answer, 408, 429,
+ * 5xx and IDEMPOTENCY_KEY_IN_USE are retried under the same key; any other 4xx is final, except a time
+ * refused as in the future, which is restamped when `stamp` allows it.
  */
 export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp?: StampCheck): Decision<T> {
   switch (outcome.kind) {
@@ -76,7 +74,7 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp
       return { type: 'retry', error: { status: null, code: 'NETWORK', message: outcome.message }, retryAfterMs: undefined };
     case 'notModified':
     case 'malformed': {
-      // The server acted but its answer breaks the contract: a person must look, nothing is dropped.
+      // The server acted but its answer breaks its schema: a person must look, nothing is dropped.
       const message = outcome.kind === 'malformed' ? outcome.message : 'Unexpected 304';
       const status = outcome.kind === 'malformed' ? outcome.status : 304;
       return { type: 'attention', error: { status, code: 'BAD_RESPONSE', message }, current: undefined };

@@ -13,6 +13,7 @@ import { nextRetryAt, resetNetworkBackoff } from './schedule';
 import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
+import { refreshWatchlistDigest } from './watchlistDigest';
 
 export interface SyncEngineOptions {
   db: KioskDatabase;
@@ -114,7 +115,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         try {
           const people = await pullPeople({ db, api, ...reach }, siteId);
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
-          pulled = people === 'pulled' && vehicles === 'pulled';
+          // The lobby tells a watchlisted visitor to see reception, offline too: from this copy.
+          const digest = options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
+          pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled';
         } finally {
           if (!pulled) pullWanted = true;
         }

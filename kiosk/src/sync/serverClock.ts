@@ -26,16 +26,9 @@ export interface ServerClock {
 }
 
 /**
- * The time the kiosk stamps its actions with (`occurredAt`). The server refuses a time more than 5 minutes
- * ahead of its own or more than 7 days old (CONTRACT §6), so a device whose clock is wrong (no NTP on an
- * isolated network, a reset real-time clock) would send every action to Needs attention. Every answer of
- * the API carries the server's time; a device more than a minute off takes the server's, and keeps the
- * correction in its database so it also holds while offline, after a restart.
- *
- * A device clock set back while the kiosk runs (offline: NTP back, someone setting it) moves back against
- * the monotonic clock: the correction grows by as much, so stamps stay right. A clock set forward cannot be
- * told from a device that slept (the monotonic clock stands still in suspend), so it is left to the
- * server: an action then stamped in the future is refused and restamped (push.ts, decide.ts).
+ * The time actions are stamped with (docs/kiosk-sync.md, The time actions are stamped with): the server
+ * refuses an `occurredAt` far off its clock, so a device a minute or more off takes the server's, kept offline.
+ * A clock set forward looks like a device that slept, so it is left to the server to refuse (decide.ts).
  */
 export function serverClock(db: KioskDatabase, device: Pick<Clock, 'now' | 'elapsed'>, options: { enabled: boolean }): ServerClock {
   let offsetMs = 0;

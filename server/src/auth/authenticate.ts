@@ -1,10 +1,12 @@
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
-import { type Executor, prepared, queryOne } from '../db/query';
+import { type Executor, queryOne, queryRows } from '../db/query';
+import { sql } from '../db/sql';
 import { ProblemError, notFound, problem } from '../errors/problem';
 import type { StoredOutcome } from '../idempotency/store';
 import type { Principal, SiteAccess } from './principal';
+import { siteVisibleSql } from '../policies/siteVisibility';
 import { hashToken, isWellFormedToken } from './tokenFormat';
 
 interface TokenRow {
@@ -27,19 +29,20 @@ interface TokenRow {
   stored_headers: Record<string, string> | null;
 }
 
-// One round trip: the token, the requested site if this token may view it (never cached: interface §5),
-// and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
-const TOKEN_AND_SITE = prepared(`
+/**
+ * One round trip: the token, the requested site if this token may view it (never cached: interface §5),
+ * and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
+ */
+const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
   SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
          k.headers AS stored_headers
   FROM api_tokens t
-  LEFT JOIN sites s ON s.account_id = t.account_id AND s.id = $2
-    AND (t.all_sites OR EXISTS (
-      SELECT 1 FROM token_sites ts WHERE ts.account_id = t.account_id AND ts.token_id = t.id AND ts.site_id = s.id))
-  LEFT JOIN idempotency_keys k ON k.account_id = t.account_id AND k.key = $3 AND k.created_at >= $4
-  WHERE t.token_hash = $1`);
+  LEFT JOIN sites s ON s.account_id = t.account_id AND s.id = ${input.siteId}::integer
+    AND ${siteVisibleSql({ accountId: sql`t.account_id`, tokenId: sql`t.id`, allSites: sql`t.all_sites` }, sql`s.id`)}
+  LEFT JOIN idempotency_keys k ON k.account_id = t.account_id AND k.key = ${input.key}::text AND k.created_at >= ${input.since}::timestamptz
+  WHERE t.token_hash = ${input.tokenHash}`;
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -85,12 +88,13 @@ export async function authenticate(
   const token = bearerOf(input.authorization);
   if (token === undefined) throw unauthenticated('Send Authorization: Bearer <token>.', false);
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
-  const row = await queryOne<TokenRow>(db, TOKEN_AND_SITE, [
-    hashToken(token),
-    input.siteId ?? null,
-    input.idempotency?.key ?? null,
-    input.idempotency?.since ?? null,
-  ]);
+  const statement = tokenAndSite({
+    tokenHash: hashToken(token),
+    siteId: input.siteId ?? null,
+    key: input.idempotency?.key ?? null,
+    since: input.idempotency?.since ?? null,
+  });
+  const row = await queryOne<TokenRow>(db, statement, { prepare: true });
   if (!row || row.revoked_at) throw unauthenticated('The token is not valid.', true);
   if (row.expires_at && row.expires_at.getTime() <= input.now.getTime()) {
     throw unauthenticated('The token has expired.', true);
@@ -107,10 +111,7 @@ export async function authenticate(
   }
   if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
-    db.sequelize
-      .query('UPDATE api_tokens SET last_used_at = $3 WHERE account_id = $1 AND id = $2', {
-        bind: [row.account_id, row.id, input.now],
-      })
+    queryRows(db, sql`UPDATE api_tokens SET last_used_at = ${input.now} WHERE account_id = ${row.account_id} AND id = ${row.id}`)
       .catch(() => undefined);
   }
   const stored =

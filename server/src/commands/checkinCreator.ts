@@ -3,12 +3,13 @@ import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/sc
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
 import { arrivingVisit } from '../db/visitRows';
-import { type Executor, prepared, queryOne } from '../db/query';
+import { type Executor, queryOne } from '../db/query';
+import { type Sql, sql } from '../db/sql';
 import type { GuardedWrite } from '../idempotency/store';
 import { problem, validationFailed } from '../errors/problem';
-import { outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
-import { normalizeEmail, normalizeName, normalizePhone } from './watchlistMatch';
+import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 
 interface Precheck {
   id: number;
@@ -17,11 +18,14 @@ interface Precheck {
 }
 
 // One round trip for everything the insert depends on: a new id, the watchlist, and the labels' existence.
-const PRECHECK = prepared(`
+const precheck = (input: { accountId: number; email: string | null; phone: string | null; name: string | null; labelIds: number[] }) => sql`
   SELECT nextval(pg_get_serial_sequence('person_checkins', 'id')) AS id,
-    EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = $1 AND (
-      w.email_norm = $2 OR w.phone_norm = $3 OR w.name_norm = $4)) AS watchlisted,
-    (SELECT count(*)::int FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($5::bigint[])) AS known_labels`);
+    EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = ${input.accountId} AND (
+      w.email_norm = ${input.email} OR w.phone_norm = ${input.phone} OR w.name_norm = ${input.name})) AS watchlisted,
+    (SELECT count(*)::int FROM person_labels l
+     WHERE l.account_id = ${input.accountId} AND l.id = ANY(${input.labelIds}::bigint[])) AS known_labels`;
+
+const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
 /**
  * The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed) and every
@@ -29,17 +33,19 @@ const PRECHECK = prepared(`
  * check-in and then untags it; a label deleted since the precheck leaves the insert undone (`applied` false),
  * and the command runs again, when the precheck refuses the label.
  */
-const insertCtes = (guard: string) => `
+const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
   labels AS (
-    SELECT l.id FROM person_labels l WHERE l.account_id = $1 AND l.id = ANY($14::integer[]) FOR KEY SHARE),
+    SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, created_at, updated_at)
-    SELECT $1::integer, $4::bigint, $2::integer, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::integer[], $15,
-      $16::timestamptz, $16::timestamptz, $3::timestamptz, $3::timestamptz
-    WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality($14::integer[])
+    SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
+      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
+      ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
+      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+    WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 17 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -56,13 +62,14 @@ export async function createPersonCheckin(
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const labelIds = [...new Set(request.labelIds ?? [])];
   const { person } = request;
-  const pre = await queryOne<Precheck>(db, PRECHECK, [
-    principal.accountId,
-    normalizeEmail(person.email),
-    normalizePhone(person.phone),
-    normalizeName(person.firstName, person.lastName),
+  const statement = precheck({
+    accountId: principal.accountId,
+    email: normalizeEmail(person.email),
+    phone: normalizePhone(person.phone),
+    name: normalizeName(person.firstName, person.lastName),
     labelIds,
-  ]);
+  });
+  const pre = await queryOne<Precheck>(db, statement, { prepare: true });
   if (!pre) throw new Error('precheck returned nothing');
   if (pre.known_labels !== labelIds.length) {
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
@@ -86,10 +93,5 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  const bind = [
-    row.account_id, row.site_id, now, row.id, row.status, row.first_name, row.last_name, row.email, row.phone,
-    row.company, row.host_name, row.purpose, JSON.stringify(row.custom_fields), row.label_ids, row.entry_source,
-    row.entry_at, JSON.stringify(events),
-  ];
-  return { checkin, write: { ctes: insertCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
+  return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
 }

@@ -4,29 +4,44 @@ import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
 import { changeStamp } from '../db/visitRows';
 import type { Executor } from '../db/query';
+import { type Sql, sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 
+const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
+
 /**
  * The whole change as guarded CTEs: the check-in (only the version that was read), a break opened or
- * closed, and the outbox events, each only when the check-in's update applied. $13 is the version read.
+ * closed, and the outbox events, each only when the check-in's update applied.
  */
-const changeCtes = (guard: string) => `
+const changeCtes = (change: {
+  next: PersonCheckinRow;
+  version: string;
+  openedBreak: { id: number; at: Date } | null;
+  closedAt: Date | null;
+  events: OutboxEvent[];
+}) => (guard: Sql) => {
+  const { next, version, openedBreak, closedAt, events } = change;
+  const account = sql`${next.account_id}::integer`;
+  const id = sql`${next.id}::bigint`;
+  return sql`
   checkin AS (
     UPDATE person_checkins
-    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
-    WHERE account_id = $1 AND id = $9 AND xmin = $13::text::xid AND ${guard}
+    SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
+        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, updated_at = ${next.updated_at}
+    WHERE account_id = ${account} AND id = ${id} AND xmin = ${version}::text::xid AND ${guard}
     RETURNING 1),
   opened AS (
     INSERT INTO person_breaks (account_id, id, checkin_id, started_at)
-    SELECT $1, $10, $9, $11 WHERE $10::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM checkin)),
+    SELECT ${account}, ${openedBreak?.id ?? null}::bigint, ${id}, ${openedBreak?.at ?? null}::timestamptz
+    WHERE ${openedBreak !== null} AND ${CHANGED}),
   closed AS (
-    UPDATE person_breaks SET ended_at = $12
-    WHERE $12::timestamptz IS NOT NULL AND account_id = $1 AND checkin_id = $9 AND ended_at IS NULL
-      AND EXISTS (SELECT 1 FROM checkin)),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 14 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
+    UPDATE person_breaks SET ended_at = ${closedAt}::timestamptz
+    WHERE ${closedAt !== null} AND account_id = ${account} AND checkin_id = ${id} AND ended_at IS NULL AND ${CHANGED}),
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
+};
 
 export interface PersonAction {
   event: PersonEvent;
@@ -82,9 +97,6 @@ export async function transitionPersonCheckin(
   const events: OutboxEvent[] = emitted.map((type) =>
     outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
   );
-  const bind = [
-    row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
-    next.deny_reason, row.id, openedAt ? nextBreakId : null, openedAt, closedAt, version, JSON.stringify(events),
-  ];
-  return { checkin, write: { ctes: changeCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
+  const openedBreak = openedAt ? { id: nextBreakId, at: openedAt } : null;
+  return { checkin, write: { ctes: changeCtes({ next, version, openedBreak, closedAt, events }), applied: CHANGED } };
 }

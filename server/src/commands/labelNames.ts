@@ -2,6 +2,7 @@ import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { conflict, notFound } from '../errors/problem';
 import type { AccountCollection } from '../db/accountCollection';
+import { raw, sql } from '../db/sql';
 
 /** A table of labels whose names are unique per account, case-insensitively. */
 export interface LabelKind<Row extends { id: number }> extends AccountCollection<Row> {
@@ -25,16 +26,14 @@ export async function claimLabelName<Row extends { id: number; name: string }>(
   if (ownId !== undefined) {
     const own = await queryOne<{ id: number }>(
       db,
-      `SELECT id FROM ${kind.table} WHERE account_id = $1 AND id = $2 FOR NO KEY UPDATE`,
-      [accountId, ownId],
+      sql`SELECT id FROM ${raw(kind.table)} WHERE account_id = ${accountId} AND id = ${ownId} FOR NO KEY UPDATE`,
     );
     if (!own) throw notFound(`${kind.noun[0]?.toUpperCase()}${kind.noun.slice(1)} ${ownId} does not exist.`);
   }
   await lockUntilCommit(db, kind.lock, accountId, name, { caseless: true });
   const existing = await queryOne<Row>(
     db,
-    `SELECT ${kind.columns} FROM ${kind.table} WHERE account_id = $1 AND lower(name) = lower($2)`,
-    [accountId, name],
+    sql`SELECT ${raw(kind.columns)} FROM ${raw(kind.table)} WHERE account_id = ${accountId} AND lower(name) = lower(${name})`,
   );
   if (existing && existing.id !== ownId) {
     throw conflict('LABEL_NAME_TAKEN', `A ${kind.noun} named "${existing.name}" exists already.`, kind.present(existing));

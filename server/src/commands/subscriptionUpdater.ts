@@ -2,36 +2,59 @@ import type { UpdateWebhookSubscriptionRequest, WebhookSubscription } from '../.
 import type { Principal } from '../auth/principal';
 import { findSubscription } from '../db/webhookRows';
 import { type Executor, queryOne } from '../db/query';
+import { sql } from '../db/sql';
 import { notFound } from '../errors/problem';
 import { unleasedPendingSql } from '../webhooks/deliveryQueue';
 import { subscriptionSites } from '../policies/subscriptionAccess';
 import { presentSubscription } from '../presenters/webhook';
 
-const UPDATE = `
+interface SubscriptionChange {
+  accountId: number;
+  id: number;
+  url: string | null;
+  events: string[] | null;
+  allSites: boolean | null;
+  /** Undefined: the description stays. */
+  description: string | null | undefined;
+  enabled: boolean | null;
+  now: Date;
+  /** Undefined: the sites stay. */
+  siteIds: number[] | undefined;
+}
+
+const update = (change: SubscriptionChange) => {
+  const account = sql`${change.accountId}::integer`;
+  const enabled = sql`${change.enabled}::boolean`;
+  const now = sql`${change.now}::timestamptz`;
+  const setSites = sql`${change.siteIds !== undefined}::boolean`;
+  const siteIds = sql`${change.siteIds ?? []}::int[]`;
+  return sql`
   WITH sub AS (
     UPDATE webhook_subscriptions
-    SET url = COALESCE($3, url), events = COALESCE($4, events), all_sites = COALESCE($5, all_sites),
-        description = CASE WHEN $6 THEN $7 ELSE description END,
-        enabled = COALESCE($8, enabled),
-        disabled_reason = CASE WHEN $8 IS NULL THEN disabled_reason WHEN $8 THEN NULL ELSE 'Disabled through the API.' END,
-        updated_at = $9
-    WHERE account_id = $1 AND id = $2 RETURNING id),
+    SET url = COALESCE(${change.url}, url), events = COALESCE(${change.events}::text[], events),
+        all_sites = COALESCE(${change.allSites}::boolean, all_sites),
+        description = CASE WHEN ${change.description !== undefined}::boolean THEN ${change.description ?? null} ELSE description END,
+        enabled = COALESCE(${enabled}, enabled),
+        disabled_reason = CASE WHEN ${enabled} IS NULL THEN disabled_reason WHEN ${enabled} THEN NULL ELSE 'Disabled through the API.' END,
+        updated_at = ${now}
+    WHERE account_id = ${account} AND id = ${change.id} RETURNING id),
   cleared AS (
     DELETE FROM webhook_subscription_sites ws USING sub
-    WHERE $10 AND ws.account_id = $1 AND ws.subscription_id = sub.id AND ws.site_id <> ALL ($11::int[])),
+    WHERE ${setSites} AND ws.account_id = ${account} AND ws.subscription_id = sub.id AND ws.site_id <> ALL (${siteIds})),
   added AS (
     INSERT INTO webhook_subscription_sites (account_id, subscription_id, site_id)
-    SELECT $1, sub.id, site FROM sub, unnest($11::int[]) AS site WHERE $10
+    SELECT ${account}, sub.id, site FROM sub, unnest(${siteIds}) AS site WHERE ${setSites}
     ON CONFLICT DO NOTHING),
   -- A disabled subscription's pending deliveries leave the due range (next attempt at 'infinity'), so no
   -- claim reads past them however many there are; enabling makes them due at once. Deliveries leased to a
   -- dispatcher are left to it (the claim's check skips them once recorded): the two never lock the same rows.
   paused AS (
     UPDATE webhook_deliveries d
-    SET next_attempt_at = CASE WHEN $8 THEN $9::timestamptz ELSE 'infinity' END, updated_at = $9
-    FROM sub WHERE $8 IS NOT NULL AND d.account_id = $1 AND d.subscription_id = sub.id
-      AND ${unleasedPendingSql('$9')} AND (d.next_attempt_at = 'infinity') = $8)
+    SET next_attempt_at = CASE WHEN ${enabled} THEN ${now} ELSE 'infinity' END, updated_at = ${now}
+    FROM sub WHERE ${enabled} IS NOT NULL AND d.account_id = ${account} AND d.subscription_id = sub.id
+      AND ${unleasedPendingSql(now)} AND (d.next_attempt_at = 'infinity') = ${enabled})
   SELECT id FROM sub`;
+};
 
 /**
  * Changes the fields sent (PATCH); `siteIds` sent replaces the site filter (null: all the token may view).
@@ -49,12 +72,12 @@ export async function updateSubscription(
   // Locked first, in a statement of its own: the update's snapshot is then taken after any other change of
   // this subscription (a PATCH, a 410 that disabled it) has committed, so it sees the deliveries that change
   // parked and an enable never leaves one parked.
-  await queryOne(db, 'SELECT id FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 FOR UPDATE', [principal.accountId, subscriptionId]);
-  await queryOne(db, UPDATE, [
-    principal.accountId, subscriptionId, request.url ?? null, events, sites?.allSites ?? null,
-    request.description !== undefined, request.description || null, request.enabled ?? null, now,
-    sites !== undefined, sites?.siteIds ?? [],
-  ]);
+  await queryOne(db, sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${principal.accountId} AND id = ${subscriptionId} FOR UPDATE`);
+  await queryOne(db, update({
+    accountId: principal.accountId, id: subscriptionId, url: request.url ?? null, events, allSites: sites?.allSites ?? null,
+    description: request.description === undefined ? undefined : request.description || null, enabled: request.enabled ?? null,
+    now, siteIds: sites?.siteIds,
+  }));
   const row = await findSubscription(db, principal, subscriptionId);
   if (!row) throw missing();
   return presentSubscription(row);

@@ -1,12 +1,13 @@
 import { decideVehicleEntry, normalizePlate, resolveOccurredAt, vehicleStatusEvent } from '../../../shared/src/domain';
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
-import { type Executor, prepared, queryOne } from '../db/query';
+import { type Executor, queryOne } from '../db/query';
+import { type Sql, sql } from '../db/sql';
 import type { GuardedWrite } from '../idempotency/store';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
 import { arrivingVisit } from '../db/visitRows';
 import { conflict, problem, validationFailed } from '../errors/problem';
-import { outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
 interface Precheck {
@@ -20,18 +21,24 @@ interface Precheck {
 
 // One round trip for what the insert depends on: a new id, the registered vehicle (by id, or by the
 // normalized plate) with whether one of its labels blocks entry, and the plate's open visit at the site.
-const precheckSql = (by: 'id' | 'plate_norm') => prepared(`
+const precheck = (input: { accountId: number; siteId: number; by: { plateNorm: string } | { vehicleId: number } }) => {
+  const { accountId, siteId, by } = input;
+  const plate = 'plateNorm' in by ? sql`${by.plateNorm}` : sql`v.plate_norm`;
+  const vehicle = 'plateNorm' in by ? sql`v.plate_norm = ${by.plateNorm}` : sql`v.id = ${by.vehicleId}`;
+  return sql`
   SELECT nextval(pg_get_serial_sequence('vehicle_checkins', 'id')) AS id,
     v.id AS vehicle_id, v.license_plate, v.plate_norm,
     EXISTS (SELECT 1 FROM vehicle_label_assignments a
             JOIN vehicle_labels l ON l.account_id = a.account_id AND l.id = a.label_id
             WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocked,
     (SELECT c.id FROM vehicle_checkins c
-     WHERE c.account_id = $1 AND c.site_id = $3 AND c.plate_norm = ${by === 'plate_norm' ? '$2' : 'v.plate_norm'}
+     WHERE c.account_id = ${accountId} AND c.site_id = ${siteId} AND c.plate_norm = ${plate}
        AND c.status IN ('IN', 'PENDING')) AS open_id
   FROM (SELECT 1) AS one
-  LEFT JOIN vehicles v ON v.account_id = $1 AND v.deleted_at IS NULL AND v.${by} = $2`);
-const PRECHECK = { id: precheckSql('id'), plate_norm: precheckSql('plate_norm') };
+  LEFT JOIN vehicles v ON v.account_id = ${accountId} AND v.deleted_at IS NULL AND ${vehicle}`;
+};
+
+const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
 /**
  * The visit and its event as guarded CTEs. A second open visit of the plate at the site is refused by the
@@ -41,18 +48,21 @@ const PRECHECK = { id: precheckSql('id'), plate_norm: precheckSql('plate_norm') 
  * (a delete or a plate change waits for this visit, or this visit sees it and the runner decides again:
  * 422 unknown vehicle, or the new plate).
  */
-const insertCtes = (guard: string) => `
+const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
   checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
       notes, entry_source, entry_at, last_event_at, created_at, updated_at)
-    SELECT $1::integer, $4::bigint, $2::integer, $5::bigint, $6, $7, $8, $9, $10, $11, $12::timestamptz, $12::timestamptz,
-      $3::timestamptz, $3::timestamptz
-    WHERE ${guard} AND ($5::bigint IS NULL OR EXISTS (
-      SELECT 1 FROM vehicles v WHERE v.account_id = $1 AND v.id = $5::bigint AND v.deleted_at IS NULL AND v.plate_norm = $7
+    SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.vehicle_id}::bigint,
+      ${row.license_plate}, ${row.plate_norm}, ${row.status}, ${row.driver_name}, ${row.notes}, ${row.entry_source},
+      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+    WHERE ${guard} AND (${row.vehicle_id}::bigint IS NULL OR EXISTS (
+      SELECT 1 FROM vehicles v
+      WHERE v.account_id = ${row.account_id} AND v.id = ${row.vehicle_id}::bigint AND v.deleted_at IS NULL
+        AND v.plate_norm = ${row.plate_norm}
       FOR SHARE))
     ON CONFLICT (account_id, site_id, plate_norm) WHERE status IN ('IN', 'PENDING') DO NOTHING
     RETURNING id),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 13 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
 
 /**
  * Plans a vehicle arriving at a site: a registered vehicle is IN (STOP when a label of it blocks entry),
@@ -67,11 +77,8 @@ export async function createVehicleCheckin(
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const sentNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
-  const pre = await queryOne<Precheck>(db, PRECHECK[sentNorm === undefined ? 'id' : 'plate_norm'], [
-    principal.accountId,
-    sentNorm ?? request.vehicleId,
-    site.siteId,
-  ]);
+  const by = sentNorm === undefined ? { vehicleId: request.vehicleId ?? 0 } : { plateNorm: sentNorm };
+  const pre = await queryOne<Precheck>(db, precheck({ accountId: principal.accountId, siteId: site.siteId, by }), { prepare: true });
   if (!pre) throw new Error('precheck returned nothing');
   // By plate, the visit keeps the plate as the gate sent it; by vehicleId, the vehicle's registered plate.
   const licensePlate = request.licensePlate ?? pre.license_plate;
@@ -95,9 +102,5 @@ export async function createVehicleCheckin(
   });
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];
-  const bind = [
-    row.account_id, row.site_id, now, row.id, row.vehicle_id, row.license_plate, row.plate_norm, row.status,
-    row.driver_name, row.notes, row.entry_source, row.entry_at, JSON.stringify(events),
-  ];
-  return { checkin, write: { ctes: insertCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
+  return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
 }

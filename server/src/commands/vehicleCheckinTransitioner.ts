@@ -2,21 +2,25 @@ import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
+import { type Sql, sql } from '../db/sql';
 import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
 import { changeStamp } from '../db/visitRows';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
-import { outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
-/** The whole change as guarded CTEs: the visit (only the version that was read, $10) and its outbox events. */
-const changeCtes = (guard: string) => `
+const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
+
+/** The whole change as guarded CTEs: the visit (only the version that was read) and its outbox events. */
+const changeCtes = (next: VehicleCheckinRow, version: string, events: OutboxEvent[]) => (guard: Sql) => sql`
   checkin AS (
     UPDATE vehicle_checkins
-    SET status = $4, last_event_at = $5, exit_source = $6, exit_at = $7, deny_reason = $8, updated_at = $3
-    WHERE account_id = $1 AND id = $9 AND xmin = $10::text::xid AND ${guard}
+    SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
+        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, updated_at = ${next.updated_at}
+    WHERE account_id = ${next.account_id} AND id = ${next.id} AND xmin = ${version}::text::xid AND ${guard}
     RETURNING 1),
-  ${outboxInsertCte({ account: 1, site: 2, at: 3, events: 11 }, 'EXISTS (SELECT 1 FROM checkin)')}`;
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
 
 export interface VehicleAction {
   event: VehicleEvent;
@@ -61,9 +65,5 @@ export async function transitionVehicleCheckin(
   }
   const checkin = presentVehicleCheckin(next);
   const events = emitted.map((type) => outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }));
-  const bind = [
-    row.account_id, row.site_id, now, next.status, next.last_event_at, next.exit_source, next.exit_at,
-    next.deny_reason, row.id, version, JSON.stringify(events),
-  ];
-  return { checkin, write: { ctes: changeCtes, bind, applied: 'EXISTS (SELECT 1 FROM checkin)' } };
+  return { checkin, write: { ctes: changeCtes(next, version, events), applied: CHANGED } };
 }

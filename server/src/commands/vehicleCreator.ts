@@ -1,21 +1,23 @@
 import { normalizePlate } from '../../../shared/src/domain';
 import type { CreateVehicleRequest, Vehicle } from '../../../shared/src/schemas/vehicles';
 import { type Executor, queryOne } from '../db/query';
+import { sql } from '../db/sql';
 import { type VehicleRow, countKnownLabels, distinctLabelIds, findVehicleByPlate, lockPlate } from '../db/vehicleRows';
 import { conflict, validationFailed } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';
 
 // The vehicle and its labels in one statement. ON CONFLICT keeps the transaction usable, so the 409 can be
 // stored for an Idempotency-Key; the labels are only written when the vehicle was.
-const INSERT = `
+const insert = (row: Omit<VehicleRow, 'id'>) => sql`
   WITH vehicle AS (
     INSERT INTO vehicles (account_id, license_plate, plate_norm, make, model, color, description, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+    VALUES (${row.account_id}, ${row.license_plate}, ${row.plate_norm}, ${row.make}, ${row.model}, ${row.color},
+            ${row.description}, ${row.created_at}, ${row.updated_at})
     ON CONFLICT (account_id, plate_norm) WHERE deleted_at IS NULL DO NOTHING
     RETURNING id),
   labels AS (
     INSERT INTO vehicle_label_assignments (account_id, vehicle_id, label_id)
-    SELECT $1, vehicle.id, label FROM vehicle, unnest($9::int[]) AS label)
+    SELECT ${row.account_id}, vehicle.id, label FROM vehicle, unnest(${row.label_ids}::int[]) AS label)
   SELECT id FROM vehicle`;
 
 /** 409 LICENSE_PLATE_TAKEN with the vehicle that holds the plate. */
@@ -55,9 +57,7 @@ export async function createVehicle(
   // plate): the holder the insert ran into may be gone before it is read. The plate is free then, and the
   // insert goes again (once: no other create or re-plate can take the plate while this one holds its lock).
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    const inserted = await queryOne<{ id: number }>(db, INSERT, [
-      accountId, row.license_plate, plateNorm, row.make, row.model, row.color, row.description, now, labelIds,
-    ]);
+    const inserted = await queryOne<{ id: number }>(db, insert(row));
     if (inserted) return presentVehicle({ ...row, id: inserted.id });
     const holder = await findVehicleByPlate(db, accountId, plateNorm);
     if (holder) throw plateTaken(holder);

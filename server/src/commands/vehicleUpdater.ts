@@ -2,6 +2,8 @@ import { normalizePlate } from '../../../shared/src/domain';
 import type { UpdateVehicleRequest, Vehicle } from '../../../shared/src/schemas/vehicles';
 import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
+import { sql } from '../db/sql';
+import { siteVisibleSql } from '../policies/siteVisibility';
 import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../db/vehicleCheckinRows';
 import { VEHICLE_COLUMNS, type ListedVehicleRow, type VehicleRow, distinctLabelIds, findVehicle, lockPlate } from '../db/vehicleRows';
 import { conflict, notFound } from '../errors/problem';
@@ -10,37 +12,41 @@ import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { checkVehicleLabels, plateTaken } from './vehicleCreator';
 
 // The vehicle under its row lock, and whether another vehicle holds the plate it is to get.
-const LOCK = `
+const lock = (accountId: number, vehicleId: number, plateNorm: string | null) => sql`
   SELECT ${VEHICLE_COLUMNS},
     (SELECT o.id FROM vehicles o
-     WHERE o.account_id = v.account_id AND o.plate_norm = $3 AND o.deleted_at IS NULL AND o.id <> v.id) AS plate_holder
-  FROM vehicles v WHERE v.account_id = $1 AND v.id = $2 AND v.deleted_at IS NULL FOR UPDATE OF v`;
+     WHERE o.account_id = v.account_id AND o.plate_norm = ${plateNorm} AND o.deleted_at IS NULL AND o.id <> v.id) AS plate_holder
+  FROM vehicles v WHERE v.account_id = ${accountId} AND v.id = ${vehicleId} AND v.deleted_at IS NULL FOR UPDATE OF v`;
 
-// An open visit of the vehicle, by its id or under its plate, at any site; one the token ($4 all sites,
-// $5 its id) can view first. Run after LOCK, in a snapshot of its own: a visit whose insert held the
-// vehicle row (FOR SHARE) until it committed is seen here.
-const OPEN_VISIT = `
-  SELECT ${VEHICLE_CHECKIN_COLUMNS},
-    ($4 OR EXISTS (SELECT 1 FROM token_sites ts
-                   WHERE ts.account_id = c.account_id AND ts.token_id = $5 AND ts.site_id = c.site_id)) AS visible
+// An open visit of the vehicle, by its id or under its plate, at any site; one the token can view first.
+// Run after the lock, in a snapshot of its own: a visit whose insert held the vehicle row (FOR SHARE)
+// until it committed is seen here.
+const openVisit = (vehicle: ListedVehicleRow, principal: Principal) => sql`
+  SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${siteVisibleSql(principal, sql`c.site_id`)} AS visible
   FROM vehicle_checkins c
-  WHERE c.account_id = $1 AND (c.vehicle_id = $2 OR c.plate_norm = $3) AND c.status IN ('IN', 'PENDING')
+  WHERE c.account_id = ${vehicle.account_id} AND (c.vehicle_id = ${vehicle.id} OR c.plate_norm = ${vehicle.plate_norm})
+    AND c.status IN ('IN', 'PENDING')
   ORDER BY visible DESC, c.entry_at DESC, c.id DESC LIMIT 1`;
 
-// The profile and (when $10 says so) its label set in one statement.
-const PERSIST = `
+// The profile and (when the labels were sent) its label set in one statement.
+const persist = (next: VehicleRow, labelsSent: boolean) => {
+  const account = sql`${next.account_id}::integer`;
+  const id = sql`${next.id}::bigint`;
+  const labels = sql`${next.label_ids}::int[]`;
+  return sql`
   WITH vehicle AS (
-    UPDATE vehicles SET license_plate = $3, plate_norm = $4, make = $5, model = $6, color = $7, description = $8,
-      updated_at = $9
-    WHERE account_id = $1 AND id = $2),
+    UPDATE vehicles SET license_plate = ${next.license_plate}, plate_norm = ${next.plate_norm}, make = ${next.make},
+      model = ${next.model}, color = ${next.color}, description = ${next.description}, updated_at = ${next.updated_at}
+    WHERE account_id = ${account} AND id = ${id}),
   dropped AS (
     DELETE FROM vehicle_label_assignments
-    WHERE $10 AND account_id = $1 AND vehicle_id = $2 AND NOT (label_id = ANY($11::int[]))),
+    WHERE ${labelsSent}::boolean AND account_id = ${account} AND vehicle_id = ${id} AND NOT (label_id = ANY(${labels}))),
   added AS (
     INSERT INTO vehicle_label_assignments (account_id, vehicle_id, label_id)
-    SELECT $1, $2, label FROM unnest($11::int[]) AS label WHERE $10
+    SELECT ${account}, ${id}, label FROM unnest(${labels}) AS label WHERE ${labelsSent}::boolean
     ON CONFLICT DO NOTHING)
   SELECT 1 AS ok`;
+};
 
 /** `undefined`: leave as is; `null` or empty: clear; else the new value. */
 const patched = (sent: string | null | undefined, current: string | null) => (sent === undefined ? current : sent || null);
@@ -51,9 +57,7 @@ const patched = (sent: string | null | undefined, current: string | null) => (se
  * token may view its site. A respelling (same normalized plate) is not a change.
  */
 async function refuseIfOnSite(db: Executor, vehicle: ListedVehicleRow, principal: Principal): Promise<void> {
-  const open = await queryOne<ListedVehicleCheckinRow & { visible: boolean }>(db, OPEN_VISIT, [
-    vehicle.account_id, vehicle.id, vehicle.plate_norm, principal.allSites, principal.tokenId,
-  ]);
+  const open = await queryOne<ListedVehicleCheckinRow & { visible: boolean }>(db, openVisit(vehicle, principal));
   if (!open) return;
   const { visible, ...visit } = open;
   const where = visible ? `on site ${visit.site_id} (check-in ${visit.id})` : 'on a site';
@@ -78,7 +82,7 @@ export async function updateVehicle(
   const plateNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const labelIds = request.labelIds === undefined ? undefined : distinctLabelIds(request.labelIds);
   if (plateNorm !== undefined) await lockPlate(db, accountId, plateNorm);
-  const locked = await queryOne<ListedVehicleRow & { plate_holder: number | null }>(db, LOCK, [accountId, vehicleId, plateNorm ?? null]);
+  const locked = await queryOne<ListedVehicleRow & { plate_holder: number | null }>(db, lock(accountId, vehicleId, plateNorm ?? null));
   if (!locked) throw notFound(`Vehicle ${vehicleId} does not exist.`);
   // After the 404: the labels of a vehicle that does not exist are not the request's problem.
   if (labelIds) await checkVehicleLabels(db, accountId, labelIds);
@@ -98,9 +102,21 @@ export async function updateVehicle(
     label_ids: labelIds ?? locked.label_ids,
     updated_at: now,
   };
-  await queryOne(db, PERSIST, [
-    accountId, vehicleId, next.license_plate, next.plate_norm, next.make, next.model, next.color, next.description, now,
-    labelIds !== undefined, next.label_ids,
-  ]);
+  await queryOne(db, persist(next, labelIds !== undefined));
   return presentVehicle(next);
+}
+
+/** Deletes a vehicle: the row stays (past visits point at it and keep their own plate) and frees its plate. */
+export async function deleteVehicle(db: Executor, input: { accountId: number; vehicleId: number; now: Date }): Promise<void> {
+  const { accountId, vehicleId, now } = input;
+  const row = await queryOne<{ id: number }>(
+    db,
+    sql`WITH gone AS (
+          UPDATE vehicles SET deleted_at = ${now}, updated_at = ${now}
+          WHERE account_id = ${accountId} AND id = ${vehicleId} AND deleted_at IS NULL RETURNING id),
+        unlabeled AS (
+          DELETE FROM vehicle_label_assignments WHERE account_id = ${accountId} AND vehicle_id IN (SELECT id FROM gone))
+        SELECT id FROM gone`,
+  );
+  if (!row) throw notFound(`Vehicle ${vehicleId} does not exist.`);
 }

@@ -1,4 +1,5 @@
 import { type Executor, queryOne } from './query';
+import { type Sql, sql } from './sql';
 
 /**
  * Namespaces of transaction-scoped advisory locks, one per kind of thing locked, so that a label name and
@@ -12,7 +13,7 @@ export const LockNamespace = {
 } as const;
 
 /** The SQL expression of a lock's second key, for statements that take the lock themselves. */
-export const lockHashSql = (account: string, text: string) => `hashtext(${account}::integer::text || ':' || ${text}::text)`;
+export const lockHashSql = (account: Sql, text: Sql): Sql => sql`hashtext(${account}::integer::text || ':' || ${text}::text)`;
 
 /**
  * Waits for and takes the lock on (account, text) in `namespace` until the transaction ends. `caseless`:
@@ -26,6 +27,6 @@ export async function lockUntilCommit(
   text: string,
   options: { caseless?: boolean } = {},
 ): Promise<void> {
-  const key = lockHashSql('$2', options.caseless ? 'lower($3)' : '$3');
-  await queryOne(db, `SELECT pg_advisory_xact_lock($1::integer, ${key}) AS locked`, [namespace, accountId, text]);
+  const key = lockHashSql(sql`${accountId}`, options.caseless ? sql`lower(${text})` : sql`${text}`);
+  await queryOne(db, sql`SELECT pg_advisory_xact_lock(${namespace}::integer, ${key}) AS locked`);
 }

@@ -1,45 +1,73 @@
 import pg from 'pg';
 import { Sequelize } from 'sequelize';
+import type { Executor } from './query';
+import { sql } from './sql';
 
 // int8 ids and counts fit in a JS number for this product's lifetime (2^53); read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 export interface DatabaseOptions {
   url: string;
+  /** Every connection this process may open, both pools together (DB_POOL_MAX). */
   poolMax?: number;
-  /** Fail fast instead of queueing forever when Postgres is gone (CONTRACT §2: 503 UNAVAILABLE). */
+  /** How long a statement waits for a connection before it fails (503 UNAVAILABLE), not forever. */
   acquireTimeoutMs?: number;
   /** Startup options of every session, e.g. `-c synchronous_commit=off` for the webhook dispatcher's bookkeeping. */
   sessionOptions?: string;
 }
 
-/** One Sequelize instance (and its pg pool) per process. */
-export function createDatabase(options: DatabaseOptions): Sequelize {
-  return new Sequelize(options.url, {
+/**
+ * The process's database: `pg`'s own pool for the statements (named prepared statements, one transaction
+ * helper), and Sequelize for migrations' bookkeeping and plain CRUD models. Both pools share `poolMax`.
+ */
+export interface Database extends Executor {
+  readonly sequelize: Sequelize;
+  close(): Promise<void>;
+}
+
+/** Sequelize's share of the connection budget: it serves migrations and the occasional model query. */
+const SEQUELIZE_POOL_MAX = 2;
+
+const sessionSettings = (options: DatabaseOptions) => ({
+  connectionTimeoutMillis: options.acquireTimeoutMs ?? 5_000,
+  statement_timeout: 30_000,
+  // The server enforces statement_timeout only while it runs; a frozen or partitioned database would
+  // leave a query waiting forever. This client-side bound turns that into an error (503), never a hang.
+  query_timeout: 40_000,
+  keepAlive: true,
+  idle_in_transaction_session_timeout: 60_000,
+  application_name: 'gatehouse',
+  ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
+});
+
+/** One database handle (and its pools) per process. */
+export function createDatabase(options: DatabaseOptions): Database {
+  const budget = options.poolMax ?? 20;
+  const sequelizeMax = Math.min(SEQUELIZE_POOL_MAX, Math.max(1, budget - 1));
+  const settings = sessionSettings(options);
+  const pool = new pg.Pool({ connectionString: options.url, max: Math.max(1, budget - sequelizeMax), idleTimeoutMillis: 10_000, ...settings });
+  // A connection the server closed is an event, never an uncaught error: idle ones on the pool; checked-out
+  // ones (pg-pool leaves them without a listener) fail their statement, and are not reused.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const sequelize = new Sequelize(options.url, {
     dialect: 'postgres',
     dialectModule: pg,
     logging: false,
     benchmark: false,
-    pool: {
-      max: options.poolMax ?? 20,
-      min: 0,
-      idle: 10_000,
-      acquire: options.acquireTimeoutMs ?? 5_000,
-      evict: 1_000,
-    },
-    dialectOptions: {
-      connectionTimeoutMillis: 5_000,
-      statement_timeout: 30_000,
-      // The server enforces statement_timeout only while it runs; a frozen or partitioned database would
-      // leave a query waiting forever. This client-side bound turns that into an error (503), never a hang.
-      query_timeout: 40_000,
-      keepAlive: true,
-      idle_in_transaction_session_timeout: 60_000,
-      application_name: 'gatehouse',
-      ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
-    },
+    pool: { max: sequelizeMax, min: 0, idle: 10_000, acquire: settings.connectionTimeoutMillis, evict: 1_000 },
+    dialectOptions: settings,
     define: { underscored: true, timestamps: true },
   });
+  let closing: Promise<void> | undefined;
+  return {
+    pool,
+    sequelize,
+    close() {
+      closing ??= Promise.all([pool.end(), sequelize.close()]).then(() => undefined);
+      return closing;
+    },
+  };
 }
 
 /** Creates the database on the server unless it exists (used for the embedded Postgres). */
@@ -47,7 +75,7 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<v
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    const found = await client.query(sql`SELECT 1 FROM pg_database WHERE datname = ${name}`);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
   } finally {
     await client.end();

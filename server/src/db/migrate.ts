@@ -1,9 +1,11 @@
 import pg from 'pg';
-import type { Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 import type { Logger } from '../logger';
+import type { Database } from './database';
 import { migrations } from './migrations';
 import type { RunSql } from './migrations/types';
+import { type Executor, queryRows } from './query';
+import { sql } from './sql';
 
 // Any fixed number: instances starting together take turns migrating.
 const MIGRATION_LOCK = 7_345_001;
@@ -21,13 +23,13 @@ const LOCK_POLL_MS = 250;
  * statement blocked there holds a snapshot, which a CONCURRENTLY build waits for while its instance holds
  * the lock the waiter wants, a deadlock PostgreSQL cannot see.
  */
-export async function migrate(sequelize: Sequelize, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
+export async function migrate(database: Pick<Database, 'sequelize'>, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
   const lock = new pg.Client({ connectionString: url, statement_timeout: 0, application_name: 'gatehouse-migrate' });
   // A connection lost mid-migration surfaces through the statement that was running; never as a crash.
   lock.on('error', () => undefined);
   await lock.connect();
   try {
-    while (!(await lock.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK])).rows[0]?.locked) {
+    while (!(await lock.query<{ locked: boolean }>(sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS locked`)).rows[0]?.locked) {
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
     const run: RunSql = Object.assign(
@@ -43,7 +45,7 @@ export async function migrate(sequelize: Sequelize, url: string, warn: Logger['w
       migrations: migrations.map(({ name, up }) => ({ name, up })),
       // A function here is a context factory: it returns the RunSql each migration gets.
       context: () => run,
-      storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+      storage: new SequelizeStorage({ sequelize: database.sequelize, tableName: 'schema_migrations' }),
       logger: undefined,
     });
     const applied = await umzug.up();
@@ -54,8 +56,8 @@ export async function migrate(sequelize: Sequelize, url: string, warn: Logger['w
 }
 
 /** True when every known migration is recorded as applied. */
-export async function migrationsApplied(sequelize: Sequelize): Promise<boolean> {
-  const [rows] = await sequelize.query('SELECT name FROM schema_migrations');
-  const done = new Set((rows as Array<{ name: string }>).map((row) => row.name));
+export async function migrationsApplied(db: Executor): Promise<boolean> {
+  const rows = await queryRows<{ name: string }>(db, sql`SELECT name FROM schema_migrations`);
+  const done = new Set(rows.map((row) => row.name));
   return migrations.every((migration) => done.has(migration.name));
 }

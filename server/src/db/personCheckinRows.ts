@@ -1,5 +1,6 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
-import { type Executor, type Statement, prepared, queryRows } from './query';
+import { type Executor, queryRows } from './query';
+import { type Sql, raw, sql } from './sql';
 import type { VisitRow } from './visitRows';
 
 export interface BreakRow {
@@ -29,16 +30,16 @@ export type ListedCheckinRow = PersonCheckinRow & { entry_us: number };
 type RawRow = Omit<ListedCheckinRow, 'breaks'> & { breaks: Array<{ id: number; startedAt: string; endedAt: string | null }> };
 
 /** The columns every read uses: breaks come along in the same statement (no N+1). */
-export const CHECKIN_COLUMNS = `
+export const CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
          c.host_name, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
          c.last_event_at, c.deny_reason, c.created_at, c.updated_at,
          (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
                                    ORDER BY b.started_at, b.id)
-                   FROM person_breaks b WHERE b.account_id = c.account_id AND b.checkin_id = c.id), '[]') AS breaks`;
+                   FROM person_breaks b WHERE b.account_id = c.account_id AND b.checkin_id = c.id), '[]') AS breaks`);
 
-export const CHECKIN_SELECT = `SELECT ${CHECKIN_COLUMNS} FROM person_checkins c`;
+export const CHECKIN_SELECT = sql`SELECT ${CHECKIN_COLUMNS} FROM person_checkins c`;
 
 function fromRaw(raw: RawRow): ListedCheckinRow {
   return {
@@ -52,8 +53,8 @@ function fromRaw(raw: RawRow): ListedCheckinRow {
 }
 
 /** Runs a statement built on CHECKIN_SELECT. */
-export async function selectCheckins(db: Executor, sql: Statement, bind: unknown[]): Promise<ListedCheckinRow[]> {
-  return (await queryRows<RawRow>(db, sql, bind)).map(fromRaw);
+export async function selectCheckins(db: Executor, statement: Sql, options: { prepare?: boolean } = {}): Promise<ListedCheckinRow[]> {
+  return (await queryRows<RawRow>(db, statement, options)).map(fromRaw);
 }
 
 export interface CheckinKey {
@@ -62,21 +63,15 @@ export interface CheckinKey {
   checkinId: number;
 }
 
-const FIND = prepared(`${CHECKIN_SELECT} WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
-
 /** One check-in of one site, or undefined. */
 export async function findCheckin(db: Executor, key: CheckinKey): Promise<ListedCheckinRow | undefined> {
-  const rows = await selectCheckins(db, FIND, [
-    key.accountId,
-    key.siteId,
-    key.checkinId,
-  ]);
+  const rows = await selectCheckins(
+    db,
+    sql`${CHECKIN_SELECT} WHERE c.account_id = ${key.accountId} AND c.site_id = ${key.siteId} AND c.id = ${key.checkinId}`,
+    { prepare: true },
+  );
   return rows[0];
 }
-
-const READ_FOR_CHANGE = prepared(`
-  SELECT ${CHECKIN_COLUMNS}, c.xmin::text AS version, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
-  FROM person_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
 
 /**
  * The check-in as a transition starts from: its row version (`xmin`, which every update changes), so the
@@ -89,8 +84,9 @@ export async function readCheckinForChange(
 ): Promise<{ row: ListedCheckinRow; version: string; nextBreakId: number } | undefined> {
   const rows = await queryRows<RawRow & { version: string; next_break_id: number }>(
     db,
-    READ_FOR_CHANGE,
-    [key.accountId, key.siteId, key.checkinId],
+    sql`SELECT ${CHECKIN_COLUMNS}, c.xmin::text AS version, nextval(pg_get_serial_sequence('person_breaks', 'id')) AS next_break_id
+        FROM person_checkins c WHERE c.account_id = ${key.accountId} AND c.site_id = ${key.siteId} AND c.id = ${key.checkinId}`,
+    { prepare: true },
   );
   const raw = rows[0];
   if (!raw) return undefined;

@@ -1,6 +1,6 @@
-import type { Sequelize } from 'sequelize';
 import { createAccount, createSite, createToken } from '../commands/provisioning';
-import { queryOne } from './query';
+import { type Executor, inTransaction, queryOne } from './query';
+import { sql } from './sql';
 
 export interface DemoData {
   accountId: number;
@@ -10,12 +10,11 @@ export interface DemoData {
 }
 
 /** On an empty database: a demo account with two sites, an integrator token and a kiosk token. */
-export async function seedDemo(sequelize: Sequelize): Promise<DemoData | undefined> {
-  return sequelize.transaction(async (transaction) => {
-    const db = { sequelize, transaction };
+export async function seedDemo(database: Executor): Promise<DemoData | undefined> {
+  return inTransaction(database, async (db) => {
     // Two instances starting on one empty database must not both seed.
-    await queryOne(db, 'LOCK TABLE accounts IN EXCLUSIVE MODE');
-    const any = await queryOne(db, 'SELECT 1 AS found FROM accounts LIMIT 1');
+    await queryOne(db, sql`LOCK TABLE accounts IN EXCLUSIVE MODE`);
+    const any = await queryOne(db, sql`SELECT 1 AS found FROM accounts LIMIT 1`);
     if (any) return undefined;
     const account = await createAccount(db, 'Demo Company');
     const hq = await createSite(db, { accountId: account.accountId, name: 'Headquarters', timezone: 'Europe/London' });
@@ -25,9 +24,10 @@ export async function seedDemo(sequelize: Sequelize): Promise<DemoData | undefin
       name: 'Demo integrator',
       allSites: true,
       scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-        'sites:configure', 'webhooks:manage'],
+        'sites:configure', 'webhooks:manage', 'watchlist:manage'],
       channel: 'API',
     });
+    // No scopes given: a kiosk token gets the kiosk's own few (it lives on a public tablet).
     const kiosk = await createToken(db, {
       accountId: account.accountId,
       name: 'Demo lobby kiosk',

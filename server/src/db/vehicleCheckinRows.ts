@@ -1,5 +1,6 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
-import { type Executor, prepared, queryOne } from './query';
+import { type Executor, queryOne } from './query';
+import { raw, sql } from './sql';
 import type { VisitRow } from './visitRows';
 
 /** A vehicle check-in (a visit) as stored. `license_plate` is as sent; `plate_norm` is what is compared. */
@@ -15,10 +16,10 @@ export interface VehicleCheckinRow extends VisitRow {
 /** A row as read, plus the exact (microsecond) entry time that cursors are made of. */
 export type ListedVehicleCheckinRow = VehicleCheckinRow & { entry_us: number };
 
-export const VEHICLE_CHECKIN_COLUMNS = `
+export const VEHICLE_CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.vehicle_id, c.license_plate, c.plate_norm, c.status, c.driver_name,
          c.notes, c.entry_source, c.entry_at, c.exit_source, c.exit_at, c.last_event_at, c.deny_reason,
-         c.created_at, c.updated_at, (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us`;
+         c.created_at, c.updated_at, (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us`);
 
 export interface VehicleCheckinKey {
   accountId: number;
@@ -26,17 +27,15 @@ export interface VehicleCheckinKey {
   checkinId: number;
 }
 
-const FIND = prepared(`SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
-const READ_FOR_CHANGE = prepared(`
-  SELECT ${VEHICLE_CHECKIN_COLUMNS}, c.xmin::text AS version
-  FROM vehicle_checkins c WHERE c.account_id = $1 AND c.site_id = $2 AND c.id = $3`);
-const FIND_OPEN = prepared(`
-  SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
-  WHERE c.account_id = $1 AND c.site_id = $2 AND c.plate_norm = $3 AND c.status IN ('IN', 'PENDING')`);
 
 /** One vehicle check-in of one site, or undefined. */
 export async function findVehicleCheckin(db: Executor, key: VehicleCheckinKey): Promise<ListedVehicleCheckinRow | undefined> {
-  return queryOne<ListedVehicleCheckinRow>(db, FIND, [key.accountId, key.siteId, key.checkinId]);
+  return queryOne<ListedVehicleCheckinRow>(
+    db,
+    sql`SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
+        WHERE c.account_id = ${key.accountId} AND c.site_id = ${key.siteId} AND c.id = ${key.checkinId}`,
+    { prepare: true },
+  );
 }
 
 /** A vehicle check-in as a transition starts from, with its row version (`xmin`): the write applies only to it. */
@@ -44,9 +43,14 @@ export async function readVehicleCheckinForChange(
   db: Executor,
   key: VehicleCheckinKey,
 ): Promise<{ row: ListedVehicleCheckinRow; version: string } | undefined> {
-  const raw = await queryOne<ListedVehicleCheckinRow & { version: string }>(db, READ_FOR_CHANGE, [key.accountId, key.siteId, key.checkinId]);
-  if (!raw) return undefined;
-  const { version, ...row } = raw;
+  const found = await queryOne<ListedVehicleCheckinRow & { version: string }>(
+    db,
+    sql`SELECT ${VEHICLE_CHECKIN_COLUMNS}, c.xmin::text AS version FROM vehicle_checkins c
+        WHERE c.account_id = ${key.accountId} AND c.site_id = ${key.siteId} AND c.id = ${key.checkinId}`,
+    { prepare: true },
+  );
+  if (!found) return undefined;
+  const { version, ...row } = found;
   return { row, version };
 }
 
@@ -57,7 +61,9 @@ export async function findOpenVehicleCheckin(
 ): Promise<ListedVehicleCheckinRow | undefined> {
   return queryOne<ListedVehicleCheckinRow>(
     db,
-    FIND_OPEN,
-    [input.accountId, input.siteId, input.plateNorm],
+    sql`SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c
+        WHERE c.account_id = ${input.accountId} AND c.site_id = ${input.siteId} AND c.plate_norm = ${input.plateNorm}
+          AND c.status IN ('IN', 'PENDING')`,
+    { prepare: true },
   );
 }

@@ -1,5 +1,6 @@
 import { LockNamespace, lockUntilCommit } from './advisoryLocks';
 import { type Executor, queryOne, queryRows } from './query';
+import { raw, sql } from './sql';
 
 /** A vehicle profile as stored, with its label ids (ascending). Deleted vehicles are never read as profiles. */
 export interface VehicleRow {
@@ -30,18 +31,17 @@ export interface VehicleLabelRow {
 export type ListedVehicleRow = VehicleRow & { created_us: number };
 
 /** The columns every read uses: the labels come along in the same statement (no N+1). */
-export const VEHICLE_COLUMNS = `
+export const VEHICLE_COLUMNS = raw(`
          v.account_id, v.id, v.license_plate, v.plate_norm, v.make, v.model, v.color, v.description,
          v.created_at, v.updated_at, (extract(epoch FROM v.created_at) * 1000000)::bigint AS created_us,
          ARRAY(SELECT a.label_id FROM vehicle_label_assignments a
-               WHERE a.account_id = v.account_id AND a.vehicle_id = v.id ORDER BY a.label_id) AS label_ids`;
+               WHERE a.account_id = v.account_id AND a.vehicle_id = v.id ORDER BY a.label_id) AS label_ids`);
 
 /** One vehicle of the account that is not deleted, or undefined. */
 export async function findVehicle(db: Executor, accountId: number, vehicleId: number): Promise<ListedVehicleRow | undefined> {
   return queryOne<ListedVehicleRow>(
     db,
-    `SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE v.account_id = $1 AND v.id = $2 AND v.deleted_at IS NULL`,
-    [accountId, vehicleId],
+    sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE v.account_id = ${accountId} AND v.id = ${vehicleId} AND v.deleted_at IS NULL`,
   );
 }
 
@@ -49,8 +49,8 @@ export async function findVehicle(db: Executor, accountId: number, vehicleId: nu
 export async function findVehicleByPlate(db: Executor, accountId: number, plateNorm: string): Promise<ListedVehicleRow | undefined> {
   return queryOne<ListedVehicleRow>(
     db,
-    `SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE v.account_id = $1 AND v.plate_norm = $2 AND v.deleted_at IS NULL`,
-    [accountId, plateNorm],
+    sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v
+        WHERE v.account_id = ${accountId} AND v.plate_norm = ${plateNorm} AND v.deleted_at IS NULL`,
   );
 }
 
@@ -70,8 +70,7 @@ export async function countKnownLabels(db: Executor, accountId: number, labelIds
   if (labelIds.length === 0) return 0;
   const rows = await queryRows<{ id: number }>(
     db,
-    'SELECT id FROM vehicle_labels WHERE account_id = $1 AND id = ANY($2::bigint[]) FOR KEY SHARE',
-    [accountId, labelIds],
+    sql`SELECT id FROM vehicle_labels WHERE account_id = ${accountId} AND id = ANY(${labelIds}::bigint[]) FOR KEY SHARE`,
   );
   return rows.length;
 }

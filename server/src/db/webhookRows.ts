@@ -2,30 +2,27 @@ import type { Principal } from '../auth/principal';
 import { subscriptionVisibleSql } from '../policies/subscriptionAccess';
 import type { DeliveryRow, SubscriptionRow } from '../presenters/webhook';
 import { type Executor, queryOne, queryRows } from './query';
+import { type Sql, raw, sql } from './sql';
 
-/** Subscription columns, with the site list in the same statement. Binds: $1 account, $2 all-sites token, $3 token id. */
-const SUBSCRIPTION_SELECT = `
+/** Subscription columns, with the site list in the same statement, as the principal may see them. */
+const subscriptionSelect = (principal: Principal): Sql => sql`
   SELECT s.id, s.url, s.events, s.all_sites, s.description, s.enabled, s.disabled_reason, s.created_at, s.updated_at,
          ARRAY(SELECT ws.site_id FROM webhook_subscription_sites ws
                WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id ORDER BY ws.site_id) AS site_ids
   FROM webhook_subscriptions s
-  WHERE s.account_id = $1 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })}`;
-
-const callerBinds = (principal: Principal) => [principal.accountId, principal.allSites, principal.tokenId];
+  WHERE s.account_id = ${principal.accountId} AND ${subscriptionVisibleSql(principal)}`;
 
 /** One subscription the token may see, or undefined. */
 export async function findSubscription(db: Executor, principal: Principal, id: number): Promise<SubscriptionRow | undefined> {
-  return queryOne<SubscriptionRow>(db, `${SUBSCRIPTION_SELECT} AND s.id = $4`, [...callerBinds(principal), id]);
+  return queryOne<SubscriptionRow>(db, sql`${subscriptionSelect(principal)} AND s.id = ${id}`);
 }
 
 /** A page of the subscriptions the token may see, oldest first, after `afterId`. */
 export async function listSubscriptions(db: Executor, principal: Principal, afterId: number, limit: number): Promise<SubscriptionRow[]> {
-  return queryRows<SubscriptionRow>(db, `${SUBSCRIPTION_SELECT} AND s.id > $4 ORDER BY s.id LIMIT $5`, [
-    ...callerBinds(principal), afterId, limit,
-  ]);
+  return queryRows<SubscriptionRow>(db, sql`${subscriptionSelect(principal)} AND s.id > ${afterId} ORDER BY s.id LIMIT ${limit}`);
 }
 
-export const DELIVERY_COLUMNS = 'd.id, d.outbox_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at';
+export const DELIVERY_COLUMNS = raw('d.id, d.outbox_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at');
 
 /**
  * A page of one subscription's delivery log, newest event first (one delivery per event and subscription,
@@ -37,11 +34,11 @@ export async function listDeliveries(
 ): Promise<DeliveryRow[]> {
   return queryRows<DeliveryRow>(
     db,
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-     WHERE d.account_id = $1 AND d.subscription_id = $2 AND ($3::text[] IS NULL OR d.status = ANY ($3::text[]))
-       AND d.outbox_id < $4
-     ORDER BY d.outbox_id DESC LIMIT $5`,
-    [input.accountId, input.subscriptionId, input.statuses ?? null, input.beforeOutboxId ?? Number.MAX_SAFE_INTEGER, input.limit],
+    sql`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+        WHERE d.account_id = ${input.accountId} AND d.subscription_id = ${input.subscriptionId}
+          AND (${input.statuses ?? null}::text[] IS NULL OR d.status = ANY (${input.statuses ?? null}::text[]))
+          AND d.outbox_id < ${input.beforeOutboxId ?? Number.MAX_SAFE_INTEGER}
+        ORDER BY d.outbox_id DESC LIMIT ${input.limit}`,
   );
 }
 
@@ -59,16 +56,15 @@ export async function retryDelivery(
 ): Promise<DeliveryRow | undefined> {
   return queryOne<DeliveryRow>(
     db,
-    `UPDATE webhook_deliveries d
-     SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', next_attempt_at = $4, locked_until = NULL,
-         updated_at = $4
-     WHERE d.account_id = $1 AND d.subscription_id = $2 AND d.id = $3
+    sql`UPDATE webhook_deliveries d
+     SET final_attempt = d.final_attempt OR d.status <> 'pending', status = 'pending', next_attempt_at = ${input.now},
+         locked_until = NULL, updated_at = ${input.now}
+     WHERE d.account_id = ${input.accountId} AND d.subscription_id = ${input.subscriptionId} AND d.id = ${input.deliveryId}
        -- The event share-locked first: the log's retention skips it meanwhile, or (holding it) makes this wait
        -- and then find nothing to revive (webhooks/logRetention.ts). The subscription too: a DELETE that
        -- committed since the route found it leaves nothing to revive (404), one under way waits for this.
        AND EXISTS (SELECT 1 FROM outbox_events o WHERE o.account_id = d.account_id AND o.id = d.outbox_id FOR KEY SHARE)
        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.account_id = d.account_id AND s.id = d.subscription_id FOR KEY SHARE)
      RETURNING ${DELIVERY_COLUMNS}`,
-    [input.accountId, input.subscriptionId, input.deliveryId, input.now],
   );
 }

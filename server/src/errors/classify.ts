@@ -20,7 +20,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return (
     UNAVAILABLE_SQLSTATE.test(code) ||
     UNAVAILABLE_ERRNO.has(code) ||
-    /Connection terminated|connection is closed|not queryable|Query read timeout/i.test(message)
+    /Connection terminated|connection is closed|not queryable|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
   );
 }
 

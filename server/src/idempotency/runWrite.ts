@@ -1,12 +1,12 @@
-import type { Sequelize } from 'sequelize';
-import type { Executor } from '../db/query';
+import { type Executor, inTransaction } from '../db/query';
 import { ProblemError, problem } from '../errors/problem';
 import type { Reply } from '../routes/define';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
 import { type OutcomeRecord, type StoredOutcome, findOutcome, isStaleWrite, runGuardedWrite, saveOutcome } from './store';
 
 export interface WriteRequest {
-  sequelize: Sequelize;
+  /** The pool: the runner takes its transaction from it. */
+  db: Executor;
   accountId: number;
   /** Parsed Idempotency-Key, if the client sent one. */
   key: string | undefined;
@@ -28,7 +28,7 @@ export interface WriteRequest {
   execute: (db: Executor) => Promise<Reply>;
 }
 
-/** Outcomes the handler itself returned that a retry must see again (CONTRACT §7). */
+/** Outcomes the handler itself returned that a retry must see again (docs/api.md, Idempotency). */
 const isStoredProblem = (error: unknown): error is ProblemError =>
   error instanceof ProblemError && (error.status === 409 || error.status === 422);
 
@@ -95,7 +95,7 @@ async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
 }
 
 async function runStatementOnce(request: WriteRequest): Promise<SerializedReply> {
-  const pool: Executor = { sequelize: request.sequelize };
+  const pool = request.db;
   const { outcome, reply } = await outcomeOf(request, pool);
   if (request.key === undefined) {
     if (reply?.write) await runGuardedWrite(pool, reply.write);
@@ -109,8 +109,7 @@ async function runStatementOnce(request: WriteRequest): Promise<SerializedReply>
 
 /** Transaction mode: the state change (with its outbox events) and the key's record commit together. */
 async function runInTransaction(request: WriteRequest): Promise<SerializedReply> {
-  return request.sequelize.transaction(async (transaction) => {
-    const db: Executor = { sequelize: request.sequelize, transaction };
+  return inTransaction(request.db, async (db) => {
     const { outcome, reply } = await outcomeOf(request, db);
     if (reply?.write) throw new Error('Reply.write is for statement-mode routes');
     if (request.key === undefined) return outcome;
@@ -133,7 +132,7 @@ export async function runWrite(request: WriteRequest): Promise<SerializedReply> 
     return request.atomicity === 'statement' ? await runAsStatement(request) : await runInTransaction(request);
   } catch (error) {
     if (!(error instanceof KeyTakenMeanwhile) || key === undefined) throw error;
-    const stored = await findOutcome({ sequelize: request.sequelize }, request.accountId, key, request.since);
+    const stored = await findOutcome(request.db, request.accountId, key, request.since);
     if (!stored) throw keyInUse();
     return replay(stored, request);
   }

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize';
+import type { Executor } from '../db/query';
 import { keysSince } from '../idempotency/key';
 import { purgeExpired } from '../idempotency/store';
 import type { Logger } from '../logger';
@@ -7,12 +7,12 @@ import { type PeriodicJob, startPeriodic } from './periodic';
 const EVERY_MS = 10 * 60_000;
 
 /** Deletes idempotency records past retention in small batches, off the request path; safe in every instance. */
-export function startIdempotencyPurge(sequelize: Sequelize, ttlHours: number, log: Logger): PeriodicJob {
+export function startIdempotencyPurge(db: Executor, ttlHours: number, log: Logger): PeriodicJob {
   return startPeriodic('idempotency purge', EVERY_MS, log, async (signal) => {
     const before = keysSince(new Date(), ttlHours);
     let purged = 0;
     while (!signal.aborted) {
-      const batch = await purgeExpired({ sequelize }, before);
+      const batch = await purgeExpired(db, before);
       purged += batch;
       if (batch === 0) break;
     }

@@ -1,4 +1,3 @@
-import type { Sequelize } from 'sequelize';
 import type { Executor } from '../db/query';
 import type { Logger } from '../logger';
 import {
@@ -14,7 +13,7 @@ import { type Sender, createSender } from '../webhooks/sender';
 import { signedHeaders } from '../webhooks/signature';
 
 export interface WebhookDispatcherOptions {
-  sequelize: Sequelize;
+  database: Executor;
   log: Logger;
   allowPrivateUrls: boolean;
   /** How long to sleep when there is nothing to do (WEBHOOK_POLL_MS). */
@@ -76,7 +75,7 @@ const RECORD_DELAY_MS = 20;
  * is written only while the lease holds. Attempts run concurrently; outcomes are written in batches.
  */
 export function startWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
-  const db: Executor = { sequelize: options.sequelize };
+  const db: Executor = options.database;
   const { log, pollMs } = options;
   const policy = options.retryPolicy ?? standardRetryPolicy;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;

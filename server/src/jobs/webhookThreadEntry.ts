@@ -24,9 +24,9 @@ try {
   // Not permitted or not supported here: run at normal priority.
 }
 const log = createLogger(data.logLevel);
-const sequelize = createDatabase({ url: data.databaseUrl, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
+const database = createDatabase({ url: data.databaseUrl, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
 const dispatcher = startWebhookDispatcher({
-  sequelize, log, allowPrivateUrls: data.allowPrivateUrls, pollMs: data.pollMs, busy: busyReader(data.load), yieldMs: data.yieldMs,
+  database, log, allowPrivateUrls: data.allowPrivateUrls, pollMs: data.pollMs, busy: busyReader(data.load), yieldMs: data.yieldMs,
 });
 
 let reported: Record<DeliveryResult, number> = dispatcher.stats();
@@ -45,7 +45,7 @@ port.on('message', (message: { type: 'stop' }) => {
   void (async () => {
     await dispatcher.stop();
     report();
-    await sequelize.close();
+    await database.close();
     port.postMessage({ type: 'stopped' } satisfies ThreadMessage);
   })();
 });

@@ -1,12 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Sequelize } from 'sequelize';
+import type { Executor } from '../db/query';
 
-/** Connections of the pool checked out right now (sequelize-pool keeps the number; its types do not show it). */
-function poolInUse(sequelize: Sequelize): number {
-  const manager: unknown = sequelize.connectionManager;
-  const pool = (manager as { pool?: { using?: unknown } }).pool;
-  return typeof pool?.using === 'number' ? pool.using : 0;
-}
+/** Connections of the statement pool checked out right now. */
+const poolInUse = (db: Executor): number => db.pool.totalCount - db.pool.idleCount;
 
 export interface Metrics {
   registry: Registry;
@@ -19,7 +15,7 @@ export interface Metrics {
  * One registry per process (never the global default, so several apps can live in one test process).
  * `outboxBacklog` is asked at scrape time, so a scrape costs one count query and requests nothing.
  */
-export function createMetrics(sequelize: Sequelize, outboxBacklog?: () => Promise<number>): Metrics {
+export function createMetrics(db: Executor, outboxBacklog?: () => Promise<number>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
@@ -45,7 +41,7 @@ export function createMetrics(sequelize: Sequelize, outboxBacklog?: () => Promis
     help: 'Database connections checked out of the pool',
     registers: [registry],
     collect() {
-      this.set(poolInUse(sequelize));
+      this.set(poolInUse(db));
     },
   });
   new Gauge({

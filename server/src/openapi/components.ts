@@ -33,6 +33,7 @@ const named: Array<[z.ZodType, string]> = [
   [labels.UpdatePersonLabelRequest, 'UpdatePersonLabelRequest'],
   [watchlist.WatchlistEntry, 'WatchlistEntry'],
   [watchlist.CreateWatchlistEntryRequest, 'CreateWatchlistEntryRequest'],
+  [watchlist.WatchlistDigest, 'WatchlistDigest'],
   // Vehicles (the interface calls the vehicle resource, as a create answers it, VehicleResponse)
   [vehicles.Vehicle, 'VehicleResponse'],
   [vehicles.CreateVehicleRequest, 'CreateVehicleRequest'],

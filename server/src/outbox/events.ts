@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type Sql, empty, sql } from '../db/sql';
 
-/** One webhook event, built in the command and written by the same statement as the change (CONTRACT §9). */
+/** One webhook event, built in the command and written by the same statement as the change (docs/webhooks.md). */
 export interface OutboxEvent {
   event_id: string;
   type: string;
@@ -57,16 +58,15 @@ export function outboxEvent(input: {
 /**
  * A CTE that inserts the events passed as one jsonb parameter (a trigger queues each for the webhook
  * fan-out: migration 0006); appended to a write statement so the change and its events are one statement.
- * `$account`, `$site` and `$at` name the bind positions to use. `onlyIf` (SQL) holds the events back when
- * the change did not happen (an `INSERT … ON CONFLICT DO NOTHING`).
+ * `onlyIf` holds the events back when the change did not happen (an `INSERT … ON CONFLICT DO NOTHING`).
  */
 export function outboxInsertCte(
-  positions: { account: number; site: number; at: number; events: number },
-  onlyIf?: string,
-): string {
-  return `outbox AS (
+  input: { accountId: number; siteId: number; at: Date; events: OutboxEvent[] },
+  onlyIf?: Sql,
+): Sql {
+  return sql`outbox AS (
     INSERT INTO outbox_events (account_id, event_id, site_id, type, payload, created_at)
-    SELECT $${positions.account}, e.event_id, $${positions.site}, e.type, e.payload, $${positions.at}
-    FROM jsonb_to_recordset($${positions.events}::jsonb) AS e(event_id text, type text, payload jsonb)${onlyIf ? `
-    WHERE ${onlyIf}` : ''})`;
+    SELECT ${input.accountId}::integer, e.event_id, ${input.siteId}::integer, e.type, e.payload, ${input.at}::timestamptz
+    FROM jsonb_to_recordset(${JSON.stringify(input.events)}::jsonb) AS e(event_id text, type text, payload jsonb)
+    ${onlyIf ? sql`WHERE ${onlyIf}` : empty})`;
 }

@@ -1,19 +1,19 @@
 import type { Principal } from '../auth/principal';
 import type { Executor } from '../db/query';
+import { type Sql, sql } from '../db/sql';
 import { validationFailed } from '../errors/problem';
+import { type SiteViewer, siteVisibleSql } from './siteVisibility';
 import { viewableSites } from './viewableSites';
 
 /**
  * SQL: the subscription `s` is visible to the token — an all-sites token sees every subscription of its
  * account; any other token only those filtered to sites it can all view. Anything else is a 404, the
- * same as an unknown id (no existence leak). `$allSites` and `$tokenId` are the bind positions to use.
+ * same as an unknown id (no existence leak).
  */
-export function subscriptionVisibleSql(positions: { allSites: number; tokenId: number }): string {
-  return `($${positions.allSites} OR (NOT s.all_sites AND NOT EXISTS (
+export function subscriptionVisibleSql(viewer: SiteViewer): Sql {
+  return sql`(${viewer.allSites}::boolean OR (NOT s.all_sites AND NOT EXISTS (
       SELECT 1 FROM webhook_subscription_sites ws
-      WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id
-        AND NOT EXISTS (SELECT 1 FROM token_sites ts
-                        WHERE ts.account_id = ws.account_id AND ts.token_id = $${positions.tokenId} AND ts.site_id = ws.site_id))))`;
+      WHERE ws.account_id = s.account_id AND ws.subscription_id = s.id AND NOT ${siteVisibleSql(viewer, sql`ws.site_id`)})))`;
 }
 
 /** The site filter a subscription gets: `allSites`, or a list of sites the token can view. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { problem } from '../errors/problem';
+import { type Sql, sql } from '../db/sql';
 
 /**
  * Keyset cursors: the database's own microsecond timestamp and the id tie-breaker (a JS Date would lose
@@ -85,8 +86,8 @@ export function toPage<Row extends { id: number }, Item>(
 }
 
 /** SQL for "after this cursor" in newest-first order, on (time, id) columns. */
-export function afterCursorSql(timeColumn: string, idColumn: string, micros: number, id: number): string {
-  return `(${timeColumn}, ${idColumn}) < ('epoch'::timestamptz + $${micros} * interval '1 microsecond', $${id})`;
+export function afterCursorSql(timeColumn: Sql, idColumn: Sql, position: KeysetPosition): Sql {
+  return sql`(${timeColumn}, ${idColumn}) < ('epoch'::timestamptz + ${position.atMicros}::bigint * interval '1 microsecond', ${position.id}::bigint)`;
 }
 
 /** The largest `integer` id: those small tables' ids are 32-bit, and a larger one is no cursor of theirs. */

@@ -2,6 +2,7 @@ import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from '../db/vehicleCheckinRows';
 import { type Executor, queryRows } from '../db/query';
+import { type Sql, join, raw, sql } from '../db/sql';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { type KeysetPosition, afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
@@ -22,7 +23,7 @@ export interface VehicleCheckinFilter {
 const LIST = 'vehicle_checkins';
 
 const NOT_OUT: VehicleStatus[] = ['IN', 'PENDING', 'STOP'];
-const OPEN = `c.status IN ('IN', 'PENDING')`;
+const OPEN = sql`c.status IN ('IN', 'PENDING')`;
 /** Sort groups of a plate search: its open visits, then the rest (each newest entry first). */
 const OPEN_GROUP = 0;
 const REST_GROUP = 1;
@@ -35,47 +36,37 @@ type Row = ListedVehicleCheckinRow & { sort_group: number };
  * cursor. Every filter is a bind parameter. Separate from running it so the benchmark can EXPLAIN it. With
  * the scope its cursors belong to (read once, for the cursor taken and the one given).
  */
-export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { sql: string; bind: unknown[]; scope: string } {
+export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { statement: Sql; scope: string } {
   const scope = filterScope(LIST, filter);
-  const bind: unknown[] = [filter.accountId];
-  const param = (value: unknown) => {
-    bind.push(value);
-    return `$${bind.length}`;
-  };
-  const where = ['c.account_id = $1'];
+  const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) {
-    where.push(filter.siteIds.length === 1 ? `c.site_id = ${param(filter.siteIds[0])}` : `c.site_id = ANY(${param(filter.siteIds)}::int[])`);
+    where.push(filter.siteIds.length === 1 ? sql`c.site_id = ${filter.siteIds[0]}` : sql`c.site_id = ANY(${filter.siteIds}::int[])`);
   }
-  if (filter.plateNorm !== undefined) where.push(`c.plate_norm = ${param(filter.plateNorm)}`);
+  if (filter.plateNorm !== undefined) where.push(sql`c.plate_norm = ${filter.plateNorm}`);
   if (filter.status?.length) {
-    where.push(`c.status = ANY(${param(filter.status)}::text[])`);
+    where.push(sql`c.status = ANY(${filter.status}::text[])`);
     // Lets the planner use the not-OUT partial indexes when no closed visit can match.
-    if (filter.status.every((status) => NOT_OUT.includes(status))) where.push(`c.status <> 'OUT'`);
+    if (filter.status.every((status) => NOT_OUT.includes(status))) where.push(sql`c.status <> 'OUT'`);
   }
-  if (filter.from) where.push(`c.entry_at >= ${param(filter.from)}`);
-  if (filter.to) where.push(`c.entry_at <= ${param(filter.to)}`);
-  let position: KeysetPosition | undefined;
-  let after = '';
+  if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
+  if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
   // An empty cursor is malformed (400), not absent.
-  if (filter.cursor !== undefined) {
-    position = decodeCursor(filter.cursor, scope);
-    after = afterCursorSql('c.entry_at', 'c.id', bind.length + 1, bind.length + 2);
-    bind.push(position.atMicros, position.id);
-  }
-  const limit = param(filter.limit + 1);
-  const branch = (group: number, condition: string | undefined, keyset: boolean) =>
-    `SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${group} AS sort_group FROM vehicle_checkins c
-     WHERE ${[...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])].join(' AND ')}
+  const position: KeysetPosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, scope);
+  const after = position ? afterCursorSql(sql`c.entry_at`, sql`c.id`, position) : undefined;
+  const limit = filter.limit + 1;
+  const branch = (group: number, condition: Sql | undefined, keyset: boolean) =>
+    sql`SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${raw(String(group))} AS sort_group FROM vehicle_checkins c
+     WHERE ${join([...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])], ' AND ')}
      ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
-  if (filter.plateNorm === undefined) return { sql: branch(REST_GROUP, undefined, true), bind, scope };
+  if (filter.plateNorm === undefined) return { statement: branch(REST_GROUP, undefined, true), scope };
   // A cursor in the second group (or one from a list without plate) has left the open visits behind.
   const inRest = position !== undefined && (position.group ?? REST_GROUP) !== OPEN_GROUP;
-  const rest = `(${branch(REST_GROUP, `NOT (${OPEN})`, inRest)})`;
-  const sql = inRest
+  const rest = sql`(${branch(REST_GROUP, sql`NOT (${OPEN})`, inRest)})`;
+  const statement = inRest
     ? rest
-    : `SELECT * FROM ((${branch(OPEN_GROUP, OPEN, true)}) UNION ALL ${rest}) AS page
+    : sql`SELECT * FROM ((${branch(OPEN_GROUP, OPEN, true)}) UNION ALL ${rest}) AS page
        ORDER BY sort_group, entry_at DESC, id DESC LIMIT ${limit}`;
-  return { sql, bind, scope };
+  return { statement, scope };
 }
 
 /** One keyset page of vehicle check-ins: newest entry first, and by plate its open visits first. */
@@ -83,8 +74,8 @@ export async function searchVehicleCheckins(
   db: Executor,
   filter: VehicleCheckinFilter,
 ): Promise<{ data: VehicleCheckin[]; nextCursor: string | null }> {
-  const { sql, bind, scope } = vehicleCheckinSearchSql(filter);
-  const rows = await queryRows<Row>(db, sql, bind);
+  const { statement, scope } = vehicleCheckinSearchSql(filter);
+  const rows = await queryRows<Row>(db, statement);
   const byPlate = filter.plateNorm !== undefined;
   return toPage<Row, VehicleCheckin>(rows, filter.limit, presentVehicleCheckin, (row) => ({
     atMicros: row.entry_us,

@@ -1,5 +1,6 @@
 import type { Vehicle } from '../../../shared/src/schemas/vehicles';
 import { type Executor, queryRows } from '../db/query';
+import { type Sql, join, sql } from '../db/sql';
 import { type ListedVehicleRow, VEHICLE_COLUMNS } from '../db/vehicleRows';
 import { presentVehicle } from '../presenters/vehicle';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
@@ -15,28 +16,18 @@ export interface VehicleListFilter {
 
 /** One keyset page of the account's vehicles (deleted ones never), newest first. */
 export async function listVehicles(db: Executor, filter: VehicleListFilter): Promise<{ data: Vehicle[]; nextCursor: string | null }> {
-  const bind: unknown[] = [filter.accountId];
-  const param = (value: unknown) => {
-    bind.push(value);
-    return `$${bind.length}`;
-  };
-  const where = ['v.account_id = $1', 'v.deleted_at IS NULL'];
-  if (filter.plateNorm !== undefined) where.push(`v.plate_norm = ${param(filter.plateNorm)}`);
+  const where: Sql[] = [sql`v.account_id = ${filter.accountId}`, sql`v.deleted_at IS NULL`];
+  if (filter.plateNorm !== undefined) where.push(sql`v.plate_norm = ${filter.plateNorm}`);
   if (filter.labelId !== undefined) {
-    where.push(`EXISTS (SELECT 1 FROM vehicle_label_assignments a
-                        WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND a.label_id = ${param(filter.labelId)})`);
+    where.push(sql`EXISTS (SELECT 1 FROM vehicle_label_assignments a
+                           WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND a.label_id = ${filter.labelId})`);
   }
   const scope = filterScope('vehicles', filter);
-  if (filter.cursor) {
-    const position = decodeCursor(filter.cursor, scope);
-    bind.push(position.atMicros, position.id);
-    where.push(afterCursorSql('v.created_at', 'v.id', bind.length - 1, bind.length));
-  }
+  if (filter.cursor) where.push(afterCursorSql(sql`v.created_at`, sql`v.id`, decodeCursor(filter.cursor, scope)));
   const rows = await queryRows<ListedVehicleRow>(
     db,
-    `SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE ${where.join(' AND ')}
-     ORDER BY v.created_at DESC, v.id DESC LIMIT ${param(filter.limit + 1)}`,
-    bind,
+    sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE ${join(where, ' AND ')}
+        ORDER BY v.created_at DESC, v.id DESC LIMIT ${filter.limit + 1}`,
   );
   return toPage<ListedVehicleRow, Vehicle>(rows, filter.limit, presentVehicle, (row) => ({ atMicros: row.created_us, id: row.id }), scope);
 }

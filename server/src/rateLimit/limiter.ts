@@ -1,5 +1,5 @@
-import type { Sequelize } from 'sequelize';
-import { queryRows } from '../db/query';
+import { type Executor, queryRows } from '../db/query';
+import { sql } from '../db/sql';
 
 const WINDOW_MS = 60_000;
 const SYNC_EVERY_MS = 1_000;
@@ -32,7 +32,7 @@ export class RateLimiter {
   private syncing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly sequelize: Sequelize,
+    private readonly db: Executor,
     readonly limit: number,
     /** The clock the windows are reckoned by: the same one the requests are counted with (`consume`'s `now`). */
     private readonly clock: () => Date = () => new Date(),
@@ -67,16 +67,13 @@ export class RateLimiter {
     if (batch.length === 0) return;
     const flushed = new Map(batch.map(([tokenId, window]) => [tokenId, { ...window }]));
     const rows = await queryRows<{ token_id: number; count: number }>(
-      { sequelize: this.sequelize },
-      `INSERT INTO rate_limit_windows (token_id, window_start, count)
-       SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[])
-       ON CONFLICT (token_id, window_start) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
-       RETURNING token_id, count`,
-      [
-        batch.map(([tokenId]) => tokenId),
-        batch.map(([, window]) => new Date(window.windowStart)),
-        batch.map(([, window]) => window.pending),
-      ],
+      this.db,
+      sql`INSERT INTO rate_limit_windows (token_id, window_start, count)
+          SELECT * FROM unnest(${batch.map(([tokenId]) => tokenId)}::int[],
+                               ${batch.map(([, window]) => new Date(window.windowStart))}::timestamptz[],
+                               ${batch.map(([, window]) => window.pending)}::int[])
+          ON CONFLICT (token_id, window_start) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
+          RETURNING token_id, count`,
     );
     for (const row of rows) {
       const sent = flushed.get(row.token_id);
@@ -87,7 +84,7 @@ export class RateLimiter {
     }
     const expired = new Date(this.clock().getTime() - 2 * WINDOW_MS);
     for (const [tokenId, window] of this.windows) if (window.windowStart < expired.getTime()) this.windows.delete(tokenId);
-    await queryRows({ sequelize: this.sequelize }, 'DELETE FROM rate_limit_windows WHERE window_start < $1', [expired]);
+    await queryRows(this.db, sql`DELETE FROM rate_limit_windows WHERE window_start < ${expired}`);
   }
 
   /** Stops the sync timer after a last flush. */

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { PageQuery, page } from '../../../shared/src/schemas/common';
 import type { Scope } from '../../../shared/src/schemas/admin';
-import type { AccountCollection } from '../db/accountCollection';
-import { queryOne, queryRows } from '../db/query';
+import { type AccountCollection, findInCollection, listCollection } from '../db/accountCollection';
 import { notFound } from '../errors/problem';
 import { afterId, cursorScope, idPage } from '../queries/cursor';
 import { type Route, defineRoute } from './define';
@@ -18,7 +17,6 @@ interface CollectionRouteSpec {
 
 /** GET the collection, oldest first: a keyset page by id. */
 export function listByIdRoute<Row extends { id: number }>(collection: AccountCollection<Row>, spec: CollectionRouteSpec): Route {
-  const list = `SELECT ${collection.columns} FROM ${collection.table} WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3`;
   const { item, ...route } = spec;
   return defineRoute({
     method: 'GET',
@@ -28,7 +26,7 @@ export function listByIdRoute<Row extends { id: number }>(collection: AccountCol
     responses: { 200: page(item) },
     handler: async ({ db, principal, query }) => {
       const scope = cursorScope(collection.table, { accountId: principal.accountId });
-      const rows = await queryRows<Row>(db, list, [principal.accountId, afterId(query.cursor, scope), query.limit + 1]);
+      const rows = await listCollection(db, collection, { accountId: principal.accountId, afterId: afterId(query.cursor, scope), limit: query.limit });
       return { status: 200, body: idPage(rows, query.limit, collection.present, scope) };
     },
   });
@@ -39,7 +37,6 @@ export function readByIdRoute<Row extends { id: number }, P extends z.ZodType>(
   collection: AccountCollection<Row>,
   spec: CollectionRouteSpec & { params: P; idOf: (params: z.infer<P>) => number },
 ): Route {
-  const read = `SELECT ${collection.columns} FROM ${collection.table} WHERE account_id = $1 AND id = $2`;
   const { idOf, item, ...route } = spec;
   return defineRoute({
     method: 'GET',
@@ -48,7 +45,7 @@ export function readByIdRoute<Row extends { id: number }, P extends z.ZodType>(
     responses: { 200: item },
     handler: async ({ db, principal, params }) => {
       const id = idOf(params as z.infer<P>);
-      const row = await queryOne<Row>(db, read, [principal.accountId, id]);
+      const row = await findInCollection(db, collection, principal.accountId, id);
       if (!row) throw notFound(`${collection.noun[0]?.toUpperCase()}${collection.noun.slice(1)} ${id} does not exist.`);
       return { status: 200, body: collection.present(row) };
     },

@@ -6,9 +6,10 @@ import { siteRoutes } from './sites';
 import { vehicleCheckinRoutes } from './vehicleCheckins';
 import { vehicleLabelRoutes } from './vehicleLabels';
 import { vehicleRoutes } from './vehicles';
+import { kioskRoutes } from './kiosk';
 import { watchlistRoutes } from './watchlist';
 import { webhookRoutes } from './webhooks';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
-export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...adminRoutes,
+export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
   ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes];

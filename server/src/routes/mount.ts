@@ -5,7 +5,7 @@ import { authenticateAdmin } from '../auth/admin';
 import { authenticate, bearerOf } from '../auth/authenticate';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
-import type { Executor } from '../db/query';
+import { type Executor, inTransaction } from '../db/query';
 import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
 import { fieldErrors, queryProblem } from '../errors/zodErrors';
 import { keysSince, parseIdempotencyKey, requestFingerprint } from '../idempotency/key';
@@ -88,7 +88,7 @@ function send(ctx: Context, reply: SerializedReply): void {
 async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<void> {
   ctx.state.route = `/v1${route.path}`;
   const now = deps.clock?.() ?? new Date();
-  const pool: Executor = { sequelize: deps.sequelize };
+  const pool: Executor = deps.database;
   const params = parseParams(route.params, ctx.params as Record<string, string>);
   const keyed = route.write && route.auth === 'token';
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
@@ -134,7 +134,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   let reply: SerializedReply;
   if (keyed) {
     reply = await runWrite({
-      sequelize: deps.sequelize,
+      db: pool,
       accountId: principal.accountId,
       key,
       stored,
@@ -151,7 +151,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     });
   } else if (route.write) {
     if (refused) throw refused.error;
-    reply = serializeReply(await deps.sequelize.transaction((transaction) => execute({ sequelize: deps.sequelize, transaction })));
+    reply = serializeReply(await inTransaction(pool, execute));
   } else {
     reply = serializeReply(await route.handler(context(pool)));
   }

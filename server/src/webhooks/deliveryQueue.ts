@@ -1,5 +1,5 @@
 import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
-import { type Executor, prepared, queryOne, queryRows } from '../db/query';
+import { type Executor, inTransaction, queryOne, queryRows } from '../db/query';
 import { type Sql, raw, sql } from '../db/sql';
 import { type DeliveryShares, busyShares } from './deliveryShares';
 
@@ -8,8 +8,8 @@ import { type DeliveryShares, busyShares } from './deliveryShares';
  * in the documented order (json keeps the order it is built in; jsonb sorts keys its own way), so no
  * delivery parses and re-serializes it.
  */
-const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
-  'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`;
+const BODY = raw(`json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
+  'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`);
 
 /**
  * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
@@ -19,22 +19,20 @@ const BODY = `json_build_object('id', o.payload->'id', 'type', o.payload->'type'
  * deliveries, within each account's and subscription's share, are inserted already leased to this
  * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
-function fanOutStatement(input: FanOutInput): Sql {
-  const { limit, lease, leaseMs, shares } = input;
-  const createdBefore = input.createdBefore ?? null;
-  return sql`
-  WITH ${busyShares(shares)},
+const fanOut = (input: FanOutInput & { createdBefore: Date | null }) => sql`
+  WITH ${busyShares(input.shares)},
   queued AS (
     DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
       SELECT head.outbox_id
-      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT ${limit} FOR UPDATE SKIP LOCKED) head
-      WHERE ${createdBefore}::timestamptz IS NULL OR EXISTS (
-        SELECT 1 FROM outbox_events o WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= ${createdBefore})))
+      FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT ${input.limit} FOR UPDATE SKIP LOCKED) head
+      WHERE ${input.createdBefore}::timestamptz IS NULL OR EXISTS (
+        SELECT 1 FROM outbox_events o
+        WHERE o.account_id = head.account_id AND o.id = head.outbox_id AND o.created_at <= ${input.createdBefore}::timestamptz)))
     RETURNING q.account_id, q.outbox_id),
   -- Each event by its key (a lateral lookup: the plan cannot turn into a scan of the whole outbox).
   -- The body is made once per event here, not once per delivery.
   events AS (
-    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${raw(BODY)}
+    SELECT o.account_id, o.id, o.event_id, o.type, o.site_id, o.created_at, ${BODY}
     FROM queued q CROSS JOIN LATERAL (
       SELECT * FROM outbox_events o WHERE o.account_id = q.account_id AND o.id = q.outbox_id) o),
   -- The subscriptions of the batch's accounts, share-locked once per batch (deliveries have no foreign key
@@ -64,10 +62,11 @@ function fanOutStatement(input: FanOutInput): Sql {
     INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
       locked_until, created_at, updated_at)
     SELECT m.account_id, m.subscription_id, m.outbox_id, m.event_id, m.type, CASE WHEN m.enabled THEN now() ELSE 'infinity' END,
-           CASE WHEN m.enabled AND m.n <= ${lease}
-                 AND m.account_n <= ${shares.perAccount} - coalesce(ba.n, 0)
-                 AND m.subscription_n <= ${shares.perSubscription} - coalesce(bs.n, 0)
-             THEN date_trunc('milliseconds', now()) + ${leaseMs} * interval '1 millisecond' END, now(), now()
+           CASE WHEN m.enabled AND m.n <= ${input.lease}
+                 AND m.account_n <= ${input.shares.perAccount}::int - coalesce(ba.n, 0)
+                 AND m.subscription_n <= ${input.shares.perSubscription}::int - coalesce(bs.n, 0)
+             THEN date_trunc('milliseconds', now()) + ${input.leaseMs}::bigint * interval '1 millisecond' END,
+           now(), now()
     FROM matches m
     LEFT JOIN busy_accounts ba ON ba.account_id = m.account_id
     LEFT JOIN busy_subscriptions bs ON bs.account_id = m.account_id AND bs.subscription_id = m.subscription_id
@@ -82,10 +81,6 @@ function fanOutStatement(input: FanOutInput): Sql {
     JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
     WHERE f.locked_until IS NOT NULL) leased ON true`;
-}
-
-/** The same text every time (only the values change): sent as a named prepared statement, planned once per connection. */
-const preparedRows = <T extends object>(db: Executor, statement: Sql) => queryRows<T>(db, prepared(statement.text), statement.values);
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
 
@@ -101,8 +96,12 @@ interface FanOutInput {
  * Fans out up to `limit` events (of the queue's oldest `limit`, those created by `createdBefore` when it is
  * given); returns how many events and deliveries it made, and those it leased (at most `lease`).
  */
-export async function fanOutEvents(db: Executor, input: FanOutInput): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
-  const rows = await preparedRows<FanOutRow>(db, fanOutStatement(input));
+export async function fanOutEvents(
+  db: Executor,
+  input: FanOutInput,
+): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
+  const statement = fanOut({ ...input, createdBefore: input.createdBefore ?? null });
+  const rows = await queryRows<FanOutRow>(db, statement, { prepare: true });
   const leased = rows.filter((row): row is FanOutRow & ClaimedDelivery => row.id !== null);
   return { events: rows[0]?.events ?? 0, deliveries: rows[0]?.deliveries ?? 0, leased };
 }
@@ -112,12 +111,11 @@ export async function fanOutEvents(db: Executor, input: FanOutInput): Promise<{ 
  * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
  * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
  *
- * Fair: it looks at the head of every enabled subscription's due queue (at most its share), ranks each
- * account's candidates oldest first, and takes the first of every account before the second of any, so a
- * tenant with a large backlog at a slow receiver does not hold back another tenant's first attempt.
+ * Fair: it looks at the head of every enabled subscription's due queue (at most its share; migration
+ * 0015's index), ranks each account's candidates oldest first, and takes every account's first before any
+ * account's second, so a tenant with a backlog at a slow receiver does not hold back another's first attempt.
  */
-function claimStatement(limit: number, leaseMs: number, shares: DeliveryShares): Sql {
-  return sql`
+const claim = (limit: number, leaseMs: number, shares: DeliveryShares) => sql`
   WITH ${busyShares(shares)},
   heads AS (
     SELECT h.account_id, h.id, h.next_attempt_at,
@@ -128,26 +126,25 @@ function claimStatement(limit: number, leaseMs: number, shares: DeliveryShares):
       SELECT d.account_id, d.id, d.next_attempt_at FROM webhook_deliveries d
       WHERE d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
         AND d.next_attempt_at <= clock_timestamp() AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
-      ORDER BY d.next_attempt_at LIMIT greatest(0, ${shares.perSubscription} - coalesce(bs.n, 0))) h
+      ORDER BY d.next_attempt_at LIMIT greatest(0, ${shares.perSubscription}::int - coalesce(bs.n, 0))) h
     WHERE s.enabled),
   due AS (
     SELECT d.account_id, d.id FROM webhook_deliveries d
     WHERE (d.account_id, d.id) IN (
         SELECT h.account_id, h.id FROM heads h LEFT JOIN busy_accounts ba ON ba.account_id = h.account_id
-        WHERE h.account_rank <= ${shares.perAccount} - coalesce(ba.n, 0)
+        WHERE h.account_rank <= ${shares.perAccount}::int - coalesce(ba.n, 0)
         ORDER BY h.account_rank, h.next_attempt_at LIMIT ${limit})
       AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
     FOR UPDATE OF d SKIP LOCKED),
   claimed AS (
     UPDATE webhook_deliveries d
-    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + ${leaseMs} * interval '1 millisecond'
+    SET locked_until = date_trunc('milliseconds', clock_timestamp()) + ${leaseMs}::bigint * interval '1 millisecond'
     FROM due WHERE d.account_id = due.account_id AND d.id = due.id
     RETURNING d.account_id, d.id, d.subscription_id, d.outbox_id, d.event_id, d.retry_step, d.final_attempt, d.locked_until)
-  SELECT c.account_id, c.id, c.subscription_id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${raw(BODY)}
+  SELECT c.account_id, c.id, c.subscription_id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
   FROM claimed c
   JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
   JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
-}
 
 /** A delivery this dispatcher holds the lease of, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -165,9 +162,9 @@ export interface ClaimedDelivery {
   body: string;
 }
 
-/** Leases up to `limit` due deliveries within the shares (no shares given: a lone claim, one dispatcher's worth). */
+/** Leases up to `limit` due deliveries within the shares (none given: one dispatcher's worth, nothing held back). */
 export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number, shares: DeliveryShares = unshared(limit)): Promise<ClaimedDelivery[]> {
-  return preparedRows<ClaimedDelivery>(db, claimStatement(limit, leaseMs, shares));
+  return queryRows<ClaimedDelivery>(db, claim(limit, leaseMs, shares), { prepare: true });
 }
 
 /** Shares that hold nothing back: every account and subscription may take all `limit`. */
@@ -209,9 +206,9 @@ export type AttemptRecord = AttemptedRecord | ReleasedRecord;
  * A released row keeps its status, attempts, retry step and final-attempt flag, and is due at once (behind
  * the deliveries that were due before it).
  */
-const RECORD = prepared(`
+const record = (records: AttemptRecord[]) => sql`
   WITH r AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+    SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(
       "accountId" int, "deliveryId" bigint, lease timestamptz, attempted boolean, status text, attempt jsonb,
       "retryStep" int, "waitMs" bigint, "disableSubscription" boolean)),
   updated AS (
@@ -235,20 +232,20 @@ const RECORD = prepared(`
     SET enabled = false, disabled_reason = 'The receiver answered 410 Gone.', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT account_id, subscription_id FROM updated WHERE disable) g
     WHERE s.account_id = g.account_id AND s.id = g.subscription_id AND s.enabled)
-  SELECT count(*)::int AS recorded FROM updated`);
+  SELECT count(*)::int AS recorded FROM updated`;
 
 /**
  * Locks the subscriptions of the given deliveries (in key order, so two dispatchers cannot lock two of them
  * crosswise) for the update that disables them.
  */
-const LOCK_SUBSCRIPTIONS = prepared(`
+const lockSubscriptions = (records: AttemptRecord[]) => sql`
   SELECT s.account_id, s.id FROM webhook_subscriptions s
   WHERE (s.account_id, s.id) IN (
     SELECT d.account_id, d.subscription_id
-    FROM jsonb_to_recordset($1::jsonb) AS r("accountId" int, "deliveryId" bigint)
+    FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r("accountId" int, "deliveryId" bigint)
     JOIN webhook_deliveries d ON d.account_id = r."accountId" AND d.id = r."deliveryId")
   ORDER BY s.account_id, s.id
-  FOR NO KEY UPDATE OF s`);
+  FOR NO KEY UPDATE OF s`;
 
 /**
  * Takes the pending deliveries of the subscriptions (as locked above) that a batch disabled out of the due
@@ -260,14 +257,15 @@ const LOCK_SUBSCRIPTIONS = prepared(`
  * a subscription moves only these in or out of the due range; a leased one is left to its dispatcher, so
  * those statements never lock the rows a record statement does (the claim's check skips it afterwards).
  */
-export const unleasedPendingSql = (at: string) => `d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
+export const unleasedPendingSql = (at: Sql): Sql => sql`d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
 
-const PAUSE_DISABLED = prepared(`
+const pauseDisabled = (subscriptions: Array<{ account_id: number; id: number }>) => sql`
   UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()
   FROM webhook_subscriptions s
-  WHERE (s.account_id, s.id) IN (SELECT * FROM unnest($1::int[], $2::int[]))
+  WHERE (s.account_id, s.id) IN (
+      SELECT * FROM unnest(${subscriptions.map((row) => row.account_id)}::int[], ${subscriptions.map((row) => row.id)}::int[]))
     AND NOT s.enabled AND d.account_id = s.account_id AND d.subscription_id = s.id
-    AND ${unleasedPendingSql('clock_timestamp()')} AND d.next_attempt_at < 'infinity'`);
+    AND ${unleasedPendingSql(sql`clock_timestamp()`)} AND d.next_attempt_at < 'infinity'`;
 
 const answeredGone = (record: AttemptRecord): boolean => record.attempted && record.disableSubscription;
 
@@ -281,17 +279,16 @@ export async function recordAttempts(db: Executor, records: AttemptRecord[]): Pr
   if (records.length === 0) return 0;
   const gone = records.filter(answeredGone);
   if (gone.length === 0) return writeRecords(db, records);
-  return db.sequelize.transaction(async (transaction) => {
-    const tx: Executor = { sequelize: db.sequelize, transaction };
-    const locked = await queryRows<{ account_id: number; id: number }>(tx, LOCK_SUBSCRIPTIONS, [JSON.stringify(gone)]);
+  return inTransaction(db, async (tx) => {
+    const locked = await queryRows<{ account_id: number; id: number }>(tx, lockSubscriptions(gone), { prepare: true });
     const recorded = await writeRecords(tx, records);
-    await queryRows(tx, PAUSE_DISABLED, [locked.map((row) => row.account_id), locked.map((row) => row.id)]);
+    await queryRows(tx, pauseDisabled(locked), { prepare: true });
     return recorded;
   });
 }
 
 async function writeRecords(db: Executor, records: AttemptRecord[]): Promise<number> {
-  const row = await queryOne<{ recorded: number }>(db, RECORD, [JSON.stringify(records)]);
+  const row = await queryOne<{ recorded: number }>(db, record(records), { prepare: true });
   return row?.recorded ?? 0;
 }
 
@@ -299,7 +296,7 @@ async function writeRecords(db: Executor, records: AttemptRecord[]): Promise<num
 export async function countBacklog(db: Executor): Promise<number> {
   const row = await queryOne<{ backlog: number }>(
     db,
-    `SELECT ((SELECT count(*) FROM outbox_queue)
+    sql`SELECT ((SELECT count(*) FROM outbox_queue)
            + (SELECT count(*) FROM webhook_deliveries d WHERE d.status = 'pending' AND d.next_attempt_at < 'infinity'
               AND EXISTS (SELECT 1 FROM webhook_subscriptions s
                           WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)))::int AS backlog`,

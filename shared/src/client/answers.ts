@@ -5,11 +5,9 @@ import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { VehicleCheckin } from '../schemas/vehicles';
 
-// The answers as this client reads them. v1 grows by adding optional fields, endpoints and enum values
-// (CONTRACT §1), so a server newer than the client may answer with values the shared schemas do not list.
-// The shared schemas stay closed (they are what the server validates with and what /v1/openapi.json says);
-// these readings of them keep an enum value they do not know as the text it came as, and drop fields they
-// do not know (zod objects strip, and nothing here is a strict object). Everything else is checked as before.
+// The answers as this client reads them: v1 grows by adding fields and enum values (docs/api.md, Basics), so a
+// newer server may send values the shared schemas (closed: the server validates with them) do not list. These
+// readings keep an unknown enum value as text and drop unknown fields; everything else is checked as before.
 
 /** A value of one of v1's enums as an answer carries it: one this client knows, or a newer one, as text. */
 export type Open<Known extends string> = Known | (string & {});

@@ -4,6 +4,7 @@ import { page } from '../schemas/common';
 import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../schemas/personCheckins';
 import { Site } from '../schemas/sites';
 import type { CreateVehicleCheckinRequest, VehicleCheckinsSearchRequest } from '../schemas/vehicles';
+import { WatchlistDigest } from '../schemas/watchlist';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 
@@ -84,6 +85,14 @@ export function createApiClient(options: ApiClientOptions) {
         transport,
         { method: 'GET', path: `${people(siteId)}/config`, headers: etag ? { 'If-None-Match': etag } : {} },
         CheckinConfigAnswer,
+      ),
+
+    /** The watchlist as keyed hashes; conditional when `etag` is given (`notModified`: the kept copy is current). */
+    getWatchlistDigest: (siteId: number, etag?: string): Promise<HttpOutcome<WatchlistDigest>> =>
+      send(
+        transport,
+        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/watchlist-digest`, headers: etag ? { 'If-None-Match': etag } : {} },
+        WatchlistDigest,
       ),
 
     createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>

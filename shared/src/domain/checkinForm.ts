@@ -58,24 +58,47 @@ function valueOf(input: CheckinFormInput, name: string): string | boolean | unde
   return custom && Object.hasOwn(custom, name) ? custom[name] : undefined;
 }
 
-function checkField(field: ConfigField, value: string | boolean | undefined): string | undefined {
+/**
+ * The sentences a refused field is explained with. The API's words name the field by its label ("Email must be an
+ * email address"); a screen may say it to the person filling the form instead (the kiosk's own words).
+ */
+export interface FieldWords {
+  required(field: ConfigField): string;
+  notAccepted(field: ConfigField): string;
+  notBoolean(field: ConfigField): string;
+  notText(field: ConfigField): string;
+  tooLong(field: ConfigField, max: number): string;
+  notEmail(field: ConfigField): string;
+  notPhone(field: ConfigField): string;
+  notOption(field: ConfigField): string;
+}
+
+/** The API's words (422 `errors[].message`, docs/api.md). */
+export const apiFieldWords: FieldWords = {
+  required: (field) => `${field.label} is required`,
+  notAccepted: (field) => `${field.label} must be accepted`,
+  notBoolean: (field) => `${field.label} must be true or false`,
+  notText: (field) => `${field.label} must be text`,
+  tooLong: (field, max) => tooLongMessage(field.label, max),
+  notEmail: (field) => `${field.label} must be an email address`,
+  notPhone: (field) => `${field.label} must be a phone number`,
+  notOption: (field) => `${field.label} must be one of: ${(field.options ?? []).join(', ')}`,
+};
+
+function checkField(field: ConfigField, value: string | boolean | undefined, words: FieldWords): string | undefined {
   const empty = value === undefined || value === '' || value === false;
   if (field.type === 'checkbox') {
-    if (value !== undefined && typeof value !== 'boolean') return `${field.label} must be true or false`;
-    return field.required && value !== true ? `${field.label} must be accepted` : undefined;
+    if (value !== undefined && typeof value !== 'boolean') return words.notBoolean(field);
+    return field.required && value !== true ? words.notAccepted(field) : undefined;
   }
-  if (empty) return field.required ? `${field.label} is required` : undefined;
-  if (typeof value !== 'string') return `${field.label} must be text`;
+  if (empty) return field.required ? words.required(field) : undefined;
+  if (typeof value !== 'string') return words.notText(field);
   const max = fieldMaxLength(field.name);
   // Before the format checks: an over-long email is first of all too long.
-  if (max !== undefined && value.trim().length > max) return tooLongMessage(field.label, max);
-  if (field.type === 'email' && !EMAIL.test(value)) return `${field.label} must be an email address`;
-  if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3)) {
-    return `${field.label} must be a phone number`;
-  }
-  if (field.type === 'select' && !(field.options ?? []).includes(value)) {
-    return `${field.label} must be one of: ${(field.options ?? []).join(', ')}`;
-  }
+  if (max !== undefined && value.trim().length > max) return words.tooLong(field, max);
+  if (field.type === 'email' && !EMAIL.test(value)) return words.notEmail(field);
+  if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3)) return words.notPhone(field);
+  if (field.type === 'select' && !(field.options ?? []).includes(value)) return words.notOption(field);
   return undefined;
 }
 
@@ -84,10 +107,10 @@ function checkField(field: ConfigField, value: string | boolean | undefined): st
  * its type, and no custom field the site does not ask for. The server refuses with these errors (422);
  * the kiosk shows them inline before anything is queued.
  */
-export function validateCheckinForm(fields: readonly ConfigField[], input: CheckinFormInput): FormError[] {
+export function validateCheckinForm(fields: readonly ConfigField[], input: CheckinFormInput, words: FieldWords = apiFieldWords): FormError[] {
   const errors: FormError[] = [];
   for (const field of fields) {
-    const message = checkField(field, valueOf(input, field.name));
+    const message = checkField(field, valueOf(input, field.name), words);
     if (message) errors.push({ path: fieldPath(field.name), message });
   }
   const configured = new Set(fields.map((field) => field.name));

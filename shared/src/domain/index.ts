@@ -4,3 +4,4 @@ export * from './personCheckin';
 export * from './vehicleCheckin';
 export * from './checkinForm';
 export * from './plate';
+export * from './watchlist';

@@ -1,6 +1,6 @@
-/** How far ahead of the server clock an `occurredAt` may be (CONTRACT §6): kiosk clocks drift a little. */
+/** How far ahead of the server clock an `occurredAt` may be (docs/api.md, Offline timing): kiosk clocks drift a little. */
 export const MAX_FUTURE_MS = 5 * 60_000;
-/** How far back an `occurredAt` may be (CONTRACT §6): the longest offline period a kiosk may replay. */
+/** How far back an `occurredAt` may be (docs/api.md, Offline timing): the longest offline period a kiosk may replay. */
 export const MAX_PAST_MS = 7 * 24 * 3_600_000;
 
 /** The recorded time of an event, or why the claimed time is refused. */

@@ -1,6 +1,6 @@
 import { applyRule, type Transition, type TransitionRule } from './transition';
 
-/** Every status a person check-in can have (CONTRACT §5). */
+/** Every status a person check-in can have (docs/api.md, States and transitions). */
 export const personStatuses = ['IN', 'ON_BREAK', 'PENDING', 'STOP', 'OUT'] as const;
 /** The status of a person check-in. */
 export type PersonStatus = (typeof personStatuses)[number];
@@ -19,7 +19,7 @@ export type PersonEvent =
   | { type: 'APPROVE'; occurredAt?: Date }
   | { type: 'DENY'; occurredAt?: Date };
 
-/** The webhook event kinds a person check-in emits (CONTRACT §9). */
+/** The webhook event kinds a person check-in emits (docs/webhooks.md, Event kinds). */
 export type PersonWebhookEvent =
   | 'PERSON_CHECKIN_ENTERED'
   | 'PERSON_CHECKIN_EXITED'

@@ -1,4 +1,4 @@
-/** Longest normalized plate (CONTRACT §8), counted in characters (code points), not UTF-16 units. */
+/** Longest normalized plate (docs/api.md, License plates), counted in characters (code points), not UTF-16 units. */
 export const MAX_PLATE_LENGTH = 16;
 
 // What a gate, a fleet system and a person typing may put between the parts of one plate: `AB-123 CD`,
@@ -9,12 +9,8 @@ const SEPARATORS = /[\s\-.·]/gu;
 const NORMALIZED = new RegExp(`^(?:[A-Z0-9]|\\p{L}){1,${MAX_PLATE_LENGTH}}$`, 'u');
 
 /**
- * The form plates are compared in (CONTRACT §8): separators removed, upper case. Unicode NFKC, so a plate
- * typed in full-width forms (`ＡＢ－１２３`, as Japanese and Chinese input methods type), with a ligature or
- * a circled digit, is the plate in plain letters and digits, and a letter typed precomposed (`Ü`) or as a
- * letter plus a combining accent is one plate; both before the separators go (a full-width hyphen is a
- * hyphen, U+0387 the middle dot `·`) and after upper-casing. Pure, and normalizing twice is normalizing
- * once; the server and the kiosk use it alike.
+ * The form plates are compared in (docs/api.md, License plates). NFKC before the separators go (a full-width
+ * hyphen is a hyphen) and again after upper-casing; idempotent, and the server and the kiosk share it.
  */
 export function normalizePlate(plate: string): string {
   return plate.normalize('NFKC').replace(SEPARATORS, '').toUpperCase().normalize('NFKC');

@@ -1,6 +1,6 @@
 import { applyRule, type Transition, type TransitionRule } from './transition';
 
-/** Every status a vehicle check-in can have (CONTRACT §8); vehicles take no breaks. */
+/** Every status a vehicle check-in can have (docs/api.md, Vehicle check-ins); vehicles take no breaks. */
 export const vehicleStatuses = ['IN', 'PENDING', 'STOP', 'OUT'] as const;
 /** The status of a vehicle check-in. */
 export type VehicleStatus = (typeof vehicleStatuses)[number];
@@ -17,7 +17,7 @@ export type VehicleEvent =
   | { type: 'APPROVE'; occurredAt?: Date }
   | { type: 'DENY'; occurredAt?: Date };
 
-/** The webhook event kinds a vehicle check-in emits (CONTRACT §9). */
+/** The webhook event kinds a vehicle check-in emits (docs/webhooks.md, Event kinds). */
 export type VehicleWebhookEvent =
   | 'VEHICLE_CHECKIN_ENTERED'
   | 'VEHICLE_CHECKIN_EXITED'

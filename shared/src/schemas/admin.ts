@@ -10,12 +10,22 @@ export const scopes = [
   'labels:write',
   'sites:configure',
   'webhooks:manage',
+  'watchlist:manage',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
 
-/** What a token created without `scopes` gets: all but webhooks:manage and sites:configure. */
+/** What an `API`-channel token created without `scopes` gets: all but webhooks:manage and sites:configure. */
 export const defaultScopes: Scope[] = scopes.filter((scope) => scope !== 'webhooks:manage' && scope !== 'sites:configure');
+
+/**
+ * What a `KIOSK`-channel token created without `scopes` gets: what a lobby tablet or a gate screen does,
+ * and no more (the watchlist, labels, site settings and webhooks stay with people who manage them).
+ */
+export const kioskDefaultScopes: Scope[] = ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write'];
+
+/** The scopes a token created without any gets, by its channel. */
+export const scopesByDefault = (channel: Channel): Scope[] => (channel === 'KIOSK' ? kioskDefaultScopes : defaultScopes);
 
 export const CreateAccountRequest = z.strictObject({ name: Text(200) });
 export const Account = z.object({ accountId: Id, name: z.string() });

@@ -30,7 +30,7 @@ export const Limit = z.number().int().min(1).max(MAX_PAGE_SIZE);
 export const Cursor = z.string().min(1).max(512);
 /**
  * A cursor in a search body: any string here, checked by the server as it decodes it, so a malformed one
- * is a 400 INVALID_QUERY as in a query string (CONTRACT §4), not a body validation error.
+ * is a 400 INVALID_QUERY as in a query string (docs/api.md, Pagination), not a body validation error.
  */
 export const BodyCursor = z.string();
 
@@ -40,7 +40,7 @@ export const PageQuery = z.strictObject({
   cursor: Cursor.optional(),
 });
 
-/** The list envelope of CONTRACT §4. */
+/** The list envelope (docs/api.md, Pagination). */
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), nextCursor: z.string().nullable() });
 
@@ -51,7 +51,7 @@ export const commaList = <T extends readonly [string, ...string[]]>(values: T) =
     .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))
     .pipe(z.array(z.enum(values)).min(1));
 
-/** RFC 9457 problem details as every error response carries them (CONTRACT §2). */
+/** RFC 9457 problem details as every error response carries them (docs/api.md, Errors). */
 export const Problem = z.object({
   type: z.string(),
   title: z.string(),

@@ -66,7 +66,7 @@ export type PersonCheckin = z.infer<typeof PersonCheckin>;
 
 export const PersonCheckinListQuery = PageQuery.extend({ status: commaList(personStatuses).optional() });
 
-/** `PeopleCheckinsSearchRequest` (interface §2.6, CONTRACT §5). */
+/** `PeopleCheckinsSearchRequest` (docs/api.md, Search). */
 export const PeopleCheckinsSearchRequest = z
   .strictObject({
     siteIds: z.array(Id).max(500).optional(),

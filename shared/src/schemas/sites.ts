@@ -55,7 +55,7 @@ export const CheckinConfigUpdate = z
   });
 export type CheckinConfigUpdate = z.infer<typeof CheckinConfigUpdate>;
 
-/** The configuration a new site starts with (CONTRACT §5). */
+/** The configuration a new site starts with (docs/api.md, Site configuration). */
 export const defaultCheckinConfig: CheckinConfigUpdate = {
   requiresApproval: false,
   fields: [

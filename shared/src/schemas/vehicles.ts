@@ -4,7 +4,7 @@ import { vehicleStatuses } from '../domain/vehicleCheckin';
 import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList } from './common';
 import { Color } from './labels';
 
-/** A plate as entered (trimmed; returned so), valid once normalized (CONTRACT §8), else 422 / 400 in a query. */
+/** A plate as entered (trimmed; returned so), valid once normalized (docs/api.md, License plates), else 422 / 400 in a query. */
 export const LicensePlate = z
   .string()
   .trim()
@@ -41,6 +41,8 @@ export const UpdateVehicleLabelRequest = z.strictObject({
   color: Color.nullable().optional(),
   blocksEntry: z.boolean().optional(),
 });
+export type CreateVehicleLabelRequest = z.infer<typeof CreateVehicleLabelRequest>;
+export type UpdateVehicleLabelRequest = z.infer<typeof UpdateVehicleLabelRequest>;
 
 // Vehicle profiles.
 

@@ -27,3 +27,20 @@ export const CreateWatchlistEntryRequest = z
 export type CreateWatchlistEntryRequest = z.infer<typeof CreateWatchlistEntryRequest>;
 
 export const WatchlistEntryIdParams = z.object({ entryId: IntId });
+
+const Hash = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * The watchlist as a kiosk keeps it: per kind, the hex HMAC-SHA256 (under `key`) of each entry's normalized
+ * identifier, sorted. No names, no reasons. The key comes along, so this is pseudonymization, not secrecy:
+ * whoever holds the digest can test a guess (docs/api.md, Watchlist digest).
+ */
+export const WatchlistDigest = z.object({
+  algorithm: z.literal('HMAC-SHA256'),
+  /** The account's digest key, base64 (32 bytes). */
+  key: z.base64(),
+  email: z.array(Hash),
+  phone: z.array(Hash),
+  name: z.array(Hash),
+});
+export type WatchlistDigest = z.infer<typeof WatchlistDigest>;

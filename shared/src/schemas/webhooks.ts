@@ -3,7 +3,7 @@ import type { PersonWebhookEvent } from '../domain/personCheckin';
 import type { VehicleWebhookEvent } from '../domain/vehicleCheckin';
 import { Id, IntId, PageQuery, Timestamp, commaList } from './common';
 
-/** Every event kind a subscription can ask for (CONTRACT §9): the vehicle kinds, then the person extension. */
+/** Every event kind a subscription can ask for (docs/webhooks.md, Event kinds): the vehicle kinds, then the person extension. */
 export const webhookEventKinds = [
   'VEHICLE_CHECKIN_ENTERED',
   'VEHICLE_CHECKIN_EXITED',
@@ -104,7 +104,7 @@ export const WebhookDeliveryListQuery = PageQuery.extend({ status: commaList(del
 export const SubscriptionParams = z.object({ subscriptionId: IntId });
 export const DeliveryParams = z.object({ subscriptionId: IntId, deliveryId: Id });
 
-/** What a receiver gets: the outbox payload as written with the change (CONTRACT §9). */
+/** What a receiver gets: the outbox payload as written with the change (docs/webhooks.md, What a delivery looks like). */
 export const WebhookPayload = z.object({
   id: z.string().regex(/^evt_/),
   type: WebhookEventKind,

@@ -10,6 +10,7 @@ import * as plateNfkc from './0009_plate_nfkc';
 import * as subscriptionPeriods from './0010_subscription_periods';
 import * as sourceIndexes from './0011_source_indexes';
 import * as standardFieldTypes from './0012_standard_field_types';
+import * as watchlistScope from './0013_watchlist_scope';
 import * as fairDeliveryClaims from './0015_fair_delivery_claims';
 import type { MigrationFn } from './types';
 
@@ -27,5 +28,6 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0010_subscription_periods', up: subscriptionPeriods.up },
   { name: '0011_source_indexes', up: sourceIndexes.up },
   { name: '0012_standard_field_types', up: standardFieldTypes.up },
+  { name: '0013_watchlist_scope', up: watchlistScope.up },
   { name: '0015_fair_delivery_claims', up: fairDeliveryClaims.up },
 ];

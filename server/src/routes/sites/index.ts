@@ -1,19 +1,15 @@
 import { PageQuery, page } from '../../../../shared/src/schemas/common';
 import { CheckinConfig, CheckinConfigUpdate, Site } from '../../../../shared/src/schemas/sites';
-import { queryOne, queryRows } from '../../db/query';
+import { replaceCheckinConfig } from '../../commands/siteConfigWriter';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
+import { listViewableSites } from '../../queries/siteList';
+import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { SiteParams } from '../params';
 
 const tag = 'Sites';
 
-/** If-None-Match matches when it lists this ETag (weak or strong) or is `*`. */
-const matches = (header: string, etag: string) =>
-  header.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value === etag || value === `W/${etag}`;
-  });
 
 export const siteRoutes = [
   defineRoute({
@@ -27,16 +23,7 @@ export const siteRoutes = [
     handler: async ({ db, principal, query }) => {
       // Sites are few and stable: ordered by id, the cursor is the last id (still keyset, never OFFSET).
       const scope = cursorScope('sites', { accountId: principal.accountId });
-      const after = afterId(query.cursor, scope);
-      const rows = await queryRows<{ id: number; name: string; timezone: string }>(
-        db,
-        `SELECT s.id, s.name, s.timezone FROM sites s
-         WHERE s.account_id = $1 AND s.id > $2
-           AND ($3 OR EXISTS (SELECT 1 FROM token_sites ts
-                              WHERE ts.account_id = s.account_id AND ts.token_id = $4 AND ts.site_id = s.id))
-         ORDER BY s.id LIMIT $5`,
-        [principal.accountId, after, principal.allSites, principal.tokenId, query.limit + 1],
-      );
+      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit });
       return {
         status: 200,
         body: idPage(rows, query.limit, (row) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone }), scope),
@@ -66,7 +53,7 @@ export const siteRoutes = [
       const site = siteOf(ctx);
       const etag = configEtag(site);
       const headers = { ETag: etag, 'Cache-Control': 'private, max-age=300' };
-      if (matches(ctx.koa.get('If-None-Match'), etag)) return { status: 304, headers };
+      if (ifNoneMatch(ctx.koa.get('If-None-Match'), etag)) return { status: 304, headers };
       return { status: 200, body: presentConfig(site), headers };
     },
   }),
@@ -81,15 +68,8 @@ export const siteRoutes = [
     body: CheckinConfigUpdate,
     responses: { 200: CheckinConfig },
     handler: async (ctx) => {
-      const site = siteOf(ctx);
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
-      const row = await queryOne<{ config_version: number }>(
-        ctx.db,
-        `UPDATE sites SET checkin_config = $3, config_version = config_version + 1, updated_at = $4
-         WHERE account_id = $1 AND id = $2 RETURNING config_version`,
-        [ctx.principal.accountId, site.siteId, JSON.stringify(config), ctx.now],
-      );
-      const updated = { ...site, checkinConfig: config, configVersion: row?.config_version ?? site.configVersion + 1 };
+      const updated = await replaceCheckinConfig(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, now: ctx.now });
       return { status: 200, body: presentConfig(updated), headers: { ETag: configEtag(updated) } };
     },
   }),

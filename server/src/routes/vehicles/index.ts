@@ -9,8 +9,7 @@ import {
   VehicleListQuery,
 } from '../../../../shared/src/schemas/vehicles';
 import { createVehicle } from '../../commands/vehicleCreator';
-import { updateVehicle } from '../../commands/vehicleUpdater';
-import { queryOne } from '../../db/query';
+import { deleteVehicle, updateVehicle } from '../../commands/vehicleUpdater';
 import { findVehicle } from '../../db/vehicleRows';
 import { notFound } from '../../errors/problem';
 import { presentVehicle } from '../../presenters/vehicle';
@@ -20,15 +19,6 @@ import { type HandlerContext, type Reply, defineRoute } from '../define';
 const tag = 'Vehicles';
 const base = '/profiles/vehicles';
 const VehicleParams = z.object({ vehicleId: Id });
-
-// Deleting keeps the row (past visits point at it and keep their own plate) and frees the plate.
-const DELETE = `
-  WITH gone AS (
-    UPDATE vehicles SET deleted_at = $3, updated_at = $3
-    WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id),
-  unlabeled AS (
-    DELETE FROM vehicle_label_assignments WHERE account_id = $1 AND vehicle_id IN (SELECT id FROM gone))
-  SELECT id FROM gone`;
 
 /** Both PUTs (the vehicle, or only its labels): the fields sent change, and the vehicle is answered. */
 const update = async (ctx: HandlerContext<{ vehicleId: number }, undefined, UpdateVehicleRequest>): Promise<Reply> => ({
@@ -120,8 +110,7 @@ export const vehicleRoutes = [
     params: VehicleParams,
     responses: { 204: null },
     handler: async ({ db, principal, params, now }) => {
-      const row = await queryOne<{ id: number }>(db, DELETE, [principal.accountId, params.vehicleId, now]);
-      if (!row) throw notFound(`Vehicle ${params.vehicleId} does not exist.`);
+      await deleteVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, now });
       return { status: 204 };
     },
   }),

@@ -7,14 +7,12 @@ import {
   WebhookSubscription,
 } from '../../../../shared/src/schemas/webhooks';
 import { checkSubscriptionUrl, createSubscription } from '../../commands/subscriptionCreator';
+import { deleteSubscription } from '../../commands/subscriptionDeleter';
 import { updateSubscription } from '../../commands/subscriptionUpdater';
 import { findSubscription, listSubscriptions } from '../../db/webhookRows';
-import { queryOne } from '../../db/query';
 import { notFound } from '../../errors/problem';
-import { subscriptionVisibleSql } from '../../policies/subscriptionAccess';
 import { presentSubscription } from '../../presenters/webhook';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
-import { unleasedPendingSql } from '../../webhooks/deliveryQueue';
 import { defineRoute } from '../define';
 import { deliveryRoutes } from './deliveries';
 
@@ -101,27 +99,7 @@ export const webhookRoutes = [
     params: SubscriptionParams,
     responses: { 204: null },
     handler: async ({ db, principal, params, now }) => {
-      // First the row lock, which waits for a fan-out that share-locked it to commit (and makes later ones
-      // skip it), so no delivery of it is written after the tombstone. The delivery log (no foreign key to
-      // cascade from: migration 0005) is left to the retention job, which deletes it in batches behind the
-      // tombstone (migration 0008): nothing claims or shows a delivery of a subscription that is gone. Its
-      // pending deliveries are parked out of the due range first, as a disable does, so no claim reads past
-      // them meanwhile (those leased to a dispatcher are left to it: the claim's check skips them after).
-      const row = await queryOne<{ id: number }>(
-        db,
-        `SELECT s.id FROM webhook_subscriptions s
-         WHERE s.account_id = $1 AND s.id = $4 AND ${subscriptionVisibleSql({ allSites: 2, tokenId: 3 })} FOR UPDATE`,
-        [principal.accountId, principal.allSites, principal.tokenId, params.subscriptionId],
-      );
-      if (!row) throw missing(params.subscriptionId);
-      await queryOne(db,
-        `WITH gone AS (DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2 RETURNING account_id, id),
-         tombstone AS (
-           INSERT INTO webhook_subscription_tombstones (account_id, subscription_id, deleted_at) SELECT account_id, id, $3 FROM gone)
-         UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = $3
-         FROM gone WHERE d.account_id = gone.account_id AND d.subscription_id = gone.id
-           AND ${unleasedPendingSql('$3')} AND d.next_attempt_at < 'infinity'`,
-        [principal.accountId, row.id, now]);
+      await deleteSubscription(db, { principal, subscriptionId: params.subscriptionId, now });
       return { status: 204 };
     },
   }),

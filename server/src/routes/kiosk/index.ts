@@ -1,0 +1,29 @@
+import { WatchlistDigest } from '../../../../shared/src/schemas/watchlist';
+import { digestEtag, readWatchlistDigest } from '../../queries/watchlistDigest';
+import { ifNoneMatch } from '../conditional';
+import { defineRoute } from '../define';
+import { SiteParams } from '../params';
+
+const tag = 'Kiosk';
+
+// What a kiosk keeps to act offline. The site in the path is resolved with the token first (a site the
+// token cannot view is a 404), so only a device paired with one of the account's sites gets its digest.
+export const kioskRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/sites/:siteId/kiosk/watchlist-digest',
+    summary: 'Read the watchlist as keyed hashes, so a kiosk can tell a watchlisted visitor offline (revalidate with If-None-Match)',
+    tag,
+    auth: 'token',
+    scope: 'checkins:write',
+    params: SiteParams,
+    responses: { 200: WatchlistDigest, 304: null },
+    handler: async ({ db, principal, koa }) => {
+      const digest = await readWatchlistDigest(db, principal.accountId);
+      const etag = digestEtag(digest);
+      const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+      if (ifNoneMatch(koa.get('If-None-Match'), etag)) return { status: 304, headers };
+      return { status: 200, body: digest, headers };
+    },
+  }),
+];
