@@ -101,12 +101,15 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   let stored: StoredOutcome | undefined;
   // Requests without a valid token, and the management API, share a budget per client address.
   const address = clientKey(ctx.ip);
+  const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
+  const authorization = ctx.get('Authorization');
+  // Whether the whole body was in by the time the token check answered (the usual case: it comes with the
+  // headers, or a moment after them).
+  let bodyInByCheck = true;
   if (route.auth === 'admin') {
     spendAddressBudget(deps.addressLimiter, address, now);
-    authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
+    authenticateAdmin(deps.env.ADMIN_TOKEN, authorization);
   } else {
-    const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
-    const authorization = ctx.get('Authorization');
     let refusal: ProblemError | undefined;
     ({ principal, site, stored, refusal } = await withinAddressBudget(
       deps.addressLimiter,
@@ -115,11 +118,19 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     ));
     // A known token's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
+    bodyInByCheck = route.body === undefined || ctx.req.complete;
     if (refusal) throw refusal;
     if (keyRefusal) throw keyRefusal;
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
+  if (!bodyInByCheck) {
+    // The body arrived after the token and the site were checked, maybe minutes later: checked again, so a
+    // token revoked or a site taken from it meanwhile is refused now, not written for (docs/api.md).
+    const again = await authenticate(pool, { authorization, scope: route.scope, siteId, now: deps.clock?.() ?? new Date() });
+    if (again.refusal) throw again.refusal;
+    ({ principal, site } = again);
+  }
   const requestId = String(ctx.state.requestId);
   const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
     params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
