@@ -38,6 +38,7 @@ interface KioskShellProps {
 export function KioskShell({ device, settings, notice, presetProblems, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
+  const siteName = useObservable(settings.mode === 'gate' ? kiosk?.siteName : undefined);
   const [view, setView] = useState<View>('home');
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
   const [homeKey, setHomeKey] = useState(0);
@@ -93,7 +94,8 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   return (
     <div className={`shell mode-${settings.mode}`}>
       <header className="top-bar">
-        <span className="brand">Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span></span>
+        <span className="brand">Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span>
+          {siteName ? <span className="brand-site">{siteName}</span> : null}</span>
         <nav className="tabs" aria-label="Kiosk">
           {tab('home', 'Home', settings.mode === 'gate' ? 'car' : 'home')}
           {tab('rollCall', 'Roll call', 'people')}

@@ -1,6 +1,6 @@
 import { isKnown } from '../../shared/src/client/answers';
 import { type FormError, type PersonStatus, type VehicleStatus, personStatuses } from '../../shared/src/domain';
-import type { ActionError, KeptPersonStatus } from '../src/data/types';
+import type { ActionError, KeptPersonStatus, VehicleVisit } from '../src/data/types';
 
 /** How a person's state reads on screen. */
 const personStatusWords: Record<PersonStatus, string> = {
@@ -19,10 +19,23 @@ export function personStatusText(status: KeptPersonStatus): string {
 /** What a vehicle status means to the guard (the status itself is shown beside it). */
 export const vehicleStatusWords: Record<VehicleStatus, string> = {
   IN: 'Entry allowed',
-  PENDING: 'Unknown vehicle: a guard decides',
+  PENDING: 'Unknown vehicle',
   STOP: 'Entry refused',
   OUT: 'Left the site',
 };
+
+/**
+ * When the server decided a vehicle's Entry otherwise than this kiosk predicted (its copy of the vehicles
+ * was behind, or it had none), what the server decided, said so: "The server decided: STOP — Blocked by
+ * label: Banned". Undefined while the server has not answered, or when it agreed.
+ */
+export function entryOverruled(visit: Pick<VehicleVisit, 'predicted' | 'predictedStopReason' | 'entryDecision'>): string | undefined {
+  const decided = visit.entryDecision;
+  if (!decided) return undefined;
+  const sameReason = decided.status !== 'STOP' || decided.stopReason === (visit.predictedStopReason ?? null);
+  if (decided.status === visit.predicted && sameReason) return undefined;
+  return `The server decided: ${decided.status}${decided.stopReason ? ` — ${decided.stopReason}` : ''}`;
+}
 
 // Refusals that read the same whoever refused: a form's (its fields are marked one by one beside it) and
 // the state conflicts, whose message comes from the domain shared with the server, in API words ("check-in").
@@ -44,6 +57,7 @@ const serverReasons: Record<string, string> = {
   OCCURRED_AT_IN_FUTURE: "This was recorded at a time ahead of the server's clock: this device's clock was wrong.",
   UNKNOWN_STATUS: 'The server shows this visit in a state this kiosk does not know. Ask reception.',
   VEHICLE_ALREADY_ON_SITE: 'This vehicle is already on site.',
+  NOT_PENDING: 'The server had already decided this vehicle: it was no longer waiting for a guard.',
   LICENSE_PLATE_TAKEN: 'This plate is already registered.',
   IDEMPOTENCY_KEY_REUSED: 'The server saw a different request under the same key. Discard it and try again.',
 };
@@ -73,6 +87,12 @@ export function describeRefusal(error: ActionError | null): { reason: string; de
   if (!error) return { reason: 'The server refused this action.', detail: undefined };
   const reason = serverReasons[error.code] ?? 'The server refused this action.';
   return { reason, detail: error.message && error.message !== reason ? error.message : undefined };
+}
+
+/** "26 Nov 09:41": a time in a list of visits that may go back weeks. */
+export function dayAndTime(iso: string): string {
+  const at = new Date(iso);
+  return `${at.toLocaleDateString([], { day: 'numeric', month: 'short' })} ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
 }
 
 /** "09:41", or "Mon 09:41" when not today: times a person reads at a glance. */

@@ -5,11 +5,14 @@ import { type CommandContext, type CommandResult, refused } from './data/command
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
-import { findPeople, rollCall, vehiclesOnSite } from './data/queries';
-import { vehicleEntry } from './data/vehicleCommands';
+import { findPeople, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import { readSiteName, recordSiteName } from './data/siteName';
+import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
+import { findKnownVehicle } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
+import { plateHistory } from './sync/plateHistory';
 import { serverClock } from './sync/serverClock';
 import { siteConfigSource } from './sync/siteConfig';
 
@@ -60,6 +63,11 @@ export function openKiosk(options: KioskOptions) {
   const pairing = { serverUrl: options.serverUrl, siteId };
   const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, ...options.sync });
   const ctx: CommandContext = { db, now, stamp: clock.stamp, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
+  // An Entry's prediction comes from the kiosk's copy of the account's vehicles (works offline).
+  const lookup: PlateLookup = async (plateKey) => {
+    const known = await findKnownVehicle(db, plateKey);
+    return { registered: known !== undefined, blockingLabelNames: known?.blockingLabelNames ?? [] };
+  };
   const config = siteConfigSource({
     db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing,
   });
@@ -72,7 +80,12 @@ export function openKiosk(options: KioskOptions) {
     startBreak: (visitId: string) => stamped(() => startBreak(ctx, visitId)),
     endBreak: (visitId: string) => stamped(() => endBreak(ctx, visitId)),
     checkOut: (visitId: string) => stamped(() => checkOut(ctx, visitId)),
-    vehicleEntry: (licensePlate: string) => stamped(() => vehicleEntry(ctx, siteId, licensePlate)),
+    vehicleEntry: (licensePlate: string, details: { driverName?: string } = {}) =>
+      stamped(() => vehicleEntry(ctx, siteId, licensePlate, { ...details, lookup })),
+    /** A guard admits a PENDING vehicle. */
+    vehicleAdmit: (visitId: string) => stamped(() => vehicleDecide(ctx, visitId, { type: 'APPROVE' })),
+    /** A guard refuses a PENDING vehicle, saying why if he wants to. */
+    vehicleRefuse: (visitId: string, reason?: string) => stamped(() => vehicleDecide(ctx, visitId, { type: 'DENY', reason })),
     vehicleExit: (licensePlate: string) =>
       stamped(() => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId, deviceNow: () => platform.clock.now() }, licensePlate)),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
@@ -82,6 +95,18 @@ export function openKiosk(options: KioskOptions) {
     /** One visit as it changes (its status once the server has answered). */
     watchVisit: (visitId: string) => observeQuery(() => db.people.get(visitId)),
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
+    /** Every vehicle visit held for the site, STOP and OUT too (the gate's result cards follow them). */
+    siteVehicles: observeQuery(() => siteVehicleVisits(db, siteId)),
+    /** A plate's last visits at this site: this kiosk's, and the server's when it can be asked. */
+    plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
+    /** The site's name as last heard from the server (kept for offline). */
+    siteName: observeQuery(() => readSiteName(db, siteId)),
+    /** Asks the server for the site's name (nothing happens offline, or when it does not answer). */
+    async refreshSiteName(): Promise<void> {
+      if (!engine.hasLink()) return;
+      const site = await api.getSite(siteId);
+      if (site.kind === 'ok') await recordSiteName(db, pairing, site.value.name);
+    },
     needsAttention: observeQuery(() => attentionItems(db)),
     status: engine.status,
     async retry(seq: number): Promise<boolean> {

@@ -97,7 +97,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await page.keyboard.press('Enter');
     await expect.poll(() => result(page).innerText()).toMatch(/BB 222\s+PENDING/);
 
-    // Tab still moves on (no keyboard trap); a scan started elsewhere comes back to the input by itself.
+    // Tab still moves on (no keyboard trap: to the driver's name, then Entry); a scan started elsewhere than
+    // in an input comes back to the plate input by itself.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('driver-name');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Entry');
     await page.keyboard.type('CC 333', { delay: 5 });

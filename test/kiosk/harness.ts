@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { randomUUID } from 'node:crypto';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import type { FetchLike } from '../../shared/src/client/http';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import type { AttentionItem } from '../../kiosk/src/data/attention';
 import { type Kiosk, openKiosk } from '../../kiosk/src/kiosk';
@@ -49,9 +50,11 @@ export function openTestKiosk(
     mode?: 'visitor' | 'gate';
     concurrency?: number;
     retryPolicy?: RetryPolicy;
+    /** The fetch under the test network (to watch what the kiosk sends and receives). */
+    fetch?: FetchLike;
   } = {},
 ): TestKiosk {
-  const network = testNetwork({ online: options.online ?? true, random: options.random });
+  const network = testNetwork({ online: options.online ?? true, random: options.random, fetch: options.fetch });
   const platform = testPlatform({ network, clockOffsetMs: options.clockOffsetMs });
   const databaseName = options.databaseName ?? `kiosk-${randomUUID()}`;
   const kiosk = openKiosk({

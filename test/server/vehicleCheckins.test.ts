@@ -30,10 +30,10 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
     const created = await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId, driverName: 'Kim', notes: 'Gate 2' });
     expect(created).toMatchObject({
       checkinId: expect.any(Number), siteId: harness.world.siteId, vehicleId: vehicle.vehicleId, licensePlate: 'HH-AB 100', status: 'IN',
-      driverName: 'Kim', notes: 'Gate 2', entry: { source: 'API', at: expect.any(String) }, exit: null, denyReason: null,
+      driverName: 'Kim', notes: 'Gate 2', entry: { source: 'API', at: expect.any(String) }, exit: null, denyReason: null, stopReason: null,
     });
     expect(Object.keys(created).sort()).toEqual(
-      ['checkinId', 'createdAt', 'denyReason', 'driverName', 'entry', 'exit', 'licensePlate', 'notes', 'siteId', 'status', 'updatedAt', 'vehicleId'],
+      ['checkinId', 'createdAt', 'denyReason', 'driverName', 'entry', 'exit', 'licensePlate', 'notes', 'siteId', 'status', 'stopReason', 'updatedAt', 'vehicleId'],
     );
     expect((await harness.world.api.get<VehicleCheckin>(visit(created))).body).toEqual(created);
     expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_ENTERED']);

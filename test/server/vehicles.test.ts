@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
-import type { Vehicle, VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import type { Vehicle, VehicleChanges, VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { queryOne } from '../../server/src/db/query';
 import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
@@ -333,6 +333,11 @@ describe('access', () => {
     expectProblem(await harness.stranger.api.delete<Problem>(vehicle(mine.vehicleId)), 404, 'NOT_FOUND');
     const theirs = await harness.stranger.api.get<Page<Vehicle>>(`${VEHICLES}?limit=200`);
     expect(theirs.body.data.map((item) => item.vehicleId)).not.toContain(mine.vehicleId);
+    // Nor in the change feed kiosks keep their copy by, from the beginning.
+    const changes = await harness.stranger.api.get<VehicleChanges>(`${VEHICLES}/changes?limit=5000`);
+    expect(changes.status).toBe(200);
+    expect(changes.body.vehicles.map((item) => item.vehicleId)).not.toContain(mine.vehicleId);
+    expect(changes.body.removedVehicleIds).not.toContain(mine.vehicleId);
     const same = await registerVehicle(harness.stranger.api, { licensePlate: 'iso-1' });
     expect(same.vehicleId).not.toBe(mine.vehicleId);
     expect((await harness.world.api.get<Vehicle>(vehicle(mine.vehicleId))).body).toEqual(mine);

@@ -108,6 +108,9 @@ describe('signed deliveries, one per transition', () => {
     expect(byCheckin(known.checkinId)).toEqual(['VEHICLE_CHECKIN_ENTERED', 'VEHICLE_CHECKIN_EXITED']);
     expect(byCheckin(approved.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_ENTERED']);
     expect(byCheckin(denied.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_STOPPED']);
+    // The payload carries the presented check-in: a STOP says why.
+    const stoppedPayload = received.find((request) => request.payload.type === 'VEHICLE_CHECKIN_STOPPED')?.payload.data.checkin;
+    expect(stoppedPayload).toMatchObject({ checkinId: denied.checkinId, status: 'STOP', stopReason: 'Refused' });
     for (const request of received) expect(verifyWebhook(subscription.secret, request).data.checkin).toHaveProperty('licensePlate');
   });
 

@@ -15,18 +15,18 @@ export function browserAvailable(): boolean {
   return present;
 }
 
-/** Debian's Chromium, headless, with the flags this sandbox needs (no sandbox as root, no background network). */
+/** The flags this sandbox needs (no sandbox as root, no background network), headless. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Chromium, headless, with the flags this sandbox needs. */
 export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { VehicleVisit } from '../../src/data/types';
 import type { Kiosk } from '../../src/kiosk';
-import { type GateAction, type GateOutcome, type GateResult, followVisits, withResult } from '../screens/recentResults';
+import { type GateAction, type GateOutcome, type GateResult, followVisits, withDecision, withResult } from '../screens/recentResults';
 import { gateReason } from '../words';
 
 /**
@@ -35,9 +35,13 @@ function nextRemembered(enters: string[]): string | undefined {
  * up a plate this kiosk does not know), and a scanner does not wait: what it types meanwhile is kept, and an
  * Enter it sends is remembered and recorded as an Entry when the action ends, so no scan is lost or merged
  * into another. Held above the gate screen (GateDesk), so all this goes on while the guard is on another tab.
+ * `held`: every vehicle visit the kiosk holds for the site, which the result cards follow.
  */
-export function useGateActions(kiosk: Kiosk, onSite: readonly VehicleVisit[] | undefined, refocus: () => void) {
+export function useGateActions(kiosk: Kiosk, held: readonly VehicleVisit[] | undefined, refocus: () => void) {
   const [plate, showPlate] = useState('');
+  // The driver of the vehicle the guard is about to let in: for his own Entry only, never a remembered scan's.
+  const [driverName, setDriverName] = useState('');
+  const driver = useRef('');
   const [results, setResults] = useState<GateResult[]>([]);
   // Why nothing happened (an Entry pressed with nothing typed): not a result, so it pushes none out.
   const [notice, setNotice] = useState<string>();
@@ -52,12 +56,16 @@ export function useGateActions(kiosk: Kiosk, onSite: readonly VehicleVisit[] | u
 
   // `results` too: a result may be added after the live list already moved on from the copy it holds.
   useEffect(() => {
-    if (onSite) setResults((current) => followVisits(current, onSite));
-  }, [onSite, results]);
+    if (held) setResults((current) => followVisits(current, held));
+  }, [held, results]);
 
   const setPlate = (value: string) => {
     text.current = value;
     showPlate(value);
+  };
+  const setDriver = (value: string) => {
+    driver.current = value;
+    setDriverName(value);
   };
   const record = (outcome: GateOutcome, fresh: boolean) => {
     const result: GateResult = { ...outcome, id: nextId.current++ };
@@ -70,10 +78,14 @@ export function useGateActions(kiosk: Kiosk, onSite: readonly VehicleVisit[] | u
     running.current = true;
     showBusy(true);
     const typed = submitted.trim();
-    const outcome = action === 'Entry' ? await kiosk.vehicleEntry(typed) : await kiosk.vehicleExit(typed);
+    const withDriver = action === 'Entry' && fresh;
+    const outcome = action === 'Entry'
+      ? await kiosk.vehicleEntry(typed, withDriver ? { driverName: driver.current } : {})
+      : await kiosk.vehicleExit(typed);
     running.current = false;
     showBusy(false);
     setPlate(inputAfter(text.current, submitted, outcome.ok));
+    if (withDriver && outcome.ok) setDriver('');
     enters.current = enters.current.map((snapshot) => withoutSubmitted(snapshot, submitted));
     record(outcome.ok ? { kind: 'visit', visit: outcome.value, action } : { kind: 'refused', plate: typed, message: gateReason(outcome) }, fresh);
     const remembered = nextRemembered(enters.current);
@@ -103,7 +115,21 @@ export function useGateActions(kiosk: Kiosk, onSite: readonly VehicleVisit[] | u
     else if (text.current.trim() !== '' || performance.now() - resultAt.current >= EMPTY_ENTER_QUIET_MS) press('Entry');
   };
 
-  return { plate, setPlate, results, notice, busy, press, onPlateKeyDown };
+  /** Admit or Refuse a PENDING vehicle (from its card or the on-site list): saved at once, synced after its Entry. */
+  const decide = async (visit: VehicleVisit, action: 'Admit' | 'Refuse', reason?: string): Promise<void> => {
+    const outcome = action === 'Admit' ? await kiosk.vehicleAdmit(visit.visitId) : await kiosk.vehicleRefuse(visit.visitId, reason);
+    const fresh = !running.current;
+    if (outcome.ok) {
+      const id = nextId.current++;
+      setResults((current) => withDecision(current, outcome.value, action, id, fresh));
+      resultAt.current = performance.now();
+    } else {
+      record({ kind: 'refused', plate: visit.licensePlate, message: gateReason(outcome) }, fresh);
+    }
+    refocus();
+  };
+
+  return { plate, setPlate, driverName, setDriverName: setDriver, results, notice, busy, press, onPlateKeyDown, decide };
 }
 
 export type GateActions = ReturnType<typeof useGateActions>;

@@ -1,7 +1,8 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import { useGateActions } from '../hooks/useGateActions';
 import { useObservable } from '../hooks/useObservable';
+import type { ChosenPlate } from './GatePlateHistory';
 import { GateScreen } from './GateScreen';
 
 /**
@@ -13,7 +14,23 @@ import { GateScreen } from './GateScreen';
 export function GateDesk({ kiosk, shown }: { kiosk: Kiosk; shown: boolean }) {
   const input = useRef<HTMLInputElement>(null);
   const onSite = useObservable(kiosk.vehiclesOnSite);
+  const held = useObservable(kiosk.siteVehicles);
+  const online = useObservable(kiosk.status)?.online;
+  // The header names the site: asked of the server when the gate opens and whenever it is back online.
+  useEffect(() => {
+    if (online !== false) void kiosk.refreshSiteName();
+  }, [kiosk, online]);
+  const [chosen, setChosen] = useState<ChosenPlate>();
   // Off the tab the input is gone (the ref is empty), so an action that ends then focuses nothing.
-  const actions = useGateActions(kiosk, onSite, () => input.current?.focus());
-  return shown ? <GateScreen actions={actions} onSite={onSite ?? []} input={input} /> : null;
+  const actions = useGateActions(kiosk, held, () => input.current?.focus());
+
+  const choose = (plate: string | undefined) => {
+    if (plate === undefined) return setChosen(undefined);
+    setChosen({ plate, history: undefined });
+    void kiosk.plateHistory(plate).then((history) =>
+      // Only if the guard has not chosen another plate (or closed it) meanwhile.
+      setChosen((current) => (current?.plate === plate && current.history === undefined ? { plate, history } : current)));
+  };
+
+  return shown ? <GateScreen actions={actions} onSite={onSite ?? []} input={input} chosen={chosen} onChoose={choose} /> : null;
 }

@@ -1,6 +1,6 @@
 import type { VehicleVisit } from '../../src/data/types';
 
-export type GateAction = 'Entry' | 'Exit';
+export type GateAction = 'Entry' | 'Exit' | 'Admit' | 'Refuse';
 
 /** What one gate action came to: a visit recorded, or a refusal in words. */
 export type GateOutcome = { kind: 'visit'; visit: VehicleVisit; action: GateAction } | { kind: 'refused'; plate: string; message: string };
@@ -21,20 +21,39 @@ export function withResult(results: readonly GateResult[], result: GateResult, f
   return [result, ...(fresh ? results.slice(0, RECENT_RESULTS - 1) : results)];
 }
 
+/** Whether a card would show `next` differently from `shown`. */
+const showsDifferently = (shown: VehicleVisit, next: VehicleVisit) =>
+  next.status !== shown.status ||
+  next.licensePlate !== shown.licensePlate ||
+  (next.stopReason ?? null) !== (shown.stopReason ?? null) ||
+  next.entryDecision?.status !== shown.entryDecision?.status ||
+  next.entryDecision?.stopReason !== shown.entryDecision?.stopReason;
+
 /**
- * The results with each visit as the on-site list has it now, so every card follows the server's decision
- * (PENDING, then IN or STOP). A visit that left the list (it left the site) keeps the last status its card
- * showed. A visit OUT follows nothing: OUT is final, and the list may still hold the copy from before an Exit
- * just recorded. The same array when nothing changed, so React leaves the screen as it is.
+ * The results with each visit as the kiosk holds it now (`held`: every visit of the site, STOP too), so
+ * every card follows the server's decision (PENDING, then IN or STOP) and the guard's. A visit no longer
+ * held (it left the site) keeps the last status its card showed. A visit OUT follows nothing: OUT is final,
+ * and the list may still hold the copy from before an Exit just recorded. The same array when nothing
+ * changed, so React leaves the screen as it is.
  */
-export function followVisits(results: GateResult[], onSite: readonly VehicleVisit[]): GateResult[] {
+export function followVisits(results: GateResult[], held: readonly VehicleVisit[]): GateResult[] {
   let changed = false;
   const followed = results.map((result): GateResult => {
     if (result.kind !== 'visit' || result.visit.status === 'OUT') return result;
-    const live = onSite.find((visit) => visit.visitId === result.visit.visitId);
-    if (!live || (live.status === result.visit.status && live.licensePlate === result.visit.licensePlate)) return result;
+    const live = held.find((visit) => visit.visitId === result.visit.visitId);
+    if (!live || !showsDifferently(result.visit, live)) return result;
     changed = true;
     return { ...result, visit: live };
   });
   return changed ? followed : results;
+}
+
+/**
+ * A guard's Admit or Refuse, recorded: the card of that visit shows it at once, or, when none is shown (he
+ * decided from the on-site list), a new card says what was recorded.
+ */
+export function withDecision(results: readonly GateResult[], visit: VehicleVisit, action: GateAction, id: number, fresh: boolean): GateResult[] {
+  const shown = results.some((result) => result.kind === 'visit' && result.visit.visitId === visit.visitId);
+  if (!shown) return withResult(results, { kind: 'visit', visit, action, id }, fresh);
+  return results.map((result) => (result.kind === 'visit' && result.visit.visitId === visit.visitId ? { ...result, visit } : result));
 }

@@ -12,6 +12,8 @@ const labels: Record<ActionKind, string> = {
   PERSON_CHECKOUT: 'Check-out',
   VEHICLE_ENTRY: 'Entry',
   VEHICLE_EXIT: 'Exit',
+  VEHICLE_APPROVE: 'Admit',
+  VEHICLE_DENY: 'Refusal',
 };
 
 /** "Ada Lovelace", "AB-123 CD": whom an action is about. */

@@ -1,5 +1,7 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
-import type { CachedSiteConfig, CachedWatchlistDigest, MetaRow, OutboxAction, PersonVisit, VehicleVisit } from './types';
+import type {
+  CachedSiteConfig, CachedWatchlistDigest, KnownVehicleRow, MetaRow, OutboxAction, PersonVisit, VehicleLabelRow, VehicleVisit,
+} from './types';
 
 /**
  * Schema versions, oldest first. Append only: a shipped version is never edited, because kiosks in the
@@ -19,6 +21,14 @@ const schemaVersions: ReadonlyArray<{ version: number; stores: Record<string, st
   },
   // The account's watchlist as keyed hashes (no names), per paired site: nothing to upgrade, a new store.
   { version: 2, stores: { watchlistDigests: 'siteId' } },
+  {
+    // The account's registered vehicles and vehicle labels, as the gate decides by offline (vehicleDirectory.ts).
+    version: 3,
+    stores: {
+      knownVehicles: 'vehicleId, plateKey',
+      vehicleLabels: 'labelId',
+    },
+  },
 ];
 
 /** The kiosk's IndexedDB: the outbox and the local view it keeps in step with. */
@@ -29,6 +39,9 @@ export class KioskDatabase extends Dexie {
   siteConfigs!: EntityTable<CachedSiteConfig, 'siteId'>;
   meta!: EntityTable<MetaRow, 'key'>;
   watchlistDigests!: EntityTable<CachedWatchlistDigest, 'siteId'>;
+  /** Registered vehicles (not visits: those are `vehicles`), from the server's change feed. */
+  knownVehicles!: EntityTable<KnownVehicleRow, 'vehicleId'>;
+  vehicleLabels!: EntityTable<VehicleLabelRow, 'labelId'>;
 
   /** `options` carries `indexedDB` and `IDBKeyRange` where there is no global IndexedDB (Node tests). */
   constructor(name: string, options?: DexieOptions) {

@@ -1,6 +1,7 @@
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
 import { type ActionError, type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate } from './types';
+import { confirmVehicle } from './projection';
 import { type VisitKind, personVisits, vehicleVisits } from './visitKinds';
 import { actionsOf } from './visits';
 
@@ -59,6 +60,12 @@ export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): P
     }
     for (const [visitId, checkins] of people) await applyToVisit(db, personVisits, visitId, checkins, now);
     for (const [visitId, checkins] of vehicles) await applyToVisit(db, vehicleVisits, visitId, checkins, now);
+    // How the server decided this kiosk's Entry, beside what the kiosk predicted: the gate says when they differ.
+    for (const ack of acks) {
+      if (ack.visit !== 'vehicle' || ack.action.kind !== 'VEHICLE_ENTRY') continue;
+      const { status, stopReason } = confirmVehicle(ack.checkin);
+      await db.vehicles.update(ack.action.visitId, { entryDecision: { status, stopReason: stopReason ?? null } });
+    }
   });
 }
 

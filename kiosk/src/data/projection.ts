@@ -1,7 +1,9 @@
 import { isKnown } from '../../../shared/src/client/answers';
 import {
   type PersonEvent,
+  type VehicleEvent,
   type VehicleStatus,
+  deniedStopReason,
   personStatuses,
   transitionPerson,
   transitionVehicle,
@@ -20,7 +22,7 @@ import type {
 
 /** The display fields of a person visit, derived by this file and nothing else. */
 export type PersonView = Pick<PersonVisit, 'status' | 'entryAt' | 'exitAt' | 'breaks' | 'lastEventAt'>;
-export type VehicleView = Pick<VehicleVisit, 'status' | 'entryAt' | 'exitAt' | 'lastEventAt'>;
+export type VehicleView = Pick<VehicleVisit, 'status' | 'entryAt' | 'exitAt' | 'lastEventAt'> & { stopReason: string | null };
 
 const latest = (times: Array<string | null>): string =>
   times.filter((time): time is string => time !== null).reduce((max, time) => (Date.parse(time) > Date.parse(max) ? time : max));
@@ -37,7 +39,13 @@ export function confirmPerson(checkin: KeptPersonCheckin): ConfirmedPerson {
 }
 
 export function confirmVehicle(checkin: VehicleCheckin): ConfirmedVehicle {
-  return { status: checkin.status, entryAt: checkin.entry.at, exitAt: checkin.exit?.at ?? null, updatedAt: checkin.updatedAt };
+  return {
+    status: checkin.status,
+    entryAt: checkin.entry.at,
+    exitAt: checkin.exit?.at ?? null,
+    stopReason: checkin.stopReason,
+    updatedAt: checkin.updatedAt,
+  };
 }
 
 /** A server answer replaces what we hold only if it is not older (a replayed answer is the original one). */
@@ -84,21 +92,34 @@ export function projectPerson(visit: Pick<PersonVisit, 'confirmed' | 'predicted'
   return { status, entryAt, exitAt, breaks, lastEventAt };
 }
 
-/** The same for a vehicle visit: its only later action is the exit. */
-export function projectVehicle(visit: Pick<VehicleVisit, 'confirmed' | 'predicted' | 'entryAt'>, pending: OutboxAction[]): VehicleView {
+const vehicleEvents: Partial<Record<OutboxAction['kind'], VehicleEvent['type']>> = {
+  VEHICLE_EXIT: 'CHECKOUT',
+  VEHICLE_APPROVE: 'APPROVE',
+  VEHICLE_DENY: 'DENY',
+};
+
+/** The same for a vehicle visit: its later actions are a guard's Admit or Refuse, and the exit. */
+export function projectVehicle(
+  visit: Pick<VehicleVisit, 'confirmed' | 'predicted' | 'predictedStopReason' | 'entryAt'>,
+  pending: OutboxAction[],
+): VehicleView {
   const base = visit.confirmed;
   let status: VehicleStatus = base?.status ?? visit.predicted;
+  let stopReason = (base ? base.stopReason : visit.predictedStopReason) ?? null;
   const entryAt = base?.entryAt ?? visit.entryAt;
   let exitAt = base?.exitAt ?? null;
   let lastEventAt = latest([entryAt, exitAt]);
   for (const action of pending) {
-    if (action.kind !== 'VEHICLE_EXIT') continue;
+    const type = vehicleEvents[action.kind];
+    if (type === undefined) continue;
     const at = new Date(action.occurredAt);
-    const result = transitionVehicle({ status, lastEventAt: new Date(lastEventAt) }, { type: 'CHECKOUT', occurredAt: at }, at);
+    const result = transitionVehicle({ status, lastEventAt: new Date(lastEventAt) }, { type, occurredAt: at }, at);
     if (!result.ok) continue;
     status = result.state.status;
     lastEventAt = result.at.toISOString();
-    exitAt = lastEventAt;
+    if (type === 'CHECKOUT') exitAt = lastEventAt;
+    if (action.kind === 'VEHICLE_DENY') stopReason = deniedStopReason(action.body.reason);
   }
-  return { status, entryAt, exitAt, lastEventAt };
+  // A STOP without a reason (a server older than the reason, or a visit kept before it was) says only STOP.
+  return { status, entryAt, exitAt, lastEventAt, stopReason: status === 'STOP' ? stopReason : null };
 }

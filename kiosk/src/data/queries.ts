@@ -77,10 +77,22 @@ export async function alreadyOnSite(db: KioskDatabase, siteId: number, person: P
   });
 }
 
-/** Vehicles on site (not OUT), newest entry first. */
+const newestFirst = (a: VehicleVisit, b: VehicleVisit) => Date.parse(b.entryAt) - Date.parse(a.entryAt);
+
+/** Vehicles on site: let in (IN) or waiting at the gate for a guard (PENDING), newest entry first. Not STOP: those were refused. */
 export async function vehiclesOnSite(db: KioskDatabase, siteId: number): Promise<VehicleVisit[]> {
-  const visits = await db.vehicles.where('[siteId+status]').anyOf(['IN', 'PENDING', 'STOP'].map((status) => [siteId, status])).toArray();
-  return visits.sort((a, b) => Date.parse(b.entryAt) - Date.parse(a.entryAt));
+  const visits = await db.vehicles.where('[siteId+status]').anyOf(['IN', 'PENDING'].map((status) => [siteId, status])).toArray();
+  return visits.sort(newestFirst);
+}
+
+/** Every vehicle visit the kiosk holds for the site, whatever its status: what the gate's result cards follow. */
+export async function siteVehicleVisits(db: KioskDatabase, siteId: number): Promise<VehicleVisit[]> {
+  return (await db.vehicles.where('siteId').equals(siteId).toArray()).sort(newestFirst);
+}
+
+/** The visits of one plate the kiosk holds for the site (by normalized plate), newest first. */
+export async function localPlateVisits(db: KioskDatabase, siteId: number, plateKey: string): Promise<VehicleVisit[]> {
+  return (await db.vehicles.where('[siteId+plateKey]').equals([siteId, plateKey]).toArray()).sort(newestFirst);
 }
 
 /** Actions not yet acknowledged by the server (what the status bar counts), and those refused. */

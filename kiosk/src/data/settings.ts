@@ -3,6 +3,7 @@ import { apiBaseUrl } from '../../../shared/src/client';
 import { Id } from '../../../shared/src/schemas/common';
 import type { PresetSettings } from '../../preload/bridge';
 import type { KioskDatabase } from './database';
+import { clearVehicleDirectory } from './vehicleDirectory';
 
 export const KioskSettings = z.object({
   serverUrl: z.string().url(),
@@ -87,7 +88,8 @@ export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'
  * belong to the old pairing, and check-in and site ids mean something else on another server.
  */
 export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
-  return db.transaction('rw', [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs, db.watchlistDigests], async (): Promise<SettingsChange> => {
+  const tables = [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs, db.watchlistDigests, db.knownVehicles, db.vehicleLabels];
+  return db.transaction('rw', tables, async (): Promise<SettingsChange> => {
     const current = await readSettings(db);
     const moves = current === undefined || next === null || !samePairing(next, current);
     const pending = await db.outbox.count();
@@ -101,7 +103,10 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
     }
     if (moves && pending === 0) {
       // The last pull's time goes with the view it dated: a new pairing has not been synced yet.
-      await Promise.all([db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear(), db.watchlistDigests.clear(), db.meta.delete(PULLED_KEY)]);
+      await Promise.all([
+        db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear(), db.watchlistDigests.clear(), db.meta.delete(PULLED_KEY),
+        clearVehicleDirectory(db),
+      ]);
     }
     // Unpairing resets the device, its saved Settings PIN too.
     if (next === null) await db.meta.bulkDelete([KEY, PIN_KEY]);

@@ -1,8 +1,8 @@
 import type { Open } from '../../../shared/src/client/answers';
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import type { CheckoutRequest, CreateCheckinRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
-import type { CreateVehicleCheckinRequest } from '../../../shared/src/schemas/vehicles';
+import type { CreateVehicleCheckinRequest, VehicleDirectoryEntry, VehicleDirectoryLabel } from '../../../shared/src/schemas/vehicles';
 import type { WatchlistDigest } from '../../../shared/src/schemas/watchlist';
 
 export interface LocalBreak {
@@ -60,7 +60,15 @@ export interface ConfirmedVehicle {
   status: VehicleStatus;
   entryAt: string;
   exitAt: string | null;
+  /** Why the server stopped the vehicle (absent on visits kept before it was). */
+  stopReason?: string | null;
   updatedAt: string;
+}
+
+/** How an Entry was decided: its status and, for STOP, why in words. */
+export interface EntryDecision {
+  status: VehicleStatus;
+  stopReason: string | null;
 }
 
 /** A vehicle visit at the gate; derived like PersonVisit. */
@@ -76,7 +84,17 @@ export interface VehicleVisit {
   entryAt: string;
   exitAt: string | null;
   lastEventAt: string;
+  /** Why it is stopped, in words (derived like `status`); null unless STOP. Absent on visits kept before it was. */
+  stopReason?: string | null;
+  driverName?: string | null;
   predicted: VehicleStatus;
+  /** The reason that came with a predicted STOP (a blocking label the kiosk's copy of the vehicles knew). */
+  predictedStopReason?: string | null;
+  /**
+   * What the server decided this kiosk's Entry as (its answer to the create), kept so the gate can say
+   * when that differs from what it predicted. Absent before the answer, and on visits learnt from a pull.
+   */
+  entryDecision?: EntryDecision;
   confirmed: ConfirmedVehicle | null;
   syncedAt: number;
 }
@@ -135,6 +153,8 @@ export type OutboxAction = ActionBase &
     | { kind: 'PERSON_CHECKOUT'; body: CheckoutRequest }
     | { kind: 'VEHICLE_ENTRY'; body: CreateVehicleCheckinRequest }
     | { kind: 'VEHICLE_EXIT'; body: CheckoutRequest }
+    | { kind: 'VEHICLE_APPROVE'; body: TimedActionRequest }
+    | { kind: 'VEHICLE_DENY'; body: DenyRequest }
   );
 
 export type ActionKind = OutboxAction['kind'];
@@ -142,7 +162,7 @@ export type ActionKind = OutboxAction['kind'];
 /** The actions that create a visit: every later action of the visit depends on them. */
 export const isCreate = (kind: ActionKind): boolean => kind === 'PERSON_CHECKIN' || kind === 'VEHICLE_ENTRY';
 
-export const isVehicleAction = (kind: ActionKind): boolean => kind === 'VEHICLE_ENTRY' || kind === 'VEHICLE_EXIT';
+export const isVehicleAction = (kind: ActionKind): boolean => kind.startsWith('VEHICLE_');
 
 export interface CachedSiteConfig {
   siteId: number;
@@ -160,6 +180,12 @@ export interface CachedWatchlistDigest {
   /** Device time of the last answer from the server (200 or 304). */
   fetchedAt: number;
 }
+
+/** A registered vehicle of the account, as the change feed last said (sync/vehicleDirectoryPull.ts). */
+export type KnownVehicleRow = VehicleDirectoryEntry;
+
+/** A vehicle label of the account, as the change feed last said. */
+export type VehicleLabelRow = VehicleDirectoryLabel;
 
 /** Settings and bookkeeping, one row per key; settings.ts reads them through zod. */
 export interface MetaRow {

@@ -1,4 +1,4 @@
-import { isOpenVehicleStatus, normalizePlate, plateProblem, transitionVehicle } from '../../../shared/src/domain';
+import { decideVehicleEntry, isOpenVehicleStatus, normalizePlate, plateProblem, transitionVehicle } from '../../../shared/src/domain';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
@@ -14,17 +14,43 @@ async function unclosedVisits(db: KioskDatabase, siteId: number, plateKey: strin
     .sort((a, b) => Number(isOpenVehicleStatus(b.status)) - Number(isOpenVehicleStatus(a.status)));
 }
 
+/** What the kiosk's copy of the account's vehicles says about a plate: the input of the shared Entry rule. */
+export interface PlateStanding {
+  registered: boolean;
+  blockingLabelNames: readonly string[];
+}
+
+/** Where the kiosk finds a plate's standing (its copy of the account's vehicles), by normalized plate. */
+export type PlateLookup = (plateKey: string) => Promise<PlateStanding>;
+
+/** The server's limits on a visit's driver name and a refusal's reason (the shared request schemas). */
+const DRIVER_NAME_MAX = 200;
+const REASON_MAX = 500;
+
 /**
  * A vehicle arrives at the gate. One open visit per plate per site (the server's rule, predicted here so
- * the guard hears it at once). Until the server decides (registered → IN, unknown → PENDING, blocked →
- * STOP) the visit shows PENDING.
+ * the guard hears it at once). The status shown until the server decides is the shared rule's prediction
+ * from the kiosk's copy of the vehicles: registered → IN, blocked by a label → STOP with its reason,
+ * unknown → PENDING (a guard admits or refuses it).
  */
-export async function vehicleEntry(ctx: CommandContext, siteId: number, licensePlate: string): Promise<CommandResult<VehicleVisit>> {
+export async function vehicleEntry(
+  ctx: CommandContext,
+  siteId: number,
+  licensePlate: string,
+  details: { driverName?: string; lookup?: PlateLookup } = {},
+): Promise<CommandResult<VehicleVisit>> {
   const { db } = ctx;
   const plate = licensePlate.trim();
   const problem = plateProblem(plate);
   if (problem) return refused('VALIDATION_FAILED', problem, [{ path: 'licensePlate', message: problem }]);
+  const driverName = details.driverName?.trim() ?? '';
+  if (driverName.length > DRIVER_NAME_MAX) {
+    const message = `A driver name has at most ${DRIVER_NAME_MAX} characters.`;
+    return refused('VALIDATION_FAILED', message, [{ path: 'driverName', message }]);
+  }
   const plateKey = normalizePlate(plate);
+  // Read before the transaction: the copy of the vehicles is a table of its own, and a guess needs no lock.
+  const prediction = decideVehicleEntry((await details.lookup?.(plateKey)) ?? { registered: false, blockingLabelNames: [] });
   const result = await db.transaction('rw', [db.outbox, db.vehicles], async (): Promise<CommandResult<VehicleVisit>> => {
     const open = (await unclosedVisits(db, siteId, plateKey)).find((visit) => isOpenVehicleStatus(visit.status));
     if (open) return refused('VEHICLE_ALREADY_ON_SITE', `${open.licensePlate} is already on site (${open.status}).`);
@@ -36,17 +62,54 @@ export async function vehicleEntry(ctx: CommandContext, siteId: number, licenseP
       siteId,
       licensePlate: plate,
       plateKey,
-      status: 'PENDING',
+      status: prediction.status,
+      stopReason: prediction.stopReason,
+      driverName: driverName === '' ? null : driverName,
       entryAt: occurredAt,
       exitAt: null,
       lastEventAt: occurredAt,
-      predicted: 'PENDING',
+      predicted: prediction.status,
+      predictedStopReason: prediction.stopReason,
       confirmed: null,
       syncedAt: 0,
     };
     await db.vehicles.add(visit);
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'VEHICLE_ENTRY', body: { licensePlate: plate, occurredAt } });
+    const body = { licensePlate: plate, ...(driverName === '' ? {} : { driverName }), occurredAt };
+    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'VEHICLE_ENTRY', body });
     return { ok: true, value: visit };
+  });
+  if (result.ok) ctx.onEnqueued?.();
+  return result;
+}
+
+/** A guard's decision on a PENDING vehicle: Admit (→ IN), or Refuse (→ STOP) with an optional reason. */
+export type GateDecision = { type: 'APPROVE' } | { type: 'DENY'; reason?: string };
+
+/**
+ * Admit or Refuse, queued like any action of the visit: after its Entry (also one made offline, whose
+ * server id is not known yet), with its own key and time. Refused at once unless the visit is PENDING as
+ * the kiosk shows it.
+ */
+export async function vehicleDecide(ctx: CommandContext, visitId: string, decision: GateDecision): Promise<CommandResult<VehicleVisit>> {
+  const { db } = ctx;
+  const reason = decision.type === 'DENY' ? (decision.reason?.trim() ?? '') : '';
+  if (reason.length > REASON_MAX) {
+    const message = `A reason has at most ${REASON_MAX} characters.`;
+    return refused('VALIDATION_FAILED', message, [{ path: 'reason', message }]);
+  }
+  const result = await db.transaction('rw', [db.outbox, db.vehicles], async (): Promise<CommandResult<VehicleVisit>> => {
+    const visit = await db.vehicles.get(visitId);
+    if (!visit) return refused('NOT_FOUND', 'This visit is not on this kiosk.');
+    const stamp = readStamp(ctx);
+    const at = new Date(stamp.at);
+    const check = transitionVehicle({ status: visit.status, lastEventAt: new Date(visit.lastEventAt) }, { type: decision.type, occurredAt: at }, at);
+    if (!check.ok) return refused(check.code, `${visit.licensePlate} is not waiting for a decision (${visit.status}).`);
+    const occurredAt = at.toISOString();
+    const fields = queued(ctx, { visitId, siteId: visit.siteId, occurredAt, deviceAt: stamp.deviceAt });
+    if (decision.type === 'APPROVE') await db.outbox.add({ ...fields, kind: 'VEHICLE_APPROVE', body: { occurredAt } });
+    else await db.outbox.add({ ...fields, kind: 'VEHICLE_DENY', body: { ...(reason === '' ? {} : { reason }), occurredAt } });
+    const refreshed = await refreshVisit(db, vehicleVisits, visitId);
+    return refreshed ? { ok: true, value: refreshed } : refused('NOT_FOUND', 'This visit is not on this kiosk.');
   });
   if (result.ok) ctx.onEnqueued?.();
   return result;

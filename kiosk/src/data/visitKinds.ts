@@ -43,8 +43,10 @@ export const vehicleVisits: VisitKind<VehicleVisit, VehicleCheckin> = {
   table: (db) => db.vehicles,
   project: (visit, pending) => ({ ...visit, ...projectVehicle(visit, pending) }),
   withServer(visit, checkin, pending, syncedAt) {
-    const confirmed = isNewer(checkin, visit.confirmed) ? confirmVehicle(checkin) : visit.confirmed;
-    return vehicleVisits.project({ ...visit, serverId: checkin.checkinId, confirmed, syncedAt }, pending);
+    const newer = isNewer(checkin, visit.confirmed);
+    const confirmed = newer ? confirmVehicle(checkin) : visit.confirmed;
+    const driverName = newer ? checkin.driverName : (visit.driverName ?? null);
+    return vehicleVisits.project({ ...visit, serverId: checkin.checkinId, confirmed, driverName, syncedAt }, pending);
   },
   fromServer: vehicleVisitFromServer,
   madeBy: (create, checkin) =>

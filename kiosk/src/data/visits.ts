@@ -57,6 +57,7 @@ export function vehicleVisitFromServer(checkin: VehicleCheckin, syncedAt: number
     serverId: checkin.checkinId,
     licensePlate: checkin.licensePlate,
     plateKey: normalizePlate(checkin.licensePlate),
+    driverName: checkin.driverName,
     predicted: checkin.status,
     confirmed,
     entryAt: confirmed.entryAt,

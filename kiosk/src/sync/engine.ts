@@ -9,6 +9,7 @@ import { createConnectivity } from './connectivity';
 import { guardedLoop } from './guardedLoop';
 import { pullPeople, pullVehicles } from './pull';
 import { pushOutbox } from './push';
+import { pullVehicleDirectory } from './vehicleDirectoryPull';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
 import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
@@ -115,9 +116,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         try {
           const people = await pullPeople({ db, api, ...reach }, siteId);
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
-          // The lobby tells a watchlisted visitor to see reception, offline too: from this copy.
+          // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
+          // offline by its copy of the registered vehicles: only the changes come.
           const digest = options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
-          pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled';
+          const directory = options.mode === 'gate' ? await pullVehicleDirectory({ db, api, ...reach }) : 'pulled';
+          pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled' && directory === 'pulled';
         } finally {
           if (!pulled) pullWanted = true;
         }

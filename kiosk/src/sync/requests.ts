@@ -28,5 +28,9 @@ export function sendAction(api: ApiClient, action: OutboxAction, checkinId: numb
       return person(api.checkoutPerson(siteId, checkinId, action.body, key));
     case 'VEHICLE_EXIT':
       return vehicle(api.checkoutVehicle(siteId, checkinId, action.body, key));
+    case 'VEHICLE_APPROVE':
+      return vehicle(api.approveVehicle(siteId, checkinId, action.body, key));
+    case 'VEHICLE_DENY':
+      return vehicle(api.denyVehicle(siteId, checkinId, action.body, key));
   }
 }

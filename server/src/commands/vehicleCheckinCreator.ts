@@ -15,12 +15,12 @@ interface Precheck {
   vehicle_id: number | null;
   license_plate: string | null;
   plate_norm: string | null;
-  blocked: boolean;
+  blocking_label_names: string[];
   open_id: number | null;
 }
 
 // One round trip for what the insert depends on: a new id, the registered vehicle (by id, or by the
-// normalized plate) with whether one of its labels blocks entry, and the plate's open visit at the site.
+// normalized plate) with the names of its labels that block entry, and the plate's open visit at the site.
 const precheck = (input: { accountId: number; siteId: number; by: { plateNorm: string } | { vehicleId: number } }) => {
   const { accountId, siteId, by } = input;
   const plate = 'plateNorm' in by ? sql`${by.plateNorm}` : sql`v.plate_norm`;
@@ -28,9 +28,9 @@ const precheck = (input: { accountId: number; siteId: number; by: { plateNorm: s
   return sql`
   SELECT nextval(pg_get_serial_sequence('vehicle_checkins', 'id')) AS id,
     v.id AS vehicle_id, v.license_plate, v.plate_norm,
-    EXISTS (SELECT 1 FROM vehicle_label_assignments a
-            JOIN vehicle_labels l ON l.account_id = a.account_id AND l.id = a.label_id
-            WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocked,
+    ARRAY(SELECT l.name FROM vehicle_label_assignments a
+          JOIN vehicle_labels l ON l.account_id = a.account_id AND l.id = a.label_id
+          WHERE a.account_id = v.account_id AND a.vehicle_id = v.id AND l.blocks_entry) AS blocking_label_names,
     (SELECT c.id FROM vehicle_checkins c
      WHERE c.account_id = ${accountId} AND c.site_id = ${siteId} AND c.plate_norm = ${plate}
        AND c.status IN ('IN', 'PENDING')) AS open_id
@@ -51,10 +51,10 @@ const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
   checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
-      notes, entry_source, entry_at, last_event_at, created_at, updated_at)
+      notes, entry_source, entry_at, last_event_at, stop_reason, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.vehicle_id}::bigint,
       ${row.license_plate}, ${row.plate_norm}, ${row.status}, ${row.driver_name}, ${row.notes}, ${row.entry_source},
-      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${row.stop_reason}, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (${row.vehicle_id}::bigint IS NULL OR EXISTS (
       SELECT 1 FROM vehicles v
       WHERE v.account_id = ${row.account_id} AND v.id = ${row.vehicle_id}::bigint AND v.deleted_at IS NULL
@@ -91,7 +91,7 @@ export async function createVehicleCheckin(
       throw conflict('VEHICLE_ALREADY_ON_SITE', `License plate ${open.license_plate} is already on site ${site.siteId} (check-in ${open.id}).`, presentVehicleCheckin(open));
     }
   }
-  const { status } = decideVehicleEntry({ registered: pre.vehicle_id !== null, blockingLabelNames: pre.blocked ? ['blocked'] : [] });
+  const { status, stopReason } = decideVehicleEntry({ registered: pre.vehicle_id !== null, blockingLabelNames: pre.blocking_label_names });
   const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
     vehicle_id: pre.vehicle_id,
     license_plate: licensePlate,
@@ -99,6 +99,7 @@ export async function createVehicleCheckin(
     status,
     driver_name: request.driverName || null,
     notes: request.notes || null,
+    stop_reason: stopReason,
   });
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];

@@ -1,4 +1,4 @@
-import { type VehicleEvent, transitionVehicle } from '../../../shared/src/domain';
+import { type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -17,7 +17,8 @@ const changeCtes = (next: VehicleCheckinRow, version: string, events: OutboxEven
   checkin AS (
     UPDATE vehicle_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
-        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, updated_at = ${next.updated_at}
+        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, stop_reason = ${next.stop_reason},
+        updated_at = ${next.updated_at}
     WHERE account_id = ${next.account_id} AND id = ${next.id} AND xmin = ${version}::text::xid AND ${guard}
     RETURNING 1),
   ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
@@ -52,6 +53,8 @@ export async function transitionVehicleCheckin(
     status: result.state.status,
     last_event_at: result.state.lastEventAt,
     deny_reason: action.denyReason ?? row.deny_reason,
+    // A deny stops the vehicle: the guard's reason, or "Refused".
+    stop_reason: action.event.type === 'DENY' ? deniedStopReason(action.denyReason) : row.stop_reason,
     updated_at: now,
   };
   const emitted: string[] = [];

@@ -10,6 +10,8 @@ export const LockNamespace = {
   PERSON_LABEL_NAME: 71_002,
   VEHICLE_LABEL_NAME: 71_003,
   VEHICLE_PLATE: 71_004,
+  /** Whole account, by its id (not a hash): taken by the vehicle change feed's triggers (migration 0014). */
+  VEHICLE_FEED: 71_005,
 } as const;
 
 /** The SQL expression of a lock's second key, for statements that take the lock themselves. */

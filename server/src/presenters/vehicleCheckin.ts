@@ -16,6 +16,7 @@ export function presentVehicleCheckin(row: VehicleCheckinRow): VehicleCheckin {
     entry: presentEntry(row),
     exit: presentExit(row),
     denyReason: row.deny_reason,
+    stopReason: row.stop_reason,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

@@ -36,6 +36,8 @@ export const VehicleCheckinAnswer = VehicleCheckin.extend({
   status: openEnum<VehicleStatus>(),
   entry: VehicleEntry,
   exit: VehicleEntry.nullable(),
+  // A server from before `stopReason` sends none: no reason to show.
+  stopReason: z.string().nullable().default(null),
 });
 export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
 

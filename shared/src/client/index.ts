@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
-import type { CheckoutRequest, CreateCheckinRequest, TimedActionRequest } from '../schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, TimedActionRequest } from '../schemas/personCheckins';
 import { Site } from '../schemas/sites';
-import type { CreateVehicleCheckinRequest, VehicleCheckinsSearchRequest } from '../schemas/vehicles';
+import { type CreateVehicleCheckinRequest, VehicleChanges, type VehicleCheckinsSearchRequest } from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
@@ -118,6 +118,20 @@ export function createApiClient(options: ApiClientOptions) {
 
     searchVehicles: (body: VehicleCheckinsSearchRequest): Promise<HttpOutcome<VehiclePage>> =>
       send(transport, { method: 'POST', path: '/v1/checkins/vehicles/search', body }, VehiclePage),
+
+    /** Admits a PENDING vehicle (→ IN). */
+    approveVehicle: (siteId: number, checkinId: number, body: TimedActionRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/approve`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    /** Refuses a PENDING vehicle (→ STOP), with an optional reason. */
+    denyVehicle: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, Site),
+
+    /** The account's vehicle and label changes after `cursor` (from the beginning without one). */
+    vehicleChanges: (cursor?: string, limit?: number): Promise<HttpOutcome<VehicleChanges>> =>
+      send(transport, { method: 'GET', path: listPath('/v1/profiles/vehicles/changes', { cursor, limit }) }, VehicleChanges),
   };
 }
 

@@ -102,6 +102,8 @@ export const VehicleCheckin = z.object({
   entry: z.object({ source: Source, at: Timestamp }),
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   denyReason: z.string().nullable(),
+  /** Why a STOP stops, in words for the guard: the blocking labels, or the deny's reason; null otherwise. */
+  stopReason: z.string().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -142,3 +144,41 @@ export const VehicleCheckinsSearchRequest = z
     message: 'to must not be before from',
   });
 export type VehicleCheckinsSearchRequest = z.infer<typeof VehicleCheckinsSearchRequest>;
+
+// The change feed of registered vehicles and vehicle labels, for kiosks that keep a local copy (docs/api.md).
+
+export const MAX_VEHICLE_CHANGES = 5000;
+export const DEFAULT_VEHICLE_CHANGES = 2000;
+
+/** `GET /profiles/vehicles/changes`: the changes after `cursor` (from the beginning without one). */
+export const VehicleChangesQuery = z.strictObject({
+  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_VEHICLE_CHANGES).default(DEFAULT_VEHICLE_CHANGES),
+});
+
+/** A registered vehicle as a kiosk keeps it: what the gate shows and decides by. */
+export const VehicleDirectoryEntry = z.object({
+  vehicleId: Id,
+  licensePlate: z.string(),
+  /** The plate in its compared form (normalizePlate). */
+  plateKey: z.string(),
+  make: z.string().nullable(),
+  model: z.string().nullable(),
+  color: z.string().nullable(),
+  labelIds: z.array(Id),
+});
+export type VehicleDirectoryEntry = z.infer<typeof VehicleDirectoryEntry>;
+
+export const VehicleDirectoryLabel = z.object({ labelId: Id, name: z.string(), blocksEntry: z.boolean() });
+export type VehicleDirectoryLabel = z.infer<typeof VehicleDirectoryLabel>;
+
+/** One page of changes: apply in order, keep `nextCursor`, and ask again at once while `hasMore`. */
+export const VehicleChanges = z.object({
+  vehicles: z.array(VehicleDirectoryEntry),
+  labels: z.array(VehicleDirectoryLabel),
+  removedVehicleIds: z.array(Id),
+  removedLabelIds: z.array(Id),
+  nextCursor: z.string(),
+  hasMore: z.boolean(),
+});
+export type VehicleChanges = z.infer<typeof VehicleChanges>;

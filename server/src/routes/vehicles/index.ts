@@ -5,6 +5,8 @@ import {
   CreateVehicleRequest,
   UpdateVehicleRequest,
   Vehicle,
+  VehicleChanges,
+  VehicleChangesQuery,
   VehicleLabelsRequest,
   VehicleListQuery,
 } from '../../../../shared/src/schemas/vehicles';
@@ -13,6 +15,7 @@ import { deleteVehicle, updateVehicle } from '../../commands/vehicleUpdater';
 import { findVehicle } from '../../db/vehicleRows';
 import { notFound } from '../../errors/problem';
 import { presentVehicle } from '../../presenters/vehicle';
+import { readVehicleChanges } from '../../queries/vehicleChanges';
 import { listVehicles } from '../../queries/vehicleList';
 import { type HandlerContext, type Reply, defineRoute } from '../define';
 
@@ -59,6 +62,21 @@ export const vehicleRoutes = [
         limit: query.limit,
         cursor: query.cursor,
       }),
+    }),
+  }),
+  // Before `/:vehicleId`, which would take "changes" for an id.
+  defineRoute({
+    method: 'GET',
+    path: `${base}/changes`,
+    summary: "The account's vehicle and vehicle label changes after a cursor, for a kiosk's local copy",
+    tag,
+    auth: 'token',
+    scope: 'vehicles:read',
+    query: VehicleChangesQuery,
+    responses: { 200: VehicleChanges },
+    handler: async ({ db, principal, query }) => ({
+      status: 200,
+      body: await readVehicleChanges(db, { accountId: principal.accountId, cursor: query.cursor, limit: query.limit }),
     }),
   }),
   defineRoute({
