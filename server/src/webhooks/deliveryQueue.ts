@@ -114,6 +114,7 @@ export async function fanOutEvents(
  * Fair: it looks at the head of every enabled subscription's due queue (at most its share; migration
  * 0015's index), ranks each account's candidates oldest first, and takes every account's first before any
  * account's second, so a tenant with a backlog at a slow receiver does not hold back another's first attempt.
+ * An account alone with work due may take more than its share, never the quarter kept for newcomers.
  */
 const claim = (limit: number, leaseMs: number, shares: DeliveryShares) => sql`
   WITH ${busyShares(shares)},
@@ -128,13 +129,16 @@ const claim = (limit: number, leaseMs: number, shares: DeliveryShares) => sql`
         AND d.next_attempt_at <= clock_timestamp() AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
       ORDER BY d.next_attempt_at LIMIT greatest(0, ${shares.perSubscription}::int - coalesce(bs.n, 0))) h
     WHERE s.enabled),
+  picked AS (
+    SELECT h.account_id, h.id FROM heads h LEFT JOIN busy_accounts ba ON ba.account_id = h.account_id
+    WHERE h.account_rank <= CASE WHEN (SELECT count(DISTINCT account_id) FROM heads) = 1
+                                 THEN ${shares.perAccountAlone}::int ELSE ${shares.perAccount}::int END - coalesce(ba.n, 0)
+    ORDER BY h.account_rank, h.next_attempt_at LIMIT ${limit}),
+  -- Each picked row by its key, locked and checked again (another dispatcher may have leased it meanwhile).
   due AS (
-    SELECT d.account_id, d.id FROM webhook_deliveries d
-    WHERE (d.account_id, d.id) IN (
-        SELECT h.account_id, h.id FROM heads h LEFT JOIN busy_accounts ba ON ba.account_id = h.account_id
-        WHERE h.account_rank <= ${shares.perAccount}::int - coalesce(ba.n, 0)
-        ORDER BY h.account_rank, h.next_attempt_at LIMIT ${limit})
-      AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
+    SELECT d.account_id, d.id FROM picked p
+    JOIN webhook_deliveries d ON d.account_id = p.account_id AND d.id = p.id
+    WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
     FOR UPDATE OF d SKIP LOCKED),
   claimed AS (
     UPDATE webhook_deliveries d
@@ -168,7 +172,9 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: n
 }
 
 /** Shares that hold nothing back: every account and subscription may take all `limit`. */
-const unshared = (limit: number): DeliveryShares => ({ perAccount: limit, perSubscription: limit, accounts: new Map(), subscriptions: new Map() });
+const unshared = (limit: number): DeliveryShares => ({
+  perAccount: limit, perAccountAlone: limit, perSubscription: limit, accounts: new Map(), subscriptions: new Map(),
+});
 
 /** The delivery and lease an outcome is for. */
 interface LeasedDelivery {

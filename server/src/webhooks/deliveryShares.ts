@@ -7,16 +7,28 @@ import { type Sql, sql } from '../db/sql';
  */
 export interface DeliveryShares {
   perAccount: number;
+  /** An account's share while no other account has a delivery due: all but a quarter, kept for newcomers. */
+  perAccountAlone: number;
   perSubscription: number;
   /** Attempts in flight now, by account and by `${accountId}:${subscriptionId}`. */
   accounts: ReadonlyMap<number, number>;
   subscriptions: ReadonlyMap<string, number>;
 }
 
-/** The shares of a dispatcher running `concurrency` attempts at once: a quarter per account, half of that per subscription. */
-export function sharesFor(concurrency: number): { perAccount: number; perSubscription: number } {
-  const perAccount = Math.max(1, Math.floor(concurrency / 4));
-  return { perAccount, perSubscription: Math.max(1, Math.floor(perAccount / 2)) };
+/**
+ * The shares of a dispatcher running `concurrency` attempts at once (128 by default): half per account (64),
+ * so a busy tenant leaves the other half to the rest, or all but a quarter (96) while it alone has work due.
+ * A subscription gets three quarters of that quarter (24): less than what is kept for newcomers, so one
+ * slow receiver cannot take it all, and more than the sender's 16 connections to one receiver, so its next
+ * attempts wait in the sender, ready the moment a connection frees, not a database round away.
+ */
+export function sharesFor(concurrency: number): Pick<DeliveryShares, 'perAccount' | 'perAccountAlone' | 'perSubscription'> {
+  const kept = Math.max(1, Math.floor(concurrency / 4));
+  return {
+    perAccount: Math.max(1, Math.floor(concurrency / 2)),
+    perAccountAlone: Math.max(1, concurrency - kept),
+    perSubscription: Math.max(1, Math.floor((kept * 3) / 4)),
+  };
 }
 
 /** Counts attempts in flight by account and subscription, for DeliveryShares. */
