@@ -16,7 +16,7 @@ const person = {
 };
 const vehicle = {
   checkinId: 9, siteId: 1, vehicleId: 4, licensePlate: 'AB-123', status: 'IN', driverName: null, notes: null,
-  entry: { source: 'KIOSK', at }, exit: null, denyReason: null, createdAt: at, updatedAt: at,
+  entry: { source: 'KIOSK', at }, exit: null, denyReason: null, stopReason: null, createdAt: at, updatedAt: at,
 };
 const config = {
   siteId: 1, requiresApproval: true,

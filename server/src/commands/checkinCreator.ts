@@ -5,7 +5,7 @@ import type { PersonCheckinRow } from '../db/personCheckinRows';
 import { arrivingVisit } from '../db/visitRows';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';

@@ -6,7 +6,7 @@ import { type Sql, sql } from '../db/sql';
 import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
 import { changeStamp } from '../db/visitRows';
 import { notFound, transitionRefused } from '../errors/problem';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 

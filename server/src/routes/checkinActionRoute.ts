@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type Method, type Route, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
