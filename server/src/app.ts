@@ -9,6 +9,7 @@ import { observe } from './middlewares/observe';
 import { createMetrics } from './observability/metrics';
 import { buildOpenApiDocument, withOrigin } from './openapi/document';
 import { docsPage } from './openapi/docsPage';
+import { AddressLimiter } from './rateLimit/addressLimiter';
 import { RateLimiter } from './rateLimit/limiter';
 import { requestId } from './middlewares/requestId';
 import { routes } from './routes';
@@ -28,8 +29,11 @@ export function createApp(input: AppDeps): Koa {
     ...input,
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
+    addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
   };
-  const app = new Koa({ proxy: false });
+  // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
+  // proxy appended; earlier entries are whatever the client wrote.
+  const app = new Koa({ proxy: input.env.TRUST_PROXY, maxIpsCount: 1 });
   const router = mountRoutes(routes, deps);
   // Made once: the document only changes when the code does (the origin it names, per request).
   const openApi = buildOpenApiDocument(routes);
@@ -58,7 +62,11 @@ export function createApp(input: AppDeps): Koa {
       return;
     }
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      ctx.body = { status: 'ok' };
+      if (deps.healthy?.() === false) {
+        sendProblem(ctx, problem('UNAVAILABLE', 'The embedded database could not be restarted; the server is exiting.'));
+      } else {
+        ctx.body = { status: 'ok' };
+      }
       return;
     }
     if (ctx.path === '/readyz' && ctx.method === 'GET') {

@@ -10,6 +10,7 @@ import { parseEnv } from '../../server/src/config/env';
 import { createLogger } from '../../server/src/logger';
 import { createMetrics } from '../../server/src/observability/metrics';
 import { openApiPath } from '../../server/src/openapi/document';
+import { AddressLimiter } from '../../server/src/rateLimit/addressLimiter';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { routes } from '../../server/src/routes';
 import { mountRoutes } from '../../server/src/routes/mount';
@@ -91,6 +92,7 @@ describe('GET /v1/openapi.json', () => {
       log: createLogger('silent'),
       metrics: createMetrics(harness.server.database),
       limiter: new RateLimiter(harness.server.database, 600),
+      addressLimiter: new AddressLimiter(600),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>
