@@ -81,7 +81,12 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   if (takesOccurredAt(route, schemas)) invalid.push('OCCURRED_AT_OUT_OF_RANGE: occurredAt over 5 minutes ahead or over 7 days ago');
   if (keyed(route)) invalid.push('IDEMPOTENCY_KEY_REUSED: the key was used for a different request');
   if (invalid.length > 0) described.push([422, invalid.join('; ')]);
-  if (route.auth === 'token') described.push([429, 'RATE_LIMITED: the token\'s budget per minute is spent (retry after `Retry-After`)']);
+  described.push([
+    429,
+    route.auth === 'token'
+      ? 'RATE_LIMITED: the token\'s budget per minute is spent, or (without a valid token) the client address\'s (retry after `Retry-After`)'
+      : 'RATE_LIMITED: the client address\'s budget per minute is spent (retry after `Retry-After`)',
+  ]);
   described.push([431, 'HEADERS_TOO_LARGE: the request headers are over 16 KiB in all']);
   described.push([500, 'INTERNAL: a fault of the server (reported with the request id)']);
   described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);
