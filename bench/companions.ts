@@ -1,5 +1,6 @@
 /**
- * The benchmarks other parts of the product own — webhook dispatch overhead (bench/webhooks.ts), kiosk drain
+ * The benchmarks other parts of the product own — webhook dispatch overhead (bench/webhooks.ts), webhook
+ * fairness between tenants (bench/webhookFairness.ts), kiosk drain
  * rate (bench/kioskDrain.ts), plate search (bench/plateSearch.ts) — run as they are, each as its own process
  * on the harness's PostgreSQL, with shorter settings; their JSON result is read back and summarised here, so
  * no measurement is duplicated. (They export no measuring function: each runs its main() when started.)
@@ -42,6 +43,8 @@ interface Companion {
 const LoadSide = z.object({ perSecond: z.number() }).passthrough();
 const WebhookResult = z.record(z.string(), z.object({ none: LoadSide, threeSubscriptions: LoadSide, ratio: z.number(), medianPairRatio: z.number().optional() }).passthrough());
 const KioskResult = z.object({ actions: z.number(), concurrency: z.number(), plain: z.array(z.number()), engine: z.array(z.number()), ratio: z.number() }).passthrough();
+const Latency = z.object({ p50: z.number(), p99: z.number() }).passthrough();
+const FairnessResult = z.object({ alone: Latency, neighboured: Latency, ratio: z.number(), slowMs: z.number(), noisySubscriptions: z.number() }).passthrough();
 const PlateResult = z.object({ visits: z.number(), rows: z.array(z.record(z.string(), z.union([z.string(), z.number()]))), targetMet: z.boolean(), usesPlateIndex: z.boolean() }).passthrough();
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -70,6 +73,19 @@ export const COMPANIONS: Record<string, Companion> = {
         ratio: `${entry.ratio.toFixed(2)}${entry.medianPairRatio === undefined ? '' : ` (pairs ${entry.medianPairRatio.toFixed(2)})`}`,
         target: '≥ 0.90',
       })),
+  },
+  fairness: {
+    name: 'webhook fairness', script: 'bench/webhookFairness.ts', prefix: 'fairness',
+    env: { BENCH_SECONDS: process.env.BENCH_FAIRNESS_SECONDS ?? '15' },
+    summarise: (raw) => {
+      const result = FairnessResult.parse(raw);
+      return [{
+        measure: `webhooks: a quiet account's delivery latency, with a noisy neighbour (${result.noisySubscriptions} receivers × ${result.slowMs} ms) vs alone`,
+        value: `p50 ${result.neighboured.p50.toFixed(0)} vs ${result.alone.p50.toFixed(0)} ms`,
+        ratio: result.ratio.toFixed(2),
+        target: '< 2',
+      }];
+    },
   },
   kiosk: {
     name: 'kiosk drain', script: 'bench/kioskDrain.ts', prefix: 'kioskDrain',

@@ -6,12 +6,12 @@
  *      replayed by plain pg clients) — the API's create should reach ≥ 60% of it — and keyed against unkeyed;
  *   2. search and list pages at 10k, 100k and 1M check-ins (a database and server of their own), against
  *      reading one site at the same moment: the cost should not grow with the table;
- *   3. the companions: plate search, webhook dispatch overhead, kiosk drain rate;
+ *   3. the companions: plate search, webhook dispatch overhead, webhook fairness between tenants, kiosk drain rate;
  *   4. the write server's memory at the end against its memory after start.
  * Settings (env): BENCH_SECONDS per write case and connection count (3), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS
  * (4, unmeasured creates and ceiling replays before the first measurement), BENCH_CONNECTIONS
  * (1,8,32), BENCH_SEARCH_SIZES (10000,100000,1000000; BENCH_QUICK=1 stops at 100k), BENCH_SEARCH_SAMPLES (100), BENCH_SEARCH=0 (skips section 2),
- * BENCH_COMPANIONS (plates,webhooks,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
+ * BENCH_COMPANIONS (plates,webhooks,fairness,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
  * bench/companions.ts. The default run takes about 5 minutes on a 2-core machine.
  */
 import { buildWorld } from '../test/support/factories';
@@ -27,7 +27,7 @@ const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 4);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,8,32').split(',').map(Number);
 const SEARCH_SAMPLES = Math.round(envNumber('BENCH_SEARCH_SAMPLES', 100));
 const SIZES = (process.env.BENCH_SEARCH_SIZES || (process.env.BENCH_QUICK === '1' ? '10000,100000' : '10000,100000,1000000')).split(',').map(Number);
-const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,kiosk').split(',').filter((name) => name && name !== 'none');
+const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,fairness,kiosk').split(',').filter((name) => name && name !== 'none');
 const SEARCH = process.env.BENCH_SEARCH !== '0';
 const COMPANION_TIMEOUT_MS = envNumber('BENCH_COMPANION_TIMEOUT_SECONDS', 240) * 1000;
 const CEILING_TARGET = 0.6;

@@ -7,8 +7,9 @@ import { cors } from './middlewares/cors';
 import { errorHandler } from './middlewares/errorHandler';
 import { observe } from './middlewares/observe';
 import { createMetrics } from './observability/metrics';
-import { buildOpenApiDocument } from './openapi/document';
+import { buildOpenApiDocument, withOrigin } from './openapi/document';
 import { docsPage } from './openapi/docsPage';
+import { AddressLimiter } from './rateLimit/addressLimiter';
 import { RateLimiter } from './rateLimit/limiter';
 import { requestId } from './middlewares/requestId';
 import { routes } from './routes';
@@ -28,13 +29,14 @@ export function createApp(input: AppDeps): Koa {
     ...input,
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
+    addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
   };
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
   // proxy appended; earlier entries are whatever the client wrote.
   const app = new Koa({ proxy: input.env.TRUST_PROXY, maxIpsCount: 1 });
   const router = mountRoutes(routes, deps);
-  // Made once: the document only changes when the code does.
-  const openApi = JSON.stringify(buildOpenApiDocument(routes));
+  // Made once: the document only changes when the code does (the origin it names, per request).
+  const openApi = buildOpenApiDocument(routes);
   app.use(requestId);
   app.use(observe(deps.metrics, deps.log));
   app.use(cors);
@@ -49,7 +51,9 @@ export function createApp(input: AppDeps): Koa {
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = openApi;
+      // The server's own address as this request reached it (Host), when the Host header is a plain host.
+      const own = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : undefined;
+      ctx.body = JSON.stringify(own ? withOrigin(openApi, own) : openApi);
       return;
     }
     if (ctx.method === 'GET' && ctx.path === '/metrics') {
@@ -58,7 +62,11 @@ export function createApp(input: AppDeps): Koa {
       return;
     }
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
-      ctx.body = { status: 'ok' };
+      if (deps.healthy?.() === false) {
+        sendProblem(ctx, problem('UNAVAILABLE', 'The embedded database could not be restarted; the server is exiting.'));
+      } else {
+        ctx.body = { status: 'ok' };
+      }
       return;
     }
     if (ctx.path === '/readyz' && ctx.method === 'GET') {

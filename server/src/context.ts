@@ -2,6 +2,7 @@ import type { Env } from './config/env';
 import type { Database } from './db/database';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
+import type { AddressLimiter } from './rateLimit/addressLimiter';
 import type { RateLimiter } from './rateLimit/limiter';
 
 /** What the app is built from: made once at start, shared by every request. */
@@ -16,7 +17,9 @@ export interface AppDeps {
   /** Shared with the background workers of the process (made by createApp when absent). */
   metrics?: Metrics;
   limiter?: RateLimiter;
+  /** False once the process cannot recover by itself (its embedded database is gone): /healthz then says 503. */
+  healthy?: () => boolean;
 }
 
 /** The dependencies with every optional part made. */
-export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter };
+export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter; addressLimiter: AddressLimiter };

@@ -5,6 +5,7 @@ import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
 import { createDatabase, ensureDatabase } from './db/database';
 import { answerClientErrors } from './errors/clientErrors';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './db/embeddedPostgres';
+import { type SupervisedPostgres, superviseEmbeddedPostgres } from './db/embeddedSupervisor';
 import { migrate } from './db/migrate';
 import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
@@ -76,7 +77,9 @@ async function main(): Promise<void> {
   const metrics = createMetrics(database, () => webhookBacklog(database));
   // Made here, so a shutdown writes its last counts (other instances read them).
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE);
-  const app = createApp({ database, env, log, metrics, limiter });
+  // Set once serving (below); until then a dead embedded cluster fails the start instead.
+  let supervised: SupervisedPostgres | undefined;
+  const app = createApp({ database, env, log, metrics, limiter, healthy: () => supervised?.healthy() ?? true });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
     : undefined;
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
@@ -133,11 +136,22 @@ async function main(): Promise<void> {
     await staffPurge.stop();
     await limiter.stop();
     await database.close();
-    await embedded?.stop();
+    await (supervised ?? embedded)?.stop();
     log.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
   shutdownHandler = shutdown;
+  if (embedded) {
+    const { port } = embedded;
+    supervised = superviseEmbeddedPostgres(embedded, () => startEmbeddedPostgres({ dataDir: env.DATA_DIR, port, existingOnly: true }), {
+      log,
+      onGiveUp: () => {
+        // Whatever the drain meets with no database, the process ends: a supervisor can then start it afresh.
+        setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS * 3).unref();
+        void shutdown('embedded PostgreSQL lost', 1);
+      },
+    });
+  }
   // Serving: from here on a stop goes through shutdown, which stops the embedded PostgreSQL itself.
   stopOnFailure = undefined;
   // A signal that came while the server started listening: shut down now.

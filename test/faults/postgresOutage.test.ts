@@ -148,6 +148,8 @@ describe('PostgreSQL stopped and restarted under load', () => {
       expect(notReady.status, name).toBe(503);
       expect(notReady.type).toMatch(/application\/problem\+json/);
       expect(notReady.body.code).toBe('UNAVAILABLE');
+      // Alive and recovering by itself: no reason for a supervisor to restart it.
+      expect((await fetch(`${running.baseUrl}/healthz`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) })).status, name).toBe(200);
 
       state.phase = 'restarting';
       postgres = await startEmbeddedPostgres({ dataDir, port, flags });

@@ -441,6 +441,8 @@ describe('Idempotency-Key syntax', () => {
     ['256 characters', 'k'.repeat(256)],
     ['an empty quoted string', '""'],
     ['a quote inside a quoted key', '"a"b"'],
+    // Sent empty, not absent: a client that meant a key and built none must hear so, not lose its protection.
+    ['an empty header', ''],
   ];
 
   for (const [label, key] of invalid) {

@@ -165,6 +165,8 @@ describe('invalid environment', () => {
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', { WEBHOOK_ALLOW_PRIVATE_URLS: 'maybe' }],
+    ['ADMIN_TOKEN', { ADMIN_TOKEN: 'admin-token-0123456789' }],
+    ['ADMIN_TOKEN', { ADMIN_TOKEN: 'admin-admin-admin-admin-admin-admin' }],
   ];
 
   it('exits non-zero with one stderr line naming the variable', { timeout: 90_000 }, async () => {

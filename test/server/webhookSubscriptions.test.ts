@@ -214,19 +214,19 @@ describe('validation', () => {
     });
   });
 
-  it('refuses private, loopback and link-local hosts unless WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
+  it('refuses private, loopback, link-local and other non-public hosts unless WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
     const strictWorld = await buildWorld(strict.server);
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook',
       'http://169.254.169.254/latest/meta-data', 'http://192.168.0.10/hook', 'http://[::ffff:127.0.0.1]/hook']) {
       const body = await problemOf(strictWorld.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
-      expect(body.errors?.[0]).toMatchObject({ path: 'url', message: expect.stringMatching(/private, loopback or link-local/) });
+      expect(body.errors?.[0]).toMatchObject({ path: 'url', message: expect.stringMatching(/not public/) });
     }
     // A name that resolves inside is refused without saying to what (that would map the private network).
     const named = await problemOf(strictWorld.api, { url: 'http://localhost/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     expect(named.errors?.[0]?.message).toBe(
-      'The host localhost resolves to a private, loopback or link-local address (allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).',
+      'The host localhost resolves to an address that is not public (private, loopback, link-local, documentation or another special-purpose range; allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).',
     );
-    const created = await subscribe(strictWorld.api, { url: 'https://203.0.113.7/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const created = await subscribe(strictWorld.api, { url: 'https://93.184.215.14/hook', events: ['PERSON_CHECKIN_ENTERED'] });
     const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, { url: 'http://127.0.0.1/hook' });
     expect(patched.status).toBe(422);
     // The same URL passes where private URLs are allowed.

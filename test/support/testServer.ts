@@ -22,7 +22,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_ADMIN_TOKEN = 'test-admin-Q7vK2mX9pL4wR8tZ3nB6yH1cF5jD0sGe';
 
 /** The real app on 127.0.0.1 and a port of its own, on a database of its own (or a given one, to share it). */
 export async function startTestServer(

@@ -27,7 +27,14 @@ describe('the environment, read at start', () => {
 
   it('refuses an ADMIN_TOKEN with a space in it, which no Authorization header could carry', () => {
     expect(refusal({ ADMIN_TOKEN: 'admin token with spaces' })).toBe('Invalid environment variable ADMIN_TOKEN: must not contain spaces');
-    expect(parseEnv({ ADMIN_TOKEN: 'admin-token-0123456789' }).ADMIN_TOKEN).toBe('admin-token-0123456789');
+    expect(parseEnv({ ADMIN_TOKEN: '5f0c2a9e1b7d4c3a8e6f0b2d9c4a7e1f' }).ADMIN_TOKEN).toBe('5f0c2a9e1b7d4c3a8e6f0b2d9c4a7e1f');
+  });
+
+  it('refuses an ADMIN_TOKEN shorter than 32 characters or with little entropy', () => {
+    expect(refusal({ ADMIN_TOKEN: 'admin-token-0123456789' })).toMatch(/^Invalid environment variable ADMIN_TOKEN: must be at least 32 characters/);
+    for (const weak of ['a'.repeat(40), 'ab'.repeat(20), 'admin-admin-admin-admin-admin-admin', 'password1234password1234password']) {
+      expect(refusal({ ADMIN_TOKEN: weak }), weak).toMatch(/^Invalid environment variable ADMIN_TOKEN: is too predictable/);
+    }
   });
 });
 

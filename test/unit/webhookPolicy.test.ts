@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../server/src/webhooks/addressPolicy';
+import { isGlobalUnicast } from '../../server/src/webhooks/addressPolicy';
 import {
   STANDARD_RETRY_SCHEDULE_MS,
   type RetryPolicy,
@@ -9,17 +9,23 @@ import {
   withJitter,
 } from '../../server/src/webhooks/retrySchedule';
 
-describe('addresses a webhook may not reach by default', () => {
+describe('addresses a webhook may not reach by default: all but global unicast', () => {
   it.each([
     '127.0.0.1', '127.255.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
     '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
     '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::10.0.0.1', 'not-an-ip',
+    '::127.0.0.1', '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '2002:7f00:1::', '2002:a00:1::1', '64:ff9b::7f00:1', '64:ff9b:1::8.8.8.8',
+    '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '100::1', '2001:db8::1', '3fff::1', '5f00::1', 'fe80::1%eth0',
+    '192.0.2.1', '198.51.100.1', '203.0.113.1', '192.88.99.1', '192.0.0.1', '198.19.255.255', '240.0.0.1',
   ])('refuses %s', (address) => {
-    expect(isPrivateAddress(address)).toBe(true);
+    expect(isGlobalUnicast(address)).toBe(false);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
+  it.each([
+    '93.184.215.14', '8.8.8.8', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::1', '192.0.3.1', '198.20.0.1',
+  ])('allows %s', (address) => {
+    expect(isGlobalUnicast(address)).toBe(true);
   });
 });
 

@@ -23,7 +23,7 @@ const insert = (input: {
   SELECT sub.*, ${input.siteIds}::int[] AS site_ids FROM sub`;
 
 /**
- * Refuses (422) a URL whose host does not resolve or resolves to a private address (unless allowed); when
+ * Refuses (422) a URL whose host does not resolve or resolves to an address that is not global unicast (unless allowed); when
  * DNS cannot answer just now, 503 (not kept under an Idempotency-Key: the same request may pass in a
  * moment). No database.
  */

@@ -11,6 +11,29 @@ function wholeNumber(min: number, max?: number) {
   return max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`);
 }
 
+/** Bits a secret holds at most, judged by how often each of its characters occurs (Shannon, times its length). */
+function estimatedBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  const length = [...value].length;
+  let perChar = 0;
+  for (const count of counts.values()) perChar -= (count / length) * Math.log2(count / length);
+  return perChar * length;
+}
+
+/** Whether most characters repeat the one `period` places before (`abcabc…`, `admin-admin-…`). */
+function isRepetitive(value: string): boolean {
+  for (let period = 1; period <= value.length / 2; period += 1) {
+    let same = 0;
+    for (let index = period; index < value.length; index += 1) if (value[index] === value[index - period]) same += 1;
+    if (same >= 0.75 * (value.length - period)) return true;
+  }
+  return false;
+}
+
+/** 32 random hex characters hold 128 bits and measure 89 or more here; `aaaa…` or `abab…` measure little. */
+const isRandomEnough = (value: string) => estimatedBits(value) >= 80 && !isRepetitive(value);
+
 const envSchema = z.object({
   PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -24,7 +47,12 @@ const envSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   // Sent as `Authorization: Bearer <token>`, which cannot carry a space: one in the variable would lock the admin API out.
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  ADMIN_TOKEN: z
+    .string()
+    .regex(/^\S+$/, 'must not contain spaces')
+    .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
+    .refine(isRandomEnough, 'is too predictable (few distinct or repeated characters): use a random value, e.g. `openssl rand -hex 32`')
+    .optional(),
   // Behind a reverse proxy that appends X-Forwarded-For: the client address (for rate limits) is its last entry.
   TRUST_PROXY: booleanString.default(false),
   // Sign-in failures one client address may have in 15 minutes before its sign-ins are refused (429).

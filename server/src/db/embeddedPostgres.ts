@@ -7,6 +7,9 @@ import path from 'node:path';
 
 export interface RunningPostgres {
   url: string;
+  port: number;
+  /** Resolves, saying how, when the postmaster exits other than by `stop()` (killed, crashed). */
+  lost: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -242,6 +245,8 @@ export async function startEmbeddedPostgres(options: {
   ephemeral?: boolean;
   /** Extra server settings, e.g. `['-c', 'fsync=off']` for throwaway test clusters. */
   flags?: string[];
+  /** Start the cluster already in `dataDir` or fail: never make a new one (a restart must not serve an empty database). */
+  existingOnly?: boolean;
   onLog?: (line: string) => void;
 }): Promise<RunningPostgres> {
   const root = path.resolve(options.dataDir);
@@ -252,6 +257,7 @@ export async function startEmbeddedPostgres(options: {
   const log = options.onLog ?? (() => undefined);
   const made = await exists(path.join(databaseDir, 'PG_VERSION'));
   const password = await clusterPassword(root, !made);
+  if (!made && options.existingOnly) throw new Error(`no PostgreSQL cluster in ${databaseDir} any more`);
   if (made) {
     await stopOrphan(root, databaseDir);
   } else {
@@ -271,8 +277,17 @@ export async function startEmbeddedPostgres(options: {
   child.stderr?.removeAllListeners('data');
   child.stderr?.resume();
   let stopped = false;
+  const lost = new Promise<string>((resolve) => {
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (!stopped) resolve(signal ? `killed by ${signal}` : `exited with code ${code}`);
+    };
+    if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+    else child.once('exit', onExit);
+  });
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    port,
+    lost,
     async stop() {
       if (stopped) return;
       stopped = true;

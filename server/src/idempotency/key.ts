@@ -6,10 +6,11 @@ const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The Idempotency-Key header, bare (`abc`) or as a quoted string (`"abc"`, the IETF draft); both are the
- * same key. Absent → undefined. Not 1–255 visible ASCII characters → 400 (docs/api.md, Idempotency).
+ * same key. Absent → undefined. Not 1–255 visible ASCII characters (an empty header included) → 400
+ * (docs/api.md, Idempotency).
  */
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined || header === '') return undefined;
+  if (header === undefined) return undefined;
   const unquoted = header.length >= 2 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
   if (!VISIBLE_ASCII.test(unquoted) || (unquoted !== header && unquoted.includes('"'))) {
     throw problem('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');

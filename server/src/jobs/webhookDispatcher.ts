@@ -7,6 +7,7 @@ import {
   fanOutEvents,
   recordAttempts,
 } from '../webhooks/deliveryQueue';
+import { type DeliveryShares, InFlightShares, sharesFor } from '../webhooks/deliveryShares';
 import { type DeliveryResult, type RetryPolicy, decideAfterAttempt, parseRetryAfter, standardRetryPolicy } from '../webhooks/retrySchedule';
 import { type Sender, createSender } from '../webhooks/sender';
 import { signedHeaders } from '../webhooks/signature';
@@ -21,7 +22,7 @@ export interface WebhookDispatcherOptions {
   retryPolicy?: RetryPolicy;
   /** Per attempt (10 s: docs/webhooks.md). */
   timeoutMs?: number;
-  /** Attempts in flight at once. */
+  /** Attempts in flight at once (each account may take a share of them, each subscription half of that: deliveryShares.ts). */
   concurrency?: number;
   /** Test seams: the sender's connections per receiver, and how long an attempt may wait for one. */
   connectionsPerOrigin?: number;
@@ -52,6 +53,8 @@ const TIMEOUT_MS = 10_000;
  * the sender keeps 16 connections per receiver) before it is given up unsent and its lease released.
  */
 const QUEUE_TIMEOUT_MS = 15_000;
+/** Events fanned out per round at least, however few slots are free. */
+const MIN_FAN_OUT = 50;
 /** What a lease outlasts an attempt's two bounds by: time to record the outcome. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -79,8 +82,7 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   const policy = options.retryPolicy ?? standardRetryPolicy;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const concurrency = options.concurrency ?? 128;
-  // Refill when half the slots are free: one claim for many attempts, not one per finished attempt.
-  const lowWater = Math.max(1, Math.floor(concurrency / 2));
+
   const batchSize = options.batchSize ?? 200;
   const queueTimeoutMs = options.queueTimeoutMs ?? QUEUE_TIMEOUT_MS;
   // Longer than an attempt can take (waiting for a connection, then the exchange), so a live attempt never
@@ -93,6 +95,22 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
 
   let stopping = false;
   const inFlight = new Set<Promise<void>>();
+  // A slow or dead receiver fills only its subscription's share, a busy tenant only its account's.
+  const inFlightShares = new InFlightShares();
+  const { perAccount, perAccountAlone, perSubscription } = sharesFor(concurrency);
+  // Refill when the slots kept for newcomers are free: one claim for many attempts, not one per finished
+  // attempt; and while an account alone fills its share, new events still go out at the poll rate.
+  const lowWater = Math.max(1, concurrency - perAccountAlone);
+  const shares = (): DeliveryShares => ({
+    perAccount, perAccountAlone, perSubscription, accounts: inFlightShares.accounts, subscriptions: inFlightShares.subscriptions,
+  });
+  /**
+   * Whether an attempt's end freed a slot of a share that was full: its backlog may go on at once, not at
+   * the next poll (the round that follows claims whatever has been freed by then, not one per attempt).
+   */
+  const fullShareFreed = (delivery: ClaimedDelivery) =>
+    [perAccount - 1, perAccountAlone - 1].includes(inFlightShares.accounts.get(delivery.account_id) ?? 0) ||
+    (inFlightShares.subscriptions.get(`${delivery.account_id}:${delivery.subscription_id}`) ?? 0) === perSubscription - 1;
   let pending: AttemptRecord[] = [];
   let writes: Promise<void> = Promise.resolve();
   let wake: (() => void) | undefined;
@@ -102,10 +120,12 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   let perEvent = 1;
   let lastClaim = 0;
   let claimMore = false;
+  /** An account or subscription whose share was full freed a slot: its backlog may go on now, not at the next poll. */
+  let shareFreed = false;
 
   const yieldMs = options.yieldMs ?? 0;
   const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
+    shareFreed ? Promise.resolve() : new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
@@ -177,11 +197,18 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   };
 
   const start = (delivery: ClaimedDelivery) => {
+    inFlightShares.add(delivery.account_id, delivery.subscription_id, 1);
     const running: Promise<void> = attempt(delivery)
       .catch((error: unknown) => log.error('webhook attempt crashed', { error: String(error), deliveryId: delivery.id }))
       .finally(() => {
+        inFlightShares.add(delivery.account_id, delivery.subscription_id, -1);
         inFlight.delete(running);
-        if (waitingForSlots && concurrency - inFlight.size >= lowWater) wake?.();
+        if (fullShareFreed(delivery)) {
+          shareFreed = true;
+          wake?.();
+        } else if (waitingForSlots && concurrency - inFlight.size >= lowWater) {
+          wake?.();
+        }
       });
     inFlight.add(running);
   };
@@ -191,13 +218,16 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
    * lease whatever else is due (retries, deliveries fanned out beyond the slots) and start those attempts.
    */
   const round = async (yielding: boolean): Promise<boolean> => {
+    const freed = shareFreed;
+    shareFreed = false;
     const free = concurrency - inFlight.size;
     // As many events as fill the free slots (by the deliveries per event seen lately), so few deliveries
-    // are left for a second statement to lease.
-    const limit = perEvent > 0 ? Math.min(batchSize, Math.max(1, Math.ceil(free / perEvent))) : batchSize;
+    // are left for a second statement to lease; but never only a few: while one tenant's events fill the
+    // slots, the events behind them must still become deliveries, which the claim then takes fairly.
+    const limit = perEvent > 0 ? Math.min(batchSize, Math.max(MIN_FAN_OUT, Math.ceil(free / perEvent))) : batchSize;
     // Yielding to busy requests: only events that have waited `yieldMs` (the queue's head is its oldest).
     const createdBefore = yielding ? new Date(Date.now() - yieldMs) : null;
-    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs, createdBefore });
+    const fanned = await fanOutEvents(db, { limit, lease: free, leaseMs, createdBefore, shares: shares() });
     if (fanned.events > 0) perEvent = 0.8 * perEvent + 0.2 * (fanned.deliveries / fanned.events);
     for (const delivery of fanned.leased) start(delivery);
     const room = concurrency - inFlight.size;
@@ -205,9 +235,9 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
     // First attempts came leased with the fan-out: look for retries (and deliveries fanned out past the
     // free slots) once per poll interval, or at once while there are more of them.
     const leftOver = fanned.deliveries > fanned.leased.length;
-    if (!leftOver && !claimMore && Date.now() - lastClaim < pollMs) return fanned.events === limit;
+    if (!leftOver && !claimMore && !freed && Date.now() - lastClaim < pollMs) return fanned.events === limit;
     lastClaim = Date.now();
-    const claimed = await claimDueDeliveries(db, room, leaseMs);
+    const claimed = await claimDueDeliveries(db, room, leaseMs, shares());
     for (const delivery of claimed) start(delivery);
     claimMore = claimed.length === room;
     return fanned.events === limit || claimMore;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
 import { type FieldError, problem, validationFailed } from '../errors/problem';
 
@@ -109,16 +110,33 @@ function unacceptableParts(body: unknown): FieldError[] {
 }
 
 /**
- * Reads a JSON body (docs/api.md, Basics): over 64 KiB → 413, a non-JSON Content-Type → 415, unparsable → 400.
- * An empty body reads as undefined, so actions whose fields are all optional may send none.
+ * The server decodes no content coding: a body labelled gzip (or anything but identity) is refused, not
+ * read as if it were plain. RFC 7694: the 415 names what is accepted.
+ */
+function refuseContentEncoding(ctx: Context): void {
+  const codings = ctx.get('Content-Encoding').split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '');
+  const unsupported = codings.find((coding) => coding !== 'identity');
+  if (unsupported === undefined) return;
+  throw problem('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${unsupported} is not accepted; send the body uncompressed.`, {
+    headers: { 'Accept-Encoding': 'identity' },
+  });
+}
+
+/**
+ * Reads a JSON body (docs/api.md, Basics): over 64 KiB → 413, a non-JSON Content-Type or any
+ * Content-Encoding → 415, bytes that are not UTF-8 or text that is not JSON → 400. An empty body reads as
+ * undefined, so actions whose fields are all optional may send none.
  */
 export async function readJsonBody(ctx: Context): Promise<unknown> {
   const raw = await readRaw(ctx);
   if (raw.length === 0) return undefined;
+  refuseContentEncoding(ctx);
   const type = ctx.get('Content-Type');
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
     throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
   }
+  // Decoding would put U+FFFD in place of each bad byte and store it: refused, as a lone surrogate is.
+  if (!isUtf8(raw)) throw problem('MALFORMED_JSON', 'The request body is not valid UTF-8.');
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8')) as unknown;

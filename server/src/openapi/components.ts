@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import * as admin from '../../../shared/src/schemas/admin';
+import * as alerts from '../../../shared/src/schemas/alerts';
+import * as audit from '../../../shared/src/schemas/audit';
+import * as staff from '../../../shared/src/schemas/staff';
 import { Problem } from '../../../shared/src/schemas/common';
 import * as labels from '../../../shared/src/schemas/labels';
 import * as people from '../../../shared/src/schemas/personCheckins';
@@ -16,8 +19,11 @@ import * as webhooks from '../../../shared/src/schemas/webhooks';
  */
 export const namedSchemas = z.registry<{ id: string }>();
 
+/** Problem details as documented: `current` is declared per operation, as the resource its 409 carries. */
+export const DocumentedProblem = Problem.omit({ current: true });
+
 const named: Array<[z.ZodType, string]> = [
-  [Problem, 'Problem'],
+  [DocumentedProblem, 'Problem'],
   // People
   [people.CreateCheckinRequest, 'CreateCheckinRequest'],
   [people.CheckoutRequest, 'CheckoutRequest'],
@@ -60,5 +66,18 @@ const named: Array<[z.ZodType, string]> = [
   [admin.UpdateTokenRequest, 'UpdateTokenRequest'],
   [admin.Token, 'Token'],
   [admin.CreatedToken, 'CreatedToken'],
+  // Staff accounts
+  [staff.StaffUser, 'StaffUser'],
+  [staff.SignInRequest, 'SignInRequest'],
+  [staff.ChangePasswordRequest, 'ChangePasswordRequest'],
+  [staff.SetupRequest, 'SetupRequest'],
+  [staff.RedeemLinkRequest, 'RedeemLinkRequest'],
+  [staff.LinkInfo, 'LinkInfo'],
+  [staff.CreateUserRequest, 'CreateUserRequest'],
+  [staff.UpdateUserRequest, 'UpdateUserRequest'],
+  [staff.CreatedUser, 'CreatedUser'],
+  [staff.Actor, 'Actor'],
+  [alerts.Alert, 'Alert'],
+  [audit.AuditEvent, 'AuditEvent'],
 ];
 for (const [schema, id] of named) namedSchemas.add(schema, { id });

@@ -1,80 +1,25 @@
-import { z } from 'zod';
-import { Problem } from '../../../shared/src/schemas/common';
 import type { Route } from '../routes/define';
-import { namedSchemas } from './components';
-
-type JsonObject = Record<string, unknown>;
-type Io = 'input' | 'output';
-
-/** Where a named schema's definition goes; its uses refer to it there. */
-const componentRef = (name: string) => `#/components/schemas/${name}`;
-
-/**
- * Converts schemas to JSON Schema, gathering every named schema (openapi/components.ts) it meets into
- * `components`, under its name, and referring to it there. A named schema has one form: one named for
- * requests is only read (input), one named for answers only written (output); a name met in two different
- * forms is a mistake in components.ts, refused here (the OpenAPI test builds the document).
- */
-class SchemaCollector {
-  readonly components: Record<string, JsonObject> = {};
-
-  toSchema(schema: z.ZodType, io: Io): JsonObject {
-    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', metadata: namedSchemas });
-    const found = Object.entries($defs ?? {}).map(([name, definition]) => [name, this.relink(definition)] as const);
-    for (const [name, definition] of found) {
-      const known = this.components[name];
-      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(definition)) {
-        throw new Error(`OpenAPI: the named schema ${name} has two forms (as a request and as an answer); name only one`);
-      }
-      this.components[name] = definition as JsonObject;
-    }
-    return this.relink(rest) as JsonObject;
-  }
-
-  /** `#/$defs/<name>` (as zod writes it) → `#/components/schemas/<name>`, everywhere in `value`. */
-  private relink(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.relink(item));
-    if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) =>
-        key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')
-          ? [key, componentRef(item.slice('#/$defs/'.length))]
-          : [key, this.relink(item)],
-      ),
-    );
-  }
-}
+import { DocumentedProblem } from './components';
+import { headerComponents, headerParameters, parameterComponents, responseHeaders } from './headers';
+import { type JsonObject, SchemaCollector } from './jsonSchema';
+import { errorResponses } from './responses';
+import { selfOperation } from './selfOperation';
+import { tags } from './tags';
 
 /** `/sites/:siteId` → `/sites/{siteId}` */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } },
-});
+const operationId = (route: Route) =>
+  `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[{}]/g, '').replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
 
-/** The errors any route of a kind can answer (docs/api.md, Errors). */
-function errorResponses(route: Route): Record<string, unknown> {
-  const errors: Record<string, unknown> = {
-    401: problemResponse('UNAUTHENTICATED: no, unknown, expired or revoked token'),
-    404: problemResponse('NOT_FOUND: unknown resource, or a site the token cannot view'),
-    500: problemResponse('INTERNAL'),
-    503: problemResponse('UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now; retry after Retry-After'),
-  };
-  if (route.auth === 'token' || route.auth === 'session') {
-    errors[403] = problemResponse('INSUFFICIENT_SCOPE, or CSRF_REJECTED (a cookie write from another origin)');
-    errors[429] = problemResponse('RATE_LIMITED (see Retry-After)');
-  }
-  // Every route refuses query parameters it does not take (a route without a query schema takes none).
-  errors[400] = problemResponse('INVALID_QUERY');
-  if (route.body) {
-    errors[400] = problemResponse('MALFORMED_JSON, INVALID_QUERY or INVALID_IDEMPOTENCY_KEY');
-    errors[413] = problemResponse('PAYLOAD_TOO_LARGE');
-    errors[415] = problemResponse('UNSUPPORTED_MEDIA_TYPE');
-    errors[422] = problemResponse('VALIDATION_FAILED (with errors[]), OCCURRED_AT_OUT_OF_RANGE or IDEMPOTENCY_KEY_REUSED');
-  }
-  if (route.write) errors[409] = problemResponse('A state conflict (the body carries `current`) or IDEMPOTENCY_KEY_IN_USE');
-  return errors;
+/** Who may call, in words (x-required-scope says it for machines). */
+function access(route: Route): string {
+  if (route.auth === 'admin') return 'Needs the ADMIN_TOKEN of the deployment.';
+  if (route.auth === 'none') return 'Needs no credentials.';
+  if (route.auth === 'session') return 'Needs a staff session (the `gh_session` cookie of `POST /session`).';
+  return route.scope
+    ? `Needs a token, or a staff session whose role has the scope \`${route.scope}\`.`
+    : 'Needs any valid token or staff session.';
 }
 
 function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
@@ -83,19 +28,33 @@ function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
     if (!schema) continue;
     const json = schemas.toSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      list.push({ name, in: location, required: location === 'path' || (json.required ?? []).includes(name), schema: property });
+      const example = location === 'query' ? route.examples.query?.[name] : undefined;
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || (json.required ?? []).includes(name),
+        // A list in a query string is comma-separated: `status=IN,ON_BREAK`.
+        ...(property.type === 'array' ? { style: 'form', explode: false } : {}),
+        schema: property,
+        ...(example === undefined ? {} : { example: property.type === 'array' ? example.split(',') : example }),
+      });
     }
   }
-  if (route.write && (route.auth === 'token' || route.auth === 'session')) {
-    list.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description: 'Makes a retry safe: the first outcome is stored and replayed. 1–255 visible ASCII, bare or quoted.',
-      schema: { type: 'string', minLength: 1, maxLength: 257 },
-    });
+  return [...list, ...headerParameters(route)];
+}
+
+function successResponses(route: Route, schemas: SchemaCollector): Record<string, JsonObject> {
+  const responses: Record<string, JsonObject> = {};
+  const statuses = Object.keys(route.responses).map(Number).sort((a, b) => a - b);
+  for (const status of statuses) {
+    const schema = route.responses[status];
+    const headers = responseHeaders(route, status);
+    const example = status === statuses[0] ? { example: route.examples.response } : {};
+    responses[status] = schema
+      ? { description: 'Success', headers, content: { 'application/json': { schema: schemas.toSchema(schema, 'output'), ...example } } }
+      : { description: status === 304 ? 'Not modified: the copy the client holds (its If-None-Match) is current; no body' : 'Done; no body', headers };
   }
-  return list;
+  return responses;
 }
 
 function securityOf(route: Route): JsonObject[] {
@@ -106,44 +65,54 @@ function securityOf(route: Route): JsonObject[] {
 }
 
 function operation(route: Route, schemas: SchemaCollector): JsonObject {
-  const responses: Record<string, unknown> = {};
-  for (const [status, schema] of Object.entries(route.responses)) {
-    responses[status] = schema
-      ? { description: 'Success', content: { 'application/json': { schema: schemas.toSchema(schema, 'output') } } }
-      : { description: status === '304' ? 'Not modified' : 'No content' };
-  }
+  const request = route.body
+    ? { content: { 'application/json': { schema: schemas.toSchema(route.body, 'input'), example: route.examples.request } } }
+    : undefined;
   return {
-    operationId: `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[{}]/g, '').replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+    operationId: operationId(route),
     summary: route.summary,
+    description: `${route.description}\n\n${access(route)}`,
     tags: [route.tag],
     security: securityOf(route),
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     parameters: parameters(route, schemas),
-    ...(route.body
-      ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemas.toSchema(route.body, 'input') } } } }
-      : {}),
-    responses: { ...responses, ...errorResponses(route) },
+    ...(request ? { requestBody: { required: !route.bodyOptional, ...request } } : {}),
+    responses: { ...successResponses(route, schemas), ...errorResponses(route, schemas) },
   };
 }
+
+const DESCRIPTION = `Check-ins of people and vehicles at sites.
+
+- Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`; a 409 carries the resource as it is now in \`current\` where there is one.
+- Lists are keyset-paginated (\`limit\`, \`cursor\`, \`nextCursor\`). A query parameter an operation does not take is a 400 INVALID_QUERY.
+- Writes honour \`Idempotency-Key\`: a retry answers the stored outcome with \`Idempotent-Replayed: true\`.
+- Every response carries \`X-Request-Id\`; every authenticated one \`RateLimit\` and \`RateLimit-Policy\`.
+- A known path sent a method it does not take is a 405 with \`Allow\`; request headers over 16 KiB are a 431.`;
 
 /** The OpenAPI 3.1 document of every declared route, made from the very schemas the server validates with. */
 export function buildOpenApiDocument(routes: Route[]): JsonObject {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas = new SchemaCollector();
-  schemas.toSchema(Problem, 'output');
+  schemas.toSchema(DocumentedProblem, 'output');
+  const known = new Set(tags.map((tag) => tag.name));
   for (const route of routes) {
+    if (!known.has(route.tag)) throw new Error(`OpenAPI: tag "${route.tag}" of ${route.method} ${route.path} is not in openapi/tags.ts`);
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, schemas) };
   }
+  paths['/openapi.json'] = { get: selfOperation() };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Gatehouse API',
       version: '1.0.0',
-      description:
-        'Check-ins of people and vehicles at sites. Errors are RFC 9457 problem details; lists are keyset-paginated; writes honour Idempotency-Key.',
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+      // The deployment's own reference page (/docs): withOrigin adds its absolute URL.
+      contact: { name: 'Gatehouse API reference' },
     },
-    servers: [{ url: '/v1' }],
+    servers: [{ url: '/v1', description: 'Relative to where this document was read' }],
+    tags,
     paths,
     components: {
       securitySchemes: {
@@ -152,6 +121,19 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
         adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment (management API only).' },
       },
       schemas: schemas.components,
+      headers: headerComponents,
+      parameters: parameterComponents,
     },
+  };
+}
+
+/** The document as served to one request: with the server's own absolute URL first, as the request reached it. */
+export function withOrigin(document: JsonObject, origin: string): JsonObject {
+  const servers = document.servers as JsonObject[];
+  const info = document.info as { contact: JsonObject };
+  return {
+    ...document,
+    info: { ...info, contact: { ...info.contact, url: `${origin}/docs` } },
+    servers: [{ url: `${origin}/v1`, description: 'This server' }, ...servers],
   };
 }

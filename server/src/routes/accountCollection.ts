@@ -9,6 +9,9 @@ import { type Route, defineRoute } from './define';
 interface CollectionRouteSpec {
   path: string;
   summary: string;
+  description: string;
+  /** The item the reference shows (in a page, for a list). */
+  example: unknown;
   tag: string;
   scope: Scope;
   /** The schema of one item, as `present` makes it. */
@@ -17,10 +20,11 @@ interface CollectionRouteSpec {
 
 /** GET the collection, oldest first: a keyset page by id. */
 export function listByIdRoute<Row extends { id: number }>(collection: AccountCollection<Row>, spec: CollectionRouteSpec): Route {
-  const { item, ...route } = spec;
+  const { item, example, ...route } = spec;
   return defineRoute({
     method: 'GET',
     ...route,
+    examples: { response: { data: [example], nextCursor: null } },
     auth: 'token',
     query: PageQuery,
     responses: { 200: page(item) },
@@ -37,10 +41,11 @@ export function readByIdRoute<Row extends { id: number }, P extends z.ZodType>(
   collection: AccountCollection<Row>,
   spec: CollectionRouteSpec & { params: P; idOf: (params: z.infer<P>) => number },
 ): Route {
-  const { idOf, item, ...route } = spec;
+  const { idOf, item, example, ...route } = spec;
   return defineRoute({
     method: 'GET',
     ...route,
+    examples: { response: example },
     auth: 'token',
     responses: { 200: item },
     handler: async ({ db, principal, params }) => {

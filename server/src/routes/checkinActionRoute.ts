@@ -7,7 +7,7 @@ import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authenticate';
 import type { GuardedWrite } from '../reply';
-import { type Method, type Route, defineRoute, siteOf } from './define';
+import { type Method, type Route, type RouteExamples, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
 /** What a check-in transition command takes (people and vehicles alike). */
@@ -27,6 +27,10 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   method: Method;
   path: string;
   summary: string;
+  description: string;
+  examples: RouteExamples<B>;
+  /** The state conflicts (409) this action answers, with the check-in as `current`. */
+  conflicts: readonly string[];
   scope: Scope;
   /**
    * The audit action of this endpoint (approve, deny: always; checkout: when manual), or none (breaks).
@@ -59,6 +63,9 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
+    conflict: { codes: spec.conflicts, current: kind.response },
     tag: kind.tag,
     auth: 'token',
     scope: spec.scope,

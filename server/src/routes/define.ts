@@ -29,11 +29,34 @@ export interface HandlerContext<P, Q, B> {
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
+/**
+ * What the API reference shows as an example: the request body (required when the route takes one, typed by
+ * its schema) and the success response's body (`null` for a 204), checked against the schemas by the tests.
+ */
+export type RouteExamples<B> = (B extends z.ZodType ? { request: z.input<B> } : { request?: undefined }) & {
+  response: unknown;
+  /** Query parameters worth showing (`{ status: 'IN,ON_BREAK' }`). */
+  query?: Record<string, string>;
+};
+
+/** A 409 a route answers for the state of a resource (besides IDEMPOTENCY_KEY_IN_USE): its codes, and what `current` carries. */
+export interface RouteConflict {
+  codes: readonly string[];
+  /** Each a named schema (openapi/components.ts); several when different conflicts carry different resources. */
+  current?: z.ZodType | readonly z.ZodType[];
+}
+
+/** Headers a route's success (and 304) responses carry besides those every response carries. */
+export type SuccessHeader = 'ETag' | 'Cache-Control';
+
 export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
   method: Method;
   /** Koa-router path under /v1, e.g. `/sites/:siteId/checkins/people`. */
   path: string;
   summary: string;
+  /** For the API reference: what it does, its states and errors, and any rule the schemas cannot say. */
+  description: string;
+  examples: RouteExamples<B>;
   tag: string;
   /**
    * `token`: a Bearer API token or a staff session; `session`: a staff session only; `admin`: the
@@ -43,6 +66,8 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   scope?: Scope;
   /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
+  conflict?: RouteConflict;
+  headers?: readonly SuccessHeader[];
   params?: P;
   query?: Q;
   body?: B;
@@ -75,10 +100,14 @@ export interface Route {
   method: Method;
   path: string;
   summary: string;
+  description: string;
+  examples: { request?: unknown; response: unknown; query?: Record<string, string> };
   tag: string;
   auth: RouteAuth;
   scope?: Scope;
   audit?: RouteAudit;
+  conflict?: RouteConflict;
+  headers: readonly SuccessHeader[];
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -101,10 +130,14 @@ export function defineRoute<
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
     tag: spec.tag,
     auth: spec.auth,
     scope: spec.scope,
     audit: spec.audit as RouteAudit | undefined,
+    conflict: spec.conflict,
+    headers: spec.headers ?? [],
     params: spec.params,
     query: spec.query,
     body: spec.body,

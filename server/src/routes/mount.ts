@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { authenticateAdmin } from '../auth/admin';
-import { authenticate } from '../auth/authenticate';
+import { authenticate, bearerOf } from '../auth/authenticate';
 import { type Principal, type SiteAccess, principalKey } from '../auth/principal';
 import { checkSameOrigin } from '../auth/csrf';
 import { sessionIdOf } from '../auth/sessions';
@@ -16,6 +16,8 @@ import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
 import { readJsonBody } from '../middlewares/readJsonBody';
+import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGate';
+import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Reply, Route } from './define';
 
@@ -96,34 +98,53 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const params = parseParams(route.params, ctx.params as Record<string, string>);
   const keyed = route.write && (route.auth === 'token' || route.auth === 'session');
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
-  const { key, keyRefusal } = keyed ? readIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : { key: undefined, keyRefusal: undefined };
+  // The raw header: Koa's ctx.get answers '' both when it is absent and when it was sent empty.
+  const header = ctx.req.headers['idempotency-key'];
+  const { key, keyRefusal } = keyed ? readIdempotencyKey(Array.isArray(header) ? header.join(', ') : header) : { key: undefined, keyRefusal: undefined };
   const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
   let stored: StoredOutcome | undefined;
+  // Requests without a valid token, and the management API, share a budget per client address.
+  const address = clientKey(ctx.ip);
+  const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
+  const authorization = ctx.get('Authorization');
+  const caller = { authorization, sessionId: sessionIdOf(ctx), sessionOnly: route.auth === 'session' };
+  // What vouches for the caller at the address budget: the bearer token, or else the session cookie.
+  const credential = (caller.sessionOnly ? undefined : bearerOf(authorization)) ?? (caller.sessionId === undefined ? undefined : `session ${caller.sessionId}`);
+  // Whether the whole body was in by the time the token check answered (the usual case: it comes with the
+  // headers, or a moment after them).
+  let bodyInByCheck = true;
   if (route.auth === 'admin') {
-    authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
-  } else if (route.auth !== 'none') {
-    const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
+    spendAddressBudget(deps.addressLimiter, address, now);
+    authenticateAdmin(deps.env.ADMIN_TOKEN, authorization);
+  } else if (route.auth === 'none') {
+    // Sign-in and one-time links: anyone may call, so each request spends the address's budget.
+    spendAddressBudget(deps.addressLimiter, address, now);
+  } else {
     let refusal: ProblemError | undefined;
-    ({ principal, site, stored, refusal } = await authenticate(pool, {
-      authorization: ctx.get('Authorization'),
-      sessionId: sessionIdOf(ctx),
-      sessionOnly: route.auth === 'session',
-      scope: route.scope,
-      siteId,
-      now,
-      idempotency: key === undefined ? undefined : { key, since },
-    }));
-    // A known token's request counts, refused or not.
+    ({ principal, site, stored, refusal } = await withinAddressBudget(
+      deps.addressLimiter,
+      { address, bearer: credential, now },
+      () => authenticate(pool, { ...caller, scope: route.scope, siteId, now, idempotency: key === undefined ? undefined : { key, since } }),
+    ));
+    // A known caller's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
     // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.
     if (principal.session && route.write) checkSameOrigin(ctx, deps.env.PUBLIC_URL);
+    bodyInByCheck = route.body === undefined || ctx.req.complete;
     if (refusal) throw refusal;
     if (keyRefusal) throw keyRefusal;
   }
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
+  if (!bodyInByCheck) {
+    // The body arrived after the token and the site were checked, maybe minutes later: checked again, so a
+    // token revoked or a site taken from it meanwhile is refused now, not written for (docs/api.md).
+    const again = await authenticate(pool, { ...caller, scope: route.scope, siteId, now: deps.clock?.() ?? new Date() });
+    if (again.refusal) throw again.refusal;
+    ({ principal, site } = again);
+  }
   const requestId = String(ctx.state.requestId);
   const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
     params, query, body, principal, site, db, now, requestId, deps, koa: ctx,

@@ -1,6 +1,7 @@
 import type { WebhookAttempt } from '../../../shared/src/schemas/webhooks';
 import { type Executor, inTransaction, queryOne, queryRows } from '../db/query';
 import { type Sql, raw, sql } from '../db/sql';
+import { type DeliveryShares, busyShares } from './deliveryShares';
 
 /**
  * The request body a receiver gets, as text made by the database: the outbox payload with its envelope
@@ -14,11 +15,13 @@ const BODY = raw(`json_build_object('id', o.payload->'id', 'type', o.payload->'t
  * Turns a batch of new outbox events into delivery rows for every subscription that asks for the kind and
  * the site and was enabled when the event happened (a disabled one's are parked until it is enabled
  * again), and takes the events off the queue, in one statement. SKIP LOCKED: concurrent dispatchers take
- * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. The first `lease`
- * deliveries are inserted already leased to this dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
+ * disjoint batches; the unique index makes a second fan-out of one event a no-op anyway. Up to `lease`
+ * deliveries, within each account's and subscription's share, are inserted already leased to this
+ * dispatcher and returned, so a first attempt costs no separate claim; the rest wait for any dispatcher.
  */
-const fanOut = (input: { limit: number; lease: number; leaseMs: number; createdBefore: Date | null }) => sql`
-  WITH queued AS (
+const fanOut = (input: FanOutInput & { createdBefore: Date | null }) => sql`
+  WITH ${busyShares(input.shares)},
+  queued AS (
     DELETE FROM outbox_queue q WHERE q.outbox_id = ANY (ARRAY(
       SELECT head.outbox_id
       FROM (SELECT account_id, outbox_id FROM outbox_queue ORDER BY outbox_id LIMIT ${input.limit} FOR UPDATE SKIP LOCKED) head
@@ -45,7 +48,9 @@ const fanOut = (input: { limit: number; lease: number; leaseMs: number; createdB
   -- since gets it parked, until it is enabled again.
   matches AS (
     SELECT e.account_id, s.id AS subscription_id, e.id AS outbox_id, e.event_id, e.type, s.enabled,
-           row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n
+           row_number() OVER (PARTITION BY s.enabled ORDER BY e.id, s.id) AS n,
+           row_number() OVER (PARTITION BY s.enabled, e.account_id ORDER BY e.id, s.id) AS account_n,
+           row_number() OVER (PARTITION BY s.enabled, e.account_id, s.id ORDER BY e.id) AS subscription_n
     FROM events e
     JOIN subs s ON s.account_id = e.account_id AND e.type = ANY (s.events)
       AND (SELECT p.disabled_at IS NULL OR e.created_at < p.disabled_at FROM webhook_subscription_periods p
@@ -56,16 +61,22 @@ const fanOut = (input: { limit: number; lease: number; leaseMs: number; createdB
   fanned AS (
     INSERT INTO webhook_deliveries (account_id, subscription_id, outbox_id, event_id, event_type, next_attempt_at,
       locked_until, created_at, updated_at)
-    SELECT account_id, subscription_id, outbox_id, event_id, type, CASE WHEN enabled THEN now() ELSE 'infinity' END,
-           CASE WHEN enabled AND n <= ${input.lease} THEN date_trunc('milliseconds', now()) + ${input.leaseMs}::bigint * interval '1 millisecond' END,
+    SELECT m.account_id, m.subscription_id, m.outbox_id, m.event_id, m.type, CASE WHEN m.enabled THEN now() ELSE 'infinity' END,
+           CASE WHEN m.enabled AND m.n <= ${input.lease}
+                 AND m.account_n <= ${input.shares.perAccount}::int - coalesce(ba.n, 0)
+                 AND m.subscription_n <= ${input.shares.perSubscription}::int - coalesce(bs.n, 0)
+             THEN date_trunc('milliseconds', now()) + ${input.leaseMs}::bigint * interval '1 millisecond' END,
            now(), now()
-    FROM matches ORDER BY enabled DESC, n
+    FROM matches m
+    LEFT JOIN busy_accounts ba ON ba.account_id = m.account_id
+    LEFT JOIN busy_subscriptions bs ON bs.account_id = m.account_id AND bs.subscription_id = m.subscription_id
+    ORDER BY m.enabled DESC, m.n
     ON CONFLICT (account_id, subscription_id, outbox_id) DO NOTHING
     RETURNING account_id, id, subscription_id, outbox_id, event_id, retry_step, final_attempt, locked_until),
   taken AS (SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM fanned)::int AS deliveries)
   SELECT taken.events, taken.deliveries, leased.*
   FROM taken LEFT JOIN (
-    SELECT f.account_id, f.id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, e.body
+    SELECT f.account_id, f.id, f.subscription_id, f.event_id, f.retry_step, f.final_attempt, f.locked_until, s.url, s.secret, e.body
     FROM fanned f
     JOIN subs s ON s.account_id = f.account_id AND s.id = f.subscription_id
     JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
@@ -73,13 +84,21 @@ const fanOut = (input: { limit: number; lease: number; leaseMs: number; createdB
 
 type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
 
+interface FanOutInput {
+  limit: number;
+  lease: number;
+  leaseMs: number;
+  createdBefore?: Date | null;
+  shares: DeliveryShares;
+}
+
 /**
  * Fans out up to `limit` events (of the queue's oldest `limit`, those created by `createdBefore` when it is
  * given); returns how many events and deliveries it made, and those it leased (at most `lease`).
  */
 export async function fanOutEvents(
   db: Executor,
-  input: { limit: number; lease: number; leaseMs: number; createdBefore?: Date | null },
+  input: FanOutInput,
 ): Promise<{ events: number; deliveries: number; leased: ClaimedDelivery[] }> {
   const statement = fanOut({ ...input, createdBefore: input.createdBefore ?? null });
   const rows = await queryRows<FanOutRow>(db, statement, { prepare: true });
@@ -91,22 +110,42 @@ export async function fanOutEvents(
  * Leases due deliveries of enabled subscriptions: `locked_until` is set (database time, whole
  * milliseconds so it reads back exactly), and the statement ends, so no lock is held during the HTTP call.
  * A dispatcher that dies leaves the lease to expire; another takes the delivery then.
+ *
+ * Fair: it looks at the head of every enabled subscription's due queue (at most its share; migration
+ * 0015's index), ranks each account's candidates oldest first, and takes every account's first before any
+ * account's second, so a tenant with a backlog at a slow receiver does not hold back another's first attempt.
+ * An account alone with work due may take more than its share, never the quarter kept for newcomers.
  */
-const claim = (limit: number, leaseMs: number) => sql`
-  WITH due AS (
-    SELECT d.account_id, d.id FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.next_attempt_at <= clock_timestamp()
-      AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
-      AND EXISTS (SELECT 1 FROM webhook_subscriptions s
-                  WHERE s.account_id = d.account_id AND s.id = d.subscription_id AND s.enabled)
-    ORDER BY d.next_attempt_at LIMIT ${limit}
+const claim = (limit: number, leaseMs: number, shares: DeliveryShares) => sql`
+  WITH ${busyShares(shares)},
+  heads AS (
+    SELECT h.account_id, h.id, h.next_attempt_at,
+           row_number() OVER (PARTITION BY h.account_id ORDER BY h.next_attempt_at, h.id) AS account_rank
+    FROM webhook_subscriptions s
+    LEFT JOIN busy_subscriptions bs ON bs.account_id = s.account_id AND bs.subscription_id = s.id
+    CROSS JOIN LATERAL (
+      SELECT d.account_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+      WHERE d.account_id = s.account_id AND d.subscription_id = s.id AND d.status = 'pending'
+        AND d.next_attempt_at <= clock_timestamp() AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
+      ORDER BY d.next_attempt_at LIMIT greatest(0, ${shares.perSubscription}::int - coalesce(bs.n, 0))) h
+    WHERE s.enabled),
+  picked AS (
+    SELECT h.account_id, h.id FROM heads h LEFT JOIN busy_accounts ba ON ba.account_id = h.account_id
+    WHERE h.account_rank <= CASE WHEN (SELECT count(DISTINCT account_id) FROM heads) = 1
+                                 THEN ${shares.perAccountAlone}::int ELSE ${shares.perAccount}::int END - coalesce(ba.n, 0)
+    ORDER BY h.account_rank, h.next_attempt_at LIMIT ${limit}),
+  -- Each picked row by its key, locked and checked again (another dispatcher may have leased it meanwhile).
+  due AS (
+    SELECT d.account_id, d.id FROM picked p
+    JOIN webhook_deliveries d ON d.account_id = p.account_id AND d.id = p.id
+    WHERE d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < clock_timestamp())
     FOR UPDATE OF d SKIP LOCKED),
   claimed AS (
     UPDATE webhook_deliveries d
     SET locked_until = date_trunc('milliseconds', clock_timestamp()) + ${leaseMs}::bigint * interval '1 millisecond'
     FROM due WHERE d.account_id = due.account_id AND d.id = due.id
     RETURNING d.account_id, d.id, d.subscription_id, d.outbox_id, d.event_id, d.retry_step, d.final_attempt, d.locked_until)
-  SELECT c.account_id, c.id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
+  SELECT c.account_id, c.id, c.subscription_id, c.event_id, c.retry_step, c.final_attempt, c.locked_until, s.url, s.secret, ${BODY}
   FROM claimed c
   JOIN webhook_subscriptions s ON s.account_id = c.account_id AND s.id = c.subscription_id
   JOIN outbox_events o ON o.account_id = c.account_id AND o.id = c.outbox_id`;
@@ -115,6 +154,7 @@ const claim = (limit: number, leaseMs: number) => sql`
 export interface ClaimedDelivery {
   account_id: number;
   id: number;
+  subscription_id: number;
   event_id: string;
   retry_step: number;
   final_attempt: boolean;
@@ -126,9 +166,15 @@ export interface ClaimedDelivery {
   body: string;
 }
 
-export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-  return queryRows<ClaimedDelivery>(db, claim(limit, leaseMs), { prepare: true });
+/** Leases up to `limit` due deliveries within the shares (none given: one dispatcher's worth, nothing held back). */
+export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number, shares: DeliveryShares = unshared(limit)): Promise<ClaimedDelivery[]> {
+  return queryRows<ClaimedDelivery>(db, claim(limit, leaseMs, shares), { prepare: true });
 }
+
+/** Shares that hold nothing back: every account and subscription may take all `limit`. */
+const unshared = (limit: number): DeliveryShares => ({
+  perAccount: limit, perAccountAlone: limit, perSubscription: limit, accounts: new Map(), subscriptions: new Map(),
+});
 
 /** The delivery and lease an outcome is for. */
 interface LeasedDelivery {

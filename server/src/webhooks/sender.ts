@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
-import { guardedLookup, hostOf, isPrivateAddress } from './addressPolicy';
+import { guardedLookup, hostOf, isGlobalUnicast } from './addressPolicy';
 import { OriginQueue } from './originQueue';
 
 export interface SendResult {
@@ -233,8 +233,8 @@ export function createSender(options: {
     const url = new URL(input.url);
     const host = hostOf(url);
     // A literal IP never goes through `lookup`: check it here.
-    if (!options.allowPrivateUrls && net.isIP(host) && isPrivateAddress(host)) {
-      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address`, durationMs: 0, at: new Date() });
+    if (!options.allowPrivateUrls && net.isIP(host) && !isGlobalUnicast(host)) {
+      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is not a public address (private, loopback, link-local or another special-purpose range)`, durationMs: 0, at: new Date() });
     }
     return new Promise<SendResult>((resolve) => {
       const request: Dispatcher.DispatchOptions = {

@@ -20,8 +20,15 @@ export const channels = ['API', 'KIOSK'] as const;
 export const Channel = z.enum(channels);
 export type Channel = z.infer<typeof Channel>;
 
+/** Text that is refused when blank (trimmed first), so a document can say so (`pattern: \S`). */
+export const nonBlankTexts = z.registry<{ nonBlank: true }>();
+
 /** Non-empty trimmed text of bounded length. */
-export const Text = (max: number) => z.string().trim().min(1).max(max);
+export const Text = (max: number) => {
+  const text = z.string().trim().min(1).max(max);
+  nonBlankTexts.add(text, { nonBlank: true });
+  return text;
+};
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -44,18 +51,24 @@ export const PageQuery = z.strictObject({
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), nextCursor: z.string().nullable() });
 
+/** Each comma-separated query value and the values it takes, so a document can describe it as the array it reads as. */
+export const commaLists = z.registry<{ values: readonly string[] }>();
+
 /** A comma-separated query value (`status=IN,ON_BREAK`) read as an array of enum values. */
-export const commaList = <T extends readonly [string, ...string[]]>(values: T) =>
-  z
+export const commaList = <T extends readonly [string, ...string[]]>(values: T) => {
+  const list = z
     .string()
     .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))
     .pipe(z.array(z.enum(values)).min(1));
+  commaLists.add(list, { values });
+  return list;
+};
 
 /** RFC 9457 problem details as every error response carries them (docs/api.md, Errors). */
 export const Problem = z.object({
   type: z.string(),
   title: z.string(),
-  status: z.number().int(),
+  status: z.number().int().min(400).max(599),
   detail: z.string(),
   code: z.string(),
   instance: z.string(),

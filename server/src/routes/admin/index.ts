@@ -11,6 +11,7 @@ import {
 import { createAccount, createSite, createToken, revokeToken, updateToken } from '../../commands/provisioning';
 import { validationFailed } from '../../errors/problem';
 import { defineRoute } from '../define';
+import { tokenExample } from '../examples';
 import { AccountParams, TokenParams } from '../params';
 
 const tag = 'Management (ADMIN_TOKEN)';
@@ -20,6 +21,8 @@ export const adminRoutes = [
     method: 'POST',
     path: '/admin/accounts',
     summary: 'Create an account',
+    description: 'Creates an account (a tenant): its sites, tokens and data are apart from every other account\'s.',
+    examples: { request: { name: 'ACME Logistics' }, response: { accountId: 1, name: 'ACME Logistics' } },
     tag,
     auth: 'admin',
     body: CreateAccountRequest,
@@ -30,6 +33,8 @@ export const adminRoutes = [
     method: 'POST',
     path: '/admin/accounts/:accountId/sites',
     summary: 'Create a site in an account (with the default check-in configuration)',
+    description: 'Creates a site in the account, with the default check-in configuration. `timezone` is an IANA time zone name (default UTC).',
+    examples: { request: { name: 'Head office', timezone: 'Europe/Berlin' }, response: { siteId: 1, accountId: 1, name: 'Head office', timezone: 'Europe/Berlin' } },
     tag,
     auth: 'admin',
     params: AccountParams,
@@ -44,6 +49,12 @@ export const adminRoutes = [
     method: 'POST',
     path: '/admin/accounts/:accountId/tokens',
     summary: 'Issue a token (the plaintext token is shown only in this response)',
+    description:
+      'Issues a token of the account for `siteIds` (sites of this account) or `allSites: true` (every site, now and future), not both. Without `scopes` it gets the defaults of its `channel` (API: all but webhooks:manage and sites:configure; KIOSK: checkins:read, checkins:write, checkins:approve, vehicles:read, vehicles:write). The plaintext `token` is shown only here.',
+    examples: {
+      request: { name: 'Lobby kiosk', siteIds: [1], channel: 'KIOSK' },
+      response: { ...tokenExample, token: 'ck_5Wn2xR9aLq0ZbT4yKc8VfH1mJd6Ps3Ge0p2AbC' },
+    },
     tag,
     auth: 'admin',
     params: AccountParams,
@@ -61,6 +72,8 @@ export const adminRoutes = [
     method: 'PATCH',
     path: '/admin/tokens/:tokenId',
     summary: "Change a token's sites or scopes (effective on its next request)",
+    description: 'Changes only the fields sent, effective on the token\'s next request. `allSites: true` and `siteIds` cannot come together; `siteIds` must be sites of the token\'s account.',
+    examples: { request: { scopes: ['checkins:read'] }, response: { ...tokenExample, scopes: ['checkins:read'] } },
     tag,
     auth: 'admin',
     params: TokenParams,
@@ -72,6 +85,8 @@ export const adminRoutes = [
     method: 'DELETE',
     path: '/admin/tokens/:tokenId',
     summary: 'Revoke a token at once',
+    description: 'Revokes the token: its very next request is a 401.',
+    examples: { response: null },
     tag,
     auth: 'admin',
     params: TokenParams,

@@ -13,6 +13,18 @@ export const kioskRoutes = [
     method: 'GET',
     path: '/sites/:siteId/kiosk/watchlist-digest',
     summary: 'Read the watchlist as keyed hashes, so a kiosk can tell a watchlisted visitor offline (revalidate with If-None-Match)',
+    description:
+      'The account\'s watchlist as a kiosk keeps it: per kind, the hex HMAC-SHA256 under `key` of each entry\'s normalized email, phone digits and full name, sorted. No names, no reasons; the key comes along, so this is pseudonymization, not secrecy. Answered with `ETag` and `Cache-Control: private, no-cache`; `If-None-Match` gives a 304 while it is unchanged.',
+    examples: {
+      response: {
+        algorithm: 'HMAC-SHA256',
+        key: 'q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=',
+        email: ['5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592'],
+        phone: [],
+        name: [],
+      },
+    },
+    headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
     scope: 'checkins:write',

@@ -2,6 +2,7 @@ import { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from 
 import { createPersonLabel, deletePersonLabel, personLabels, updatePersonLabel } from '../../commands/personLabels';
 import { listByIdRoute, readByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
+import { personLabelExample } from '../examples';
 import { LabelParams } from '../params';
 import { auditParam, auditReply } from '../../audit/targets';
 
@@ -12,6 +13,9 @@ export const labelRoutes = [
     method: 'POST',
     path: '/labels/people',
     summary: 'Create a person label',
+    description: 'Creates a label of the account for person check-ins. Names are unique in the account, compared case-insensitively.',
+    examples: { request: { name: 'Contractor', color: '#1a2b3c' }, response: personLabelExample },
+    conflict: { codes: ['LABEL_NAME_TAKEN: the account has a person label of that name'], current: PersonLabel },
     tag,
     auth: 'token',
     scope: 'labels:write',
@@ -23,15 +27,18 @@ export const labelRoutes = [
       body: await createPersonLabel(db, { accountId: principal.accountId, request: body, now }),
     }),
   }),
-  listByIdRoute(personLabels, { path: '/labels/people', summary: 'List person labels (oldest first)', tag, scope: 'checkins:read', item: PersonLabel }),
+  listByIdRoute(personLabels, { path: '/labels/people', summary: 'List person labels (oldest first)', description: 'The person labels of the account, oldest first.', example: personLabelExample, tag, scope: 'checkins:read', item: PersonLabel }),
   readByIdRoute(personLabels, {
-    path: '/labels/people/:labelId', summary: 'Read a person label', tag, scope: 'checkins:read', item: PersonLabel,
+    path: '/labels/people/:labelId', summary: 'Read a person label', description: 'One person label of the account.', example: personLabelExample, tag, scope: 'checkins:read', item: PersonLabel,
     params: LabelParams, idOf: (params) => params.labelId,
   }),
   defineRoute({
     method: 'PATCH',
     path: '/labels/people/:labelId',
     summary: 'Rename or recolor a person label (null clears the color)',
+    description: 'Changes only the fields sent; `color: null` clears the color. Names are unique in the account, compared case-insensitively.',
+    examples: { request: { color: null }, response: { ...personLabelExample, color: null } },
+    conflict: { codes: ['LABEL_NAME_TAKEN: the account has a person label of that name'], current: PersonLabel },
     tag,
     auth: 'token',
     scope: 'labels:write',
@@ -48,6 +55,8 @@ export const labelRoutes = [
     method: 'DELETE',
     path: '/labels/people/:labelId',
     summary: 'Delete a person label (it is taken off every check-in that carries it)',
+    description: 'Deletes the label and takes it off every check-in that carries it.',
+    examples: { response: null },
     tag,
     auth: 'token',
     scope: 'labels:write',

@@ -12,6 +12,7 @@ import { viewableSites } from '../../policies/viewableSites';
 import { presentPersonCheckin } from '../../presenters/personCheckin';
 import { searchPersonCheckins } from '../../queries/personCheckinSearch';
 import { defineRoute, siteOf } from '../define';
+import { pageOf, personCheckinExample } from '../examples';
 import { CheckinParams, SiteParams } from '../params';
 import { personActionRoutes } from './actions';
 import { auditCheckin, isManual } from '../../audit/targets';
@@ -24,6 +25,12 @@ export const personCheckinRoutes = [
     method: 'POST',
     path: base,
     summary: 'Create a person check-in (IN, or PENDING / STOP per site approval and watchlist)',
+    description:
+      'Records a visitor at the site. The status is STOP when the person matches the account\'s watchlist, else PENDING when the site requires approval, else IN. `entry.source` is set by the server from the token\'s channel. The body must also hold every field the site\'s configuration requires (standard fields in `person` or at the top level, others in `customFields`); each missing one is listed in the 422. `labelIds` must name person labels of the account.',
+    examples: {
+      request: { person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'ACME' }, hostName: 'Grace', purpose: 'Meeting', customFields: { badgeNumber: '17' }, labelIds: [3] },
+      response: personCheckinExample,
+    },
     tag,
     auth: 'token',
     scope: 'checkins:write',
@@ -46,6 +53,8 @@ export const personCheckinRoutes = [
     method: 'GET',
     path: base,
     summary: 'List the check-ins of one site, newest entry first',
+    description: 'The site\'s person check-ins, newest entry first, optionally only those in the given statuses (comma-separated).',
+    examples: { query: { status: 'IN,ON_BREAK' }, response: pageOf(personCheckinExample) },
     tag,
     auth: 'token',
     scope: 'checkins:read',
@@ -67,6 +76,8 @@ export const personCheckinRoutes = [
     method: 'GET',
     path: `${base}/:checkinId`,
     summary: 'Read one check-in with its full break history',
+    description: 'One person check-in of the site, with its breaks oldest first. A check-in of another site is a 404.',
+    examples: { response: personCheckinExample },
     tag,
     auth: 'token',
     scope: 'checkins:read',
@@ -87,6 +98,9 @@ export const personCheckinRoutes = [
     method: 'POST',
     path: '/checkins/people/search',
     summary: 'Search person check-ins across one, several or all sites the token can view',
+    description:
+      'Searches the check-ins of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404). `from` and `to` bound `entry.at`, and `to` must not be before `from`. `q` is a case-insensitive prefix of first name, last name, email or company. A search changes nothing and takes no Idempotency-Key.',
+    examples: { request: { siteIds: [1], status: ['IN', 'ON_BREAK'], q: 'love', limit: 20 }, response: pageOf(personCheckinExample) },
     tag,
     auth: 'token',
     scope: 'checkins:read',

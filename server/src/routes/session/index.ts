@@ -7,6 +7,7 @@ import { problem } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
 import { type HandlerContext, defineRoute } from '../define';
 import { sessionLinkRoutes } from './links';
+import { staffUserExample } from '../staffExamples';
 
 const tag = 'Session';
 
@@ -22,6 +23,9 @@ export const sessionRoutes = [
     method: 'POST',
     path: '/session',
     summary: 'Sign in with email and password: sets the gh_session cookie',
+    description:
+      'Signs a staff user in and sets the `gh_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS). A wrong email, a wrong password and a disabled user get the same 401. 5 failures for one email, or SIGNIN_FAILURES_PER_ADDRESS from one address, in 15 minutes: 429.',
+    examples: { request: { email: 'rita@example.com', password: 'correct horse battery staple' }, response: { user: staffUserExample } },
     tag,
     auth: 'none',
     body: SignInRequest,
@@ -42,6 +46,8 @@ export const sessionRoutes = [
     method: 'GET',
     path: '/session',
     summary: 'The signed-in staff user',
+    description: 'The staff user of the session cookie. A session ends after 12 idle hours, and 7 days after sign-in.',
+    examples: { response: { user: staffUserExample } },
     tag,
     auth: 'session',
     responses: { 200: SessionResponse },
@@ -55,6 +61,8 @@ export const sessionRoutes = [
     method: 'DELETE',
     path: '/session',
     summary: 'Sign out: the session ends and its cookie is cleared',
+    description: 'Ends the session of the cookie and clears the cookie.',
+    examples: { response: null },
     tag,
     auth: 'session',
     responses: { 204: null },
@@ -68,6 +76,9 @@ export const sessionRoutes = [
     method: 'PUT',
     path: '/session/password',
     summary: 'Change one’s own password: every other session of the user ends; this one gets a fresh cookie',
+    description:
+      'Changes the signed-in user\'s password: 12 to 256 characters, not one of the most common. Every session of the user ends; the response sets a fresh cookie.',
+    examples: { request: { currentPassword: 'correct horse battery staple', newPassword: 'a longer and better passphrase' }, response: null },
     tag,
     auth: 'session',
     body: ChangePasswordRequest,

@@ -6,6 +6,7 @@ import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
+import { configExample, pageOf, siteExample } from '../examples';
 import { SiteParams } from '../params';
 
 const tag = 'Sites';
@@ -16,6 +17,8 @@ export const siteRoutes = [
     method: 'GET',
     path: '/sites',
     summary: 'List the sites this token can view (oldest first)',
+    description: 'The sites of the account this token can view (its site list, or every site with `allSites`), oldest first.',
+    examples: { response: pageOf(siteExample) },
     tag,
     auth: 'token',
     query: PageQuery,
@@ -34,6 +37,8 @@ export const siteRoutes = [
     method: 'GET',
     path: '/sites/:siteId',
     summary: 'Read one site',
+    description: 'One site the token can view; any other is a 404.',
+    examples: { response: siteExample },
     tag,
     auth: 'token',
     params: SiteParams,
@@ -44,6 +49,10 @@ export const siteRoutes = [
     method: 'GET',
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Read the fields the site requires on check-in (cache it for a few minutes)',
+    description:
+      'The check-in form of the site: whether check-ins wait for approval, and the fields, in order. Answered with `ETag` and `Cache-Control: private, max-age=300`; send the ETag in `If-None-Match` to get a 304 while it is unchanged.',
+    examples: { response: configExample },
+    headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
     scope: 'checkins:read',
@@ -61,6 +70,10 @@ export const siteRoutes = [
     method: 'PUT',
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Replace the site check-in configuration',
+    description:
+      'Replaces the configuration and answers it with its new `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
+    examples: { request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] }, response: configExample },
+    headers: ['ETag'],
     tag,
     auth: 'token',
     scope: 'sites:configure',

@@ -8,6 +8,7 @@ import { notFound } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
 import { defineRoute } from '../define';
 import { AccountParams } from '../params';
+import { linkCodeExample, staffUserExample } from '../staffExamples';
 
 /** For automation: a staff user of any account, with their one-time invitation link. */
 export const adminUserRoutes = [
@@ -15,6 +16,15 @@ export const adminUserRoutes = [
     method: 'POST',
     path: '/admin/accounts/:accountId/users',
     summary: 'Create a staff user in an account: returns a one-time invitation link (72 h)',
+    description: 'For automation: creates a staff user of the account, as POST /users does, and returns their invitation link.',
+    examples: {
+      request: { email: 'olive@example.com', name: 'Olive Owner', role: 'owner', allSites: true },
+      response: {
+        user: { ...staffUserExample, email: 'olive@example.com', name: 'Olive Owner', role: 'owner', siteIds: [], allSites: true, lastSignInAt: null },
+        invitationUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}`,
+      },
+    },
+    conflict: { codes: ['EMAIL_TAKEN: a staff user has this email'] },
     tag: 'Management (ADMIN_TOKEN)',
     auth: 'admin',
     params: AccountParams,

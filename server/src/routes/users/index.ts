@@ -10,6 +10,7 @@ import { notFound } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
 import { type HandlerContext, defineRoute } from '../define';
 import { adminUserRoutes } from './admin';
+import { linkCodeExample, staffUserExample } from '../staffExamples';
 
 const tag = 'Staff users';
 const UserParams = z.strictObject({ userId: IntId });
@@ -27,6 +28,8 @@ export const userRoutes = [
     method: 'GET',
     path: '/users',
     summary: 'Every staff user of the account',
+    description: 'Every staff user of the account, by id.',
+    examples: { response: { data: [staffUserExample] } },
     tag,
     auth: 'token',
     scope: 'users:manage',
@@ -37,6 +40,12 @@ export const userRoutes = [
     method: 'POST',
     path: '/users',
     summary: 'Invite a staff user: returns a one-time invitation link (72 h), shown once',
+    description: 'Creates a staff user without a password and returns their one-time invitation link (72 h), shown once. Email is unique in the installation, without regard to case.',
+    examples: {
+      request: { email: 'rita@example.com', name: 'Rita Reception', role: 'reception', siteIds: [1] },
+      response: { user: { ...staffUserExample, lastSignInAt: null }, invitationUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}` },
+    },
+    conflict: { codes: ['EMAIL_TAKEN: a staff user has this email'] },
     tag,
     auth: 'token',
     scope: 'users:manage',
@@ -53,6 +62,8 @@ export const userRoutes = [
     method: 'GET',
     path: '/users/:userId',
     summary: 'One staff user',
+    description: 'One staff user of the account.',
+    examples: { response: staffUserExample },
     tag,
     auth: 'token',
     scope: 'users:manage',
@@ -68,6 +79,9 @@ export const userRoutes = [
     method: 'PATCH',
     path: '/users/:userId',
     summary: 'Change a staff user’s name, role, sites, or disable them (their sessions end); 409 LAST_OWNER',
+    description: 'Changes only the fields sent. A new role or disabling ends the user\'s sessions at once. The account keeps at least one enabled owner.',
+    examples: { request: { role: 'security' }, response: { ...staffUserExample, role: 'security' } },
+    conflict: { codes: ['LAST_OWNER: the account\'s last enabled owner cannot be demoted or disabled'], current: StaffUser },
     tag,
     auth: 'token',
     scope: 'users:manage',
@@ -84,6 +98,8 @@ export const userRoutes = [
     method: 'POST',
     path: '/users/:userId/password-reset',
     summary: 'A one-time password-reset link (24 h) for a staff user, shown once',
+    description: 'A new one-time link (24 h) with which the user sets a new password; it ends their sessions when used.',
+    examples: { response: { resetUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}` } },
     tag,
     auth: 'token',
     scope: 'users:manage',

@@ -13,6 +13,7 @@ import { viewableSites } from '../../policies/viewableSites';
 import { presentVehicleCheckin } from '../../presenters/vehicleCheckin';
 import { searchVehicleCheckins } from '../../queries/vehicleCheckinSearch';
 import { defineRoute, siteOf } from '../define';
+import { pageOf, vehicleCheckinExample } from '../examples';
 import { CheckinParams, SiteParams } from '../params';
 import { vehicleActionRoutes } from './actions';
 import { auditCheckin, isManual } from '../../audit/targets';
@@ -26,6 +27,10 @@ export const vehicleCheckinRoutes = [
     method: 'POST',
     path: base,
     summary: 'A vehicle arrives: IN if registered, PENDING for an unknown plate, STOP for a blocking label',
+    description:
+      'Records a vehicle at the gate, by registered `vehicleId` or by `licensePlate` (exactly one). A registered vehicle is IN, one with a label that blocks entry STOP (with `stopReason`), an unknown plate PENDING until a guard decides. A plate has one open visit (IN or PENDING) per site. An unknown or deleted `vehicleId` is a 422 naming `vehicleId`.',
+    examples: { request: { licensePlate: 'B-GH 1234', driverName: 'Grace Hopper' }, response: vehicleCheckinExample },
+    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site'], current: VehicleCheckin },
     tag,
     auth: 'token',
     scope: 'vehicles:write',
@@ -43,6 +48,8 @@ export const vehicleCheckinRoutes = [
     method: 'GET',
     path: base,
     summary: 'List the vehicle check-ins of one site, newest entry first (by plate: its open visit first)',
+    description: 'The site\'s vehicle visits, newest entry first, optionally by statuses (comma-separated) and by plate (compared normalized; its open visit first).',
+    examples: { query: { status: 'IN,PENDING' }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
     scope: 'vehicles:read',
@@ -65,6 +72,8 @@ export const vehicleCheckinRoutes = [
     method: 'GET',
     path: `${base}/:checkinId`,
     summary: 'Read one vehicle check-in',
+    description: 'One vehicle visit of the site. A visit of another site is a 404.',
+    examples: { response: vehicleCheckinExample },
     tag,
     auth: 'token',
     scope: 'vehicles:read',
@@ -85,6 +94,9 @@ export const vehicleCheckinRoutes = [
     method: 'POST',
     path: '/checkins/vehicles/search',
     summary: 'Search vehicle check-ins across sites; by plate, its open visit comes first',
+    description:
+      'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). A search changes nothing and takes no Idempotency-Key.',
+    examples: { request: { licensePlate: 'bgh1234', status: ['IN', 'PENDING'] }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
     scope: 'vehicles:read',

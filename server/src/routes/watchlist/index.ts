@@ -3,6 +3,7 @@ import { addWatchlistEntry, removeWatchlistEntry, watchlist } from '../../comman
 import { listByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { auditParam, auditReply } from '../../audit/targets';
+import { watchlistEntryExample } from '../examples';
 
 const tag = 'Watchlist';
 
@@ -12,6 +13,9 @@ export const watchlistRoutes = [
     method: 'POST',
     path: '/watchlist/people',
     summary: 'Add a person to the watchlist (matching check-ins are created as STOP)',
+    description:
+      'Adds an entry to the account\'s watchlist; it needs an identifier: an email, a phone (with digits), or both first and last name. A new person check-in whose email (case-insensitive), phone (digits only) or full name (case-insensitive) matches an entry is created as STOP. The `reason` is shown to staff only.',
+    examples: { request: { email: 'mallory@example.com', reason: 'Banned after an incident' }, response: watchlistEntryExample },
     tag,
     auth: 'token',
     scope: 'watchlist:manage',
@@ -23,11 +27,13 @@ export const watchlistRoutes = [
       body: await addWatchlistEntry(db, { accountId: principal.accountId, request: body, now }),
     }),
   }),
-  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', tag, scope: 'watchlist:manage', item: WatchlistEntry }),
+  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', description: 'The watchlist entries of the account, oldest first.', example: watchlistEntryExample, tag, scope: 'watchlist:manage', item: WatchlistEntry }),
   defineRoute({
     method: 'DELETE',
     path: '/watchlist/people/:entryId',
     summary: 'Remove a watchlist entry',
+    description: 'Removes the entry; check-ins already stopped by it stay as they are.',
+    examples: { response: null },
     tag,
     auth: 'token',
     scope: 'watchlist:manage',

@@ -6,6 +6,7 @@ import { presentDelivery } from '../../presenters/webhook';
 import { cursorScope, decodeCursor, toPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
 import { auditParam } from '../../audit/targets';
+import { deliveryExample, pageOf } from '../examples';
 
 const tag = 'Webhooks';
 const log = '/webhooks/subscriptions/:subscriptionId/deliveries';
@@ -16,6 +17,8 @@ export const deliveryRoutes = [
     method: 'GET',
     path: log,
     summary: "A subscription's delivery log, newest event first, each with its attempts (oldest first)",
+    description: 'The deliveries of the subscription, newest event first, optionally by status (comma-separated): `pending` (another attempt is planned at `nextAttemptAt`), `delivered` or `failed` (no more attempts).',
+    examples: { query: { status: 'failed' }, response: pageOf(deliveryExample) },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',
@@ -38,6 +41,8 @@ export const deliveryRoutes = [
     method: 'POST',
     path: `${log}/:deliveryId/retry`,
     summary: 'Attempt a delivery again now (a finished one gets one attempt; a pending one is brought forward)',
+    description: 'Delivers again now: a delivered or failed delivery gets one more attempt; a pending one is brought forward. The answer is the delivery as it is after the request (the attempt runs in the background).',
+    examples: { response: { ...deliveryExample, status: 'pending', nextAttemptAt: '2026-11-21T09:00:00.000Z' } },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',

@@ -14,6 +14,7 @@ import { notFound } from '../../errors/problem';
 import { presentSubscription } from '../../presenters/webhook';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
+import { pageOf, subscriptionExample } from '../examples';
 import { deliveryRoutes } from './deliveries';
 import { auditParam, auditReply } from '../../audit/targets';
 
@@ -27,6 +28,12 @@ export const webhookRoutes = [
     method: 'POST',
     path: collection,
     summary: 'Subscribe a URL to event kinds, optionally of some sites (the signing secret is shown only here)',
+    description:
+      'Subscribes an `https://` or `http://` URL (no user name or password in it) to event kinds, of every site of the account or of `siteIds`. The host must not resolve to a private, loopback or link-local address unless the deployment allows it (else 422; 503 when DNS cannot answer). The answer holds the signing `secret`, shown only here.',
+    examples: {
+      request: { url: 'https://hooks.example.com/gatehouse', events: ['VEHICLE_CHECKIN_ENTERED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [1], description: 'Gate log' },
+      response: { ...subscriptionExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',
@@ -44,6 +51,8 @@ export const webhookRoutes = [
     method: 'GET',
     path: collection,
     summary: 'List webhook subscriptions (oldest first)',
+    description: 'The webhook subscriptions of the account, oldest first. The signing secret is never shown again.',
+    examples: { response: pageOf(subscriptionExample) },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',
@@ -59,6 +68,8 @@ export const webhookRoutes = [
     method: 'GET',
     path: item,
     summary: 'Read a webhook subscription',
+    description: 'One webhook subscription of the account.',
+    examples: { response: subscriptionExample },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',
@@ -74,6 +85,9 @@ export const webhookRoutes = [
     method: 'PATCH',
     path: item,
     summary: 'Change a webhook subscription (only the fields sent; enabled: true resumes one a 410 disabled)',
+    description:
+      'Changes only the fields sent: `siteIds: null` removes the site filter (every site), `description: null` clears it, `enabled: true` resumes a subscription a 410 disabled. A new URL is checked as on create.',
+    examples: { request: { siteIds: null, enabled: true }, response: { ...subscriptionExample, siteIds: null } },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',
@@ -96,6 +110,8 @@ export const webhookRoutes = [
     method: 'DELETE',
     path: item,
     summary: 'Delete a webhook subscription and its delivery log (nothing more is sent to it)',
+    description: 'Deletes the subscription and its delivery log; nothing more is sent to it.',
+    examples: { response: null },
     tag,
     auth: 'token',
     scope: 'webhooks:manage',

@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/http';
+import { type OpenApiDocument, documentValidator, operationsOf } from '../support/openApiValidator';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
+
+const harness = serverAndWorld();
+let doc: OpenApiDocument;
+
+beforeAll(async () => {
+  doc = (await apiClient(harness.server.baseUrl).get<OpenApiDocument>('/v1/openapi.json')).body;
+});
+
+/** A request the server refuses: to `key`'s path (ids filled in), with a bad body (422) or query (400). */
+interface Refusal {
+  key: string;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+const person = { firstName: 'Ada', lastName: 'Lovelace' };
+const keptNames = [
+  { name: 'firstName', label: 'First name', type: 'text', required: true },
+  { name: 'lastName', label: 'Last name', type: 'text', required: true },
+];
+const stray = { query: { unknown: '1' } };
+const P = '/sites/{siteId}/checkins/people';
+const V = '/sites/{siteId}/checkins/vehicles';
+
+const refusals: Refusal[] = [
+  { key: 'GET /sites', query: { limit: '0' } },
+  { key: 'GET /sites/{siteId}', ...stray },
+  { key: `GET ${P}/config`, ...stray },
+  { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [keptNames[0], { ...keptNames[1], type: 'checkbox' }] } },
+  { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [...keptNames, { name: 'floor', label: 'Floor', type: 'select', required: false }] } },
+  { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [keptNames[0]] } },
+  // Missing names, a fractional label id, a body field the server sets.
+  { key: `POST ${P}`, body: { person: { email: 'ada@example.com' } } },
+  { key: `POST ${P}`, body: { person: { firstName: ' ', lastName: 'Lovelace' } } },
+  { key: `POST ${P}`, body: { person, labelIds: [1.5] } },
+  { key: `POST ${P}`, body: { person, entry: { source: 'API' } } },
+  { key: `GET ${P}`, query: { status: 'IN,NOPE' } },
+  { key: `GET ${P}`, query: { limit: '1.5' } },
+  { key: `GET ${P}/{checkinId}`, ...stray },
+  { key: `PATCH ${P}/{checkinId}`, body: { exit: { source: 'NOPE' } } },
+  { key: `POST ${P}/{checkinId}/breaks/start`, body: { occurredAt: 'yesterday' } },
+  { key: `POST ${P}/{checkinId}/breaks/end`, body: { occurredAt: 5 } },
+  { key: `PUT ${P}/{checkinId}/breaks/end`, body: { when: 'now' } },
+  { key: `POST ${P}/{checkinId}/checkout`, body: { exit: { source: 'NOPE' } } },
+  { key: `PATCH ${P}/{checkinId}/checkout`, body: { exit: 'KIOSK' } },
+  { key: `POST ${P}/{checkinId}/approve`, body: { occurredAt: '2026-13-01T00:00:00Z' } },
+  { key: `POST ${P}/{checkinId}/deny`, body: { reason: 5 } },
+  { key: 'POST /checkins/people/search', body: { status: ['NOPE'] } },
+  { key: 'POST /checkins/people/search', body: { siteIds: [0] } },
+  { key: 'POST /labels/people', body: {} },
+  { key: 'POST /labels/people', body: { name: '   ' } },
+  { key: 'POST /labels/people', body: { name: 'Contractor', color: 'red' } },
+  { key: 'GET /labels/people', query: { limit: 'many' } },
+  { key: 'GET /labels/people/{labelId}', ...stray },
+  { key: 'PATCH /labels/people/{labelId}', body: { color: 'blue' } },
+  { key: 'DELETE /labels/people/{labelId}', ...stray },
+  // A watchlist entry needs an identifier: a first name alone is none.
+  { key: 'POST /watchlist/people', body: { reason: 'No identifier' } },
+  { key: 'POST /watchlist/people', body: { firstName: 'Mallory' } },
+  { key: 'GET /watchlist/people', query: { limit: '201' } },
+  { key: 'DELETE /watchlist/people/{entryId}', ...stray },
+  { key: 'GET /sites/{siteId}/kiosk/watchlist-digest', ...stray },
+  { key: 'POST /admin/accounts', body: {} },
+  { key: 'POST /admin/accounts/{accountId}/sites', body: { name: '' } },
+  { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Both', siteIds: [1], allSites: true } },
+  { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Neither' } },
+  { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Bad scope', allSites: true, scopes: ['everything'] } },
+  { key: 'PATCH /admin/tokens/{tokenId}', body: { allSites: true, siteIds: [1] } },
+  { key: 'DELETE /admin/tokens/{tokenId}', ...stray },
+  // Plates: no letter or digit, too long once normalized, a character no plate has.
+  { key: 'POST /profiles/vehicles', body: { licensePlate: '- -' } },
+  { key: 'POST /profiles/vehicles', body: { licensePlate: 'ABCDEFGHIJ 1234567' } },
+  { key: 'POST /profiles/vehicles', body: { licensePlate: 'AB_123' } },
+  { key: 'GET /profiles/vehicles', query: { labelId: '1.5' } },
+  { key: 'GET /profiles/vehicles', query: { licensePlate: 'AB#1' } },
+  { key: 'GET /profiles/vehicles/changes', query: { limit: '0' } },
+  { key: 'GET /profiles/vehicles/{vehicleId}', ...stray },
+  { key: 'PUT /profiles/vehicles/{vehicleId}', body: { licensePlate: '...' } },
+  { key: 'PUT /profiles/vehicles/{vehicleId}/labels', body: { labelIds: [0] } },
+  { key: 'DELETE /profiles/vehicles/{vehicleId}', ...stray },
+  { key: 'POST /labels/vehicles', body: { name: 'Blocked', blocksEntry: 'yes' } },
+  { key: 'GET /labels/vehicles', query: { cursor: '' } },
+  { key: 'GET /labels/vehicles/{labelId}', ...stray },
+  { key: 'PATCH /labels/vehicles/{labelId}', body: { color: '#12345' } },
+  { key: 'DELETE /labels/vehicles/{labelId}', ...stray },
+  // Exactly one of vehicleId and licensePlate.
+  { key: `POST ${V}`, body: { vehicleId: 1, licensePlate: 'AB 123' } },
+  { key: `POST ${V}`, body: { driverName: 'Grace' } },
+  { key: `POST ${V}`, body: { vehicleId: 2.5 } },
+  { key: `GET ${V}`, query: { status: 'ON_BREAK' } },
+  { key: `GET ${V}/{checkinId}`, ...stray },
+  { key: `PATCH ${V}/{checkinId}`, body: { exit: { source: 'NOPE' } } },
+  { key: `POST ${V}/{checkinId}/checkout`, body: { occurredAt: 'soon' } },
+  { key: `PATCH ${V}/{checkinId}/checkout`, body: { exit: { source: 'GATE' } } },
+  { key: `POST ${V}/{checkinId}/approve`, body: { reason: 'not taken here' } },
+  { key: `POST ${V}/{checkinId}/deny`, body: { reason: ['x'] } },
+  { key: 'POST /checkins/vehicles/search', body: { status: ['ON_BREAK'] } },
+  { key: 'POST /checkins/vehicles/search', body: { licensePlate: '--' } },
+  { key: 'POST /webhooks/subscriptions', body: { url: 'ftp://hooks.example.com/x', events: ['VEHICLE_CHECKIN_ENTERED'] } },
+  { key: 'POST /webhooks/subscriptions', body: { url: 'https://hooks.example.com/x', events: [] } },
+  { key: 'GET /webhooks/subscriptions', query: { limit: '-1' } },
+  { key: 'GET /webhooks/subscriptions/{subscriptionId}', ...stray },
+  { key: 'PATCH /webhooks/subscriptions/{subscriptionId}', body: { events: ['NOPE'] } },
+  { key: 'DELETE /webhooks/subscriptions/{subscriptionId}', ...stray },
+  { key: 'GET /webhooks/subscriptions/{subscriptionId}/deliveries', query: { status: 'lost' } },
+  { key: 'POST /webhooks/subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', ...stray },
+];
+
+describe('what the server refuses, the document refuses', () => {
+  it('has a refused request for every operation', () => {
+    const covered = new Set(refusals.map((refusal) => refusal.key));
+    const missing = operationsOf(doc).filter((key) => key !== 'GET /openapi.json' && !covered.has(key));
+    expect(missing).toEqual([]);
+  });
+
+  it('refuses each: the server with 422 (body) or 400 (query), the document by its schemas', async () => {
+    const { world, server } = harness;
+    const validator = documentValidator(doc);
+    const ids: Record<string, number> = { siteId: world.siteId, accountId: world.accountId };
+    const outcomes = await Promise.all(
+      refusals.map(async (refusal) => {
+        const [method = '', template = ''] = refusal.key.split(' ');
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => String(ids[name] ?? 1));
+        const token = path.startsWith('/admin/') ? TEST_ADMIN_TOKEN : world.token;
+        const search = refusal.query ? `?${new URLSearchParams(refusal.query)}` : '';
+        const response = await apiClient(server.baseUrl, token).request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
+        const documentRefuses =
+          refusal.body !== undefined ? validator.refusesBody(refusal.key, refusal.body) : validator.refusesQuery(refusal.key, refusal.query ?? {});
+        // And the refusal itself is a response the document describes.
+        const answerDocumented = validator.responseErrors(refusal.key, response.status, response.body).length === 0;
+        return { request: JSON.stringify(refusal), status: response.status, code: response.body.code, documentRefuses, answerDocumented };
+      }),
+    );
+    const expected = refusals.map((refusal) => ({
+      request: JSON.stringify(refusal),
+      status: refusal.body !== undefined ? 422 : 400,
+      code: refusal.body !== undefined ? 'VALIDATION_FAILED' : 'INVALID_QUERY',
+      documentRefuses: true,
+      answerDocumented: true,
+    }));
+    expect(outcomes).toEqual(expected);
+  });
+
+  it('accepts the examples it shows (the checks above can pass)', () => {
+    const validator = documentValidator(doc);
+    expect(validator.refusesBody(`POST ${V}`, { licensePlate: 'B-GH 1234' })).toBe(false);
+    expect(validator.refusesBody(`POST ${P}`, { person })).toBe(false);
+    expect(validator.refusesQuery(`GET ${P}`, { status: 'IN,ON_BREAK', limit: '10' })).toBe(false);
+  });
+});
