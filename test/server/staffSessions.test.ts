@@ -171,3 +171,25 @@ describe('session expiry (the server clock)', () => {
     expect((await busy.get('/v1/session')).status).toBe(401);
   });
 });
+
+describe('sessions and the address budget', () => {
+  let server: TestServer;
+  const fixed = new Date('2026-11-22T10:00:05.000Z');
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '6' }, { clock: () => fixed });
+  });
+  afterAll(async () => server.close());
+
+  it('sign-in spends the address budget; a valid session vouches for itself past it', async () => {
+    const world = await buildWorld(server);
+    const member = await buildStaffUser(server, { accountId: world.accountId, role: 'reception' });
+    const signedIn = await signedInClient(server, member);
+    // Seen valid once, the session skips the address's budget from then on (as a token does).
+    expect((await signedIn.get('/v1/session')).status).toBe(200);
+    const anonymous = apiClient(server.baseUrl);
+    for (let i = 0; i < 5; i += 1) expect((await anonymous.get('/v1/sites')).status).toBe(401);
+    const refused = await anonymous.post<Problem>('/v1/session', { email: member.email, password: member.password });
+    expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    expect((await signedIn.get('/v1/session')).status).toBe(200);
+  });
+});
