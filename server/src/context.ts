@@ -16,6 +16,8 @@ export interface AppDeps {
   /** Shared with the background workers of the process (made by createApp when absent). */
   metrics?: Metrics;
   limiter?: RateLimiter;
+  /** The built staff console served at /console (dist/console when absent). */
+  consoleDir?: string;
 }
 
 /** The dependencies with every optional part made. */
