@@ -31,7 +31,9 @@ export function createApp(input: AppDeps): Koa {
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
   };
-  const app = new Koa({ proxy: false });
+  // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
+  // proxy appended; earlier entries are whatever the client wrote.
+  const app = new Koa({ proxy: input.env.TRUST_PROXY, maxIpsCount: 1 });
   const router = mountRoutes(routes, deps);
   // Made once: the document only changes when the code does.
   const openApi = JSON.stringify(buildOpenApiDocument(routes));

@@ -93,7 +93,7 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     checkinId: nextId++, siteId: 1, status: 'IN',
     person: { firstName: 'Stub', lastName: 'Person', email: null, phone: null, company: null },
     hostName: null, purpose: null, customFields: {}, labelIds: [],
-    entry: { source: 'KIOSK', at: '2026-11-21T09:00:00.000Z' }, exit: null, denyReason: null, breaks: [],
+    entry: { source: 'KIOSK', at: '2026-11-21T09:00:00.000Z' }, exit: null, denyReason: null, breaks: [], decidedBy: null, decidedAt: null,
     createdAt: '2026-11-21T09:00:00.000Z', updatedAt: '2026-11-21T09:00:00.000Z',
   });
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

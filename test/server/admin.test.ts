@@ -193,7 +193,7 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     expect([...response.body.scopes].sort()).toEqual([...defaultScopes].sort());
     expect(response.body.scopes).not.toContain('webhooks:manage');
     expect(response.body.scopes).not.toContain('sites:configure');
-    expect(response.body.scopes).toHaveLength(scopes.length - 2);
+    expect(response.body.scopes).toHaveLength(scopes.length - 5);
     expect(response.body.scopes).toContain('watchlist:manage');
     expect(JSON.stringify(response.body)).not.toMatch(/hash/i);
   });

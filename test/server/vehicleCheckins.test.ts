@@ -33,7 +33,8 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
       driverName: 'Kim', notes: 'Gate 2', entry: { source: 'API', at: expect.any(String) }, exit: null, denyReason: null, stopReason: null,
     });
     expect(Object.keys(created).sort()).toEqual(
-      ['checkinId', 'createdAt', 'denyReason', 'driverName', 'entry', 'exit', 'licensePlate', 'notes', 'siteId', 'status', 'stopReason', 'updatedAt', 'vehicleId'],
+      ['checkinId', 'createdAt', 'decidedAt', 'decidedBy', 'denyReason', 'driverName', 'entry', 'exit', 'licensePlate', 'notes', 'siteId', 'status',
+        'stopReason', 'updatedAt', 'vehicleId'],
     );
     expect((await harness.world.api.get<VehicleCheckin>(visit(created))).body).toEqual(created);
     expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_ENTERED']);
@@ -199,14 +200,19 @@ describe('approve, deny and checkout', () => {
     expect(clamped.body.exit?.at).toBe(entered);
   });
 
-  it('approve and deny need checkins:approve; checkout needs vehicles:write', async () => {
+  it('approve and deny need checkins:approve and vehicles:write; checkout needs vehicles:write', async () => {
     const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate() });
     const gate = await clientWith(harness.server, harness.world, ['vehicles:read', 'vehicles:write']);
     expectProblem(await gate.post<Problem>(`${visit(created)}/approve`), 403, 'INSUFFICIENT_SCOPE');
     expectProblem(await gate.post<Problem>(`${visit(created)}/deny`), 403, 'INSUFFICIENT_SCOPE');
-    const guard = await clientWith(harness.server, harness.world, ['checkins:approve']);
-    expect((await guard.post(`${visit(created)}/approve`)).status).toBe(200);
-    expectProblem(await guard.patch<Problem>(visit(created), {}), 403, 'INSUFFICIENT_SCOPE');
+    // Approving people is not enough to let vehicles in (reception approves people only).
+    const reception = await clientWith(harness.server, harness.world, ['checkins:approve']);
+    expectProblem(await reception.post<Problem>(`${visit(created)}/approve`), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(await reception.patch<Problem>(visit(created), {}), 403, 'INSUFFICIENT_SCOPE');
+    const guard = await clientWith(harness.server, harness.world, ['checkins:approve', 'vehicles:write']);
+    const approved = await guard.post<VehicleCheckin>(`${visit(created)}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.decidedBy).toMatchObject({ type: 'token', id: expect.any(Number) });
   });
 
   it('vehicles take no breaks: the break routes do not exist (404)', async () => {

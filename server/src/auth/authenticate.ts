@@ -1,32 +1,25 @@
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
-import type { CheckinConfigUpdate } from '../../../shared/src/schemas/sites';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { ProblemError, notFound, problem } from '../errors/problem';
 import type { StoredOutcome } from '../idempotency/store';
 import type { Principal, SiteAccess } from './principal';
 import { siteVisibleSql } from '../policies/siteVisibility';
+import { type SiteAndKeyColumns, siteOfRow, storedOf } from './resolvedSite';
+import { authenticateSession } from './sessionAuth';
 import { hashToken, isWellFormedToken } from './tokenFormat';
 
-interface TokenRow {
+interface TokenRow extends SiteAndKeyColumns {
   account_id: number;
   id: number;
+  name: string;
   scopes: Scope[];
   channel: Channel;
   all_sites: boolean;
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
-  site_id: number | null;
-  site_name: string | null;
-  timezone: string | null;
-  checkin_config: CheckinConfigUpdate | null;
-  config_version: number | null;
-  stored_fingerprint: string | null;
-  stored_status: number | null;
-  stored_body: string | null;
-  stored_headers: Record<string, string> | null;
 }
 
 /**
@@ -34,7 +27,7 @@ interface TokenRow {
  * and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
  */
 const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
-  SELECT t.account_id, t.id, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
+  SELECT t.account_id, t.id, t.name, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
          k.headers AS stored_headers
@@ -46,7 +39,7 @@ const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; key: st
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const unauthenticated = (detail: string, sent: boolean) =>
+export const unauthenticated = (detail: string, sent: boolean) =>
   problem('UNAUTHENTICATED', detail, {
     headers: { 'WWW-Authenticate': sent ? 'Bearer error="invalid_token"' : 'Bearer' },
   });
@@ -74,19 +67,34 @@ export interface Authentication {
  * revoked token; a missing scope (403) or a site the token cannot view (404, the same as an unknown one)
  * comes back as `refusal`.
  */
-export async function authenticate(
-  db: Executor,
-  input: {
-    authorization: string;
-    scope?: Scope;
-    siteId?: number;
-    now: Date;
-    /** An Idempotency-Key to look up, with the start of its retention window. */
-    idempotency?: { key: string; since: Date };
-  },
-): Promise<Authentication> {
-  const token = bearerOf(input.authorization);
-  if (token === undefined) throw unauthenticated('Send Authorization: Bearer <token>.', false);
+export interface AuthenticationInput {
+  authorization: string;
+  /** The `gh_session` cookie's value, if one came. */
+  sessionId?: string;
+  /** Only a session will do (the session's own endpoints). */
+  sessionOnly?: boolean;
+  scope?: Scope;
+  siteId?: number;
+  now: Date;
+  /** An Idempotency-Key to look up, with the start of its retention window. */
+  idempotency?: { key: string; since: Date };
+}
+
+/** The caller: a bearer token if one was sent, else the session of the cookie (docs/api.md, Staff accounts). */
+export async function authenticate(db: Executor, input: AuthenticationInput): Promise<Authentication> {
+  const token = input.sessionOnly ? undefined : bearerOf(input.authorization);
+  if (token === undefined) {
+    if (input.sessionId !== undefined) return authenticateSession(db, { ...input, sessionId: input.sessionId });
+    throw unauthenticated(input.sessionOnly ? 'Sign in first (no valid session).' : 'Send Authorization: Bearer <token>, or sign in.', false);
+  }
+  return authenticateToken(db, { ...input, token });
+}
+
+/** A refusal for a caller that is known: 403 for a missing scope. */
+export const missingScope = (scope: Scope, who: string) => new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scope} scope.`);
+
+async function authenticateToken(db: Executor, input: AuthenticationInput & { token: string }): Promise<Authentication> {
+  const { token } = input;
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
   const statement = tokenAndSite({
     tokenHash: hashToken(token),
@@ -100,37 +108,24 @@ export async function authenticate(
     throw unauthenticated('The token has expired.', true);
   }
   const principal: Principal = {
-    tokenId: row.id,
+    actor: { type: 'token', id: row.id, name: row.name },
     accountId: row.account_id,
     scopes: new Set(row.scopes),
+    source: row.channel,
     channel: row.channel,
     allSites: row.all_sites,
+    tokenId: row.id,
+    userId: null,
   };
-  if (input.scope && !principal.scopes.has(input.scope)) {
-    return { principal, refusal: new ProblemError('INSUFFICIENT_SCOPE', `This token lacks the ${input.scope} scope.`) };
-  }
+  if (input.scope && !principal.scopes.has(input.scope)) return { principal, refusal: missingScope(input.scope, 'token') };
   if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
     queryRows(db, sql`UPDATE api_tokens SET last_used_at = ${input.now} WHERE account_id = ${row.account_id} AND id = ${row.id}`)
       .catch(() => undefined);
   }
-  const stored =
-    row.stored_fingerprint !== null && row.stored_status !== null && row.stored_body !== null
-      ? { fingerprint: row.stored_fingerprint, status: row.stored_status, body: row.stored_body, headers: row.stored_headers ?? {} }
-      : undefined;
+  const stored = storedOf(row);
   if (input.siteId === undefined) return { principal, stored };
-  if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) {
-    return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
-  }
-  return {
-    principal,
-    stored,
-    site: {
-      siteId: row.site_id,
-      name: row.site_name,
-      timezone: row.timezone,
-      checkinConfig: row.checkin_config,
-      configVersion: row.config_version ?? 1,
-    },
-  };
+  const site = siteOfRow(row);
+  if (!site) return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
+  return { principal, stored, site };
 }

@@ -2,7 +2,8 @@ import { initialPersonStatus, personStatusEvent, resolveOccurredAt, validateChec
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
-import { arrivingVisit } from '../db/visitRows';
+import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
+import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import type { GuardedWrite } from '../idempotency/store';
@@ -14,16 +15,22 @@ import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/s
 interface Precheck {
   id: number;
   watchlisted: boolean;
+  /** The matching watchlist entry's reason (the first entry's, when several match). */
+  watch_reason: string | null;
   known_labels: number;
 }
 
 // One round trip for everything the insert depends on: a new id, the watchlist, and the labels' existence.
-const precheck = (input: { accountId: number; email: string | null; phone: string | null; name: string | null; labelIds: number[] }) => sql`
+const precheck = (input: { accountId: number; email: string | null; phone: string | null; name: string | null; labelIds: number[] }) => {
+  const matches = sql`FROM watchlist_people w WHERE w.account_id = ${input.accountId} AND (
+      w.email_norm = ${input.email} OR w.phone_norm = ${input.phone} OR w.name_norm = ${input.name})`;
+  return sql`
   SELECT nextval(pg_get_serial_sequence('person_checkins', 'id')) AS id,
-    EXISTS (SELECT 1 FROM watchlist_people w WHERE w.account_id = ${input.accountId} AND (
-      w.email_norm = ${input.email} OR w.phone_norm = ${input.phone} OR w.name_norm = ${input.name})) AS watchlisted,
+    EXISTS (SELECT 1 ${matches}) AS watchlisted,
+    (SELECT w.reason ${matches} ORDER BY w.id LIMIT 1) AS watch_reason,
     (SELECT count(*)::int FROM person_labels l
      WHERE l.account_id = ${input.accountId} AND l.id = ANY(${input.labelIds}::bigint[])) AS known_labels`;
+};
 
 const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
@@ -38,11 +45,13 @@ const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => 
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
-      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, created_at, updated_at)
+      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
+      stop_reason, stop_source, stopped_at, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
-      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
+      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
   ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
@@ -75,7 +84,7 @@ export async function createPersonCheckin(
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
   }
   const status = initialPersonStatus({ watchlisted: pre.watchlisted, requiresApproval: site.checkinConfig.requiresApproval });
-  const row: PersonCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
+  const row: PersonCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now }, {
     status,
     first_name: person.firstName ?? '',
     last_name: person.lastName ?? '',
@@ -86,8 +95,11 @@ export async function createPersonCheckin(
     purpose: request.purpose || null,
     custom_fields: request.customFields ?? {},
     label_ids: labelIds,
+    stop_reason: status === 'STOP' ? pre.watch_reason : null,
     breaks: [],
   });
+  if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: time.at });
+  Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
   const events = event

@@ -2,7 +2,8 @@ import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
-import { changeStamp } from '../db/visitRows';
+import { type Decider, changeStamp, decidedByParam } from '../db/visitRows';
+import { stopAndDecision } from './decisions';
 import type { Executor } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
@@ -30,7 +31,9 @@ const changeCtes = (change: {
   checkin AS (
     UPDATE person_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
-        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, updated_at = ${next.updated_at}
+        exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, decided_by = ${decidedByParam(next)}::jsonb,
+        decided_at = ${next.decided_at}::timestamptz, stop_reason = ${next.stop_reason}, stop_source = ${next.stop_source},
+        stopped_at = ${next.stopped_at}::timestamptz, updated_at = ${next.updated_at}
     WHERE account_id = ${account} AND id = ${id} AND xmin = ${version}::text::xid AND ${guard}
     RETURNING 1),
   opened AS (
@@ -58,7 +61,7 @@ export interface PersonAction {
  */
 export async function transitionPersonCheckin(
   db: Executor,
-  input: { key: CheckinKey; action: PersonAction; exitSource: Source; now: Date },
+  input: { key: CheckinKey; action: PersonAction; exitSource: Source; decider: Decider; now: Date },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
@@ -73,9 +76,11 @@ export async function transitionPersonCheckin(
     status: result.state.status,
     last_event_at: result.state.lastEventAt,
     deny_reason: action.denyReason ?? row.deny_reason,
+    stop_reason: action.event.type === 'DENY' ? action.denyReason ?? null : row.stop_reason,
     updated_at: now,
     breaks: [...row.breaks],
   };
+  Object.assign(next, stopAndDecision(next, action.event.type, result.state.lastEventAt, input.decider, now));
   let openedAt: Date | null = null;
   let closedAt: Date | null = null;
   const emitted: string[] = [];

@@ -5,7 +5,8 @@ import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import type { GuardedWrite } from '../idempotency/store';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
-import { arrivingVisit } from '../db/visitRows';
+import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
+import { deciderOf } from '../auth/decider';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
@@ -51,10 +52,12 @@ const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
   checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
-      notes, entry_source, entry_at, last_event_at, stop_reason, created_at, updated_at)
+      notes, entry_source, entry_at, last_event_at, stop_reason, decided_by, decided_at, stop_source, stopped_at, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.vehicle_id}::bigint,
       ${row.license_plate}, ${row.plate_norm}, ${row.status}, ${row.driver_name}, ${row.notes}, ${row.entry_source},
-      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${row.stop_reason}, ${now}::timestamptz, ${now}::timestamptz
+      ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${row.stop_reason},
+      ${decidedByParam(row)}::jsonb, ${row.decided_at}::timestamptz, ${row.stop_source}, ${row.stopped_at}::timestamptz,
+      ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (${row.vehicle_id}::bigint IS NULL OR EXISTS (
       SELECT 1 FROM vehicles v
       WHERE v.account_id = ${row.account_id} AND v.id = ${row.vehicle_id}::bigint AND v.deleted_at IS NULL
@@ -92,7 +95,7 @@ export async function createVehicleCheckin(
     }
   }
   const { status, stopReason } = decideVehicleEntry({ registered: pre.vehicle_id !== null, blockingLabelNames: pre.blocking_label_names });
-  const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.channel, at: time.at, now }, {
+  const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now }, {
     vehicle_id: pre.vehicle_id,
     license_plate: licensePlate,
     plate_norm: plateNorm,
@@ -101,6 +104,8 @@ export async function createVehicleCheckin(
     notes: request.notes || null,
     stop_reason: stopReason,
   });
+  if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: time.at });
+  Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
   const checkin = presentVehicleCheckin(row);
   const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];
   return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };

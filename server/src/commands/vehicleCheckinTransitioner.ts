@@ -4,7 +4,8 @@ import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
-import { changeStamp } from '../db/visitRows';
+import { type Decider, changeStamp, decidedByParam } from '../db/visitRows';
+import { stopAndDecision } from './decisions';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../idempotency/store';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -18,7 +19,8 @@ const changeCtes = (next: VehicleCheckinRow, version: string, events: OutboxEven
     UPDATE vehicle_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
         exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, stop_reason = ${next.stop_reason},
-        updated_at = ${next.updated_at}
+        decided_by = ${decidedByParam(next)}::jsonb, decided_at = ${next.decided_at}::timestamptz, stop_source = ${next.stop_source},
+        stopped_at = ${next.stopped_at}::timestamptz, updated_at = ${next.updated_at}
     WHERE account_id = ${next.account_id} AND id = ${next.id} AND xmin = ${version}::text::xid AND ${guard}
     RETURNING 1),
   ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
@@ -38,7 +40,7 @@ export interface VehicleAction {
  */
 export async function transitionVehicleCheckin(
   db: Executor,
-  input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; now: Date },
+  input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; decider: Decider; now: Date },
 ): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
   const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
@@ -57,6 +59,7 @@ export async function transitionVehicleCheckin(
     stop_reason: action.event.type === 'DENY' ? deniedStopReason(action.denyReason) : row.stop_reason,
     updated_at: now,
   };
+  Object.assign(next, stopAndDecision(next, action.event.type, result.state.lastEventAt, input.decider, now));
   const emitted: string[] = [];
   for (const effect of result.effects) {
     if (effect.type === 'SET_EXIT') {

@@ -25,6 +25,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   // Sent as `Authorization: Bearer <token>`, which cannot carry a space: one in the variable would lock the admin API out.
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  // Behind a reverse proxy that appends X-Forwarded-For: the client address (for rate limits) is its last entry.
+  TRUST_PROXY: booleanString.default(false),
+  // Sign-in failures one client address may have in 15 minutes before its sign-ins are refused (429).
+  SIGNIN_FAILURES_PER_ADDRESS: wholeNumber(1).default(20),
+  // Where people reach this server (links in invitations and the setup banner); else the request's own origin.
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
   // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.

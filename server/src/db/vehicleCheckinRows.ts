@@ -21,6 +21,7 @@ export type ListedVehicleCheckinRow = VehicleCheckinRow & { entry_us: number };
 export const VEHICLE_CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.vehicle_id, c.license_plate, c.plate_norm, c.status, c.driver_name,
          c.notes, c.entry_source, c.entry_at, c.exit_source, c.exit_at, c.last_event_at, c.deny_reason,
+         c.decided_by, c.decided_at, c.stop_source, c.stopped_at,
          c.stop_reason, c.created_at, c.updated_at, (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us`);
 
 export interface VehicleCheckinKey {

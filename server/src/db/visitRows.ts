@@ -1,4 +1,6 @@
+import type { StopSource } from '../../../shared/src/schemas/alerts';
 import type { Source } from '../../../shared/src/schemas/common';
+import type { Actor } from '../../../shared/src/schemas/staff';
 
 /** What every check-in row has, person or vehicle: its key, and its entry, exit and change times. */
 export interface VisitRow {
@@ -11,6 +13,12 @@ export interface VisitRow {
   exit_at: Date | null;
   last_event_at: Date;
   deny_reason: string | null;
+  /** Who approved, denied, or (a staff user) entered or checked out, and when. */
+  decided_by: Actor | null;
+  decided_at: Date | null;
+  /** Why and since when it is STOP (for alerts). */
+  stop_source: StopSource | null;
+  stopped_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,6 +43,10 @@ export function arrivingVisit<T extends object>(
     exit_at: null,
     last_event_at: input.at,
     deny_reason: null,
+    decided_by: null,
+    decided_at: null,
+    stop_source: null,
+    stopped_at: null,
     created_at: input.now,
     updated_at: input.now,
   };
@@ -53,3 +65,21 @@ export function arrivingVisit<T extends object>(
 export function changeStamp(now: Date, lastChange: Date): Date {
   return now.getTime() > lastChange.getTime() ? now : new Date(lastChange.getTime() + 1);
 }
+
+/** Who acts on a visit: the actor, and whether it is a staff user (whose every change is a decision). */
+export interface Decider {
+  actor: Actor;
+  byUser: boolean;
+}
+
+/**
+ * Who decided a change of a visit: approve and deny always record their actor; entering and checking out
+ * only when a staff user did it (docs/api.md, Who decided). Otherwise the visit keeps what it had.
+ */
+export function decision(row: Pick<VisitRow, 'decided_by' | 'decided_at'>, input: { decider: Decider; decisive: boolean; at: Date }) {
+  if (!input.decisive && !input.decider.byUser) return { decided_by: row.decided_by, decided_at: row.decided_at };
+  return { decided_by: input.decider.actor, decided_at: input.at };
+}
+
+/** `decided_by` as a jsonb parameter: SQL NULL when nobody decided (JSON `null` would be a value). */
+export const decidedByParam = (row: Pick<VisitRow, 'decided_by'>): string | null => (row.decided_by === null ? null : JSON.stringify(row.decided_by));

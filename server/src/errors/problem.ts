@@ -11,6 +11,7 @@ const titles: Partial<Record<ErrorCode, string>> = {
   INVALID_IDEMPOTENCY_KEY: 'Invalid Idempotency-Key',
   UNAUTHENTICATED: 'Unauthenticated',
   INSUFFICIENT_SCOPE: 'Insufficient scope',
+  CSRF_REJECTED: 'Cross-site request rejected',
   NOT_FOUND: 'Not found',
   METHOD_NOT_ALLOWED: 'Method not allowed',
   BREAK_ALREADY_OPEN: 'Break already open',

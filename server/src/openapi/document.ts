@@ -61,8 +61,8 @@ function errorResponses(route: Route): Record<string, unknown> {
     500: problemResponse('INTERNAL'),
     503: problemResponse('UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now; retry after Retry-After'),
   };
-  if (route.auth === 'token') {
-    errors[403] = problemResponse('INSUFFICIENT_SCOPE');
+  if (route.auth === 'token' || route.auth === 'session') {
+    errors[403] = problemResponse('INSUFFICIENT_SCOPE, or CSRF_REJECTED (a cookie write from another origin)');
     errors[429] = problemResponse('RATE_LIMITED (see Retry-After)');
   }
   // Every route refuses query parameters it does not take (a route without a query schema takes none).
@@ -86,7 +86,7 @@ function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
       list.push({ name, in: location, required: location === 'path' || (json.required ?? []).includes(name), schema: property });
     }
   }
-  if (route.write && route.auth === 'token') {
+  if (route.write && (route.auth === 'token' || route.auth === 'session')) {
     list.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -96,6 +96,13 @@ function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
     });
   }
   return list;
+}
+
+function securityOf(route: Route): JsonObject[] {
+  if (route.auth === 'admin') return [{ adminToken: [] }];
+  if (route.auth === 'session') return [{ sessionCookie: [] }];
+  if (route.auth === 'none') return [];
+  return [{ bearerToken: [] }, { sessionCookie: [] }];
 }
 
 function operation(route: Route, schemas: SchemaCollector): JsonObject {
@@ -109,7 +116,7 @@ function operation(route: Route, schemas: SchemaCollector): JsonObject {
     operationId: `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[{}]/g, '').replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
     summary: route.summary,
     tags: [route.tag],
-    security: [{ [route.auth === 'admin' ? 'adminToken' : 'bearerToken']: [] }],
+    security: securityOf(route),
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     parameters: parameters(route, schemas),
     ...(route.body
@@ -141,6 +148,7 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
     components: {
       securitySchemes: {
         bearerToken: { type: 'http', scheme: 'bearer', description: 'An API or kiosk token: ck_ followed by 36 base62 characters.' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gh_session', description: 'A staff session (POST /v1/session); writes must come from the server\'s own origin.' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment (management API only).' },
       },
       schemas: schemas.components,

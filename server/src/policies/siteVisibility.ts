@@ -1,12 +1,14 @@
 import { type Sql, sql } from '../db/sql';
 
 /**
- * Who is asking, as far as site visibility goes: every site of the account, or the token's own list. Each
- * part is a value, or SQL naming a column (a statement that reads the token in the same breath).
+ * Who is asking, as far as site visibility goes: every site of the account, or the token's or the staff
+ * user's own list. Each part is a value, or SQL naming a column (a statement that reads the caller in the
+ * same breath); the one of `tokenId` / `userId` that does not apply is null.
  */
 export interface SiteViewer {
   accountId: number | Sql;
-  tokenId: number | Sql;
+  tokenId: number | null | Sql;
+  userId?: number | null | Sql;
   allSites: boolean | Sql;
 }
 
@@ -17,5 +19,8 @@ export interface SiteViewer {
 export function siteVisibleSql(viewer: SiteViewer, siteId: Sql): Sql {
   return sql`(${viewer.allSites}::boolean OR EXISTS (
     SELECT 1 FROM token_sites ts
-    WHERE ts.account_id = ${viewer.accountId}::integer AND ts.token_id = ${viewer.tokenId}::integer AND ts.site_id = ${siteId}))`;
+    WHERE ts.account_id = ${viewer.accountId}::integer AND ts.token_id = ${viewer.tokenId ?? null}::integer AND ts.site_id = ${siteId})
+    OR EXISTS (
+    SELECT 1 FROM staff_user_sites us
+    WHERE us.account_id = ${viewer.accountId}::integer AND us.user_id = ${viewer.userId ?? null}::integer AND us.site_id = ${siteId}))`;
 }

@@ -28,6 +28,8 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
       startedAt: item.startedAt.toISOString(),
       endedAt: item.endedAt ? item.endedAt.toISOString() : null,
     })),
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

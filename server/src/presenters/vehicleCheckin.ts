@@ -17,6 +17,8 @@ export function presentVehicleCheckin(row: VehicleCheckinRow): VehicleCheckin {
     exit: presentExit(row),
     denyReason: row.deny_reason,
     stopReason: row.stop_reason,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at ? row.decided_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

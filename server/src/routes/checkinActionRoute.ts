@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
+import type { Decider } from '../db/visitRows';
+import { deciderOf } from '../auth/decider';
+import { missingScope } from '../auth/authenticate';
 import type { GuardedWrite } from '../idempotency/store';
 import { type Method, type Route, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
@@ -11,6 +14,7 @@ export interface TransitionInput<Action> {
   key: { accountId: number; siteId: number; checkinId: number };
   action: Action;
   exitSource: Source;
+  decider: Decider;
   now: Date;
 }
 
@@ -23,6 +27,8 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   path: string;
   summary: string;
   scope: Scope;
+  /** A second scope the action also needs (vehicle approve and deny: vehicles:write too). */
+  alsoScope?: Scope;
   body: B;
   toAction: (body: z.infer<B>) => Action;
 }
@@ -54,10 +60,12 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
     atomicity: 'statement',
     responses: { 200: kind.response },
     handler: async (ctx) => {
+      if (spec.alsoScope && !ctx.principal.scopes.has(spec.alsoScope)) throw missingScope(spec.alsoScope, ctx.principal.actor.type);
       const { checkin, write } = await kind.transition(ctx.db, {
         key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
         action: spec.toAction(ctx.body as z.infer<B>),
-        exitSource: ctx.principal.channel,
+        exitSource: ctx.principal.source,
+        decider: deciderOf(ctx.principal),
         now: ctx.now,
       });
       return { status: 200, body: checkin, write };

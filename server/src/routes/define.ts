@@ -5,8 +5,10 @@ import type { Principal, SiteAccess } from '../auth/principal';
 import type { AppDeps } from '../context';
 import type { Executor } from '../db/query';
 import type { GuardedWrite } from '../idempotency/store';
+import type { AuditRecord } from '../audit/record';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type RouteAuth = 'token' | 'session' | 'admin' | 'none';
 
 /** What a handler answers: a status, and a body unless 204/304. */
 export interface Reply {
@@ -40,9 +42,14 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   path: string;
   summary: string;
   tag: string;
-  /** `token`: a Bearer API token; `admin`: the ADMIN_TOKEN. */
-  auth: 'token' | 'admin';
+  /**
+   * `token`: a Bearer API token or a staff session; `session`: a staff session only; `admin`: the
+   * ADMIN_TOKEN; `none`: anyone (sign-in, one-time links), the handler running on the pool.
+   */
+  auth: RouteAuth;
   scope?: Scope;
+  /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
+  audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   params?: P;
   query?: Q;
   body?: B;
@@ -68,14 +75,17 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Reply>;
 }
 
+export type RouteAudit = (ctx: HandlerContext<unknown, unknown, unknown>, body: unknown) => AuditRecord | undefined;
+
 /** A route with its types erased, as the router and the OpenAPI generator see it. */
 export interface Route {
   method: Method;
   path: string;
   summary: string;
   tag: string;
-  auth: 'token' | 'admin';
+  auth: RouteAuth;
   scope?: Scope;
+  audit?: RouteAudit;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -101,6 +111,7 @@ export function defineRoute<
     tag: spec.tag,
     auth: spec.auth,
     scope: spec.scope,
+    audit: spec.audit as RouteAudit | undefined,
     params: spec.params,
     query: spec.query,
     body: spec.body,

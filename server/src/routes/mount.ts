@@ -3,7 +3,10 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { authenticateAdmin } from '../auth/admin';
 import { authenticate } from '../auth/authenticate';
-import type { Principal, SiteAccess } from '../auth/principal';
+import { type Principal, type SiteAccess, principalKey } from '../auth/principal';
+import { checkSameOrigin } from '../auth/csrf';
+import { sessionIdOf } from '../auth/sessions';
+import { auditedWrite, writeAudit } from '../audit/record';
 import type { ResolvedDeps } from '../context';
 import { type Executor, inTransaction } from '../db/query';
 import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
@@ -14,10 +17,13 @@ import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
 import { readJsonBody } from '../middlewares/readJsonBody';
 import type { RateDecision } from '../rateLimit/limiter';
-import type { HandlerContext, Route } from './define';
+import type { HandlerContext, Reply, Route } from './define';
 
-/** The management API acts for no account; its handlers never read the principal. */
-const OPERATOR: Principal = { tokenId: 0, accountId: 0, scopes: new Set(), channel: 'API', allSites: false };
+/** The management API and public routes act for no account; their handlers never read the principal. */
+const OPERATOR: Principal = {
+  actor: { type: 'token', id: 0, name: 'operator' }, accountId: 0, scopes: new Set(), source: 'API', channel: 'API', allSites: false,
+  tokenId: null, userId: null,
+};
 
 function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {
   if (!schema) return {};
@@ -88,7 +94,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const now = deps.clock?.() ?? new Date();
   const pool: Executor = deps.database;
   const params = parseParams(route.params, ctx.params as Record<string, string>);
-  const keyed = route.write && route.auth === 'token';
+  const keyed = route.write && (route.auth === 'token' || route.auth === 'session');
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
   const { key, keyRefusal } = keyed ? readIdempotencyKey(ctx.get('Idempotency-Key') || undefined) : { key: undefined, keyRefusal: undefined };
   const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
@@ -97,18 +103,22 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   let stored: StoredOutcome | undefined;
   if (route.auth === 'admin') {
     authenticateAdmin(deps.env.ADMIN_TOKEN, ctx.get('Authorization'));
-  } else {
+  } else if (route.auth !== 'none') {
     const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
     let refusal: ProblemError | undefined;
     ({ principal, site, stored, refusal } = await authenticate(pool, {
       authorization: ctx.get('Authorization'),
+      sessionId: sessionIdOf(ctx),
+      sessionOnly: route.auth === 'session',
       scope: route.scope,
       siteId,
       now,
       idempotency: key === undefined ? undefined : { key, since },
     }));
     // A known token's request counts, refused or not.
-    applyRateLimit(ctx, deps.limiter.consume(principal.tokenId, now));
+    applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
+    // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.
+    if (principal.session && route.write) checkSameOrigin(ctx, deps.env.PUBLIC_URL);
     if (refusal) throw refusal;
     if (keyRefusal) throw keyRefusal;
   }
@@ -121,9 +131,10 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   // Not for a replay, which answers what was stored whatever the check would say now. Its refusal is the
   // command's (thrown where the handler would throw it), so it is stored under the key like any other 422.
   const refused = route.precheck && stored === undefined ? await precheckRefusal(route.precheck, context(pool)) : undefined;
-  const execute = (db: Executor) => {
+  const execute = async (db: Executor) => {
     if (refused) throw refused.error;
-    return route.handler(context(db));
+    const handlerContext = context(db);
+    return withAudit(route, handlerContext, await route.handler(handlerContext));
   };
   let reply: SerializedReply;
   if (keyed) {
@@ -134,7 +145,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       stored,
       // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
       // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
-      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principal.tokenId : undefined),
+      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principalKey(principal) : undefined),
       legacyFingerprint: key === undefined || site !== undefined ? undefined : requestFingerprint(ctx.method, ctx.path, sent),
       instance: ctx.path,
       requestId,
@@ -143,6 +154,9 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       atomicity: route.atomicity,
       execute,
     });
+  } else if (route.auth === 'none') {
+    // Public routes (sign-in, one-time links) run on the pool: their commands decide what commits when.
+    reply = serializeReply(await route.handler(context(pool)));
   } else if (route.write) {
     if (refused) throw refused.error;
     reply = serializeReply(await inTransaction(pool, execute));
@@ -151,6 +165,20 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   }
   if (deps.validateResponses) checkResponse(route, reply);
   send(ctx, reply);
+}
+
+/**
+ * The route's audit entry with its change: in the same statement for a statement-mode write, else in the
+ * transaction `ctx.db` belongs to. Only for a change that succeeded, and only by a token or a user.
+ */
+async function withAudit(route: Route, ctx: HandlerContext<unknown, unknown, unknown>, reply: Reply): Promise<Reply> {
+  if (!route.audit || reply.status >= 300 || ctx.principal.accountId === 0) return reply;
+  const record = route.audit(ctx, reply.body);
+  if (!record) return reply;
+  const entry = { ...record, accountId: ctx.principal.accountId, actor: ctx.principal.actor, at: ctx.now, requestId: ctx.requestId };
+  if (reply.write) return { ...reply, write: auditedWrite(reply.write, entry) };
+  await writeAudit(ctx.db, entry);
+  return reply;
 }
 
 /** Runs a route's precheck; what it throws is kept to be thrown in the command's place. */

@@ -11,12 +11,18 @@ export const scopes = [
   'sites:configure',
   'webhooks:manage',
   'watchlist:manage',
+  'alerts:manage',
+  'users:manage',
+  'audit:read',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
 
-/** What an `API`-channel token created without `scopes` gets: all but webhooks:manage and sites:configure. */
-export const defaultScopes: Scope[] = scopes.filter((scope) => scope !== 'webhooks:manage' && scope !== 'sites:configure');
+/** Scopes of staff work that no token gets unless it asks for them. */
+const staffOnly: ReadonlySet<Scope> = new Set<Scope>(['webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read']);
+
+/** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */
+export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(scope));
 
 /**
  * What a `KIOSK`-channel token created without `scopes` gets: what a lobby tablet or a gate screen does,

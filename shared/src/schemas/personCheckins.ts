@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from './staff';
 import { personStatuses } from '../domain/personCheckin';
 import { BodyCursor, Id, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList, sources } from './common';
 
@@ -59,6 +60,9 @@ export const PersonCheckin = z.object({
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   denyReason: z.string().nullable(),
   breaks: z.array(Break),
+  /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
+  decidedBy: Actor.nullable(),
+  decidedAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

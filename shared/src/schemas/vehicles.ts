@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from './staff';
 import { plateProblem } from '../domain/plate';
 import { vehicleStatuses } from '../domain/vehicleCheckin';
 import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList } from './common';
@@ -104,6 +105,9 @@ export const VehicleCheckin = z.object({
   denyReason: z.string().nullable(),
   /** Why a STOP stops, in words for the guard: the blocking labels, or the deny's reason; null otherwise. */
   stopReason: z.string().nullable(),
+  /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
+  decidedBy: Actor.nullable(),
+  decidedAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

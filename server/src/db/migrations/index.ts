@@ -12,6 +12,7 @@ import * as sourceIndexes from './0011_source_indexes';
 import * as standardFieldTypes from './0012_standard_field_types';
 import * as watchlistScope from './0013_watchlist_scope';
 import * as gateVehicles from './0014_gate_vehicles';
+import * as staff from './0016_staff';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -30,4 +31,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0012_standard_field_types', up: standardFieldTypes.up },
   { name: '0013_watchlist_scope', up: watchlistScope.up },
   { name: '0014_gate_vehicles', up: gateVehicles.up },
+  { name: '0016_staff', up: staff.up },
 ];

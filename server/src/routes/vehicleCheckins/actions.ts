@@ -21,11 +21,11 @@ export const vehicleActionRoutes: Route[] = [
   actionRoute({ method: 'POST', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout }),
   actionRoute({ method: 'PATCH', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout }),
   actionRoute({
-    method: 'POST', path: `${item}/approve`, summary: 'Admit an unregistered plate (PENDING → IN)', scope: 'checkins:approve', body: TimedActionRequest,
+    method: 'POST', path: `${item}/approve`, summary: 'Admit an unregistered plate (PENDING → IN); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: TimedActionRequest,
     toAction: (body) => ({ event: { type: 'APPROVE', occurredAt: at(body.occurredAt) } }),
   }),
   actionRoute({
-    method: 'POST', path: `${item}/deny`, summary: 'Refuse an unregistered plate (PENDING → STOP)', scope: 'checkins:approve', body: DenyRequest,
+    method: 'POST', path: `${item}/deny`, summary: 'Refuse an unregistered plate (PENDING → STOP); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: DenyRequest,
     toAction: (body) => ({ event: { type: 'DENY', occurredAt: at(body.occurredAt) }, denyReason: body.reason }),
   }),
 ];

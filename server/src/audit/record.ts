@@ -1,0 +1,44 @@
+import type { Actor } from '../../../shared/src/schemas/staff';
+import { type Executor, queryRows } from '../db/query';
+import { type Sql, empty, sql } from '../db/sql';
+import type { GuardedWrite } from '../idempotency/store';
+
+/** What a change says about itself for the audit log (docs/api.md, Audit log). */
+export interface AuditRecord {
+  action: string;
+  target: { type: string; id: number };
+  siteId: number | null;
+}
+
+/** One audit row: the record, who did it, when, in which request. */
+export interface AuditEntry extends AuditRecord {
+  accountId: number;
+  actor: Actor;
+  at: Date;
+  requestId: string | null;
+}
+
+const values = (entry: AuditEntry) => sql`${entry.accountId}::integer, ${entry.at}::timestamptz, ${entry.actor.type}, ${entry.actor.id}::integer,
+  ${entry.actor.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id}::bigint, ${entry.siteId}::integer, ${entry.requestId}::text`;
+
+const COLUMNS = sql`(account_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, site_id, request_id)`;
+
+/** A CTE writing the entry in the statement of the change, only when `onlyIf` holds (the change applied). */
+export function auditInsertCte(entry: AuditEntry, onlyIf?: Sql): Sql {
+  return sql`audit AS (
+    INSERT INTO audit_events ${COLUMNS} SELECT ${values(entry)} ${onlyIf ? sql`WHERE ${onlyIf}` : empty})`;
+}
+
+/** Writes the entry on `db`: inside the change's transaction, so both commit or neither does. */
+export async function writeAudit(db: Executor, entry: AuditEntry): Promise<void> {
+  await queryRows(db, sql`INSERT INTO audit_events ${COLUMNS} SELECT ${values(entry)}`);
+}
+
+/** A statement-mode write with its audit entry in the same statement, written only if the write applied. */
+export function auditedWrite(write: GuardedWrite, entry: AuditEntry): GuardedWrite {
+  return {
+    ctes: (guard) => sql`${write.ctes(guard)},
+  ${auditInsertCte(entry, write.applied ? sql`(${guard}) AND (${write.applied})` : guard)}`,
+    applied: write.applied,
+  };
+}

@@ -1,0 +1,13 @@
+import { type Decider, type VisitRow, decision } from '../db/visitRows';
+
+/** Changes that decide a visit whoever makes them. */
+const DECISIVE = new Set(['APPROVE', 'DENY']);
+
+/**
+ * What a transition of `event` adds to a visit beyond its state: a deny stops it (an alert, since the
+ * event's time), and who decided (docs/api.md, Who decided).
+ */
+export function stopAndDecision(row: VisitRow, event: string, eventAt: Date, decider: Decider, now: Date) {
+  const stop = event === 'DENY' ? { stop_source: 'denied' as const, stopped_at: eventAt } : { stop_source: row.stop_source, stopped_at: row.stopped_at };
+  return { ...stop, ...decision(row, { decider, decisive: DECISIVE.has(event), at: now }) };
+}
