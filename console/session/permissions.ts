@@ -1,6 +1,9 @@
+import { isKnown } from '../../shared/src/client/answers';
 import type { StaffUserAnswer } from '../../shared/src/client/staff';
+import type { Scope } from '../../shared/src/schemas/admin';
+import { roleScopes, roles } from '../../shared/src/schemas/staff';
 
-/** What the console shows a role (docs/api.md, Staff roles): pages and buttons it cannot use are not shown. */
+/** What the console shows a user: only the pages and buttons their role's scopes allow. */
 export interface Permissions {
   onSite: boolean;
   checkInOut: boolean;
@@ -9,15 +12,16 @@ export interface Permissions {
   alerts: boolean;
 }
 
-const none: Permissions = { onSite: false, checkInOut: false, approvePeople: false, approveVehicles: false, alerts: false };
-
-const byRole: Record<string, Permissions> = {
-  owner: { onSite: true, checkInOut: true, approvePeople: true, approveVehicles: true, alerts: true },
-  manager: { onSite: true, checkInOut: true, approvePeople: true, approveVehicles: true, alerts: true },
-  reception: { onSite: true, checkInOut: true, approvePeople: true, approveVehicles: false, alerts: true },
-  security: { onSite: true, checkInOut: false, approvePeople: true, approveVehicles: true, alerts: true },
-};
-
 export function permissionsOf(user: StaffUserAnswer): Permissions {
-  return byRole[user.role] ?? none;
+  // A role newer than this console gets nothing it cannot vouch for.
+  const scopes: readonly Scope[] = isKnown(roles, user.role) ? roleScopes[user.role] : [];
+  const has = (scope: Scope) => scopes.includes(scope);
+  return {
+    onSite: has('checkins:read'),
+    checkInOut: has('checkins:write'),
+    approvePeople: has('checkins:approve'),
+    // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
+    approveVehicles: has('checkins:approve') && has('vehicles:write'),
+    alerts: has('alerts:manage'),
+  };
 }

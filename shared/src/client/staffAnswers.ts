@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from '../schemas/staff';
 import type { Open } from './answers';
 
 // Staff sessions and alerts as this client reads them (docs/api.md, Staff and sessions): open enums, unknown
@@ -6,14 +7,12 @@ import type { Open } from './answers';
 
 const openText = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
 
-export const staffRoles = ['owner', 'manager', 'reception', 'security'] as const;
-export type StaffRole = (typeof staffRoles)[number];
 
 export const StaffUserAnswer = z.object({
   userId: z.number().int(),
   email: z.string(),
   name: z.string(),
-  role: openText<StaffRole>(),
+  role: openText<Role>(),
   siteIds: z.array(z.number().int()),
   allSites: z.boolean(),
   disabled: z.boolean(),
