@@ -63,10 +63,10 @@ describe('what the console shows a role', () => {
     const personAt = (checkinId: number, siteId: number, minute: number) => ({
       checkinId, siteId, status: 'IN', person: { firstName: 'P', lastName: String(checkinId), email: null, phone: null, company: null },
       hostName: null, purpose: null, customFields: {}, labelIds: [], entry: { source: 'API', at: at(minute) }, exit: null, denyReason: null,
-      breaks: [], createdAt: at(minute), updatedAt: at(minute),
+      breaks: [], decidedBy: null, decidedAt: null, createdAt: at(minute), updatedAt: at(minute),
     });
     const vehicle = { checkinId: 7, siteId: 1, vehicleId: null, licensePlate: 'AB 1', status: 'PENDING', driverName: 'Dee', notes: null,
-      entry: { source: 'KIOSK', at: at(5) }, exit: null, denyReason: null, stopReason: null, createdAt: at(5), updatedAt: at(5) };
+      entry: { source: 'KIOSK', at: at(5) }, exit: null, denyReason: null, stopReason: null, decidedBy: null, decidedAt: null, createdAt: at(5), updatedAt: at(5) };
     const rows = onSiteRows([personAt(1, 1, 9), personAt(2, 2, 1), personAt(3, 1, 2)], [vehicle], 1);
     expect(rows.map((row) => row.key)).toEqual(['p3', 'v7', 'p1']);
     expect(rows[1]).toMatchObject({ kind: 'vehicle', name: 'AB 1', company: 'Dee', status: 'PENDING' });
