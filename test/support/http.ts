@@ -15,9 +15,9 @@ export interface RequestOptions {
 }
 
 /** A small HTTP client for tests: real requests over loopback, JSON both ways. */
-export function apiClient(baseUrl: string, token?: string) {
+export function apiClient(baseUrl: string, token?: string, defaultHeaders: Record<string, string> = {}) {
   const request = async <T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...defaultHeaders, ...options.headers };
     if (token && headers.Authorization === undefined) headers.Authorization = `Bearer ${token}`;
     if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
     let payload: string | undefined = options.rawBody;

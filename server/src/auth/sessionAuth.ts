@@ -58,7 +58,8 @@ export async function authenticateSession(db: Executor, input: AuthenticationInp
     throw noSession();
   }
   if (now - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS) {
-    queryRows(db, sql`UPDATE staff_sessions SET last_seen_at = ${input.now} WHERE id_hash = ${idHash}`).catch(() => undefined);
+    // Awaited (at most once a minute per session): the idle clock must have restarted before the next request.
+    await queryRows(db, sql`UPDATE staff_sessions SET last_seen_at = ${input.now} WHERE id_hash = ${idHash}`);
   }
   const principal: Principal = {
     actor: { type: 'user', id: row.user_id, name: row.name },

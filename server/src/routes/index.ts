@@ -9,7 +9,9 @@ import { vehicleRoutes } from './vehicles';
 import { kioskRoutes } from './kiosk';
 import { watchlistRoutes } from './watchlist';
 import { webhookRoutes } from './webhooks';
+import { sessionRoutes } from './session';
+import { userRoutes } from './users';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
-  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes];
+  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes];

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { LinkInfo, RedeemLinkRequest, SessionResponse, SetupRequest } from '../../../../shared/src/schemas/staff';
+import { setSessionCookie } from '../../auth/sessions';
+import { findLiveLink } from '../../commands/staffLinks';
+import { redeemInvitation, redeemSetup } from '../../commands/staffOnboarding';
+import { notFound } from '../../errors/problem';
+import { defineRoute } from '../define';
+
+const tag = 'Session';
+const CodeParams = z.strictObject({ code: z.string().max(100) });
+
+export const sessionLinkRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/session/links/:code',
+    summary: 'What a one-time link (setup, invitation, reset) is for, while it works',
+    tag,
+    auth: 'none',
+    params: CodeParams,
+    responses: { 200: LinkInfo },
+    handler: async (ctx) => {
+      const link = await findLiveLink(ctx.db, ctx.params.code, ctx.now);
+      if (!link) throw notFound('This link is unknown, used or expired: ask for a new one.');
+      return { status: 200, body: link.info };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/session/setup',
+    summary: 'Redeem a setup link: creates the account’s first owner and signs them in',
+    tag,
+    auth: 'none',
+    body: SetupRequest,
+    responses: { 201: SessionResponse },
+    handler: async (ctx) => {
+      const { user, sessionId } = await redeemSetup(ctx.db, { ...ctx.body, now: ctx.now, requestId: ctx.requestId });
+      setSessionCookie(ctx.koa, sessionId);
+      return { status: 201, body: { user } };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/session/invitation',
+    summary: 'Redeem an invitation or password-reset link: sets the password and signs the user in',
+    tag,
+    auth: 'none',
+    body: RedeemLinkRequest,
+    responses: { 200: SessionResponse },
+    handler: async (ctx) => {
+      const { user, sessionId } = await redeemInvitation(ctx.db, { ...ctx.body, now: ctx.now, requestId: ctx.requestId });
+      setSessionCookie(ctx.koa, sessionId);
+      return { status: 200, body: { user } };
+    },
+  }),
+];
