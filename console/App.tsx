@@ -60,7 +60,7 @@ export function App() {
   return (
     <SessionContext.Provider value={session}>
       <LiveProvider>
-        <Shell path={path}>
+        <Shell path={path === '/console' ? HOME : path}>
           <SignedInPage path={path} />
         </Shell>
       </LiveProvider>

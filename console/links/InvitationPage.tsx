@@ -13,6 +13,10 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const action = useAction();
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
   const isReset = link.kind === 'ready' && link.link.kind === 'reset';
 
   useEffect(() => {
@@ -47,8 +51,8 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(
       <h1>{isReset ? 'Choose a new password' : `Join ${link.link.accountName}`}</h1>
       {link.link.email ? <p>For {link.link.email}</p> : null}
       <form onSubmit={submit} noValidate>
-        {isReset ? null : <Field label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />}
-        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={setPassword} error={errors.password} />
+        {isReset ? null : <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />}
+        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={edit('password', setPassword)} error={errors.password} />
         <p className="hint">{passwordHint}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>

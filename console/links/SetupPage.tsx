@@ -14,6 +14,11 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const action = useAction();
+  // A field's error goes once the field is edited; the rest stay until the next press.
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,9 +48,9 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
       <h1>Set up Gatehouse</h1>
       <p>Create the first owner of {link.link.accountName}. The owner can invite the rest of the staff.</p>
       <form onSubmit={submit} noValidate>
-        <Field label="Name" autoComplete="name" value={name} onChange={setName} error={errors.name} />
-        <Field label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} error={errors.email} />
-        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={setPassword} error={errors.password} />
+        <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
+        <Field label="Email" type="email" autoComplete="username" value={email} onChange={edit('email', setEmail)} error={errors.email} />
+        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={edit('password', setPassword)} error={errors.password} />
         <p className="hint">{passwordHint}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>

@@ -75,6 +75,11 @@ export function CheckInDialog({ sites, initialSiteId, onClose, onDone }: { sites
     };
   }, [siteId]);
 
+  const edit = (name: string, value: string | boolean) => {
+    setValues({ ...values, [name]: value });
+    setErrors(({ [name]: _gone, ...rest }) => rest);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!fields || siteId === null) return;
@@ -105,7 +110,7 @@ export function CheckInDialog({ sites, initialSiteId, onClose, onDone }: { sites
         <ErrorMessage text={loadError} />
         {fields === null && !loadError ? <p aria-busy="true">Loading the form…</p> : null}
         {(fields ?? []).map((field) => (
-          <FormField key={field.name} field={field} value={values[field.name]} error={errors[field.name]} onChange={(value) => setValues({ ...values, [field.name]: value })} />
+          <FormField key={field.name} field={field} value={values[field.name]} error={errors[field.name]} onChange={(value) => edit(field.name, value)} />
         ))}
         <ErrorMessage text={action.error} />
         <div className="buttons">

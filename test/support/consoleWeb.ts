@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
@@ -6,8 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
 import { builtConsole } from './consoleBuild';
 import { screenshotDir } from './kioskWeb';
-import { queryRows } from '../../server/src/db/query';
-import { sql } from '../../server/src/db/sql';
+import { createLink, linkUrl } from '../../server/src/commands/staffLinks';
 import { type TestServer, startTestServer } from './testServer';
 
 export const DESK = { width: 1280, height: 800 };
@@ -72,12 +70,6 @@ export async function consoleScreenshot(page: Page, name: string): Promise<void>
 
 /** A fresh one-time setup link for the account's first owner, as `npm start` prints it. */
 export async function setupLinkFor(server: TestServer, accountId: number): Promise<string> {
-  const code = randomBytes(32).toString('base64url');
-  const hash = createHash('sha256').update(code).digest();
-  await queryRows(
-    server.database,
-    sql`INSERT INTO staff_links (code_hash, account_id, kind, expires_at, created_at)
-        VALUES (${hash}, ${accountId}, 'setup', now() + interval '24 hours', now())`,
-  );
-  return `${server.baseUrl}/console/setup?code=${code}`;
+  const code = await createLink(server.database, { accountId, kind: 'setup', userId: null, now: new Date() });
+  return linkUrl(server.baseUrl, 'setup', code);
 }
