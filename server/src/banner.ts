@@ -1,11 +1,22 @@
 import net from 'node:net';
+import type { SetupLink } from './commands/setupLinks';
+import { linkUrl } from './commands/staffLinks';
 import type { DemoData } from './db/seedDemo';
 
 /**
  * What a person starting the server needs to see: where it listens and, the first time, the demo tokens;
  * on a later start (`demoExists`), where tokens come from now.
  */
-export function printBanner(input: { host: string; port: number; embedded: boolean; demo: DemoData | undefined; demoExists: boolean }): void {
+export function printBanner(input: {
+  host: string;
+  port: number;
+  embedded: boolean;
+  demo: DemoData | undefined;
+  demoExists: boolean;
+  /** Accounts without an owner yet, each with a fresh setup link; `more`: how many others were left out. */
+  setup?: { links: SetupLink[]; more: number };
+  publicUrl?: string;
+}): void {
   // An IPv6 address goes in brackets in a URL (HOST=:: listens on every address).
   const base = `http://${net.isIPv6(input.host) ? `[${input.host}]` : input.host}:${input.port}`;
   const lines = [
@@ -31,6 +42,13 @@ export function printBanner(input: { host: string; port: number; embedded: boole
       'The demo data is from an earlier start; its tokens were shown then, once. A new token: set ADMIN_TOKEN',
       'and ask the management API (docs/api.md#management-api), or start afresh with an empty DATA_DIR.',
     );
+  }
+  if (input.setup && input.setup.links.length > 0) {
+    lines.push('', 'No owner yet: open a link to create the first owner (single use, valid 24 hours; a restart prints a new one):');
+    for (const link of input.setup.links) {
+      lines.push(`  ${link.accountName} (account ${link.accountId}): ${linkUrl(input.publicUrl ?? base, 'setup', link.code)}`);
+    }
+    if (input.setup.more > 0) lines.push(`  …and more accounts without an owner: create their users with POST /v1/admin/accounts/{accountId}/users.`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

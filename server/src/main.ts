@@ -17,6 +17,7 @@ import { createMetrics } from './observability/metrics';
 import { RateLimiter } from './rateLimit/limiter';
 import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
+import { issueSetupLinks } from './commands/setupLinks';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
   if (applied.length > 0) log.info('migrations applied', { applied });
   const demo = shouldSeedDemo(env) ? await seedDemo(database) : undefined;
   checkpoint();
+  const setup = await issueSetupLinks(database, new Date());
+  checkpoint();
 
   await buildConsole();
   checkpoint();
@@ -100,7 +103,8 @@ async function main(): Promise<void> {
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined });
+  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined,
+    setup, publicUrl: env.PUBLIC_URL });
   // Every instance may dispatch (leases keep them apart), in a thread of its own; WEBHOOK_DISPATCHER=false
   // leaves it to `npm run worker`.
   const load = env.WEBHOOK_DISPATCHER ? startLoadSignal() : undefined;

@@ -260,6 +260,31 @@ describe('with DATABASE_URL', () => {
     expect(await stop(second)).toBe(0);
   });
 
+  it('prints a setup link while the demo account has no owner: a restart prints a fresh one, and it works once', { timeout: 90_000 }, async () => {
+    const SETUP = /Demo Company \(account \d+\): http:\/\/127\.0\.0\.1:\d+\/console\/setup\?code=([A-Za-z0-9_-]{43})/;
+    const databaseUrl = await createTestDatabase();
+    const first = await startServer({ DATABASE_URL: databaseUrl });
+    const stale = SETUP.exec(first.stdout())?.[1];
+    expect(stale).toBeDefined();
+    expect(await stop(first)).toBe(0);
+    const second = await startServer({ DATABASE_URL: databaseUrl });
+    const code = SETUP.exec(second.stdout())?.[1] ?? '';
+    expect(code).not.toBe(stale);
+    const anonymous = apiClient(second.baseUrl);
+    expect((await anonymous.get(`/v1/session/links/${stale}`)).status).toBe(404);
+    expect((await anonymous.get(`/v1/session/links/${code}`)).body).toEqual({ kind: 'setup', email: null, name: null, accountName: 'Demo Company' });
+    const owner = { code, name: 'Olive Owner', email: 'olive@example.com', password: 'olive keeps the keys 2026' };
+    const created = await anonymous.post<{ user: { role: string; allSites: boolean } }>('/v1/session/setup', owner);
+    expect(created.status).toBe(201);
+    expect(created.body.user).toMatchObject({ role: 'owner', allSites: true });
+    expect(created.headers.getSetCookie()[0]).toMatch(/^gh_session=/);
+    expect((await anonymous.post('/v1/session/setup', { ...owner, email: 'mallory@example.com' })).status).toBe(404);
+    expect(await stop(second)).toBe(0);
+    const third = await startServer({ DATABASE_URL: databaseUrl });
+    expect(third.stdout()).not.toMatch(/console\/setup/);
+    expect(await stop(third)).toBe(0);
+  });
+
   it('SEED_DEMO=false and NODE_ENV=production seed nothing', { timeout: 90_000 }, async () => {
     const variants: Array<Record<string, string>> = [{ SEED_DEMO: 'false' }, { NODE_ENV: 'production' }];
     for (const env of variants) {

@@ -1,6 +1,9 @@
 import type { Context } from 'koa';
 import { problem } from '../errors/problem';
 
+/** This server's origin as the request reached it (through a trusted proxy: as the proxy says). */
+export const ownOrigin = (ctx: Context): string => `${ctx.protocol}://${ctx.host}`;
+
 const rejected = () => problem('CSRF_REJECTED', 'A write with the session cookie must come from this server\'s own pages.');
 
 /**
@@ -11,7 +14,7 @@ const rejected = () => problem('CSRF_REJECTED', 'A write with the session cookie
 export function checkSameOrigin(ctx: Context, publicUrl: string | undefined): void {
   const origin = ctx.get('Origin');
   if (origin) {
-    const own = new Set([`${ctx.protocol}://${ctx.host}`]);
+    const own = new Set([ownOrigin(ctx)]);
     if (publicUrl) own.add(new URL(publicUrl).origin);
     if (!own.has(origin)) throw rejected();
     return;

@@ -1,4 +1,5 @@
 import { CreateUserRequest, CreatedUser } from '../../../../shared/src/schemas/staff';
+import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
 import { createStaffUser } from '../../commands/staffUsers';
 import { queryOne } from '../../db/query';
@@ -24,7 +25,7 @@ export const adminUserRoutes = [
       if (!account) throw notFound(`Account ${ctx.params.accountId} does not exist.`);
       const row = await createStaffUser(ctx.db, { accountId: ctx.params.accountId, request: ctx.body, now: ctx.now });
       const code = await createLink(ctx.db, { accountId: row.account_id, kind: 'invitation', userId: row.id, now: ctx.now });
-      const base = ctx.deps.env.PUBLIC_URL ?? ctx.koa.origin;
+      const base = ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
       return { status: 201, body: { user: presentStaffUser(row), invitationUrl: linkUrl(base, 'invitation', code) } };
     },
   }),

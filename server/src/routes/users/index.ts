@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntId } from '../../../../shared/src/schemas/common';
 import { CreateUserRequest, CreatedUser, PasswordResetLink, StaffUser, UpdateUserRequest, UserList } from '../../../../shared/src/schemas/staff';
+import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
 import { createStaffUser, updateStaffUser } from '../../commands/staffUsers';
 import { findStaffUser, listStaffUsers } from '../../db/staffUserRows';
@@ -13,7 +14,7 @@ const tag = 'Staff users';
 const UserParams = z.strictObject({ userId: IntId });
 
 /** Where links point: PUBLIC_URL, or the origin the request came to. */
-export const linkBase = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'deps' | 'koa'>) => ctx.deps.env.PUBLIC_URL ?? ctx.koa.origin;
+export const linkBase = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'deps' | 'koa'>) => ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
 
 const userAudit = (action: string) => (_ctx: unknown, body: unknown) => {
   const user = (body as { user?: StaffUser }).user ?? (body as StaffUser);
