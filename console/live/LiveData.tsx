@@ -81,8 +81,16 @@ export function LiveProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void load();
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(timer);
+    // A console left open in a background tab asks nothing, and catches up the moment it is shown again.
+    const tick = () => {
+      if (document.visibilityState !== 'hidden') void load();
+    };
+    const timer = setInterval(tick, POLL_MS);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
   }, [load]);
 
   const refresh = useCallback(() => void load(), [load]);
