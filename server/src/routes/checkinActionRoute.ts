@@ -4,6 +4,7 @@ import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
 import type { Decider } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';
+import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authenticate';
 import type { GuardedWrite } from '../idempotency/store';
 import { type Method, type Route, defineRoute, siteOf } from './define';
@@ -27,6 +28,11 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   path: string;
   summary: string;
   scope: Scope;
+  /**
+   * The audit action of this endpoint (approve, deny: always; checkout: when manual), or none (breaks).
+   * `manual`: audited only when made by a staff user or with exit source MANUAL.
+   */
+  audit?: { action: string; manualOnly?: boolean; sourceOf?: (body: z.infer<B>) => string | undefined };
   /** A second scope the action also needs (vehicle approve and deny: vehicles:write too). */
   alsoScope?: Scope;
   body: B;
@@ -37,6 +43,8 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
 export interface CheckinKind<Action> {
   tag: string;
   response: z.ZodType;
+  /** The audit log's name of this kind of check-in (`person_checkin`, `vehicle_checkin`). */
+  target: 'person_checkin' | 'vehicle_checkin';
   /** Reads and decides; returns the check-in as it will be and the one write that makes it so. */
   transition: (db: Executor, input: TransitionInput<Action>) => Promise<{ checkin: unknown; write: GuardedWrite }>;
 }
@@ -59,6 +67,12 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
     bodyOptional: true,
     atomicity: 'statement',
     responses: { 200: kind.response },
+    audit: (ctx, body) => {
+      const { audit } = spec;
+      if (!audit) return undefined;
+      if (audit.manualOnly && !isManual(ctx.principal, audit.sourceOf?.(ctx.body as z.infer<B>))) return undefined;
+      return auditCheckin(audit.action, kind.target)(ctx, body);
+    },
     handler: async (ctx) => {
       if (spec.alsoScope && !ctx.principal.scopes.has(spec.alsoScope)) throw missingScope(spec.alsoScope, ctx.principal.actor.type);
       const { checkin, write } = await kind.transition(ctx.db, {

@@ -11,7 +11,10 @@ import { watchlistRoutes } from './watchlist';
 import { webhookRoutes } from './webhooks';
 import { sessionRoutes } from './session';
 import { userRoutes } from './users';
+import { alertRoutes } from './alerts';
+import { auditRoutes } from './audit';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
-  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes];
+  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes,
+  ...alertRoutes, ...auditRoutes];

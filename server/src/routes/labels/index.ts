@@ -3,6 +3,7 @@ import { createPersonLabel, deletePersonLabel, personLabels, updatePersonLabel }
 import { listByIdRoute, readByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { LabelParams } from '../params';
+import { auditParam, auditReply } from '../../audit/targets';
 
 const tag = 'Person labels';
 
@@ -16,6 +17,7 @@ export const labelRoutes = [
     scope: 'labels:write',
     body: CreatePersonLabelRequest,
     responses: { 201: PersonLabel },
+    audit: auditReply('person_label.created', 'person_label', 'labelId'),
     handler: async ({ db, principal, body, now }) => ({
       status: 201,
       body: await createPersonLabel(db, { accountId: principal.accountId, request: body, now }),
@@ -36,6 +38,7 @@ export const labelRoutes = [
     params: LabelParams,
     body: UpdatePersonLabelRequest,
     responses: { 200: PersonLabel },
+    audit: auditReply('person_label.updated', 'person_label', 'labelId'),
     handler: async ({ db, principal, params, body, now }) => ({
       status: 200,
       body: await updatePersonLabel(db, { accountId: principal.accountId, labelId: params.labelId, request: body, now }),
@@ -50,6 +53,7 @@ export const labelRoutes = [
     scope: 'labels:write',
     params: LabelParams,
     responses: { 204: null },
+    audit: auditParam('person_label.deleted', 'person_label', 'labelId'),
     handler: async ({ db, principal, params }) => {
       await deletePersonLabel(db, { accountId: principal.accountId, labelId: params.labelId });
       return { status: 204 };

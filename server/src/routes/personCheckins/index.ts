@@ -14,6 +14,7 @@ import { searchPersonCheckins } from '../../queries/personCheckinSearch';
 import { defineRoute, siteOf } from '../define';
 import { CheckinParams, SiteParams } from '../params';
 import { personActionRoutes } from './actions';
+import { auditCheckin, isManual } from '../../audit/targets';
 
 const tag = 'Person check-ins';
 const base = '/sites/:siteId/checkins/people';
@@ -29,6 +30,7 @@ export const personCheckinRoutes = [
     params: SiteParams,
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
+    audit: (ctx, body) => (isManual(ctx.principal, undefined) ? auditCheckin('checkin.created', 'person_checkin')(ctx, body) : undefined),
     atomicity: 'statement',
     handler: async (ctx) => {
       const { checkin, write } = await createPersonCheckin(ctx.db, {

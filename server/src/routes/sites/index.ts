@@ -67,6 +67,7 @@ export const siteRoutes = [
     params: SiteParams,
     body: CheckinConfigUpdate,
     responses: { 200: CheckinConfig },
+    audit: (ctx) => ({ action: 'site.config_updated', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
     handler: async (ctx) => {
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
       const updated = await replaceCheckinConfig(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, now: ctx.now });

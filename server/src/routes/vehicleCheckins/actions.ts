@@ -7,7 +7,8 @@ import type { Route } from '../define';
 
 const item = '/sites/:siteId/checkins/vehicles/:checkinId';
 // Vehicles take no breaks, so there are no break routes (404).
-const vehicles = { tag: 'Vehicle check-ins', response: VehicleCheckin, transition: transitionVehicleCheckin };
+const vehicles = { tag: 'Vehicle check-ins', response: VehicleCheckin, target: 'vehicle_checkin' as const, transition: transitionVehicleCheckin };
+const checkedOut = { action: 'vehicle_checkin.checked_out', manualOnly: true, sourceOf: (body: z.infer<typeof CheckoutRequest>) => body.exit?.source };
 const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, VehicleAction>) => checkinActionRoute(vehicles, spec);
 
 const checkout = (body: z.infer<typeof CheckoutRequest>): VehicleAction => ({
@@ -17,15 +18,15 @@ const checkout = (body: z.infer<typeof CheckoutRequest>): VehicleAction => ({
 const checkoutSummary = 'Check a vehicle out (→ OUT)';
 
 export const vehicleActionRoutes: Route[] = [
-  actionRoute({ method: 'PATCH', path: item, summary: checkoutSummary, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout }),
-  actionRoute({ method: 'POST', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout }),
-  actionRoute({ method: 'PATCH', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout }),
+  actionRoute({ method: 'PATCH', path: item, summary: checkoutSummary, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout, audit: checkedOut }),
+  actionRoute({ method: 'POST', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout, audit: checkedOut }),
+  actionRoute({ method: 'PATCH', path: `${item}/checkout`, summary: `${checkoutSummary}; alias of PATCH on the check-in`, scope: 'vehicles:write', body: CheckoutRequest, toAction: checkout, audit: checkedOut }),
   actionRoute({
-    method: 'POST', path: `${item}/approve`, summary: 'Admit an unregistered plate (PENDING → IN); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: TimedActionRequest,
+    method: 'POST', path: `${item}/approve`, summary: 'Admit an unregistered plate (PENDING → IN); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: TimedActionRequest, audit: { action: 'vehicle_checkin.approved' },
     toAction: (body) => ({ event: { type: 'APPROVE', occurredAt: at(body.occurredAt) } }),
   }),
   actionRoute({
-    method: 'POST', path: `${item}/deny`, summary: 'Refuse an unregistered plate (PENDING → STOP); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: DenyRequest,
+    method: 'POST', path: `${item}/deny`, summary: 'Refuse an unregistered plate (PENDING → STOP); needs vehicles:write too', scope: 'checkins:approve', alsoScope: 'vehicles:write', body: DenyRequest, audit: { action: 'vehicle_checkin.denied' },
     toAction: (body) => ({ event: { type: 'DENY', occurredAt: at(body.occurredAt) }, denyReason: body.reason }),
   }),
 ];

@@ -15,6 +15,7 @@ import { searchVehicleCheckins } from '../../queries/vehicleCheckinSearch';
 import { defineRoute, siteOf } from '../define';
 import { CheckinParams, SiteParams } from '../params';
 import { vehicleActionRoutes } from './actions';
+import { auditCheckin, isManual } from '../../audit/targets';
 
 const tag = 'Vehicle check-ins';
 const base = '/sites/:siteId/checkins/vehicles';
@@ -31,6 +32,7 @@ export const vehicleCheckinRoutes = [
     params: SiteParams,
     body: CreateVehicleCheckinRequest,
     responses: { 201: VehicleCheckin },
+    audit: (ctx, body) => (isManual(ctx.principal, undefined) ? auditCheckin('vehicle_checkin.created', 'vehicle_checkin')(ctx, body) : undefined),
     atomicity: 'statement',
     handler: async (ctx) => {
       const { checkin, write } = await createVehicleCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now });

@@ -3,6 +3,7 @@ import { createVehicleLabel, deleteVehicleLabel, updateVehicleLabel, vehicleLabe
 import { listByIdRoute, readByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { LabelParams } from '../params';
+import { auditParam, auditReply } from '../../audit/targets';
 
 const tag = 'Vehicle labels';
 
@@ -16,6 +17,7 @@ export const vehicleLabelRoutes = [
     scope: 'labels:write',
     body: CreateVehicleLabelRequest,
     responses: { 201: VehicleLabel },
+    audit: auditReply('vehicle_label.created', 'vehicle_label', 'labelId'),
     handler: async ({ db, principal, body, now }) => ({
       status: 201,
       body: await createVehicleLabel(db, { accountId: principal.accountId, request: body, now }),
@@ -36,6 +38,7 @@ export const vehicleLabelRoutes = [
     params: LabelParams,
     body: UpdateVehicleLabelRequest,
     responses: { 200: VehicleLabel },
+    audit: auditReply('vehicle_label.updated', 'vehicle_label', 'labelId'),
     handler: async ({ db, principal, params, body, now }) => ({
       status: 200,
       body: await updateVehicleLabel(db, { accountId: principal.accountId, labelId: params.labelId, request: body, now }),
@@ -50,6 +53,7 @@ export const vehicleLabelRoutes = [
     scope: 'labels:write',
     params: LabelParams,
     responses: { 204: null },
+    audit: auditParam('vehicle_label.deleted', 'vehicle_label', 'labelId'),
     handler: async ({ db, principal, params }) => {
       await deleteVehicleLabel(db, { accountId: principal.accountId, labelId: params.labelId });
       return { status: 204 };

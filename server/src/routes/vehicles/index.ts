@@ -18,6 +18,7 @@ import { presentVehicle } from '../../presenters/vehicle';
 import { readVehicleChanges } from '../../queries/vehicleChanges';
 import { listVehicles } from '../../queries/vehicleList';
 import { type HandlerContext, type Reply, defineRoute } from '../define';
+import { auditParam, auditReply } from '../../audit/targets';
 
 const tag = 'Vehicles';
 const base = '/profiles/vehicles';
@@ -39,6 +40,7 @@ export const vehicleRoutes = [
     scope: 'vehicles:write',
     body: CreateVehicleRequest,
     responses: { 201: Vehicle },
+    audit: auditReply('vehicle.created', 'vehicle', 'vehicleId'),
     handler: async ({ db, principal, body, now }) => ({
       status: 201,
       body: await createVehicle(db, { accountId: principal.accountId, request: body, now }),
@@ -104,6 +106,7 @@ export const vehicleRoutes = [
     params: VehicleParams,
     body: UpdateVehicleRequest,
     responses: { 200: Vehicle },
+    audit: auditReply('vehicle.updated', 'vehicle', 'vehicleId'),
     handler: update,
   }),
   defineRoute({
@@ -116,6 +119,7 @@ export const vehicleRoutes = [
     params: VehicleParams,
     body: VehicleLabelsRequest,
     responses: { 200: Vehicle },
+    audit: auditReply('vehicle.labels_set', 'vehicle', 'vehicleId'),
     handler: update,
   }),
   defineRoute({
@@ -127,6 +131,7 @@ export const vehicleRoutes = [
     scope: 'vehicles:write',
     params: VehicleParams,
     responses: { 204: null },
+    audit: auditParam('vehicle.deleted', 'vehicle', 'vehicleId'),
     handler: async ({ db, principal, params, now }) => {
       await deleteVehicle(db, { accountId: principal.accountId, vehicleId: params.vehicleId, now });
       return { status: 204 };

@@ -2,6 +2,7 @@ import { CreateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } f
 import { addWatchlistEntry, removeWatchlistEntry, watchlist } from '../../commands/watchlistEntries';
 import { listByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
+import { auditParam, auditReply } from '../../audit/targets';
 
 const tag = 'Watchlist';
 
@@ -16,6 +17,7 @@ export const watchlistRoutes = [
     scope: 'watchlist:manage',
     body: CreateWatchlistEntryRequest,
     responses: { 201: WatchlistEntry },
+    audit: auditReply('watchlist_entry.created', 'watchlist_entry', 'entryId'),
     handler: async ({ db, principal, body, now }) => ({
       status: 201,
       body: await addWatchlistEntry(db, { accountId: principal.accountId, request: body, now }),
@@ -31,6 +33,7 @@ export const watchlistRoutes = [
     scope: 'watchlist:manage',
     params: WatchlistEntryIdParams,
     responses: { 204: null },
+    audit: auditParam('watchlist_entry.deleted', 'watchlist_entry', 'entryId'),
     handler: async ({ db, principal, params }) => {
       await removeWatchlistEntry(db, { accountId: principal.accountId, entryId: params.entryId });
       return { status: 204 };

@@ -5,6 +5,7 @@ import { notFound } from '../../errors/problem';
 import { presentDelivery } from '../../presenters/webhook';
 import { cursorScope, decodeCursor, toPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
+import { auditParam } from '../../audit/targets';
 
 const tag = 'Webhooks';
 const log = '/webhooks/subscriptions/:subscriptionId/deliveries';
@@ -42,6 +43,7 @@ export const deliveryRoutes = [
     scope: 'webhooks:manage',
     params: DeliveryParams,
     responses: { 200: WebhookDelivery },
+    audit: auditParam('webhook.delivery_retried', 'webhook_subscription', 'subscriptionId'),
     handler: async ({ db, principal, params, now }) => {
       if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
       const row = await retryDelivery(db, {

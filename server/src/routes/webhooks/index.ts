@@ -15,6 +15,7 @@ import { presentSubscription } from '../../presenters/webhook';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { defineRoute } from '../define';
 import { deliveryRoutes } from './deliveries';
+import { auditParam, auditReply } from '../../audit/targets';
 
 const tag = 'Webhooks';
 const collection = '/webhooks/subscriptions';
@@ -31,6 +32,7 @@ export const webhookRoutes = [
     scope: 'webhooks:manage',
     body: CreateWebhookSubscriptionRequest,
     responses: { 201: CreatedWebhookSubscription },
+    audit: auditReply('webhook.created', 'webhook_subscription', 'subscriptionId'),
     // The URL's host is looked up before the transaction: a slow DNS answer holds no database connection.
     precheck: async ({ body, deps }) => checkSubscriptionUrl(body.url, deps.env.WEBHOOK_ALLOW_PRIVATE_URLS),
     handler: async ({ db, principal, body, now }) => ({
@@ -78,6 +80,7 @@ export const webhookRoutes = [
     params: SubscriptionParams,
     body: UpdateWebhookSubscriptionRequest,
     responses: { 200: WebhookSubscription },
+    audit: auditReply('webhook.updated', 'webhook_subscription', 'subscriptionId'),
     // A new URL's host is looked up before the transaction (a missing subscription is still a 404 first).
     precheck: async ({ db, principal, params, body, deps }) => {
       if (body.url === undefined) return;
@@ -98,6 +101,7 @@ export const webhookRoutes = [
     scope: 'webhooks:manage',
     params: SubscriptionParams,
     responses: { 204: null },
+    audit: auditParam('webhook.deleted', 'webhook_subscription', 'subscriptionId'),
     handler: async ({ db, principal, params, now }) => {
       await deleteSubscription(db, { principal, subscriptionId: params.subscriptionId, now });
       return { status: 204 };

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { Alert, AlertKind, AlertPage, AlertQuery } from '../../../../shared/src/schemas/alerts';
+import { Id } from '../../../../shared/src/schemas/common';
+import { acknowledgeAlert } from '../../commands/alertAcknowledger';
+import { viewableSites } from '../../policies/viewableSites';
+import { listAlerts } from '../../queries/alerts';
+import { defineRoute } from '../define';
+
+const tag = 'Alerts';
+const AlertParams = z.strictObject({ kind: AlertKind, checkinId: Id });
+
+export const alertRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/alerts',
+    summary: 'Every STOP of the last 24 hours on the caller’s sites (watchlist matches, blocked vehicles, denials), newest first',
+    tag,
+    auth: 'token',
+    scope: 'alerts:manage',
+    query: AlertQuery,
+    responses: { 200: AlertPage },
+    handler: async ({ db, principal, query, now }) => ({
+      status: 200,
+      body: await listAlerts(db, {
+        accountId: principal.accountId,
+        siteIds: await viewableSites(db, principal, query.siteIds),
+        now,
+        limit: query.limit,
+        cursor: query.cursor,
+      }),
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/alerts/:kind/:checkinId/acknowledge',
+    summary: 'Acknowledge an alert (again: no change); recorded with who and when',
+    tag,
+    auth: 'token',
+    scope: 'alerts:manage',
+    params: AlertParams,
+    responses: { 200: Alert },
+    handler: async ({ db, principal, params, now, requestId }) => ({
+      status: 200,
+      body: await acknowledgeAlert(db, { principal, kind: params.kind, checkinId: params.checkinId, now, requestId }),
+    }),
+  }),
+];
