@@ -10,10 +10,8 @@ export const consoleOutDir = path.resolve(here, '../dist/console');
 
 // The staff console: the server serves the build at /console (its Content-Security-Policy is a header there);
 // `npm run console:dev` serves it with hot reload, passing /v1 to a server on API_URL (default localhost:3000).
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   root: here,
-  // React's production build even when the builder runs with NODE_ENV=test (the test harness builds it too).
-  define: command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   base: '/console/',
   plugins: [react()],
   clearScreen: false,
@@ -29,4 +27,4 @@ export default defineConfig(({ command }) => ({
     strictPort: true,
     proxy: { '/v1': { target: process.env.API_URL ?? 'http://127.0.0.1:3000', changeOrigin: false } },
   },
-}));
+});

@@ -36,7 +36,10 @@ export function consoleBrowserHooks(onStarted: (started: { server: TestServer; b
 /** A fresh browser profile (no cookie) with a page at the given size. */
 export async function consolePage(browser: Browser, viewport = DESK): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  // A script error would otherwise show only as a locator timing out.
+  page.on('pageerror', (error) => console.error('console page error:', error.message));
+  return { context, page };
 }
 
 export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {

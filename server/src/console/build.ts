@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const configFile = path.join(repo, 'console/vite.config.ts');
+const viteBin = path.join(repo, 'node_modules/vite/bin/vite.js');
 /** Where the server serves the console from unless told otherwise (console/vite.config.ts builds there). */
 export const defaultConsoleDir = path.join(repo, 'dist/console');
 /** The folders a console build is made from: a file newer than the build's stamp makes it stale. */
@@ -65,9 +68,12 @@ export async function ensureConsoleBuild(outDir = defaultConsoleDir): Promise<Bu
     const { fresh, newest } = await freshness(outDir);
     if (fresh) return { built: false };
     const started = Date.now();
-    // Vite is a development dependency: loaded only when a build is needed.
-    const { build } = await import('vite');
-    await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    // A process of its own with NODE_ENV=production: React's production build and JSX, whatever this
+    // process runs as (the tests run as NODE_ENV=test).
+    await promisify(execFile)(process.execPath, [viteBin, 'build', '--config', configFile, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: repo,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     await fs.writeFile(path.join(outDir, STAMP), String(newest));
     return { built: true, ms: Date.now() - started };
   });
