@@ -1,8 +1,8 @@
 /**
  * Malformed bodies, headers, path ids and query strings against every declared endpoint (fast-check):
- * never a 5xx; every error is problem+json with the fields of CONTRACT §2; and a rejected request leaves
+ * never a 5xx; every error is problem+json with the fields of docs/api.md (Errors); and a rejected request leaves
  * the database as it was (row counts of every table), but for the Idempotency-Key record of a 409/422 the
- * handler itself returned, which CONTRACT §7 stores on purpose.
+ * handler itself returned, which the API stores on purpose (docs/api.md, Idempotency).
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ async function send(method: string, request: FuzzRequest): Promise<Answer> {
   };
 }
 
-/** What CONTRACT §2 promises of every error. */
+/** What every error promises (docs/api.md, Errors). */
 function expectProblem(answer: Answer, described: string): void {
   expect(answer.type, described).toMatch(/^application\/problem\+json/);
   const parsed = Problem.safeParse(JSON.parse(answer.text));
@@ -54,7 +54,7 @@ function expectProblem(answer: Answer, described: string): void {
   expect(problem.status, described).toBe(answer.status);
   expect(problem.type, described).toBe(`urn:problem:${problem.code.toLowerCase().replaceAll('_', '-')}`);
   expect(problem.instance.startsWith('/'), described).toBe(true);
-  // A replayed stored problem keeps the requestId of the request that produced it (CONTRACT §7).
+  // A replayed stored problem keeps the requestId of the request that produced it (docs/api.md, Idempotency).
   if (!answer.replayed) expect(problem.requestId, described).toBe(answer.requestId);
   if (problem.errors !== undefined) expect(answer.status, `${described}: errors only on 422`).toBe(422);
   expect(answer.text, described).not.toMatch(STACK_OR_SQL);

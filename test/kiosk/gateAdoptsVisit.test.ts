@@ -45,7 +45,11 @@ async function enteredAtGateA(site: KioskSite, plate: string) {
  * Gate B, offline from the start (it never pulled the site), an hour behind. `rewrite` changes the server's
  * problem answers on their way (what a server that leaves `current` out, or names another visit, would send).
  */
-function offlineGateB(site: KioskSite, rewrite?: (problem: Record<string, unknown>) => Record<string, unknown>) {
+function offlineGateB(
+  site: KioskSite,
+  rewrite?: (problem: Record<string, unknown>) => Record<string, unknown>,
+  concurrency = 4,
+) {
   const realFetch: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
     if (!rewrite || response.status !== 409) return response;
@@ -66,7 +70,7 @@ function offlineGateB(site: KioskSite, rewrite?: (problem: Record<string, unknow
     siteId: site.siteId,
     mode: 'gate',
     requestTimeoutMs: 10_000,
-    sync: { retryPolicy: testRetryPolicy(), concurrency: 4, pullIntervalMs: 60_000 },
+    sync: { retryPolicy: testRetryPolicy(), concurrency, pullIntervalMs: 60_000 },
   });
   return { kiosk, platform, network };
 }
@@ -78,7 +82,9 @@ function offlineGateB(site: KioskSite, rewrite?: (problem: Record<string, unknow
  */
 async function twinPulledBeforePush(site: KioskSite, plate: string) {
   const fromGateA = await enteredAtGateA(site, plate);
-  const gateB = offlineGateB(site);
+  // One visit at a time, oldest action first: the Entry reaches the server before anything done to the twin
+  // (in parallel, the twin's Exit could close gate A's visit first, and the Entry would then be accepted).
+  const gateB = offlineGateB(site, undefined, 1);
   const local = visitOf(await gateB.kiosk.vehicleEntry(plate.replace('-', ' ')));
   const now = gateB.platform.clock.now();
   await applySnapshot(gateB.kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });

@@ -61,9 +61,8 @@ async function settledOrWaiting(request: Promise<unknown>, text: string): Promis
     await client.end();
   }
 }
-
 function expectUnknownLabel(response: ApiResponse<unknown>) {
-  expect(response.status).toBe(422);
+  expect(response.status, response.text).toBe(422);
   const problem = response.body as Problem & { errors?: Array<{ path: string }> };
   expect(problem.code).toBe('VALIDATION_FAILED');
   expect(problem.errors?.map((error) => error.path)).toContain('labelIds');

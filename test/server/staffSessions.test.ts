@@ -65,6 +65,16 @@ describe('POST /v1/session: signing in', () => {
   });
 });
 
+describe('secrets stay out of the logs', () => {
+  it('no password, session id or link code is logged', async () => {
+    const logged = JSON.stringify(harness.server.logs);
+    expect(logged.length).toBeGreaterThan(100);
+    expect(logged).not.toContain(STAFF_PASSWORD);
+    expect(logged).not.toContain('not the password at all');
+    expect(logged).not.toMatch(/gh_session=/);
+  });
+});
+
 describe('a session', () => {
   it('GET /v1/session answers the user; DELETE signs out and the cookie stops working', async () => {
     const { member, api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'manager' });

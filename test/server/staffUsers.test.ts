@@ -70,6 +70,17 @@ describe('/v1/users (owners)', () => {
     expect((await second.api.patch<Problem>(`/v1/users/${second.member.userId}`, { disabled: true })).body).toMatchObject({ code: 'LAST_OWNER' });
   });
 
+  it('disabling a user ends their sessions at once', async () => {
+    const { api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
+    const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'manager' });
+    const signedIn = await signedInClient(harness.server, member);
+    expect((await signedIn.get('/v1/session')).status).toBe(200);
+    expect((await api.patch<StaffUser>(`/v1/users/${member.userId}`, { disabled: true })).body.disabled).toBe(true);
+    expect((await signedIn.get('/v1/session')).status).toBe(401);
+    expect((await api.patch<StaffUser>(`/v1/users/${member.userId}`, { disabled: false })).body.disabled).toBe(false);
+    expect((await signedIn.get('/v1/session')).status).toBe(401);
+  });
+
   it('POST /v1/admin/accounts/{accountId}/users creates a user with an invitation link (ADMIN_TOKEN only)', async () => {
     const admin = apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
     const email = `auto.${Date.now()}@example.com`;

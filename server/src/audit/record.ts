@@ -1,7 +1,7 @@
 import type { Actor } from '../../../shared/src/schemas/staff';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 
 /** What a change says about itself for the audit log (docs/api.md, Audit log). */
 export interface AuditRecord {

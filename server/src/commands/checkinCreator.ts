@@ -6,7 +6,7 @@ import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';

@@ -7,7 +7,7 @@ import { stopAndDecision } from './decisions';
 import type { Executor } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 

@@ -25,7 +25,7 @@ export async function createAccount(db: Executor, name: string) {
   return { accountId: row.id, name: row.name };
 }
 
-/** A site starts with the default check-in configuration of CONTRACT §5. */
+/** A site starts with the default check-in configuration (docs/api.md, Site configuration). */
 export async function createSite(db: Executor, input: { accountId: number; name: string; timezone?: string }) {
   const row = await queryOne<{ id: number; account_id: number; name: string; timezone: string }>(
     db,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LinkInfo, LinkKind } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from '../db/query';
-import { sql } from '../db/sql';
+import { empty, sql } from '../db/sql';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long a one-time link works: an invitation 72 hours, a setup or reset link 24. */
@@ -46,7 +46,7 @@ export async function findLiveLink(db: Executor, code: string, now: Date, lock =
           AND (l.kind <> 'setup' OR NOT EXISTS (
             SELECT 1 FROM staff_users o WHERE o.account_id = l.account_id AND o.role = 'owner' AND NOT o.disabled))
           AND (u.id IS NULL OR NOT u.disabled)
-        ${lock ? sql`FOR UPDATE OF l` : sql``}`,
+        ${lock ? sql`FOR UPDATE OF l` : empty}`,
   );
   if (!row) return undefined;
   return {

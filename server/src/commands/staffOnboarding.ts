@@ -1,6 +1,6 @@
 import type { StaffUser } from '../../../shared/src/schemas/staff';
 import { writeAudit } from '../audit/record';
-import { startSession } from '../auth/sessions';
+import { endUserSessions, startSession } from '../auth/sessions';
 import { type Executor, inTransaction, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { findStaffUser } from '../db/staffUserRows';
@@ -9,7 +9,6 @@ import { presentStaffUser } from '../presenters/staffUser';
 import { findLiveLink, useLink } from './staffLinks';
 import { newPasswordHash } from './staffPasswords';
 import { createStaffUser } from './staffUsers';
-import { endUserSessions } from '../auth/sessions';
 
 const deadLink = () => notFound('This link is unknown, used or expired: ask for a new one.');
 

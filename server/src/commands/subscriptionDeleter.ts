@@ -6,11 +6,9 @@ import { subscriptionVisibleSql } from '../policies/subscriptionAccess';
 import { unleasedPendingSql } from '../webhooks/deliveryQueue';
 
 /**
- * Deletes a subscription the principal can see (404 otherwise); nothing more is sent to it. First the row
- * lock, which waits for a fan-out that share-locked it to commit (and makes later ones skip it), so no
- * delivery of it is written after the tombstone. The delivery log is left to the retention job, which
- * deletes it in batches behind the tombstone; pending deliveries are parked out of the due range first, as
- * a disable does (those leased to a dispatcher are left to it: the claim's check skips them after).
+ * Deletes a subscription the principal can see (404 otherwise). The row lock first waits for any fan-out
+ * holding it, so no delivery is written after the tombstone; the retention job deletes the log behind it.
+ * Pending deliveries leave the due range, as a disable does; those leased to a dispatcher are left to it.
  */
 export async function deleteSubscription(db: Executor, input: { principal: Principal; subscriptionId: number; now: Date }): Promise<void> {
   const { principal, subscriptionId, now } = input;

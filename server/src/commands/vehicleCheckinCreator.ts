@@ -3,7 +3,7 @@ import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../share
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../db/vehicleCheckinRows';
 import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';

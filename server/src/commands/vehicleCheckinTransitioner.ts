@@ -7,7 +7,7 @@ import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForCh
 import { type Decider, changeStamp, decidedByParam } from '../db/visitRows';
 import { stopAndDecision } from './decisions';
 import { notFound, transitionRefused } from '../errors/problem';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 

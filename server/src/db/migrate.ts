@@ -14,14 +14,9 @@ const MIGRATION_LOCK = 7_345_001;
 const LOCK_POLL_MS = 250;
 
 /**
- * Applies pending migrations; instances starting at once take turns (a session lock on a connection of the
- * migrations' own). `warn` hears about data a migration left as it was (the server passes its log).
- *
- * The migrations run on that connection, with no statement timeout: an index built CONCURRENTLY on a large
- * table takes as long as it takes (the pool's 30 s limit would cancel it, leave it invalid and fail every
- * start after). A waiting instance polls for the lock rather than blocking in `pg_advisory_lock`: a
- * statement blocked there holds a snapshot, which a CONCURRENTLY build waits for while its instance holds
- * the lock the waiter wants, a deadlock PostgreSQL cannot see.
+ * Applies pending migrations; instances starting at once take turns on a session lock of a connection of
+ * their own, with no statement timeout (a CONCURRENTLY index takes as long as it takes). A waiting instance
+ * polls for the lock: blocked in `pg_advisory_lock` it would hold a snapshot the index build waits for.
  */
 export async function migrate(database: Pick<Database, 'sequelize'>, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
   const lock = new pg.Client({ connectionString: url, statement_timeout: 0, application_name: 'gatehouse-migrate' });

@@ -1,6 +1,6 @@
 import type { Role } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from './query';
-import { type Sql, raw, sql } from './sql';
+import { type Sql, empty, raw, sql } from './sql';
 
 /** A staff user as stored (never its password hash outside the sign-in path), with its site list. */
 export interface StaffUserRow {
@@ -20,12 +20,13 @@ const COLUMNS = raw(`u.account_id, u.id, u.email, u.name, u.role, u.all_sites, u
   COALESCE(ARRAY(SELECT us.site_id FROM staff_user_sites us WHERE us.account_id = u.account_id AND us.user_id = u.id ORDER BY us.site_id), '{}') AS site_ids`);
 
 export const STAFF_USER_SELECT = sql`SELECT ${COLUMNS} FROM staff_users u`;
+const STAFF_USER_SELECT_WITH_HASH: Sql = sql`SELECT ${COLUMNS}, u.password_hash FROM staff_users u`;
 
 /** One user of an account, or undefined. */
 export async function findStaffUser(db: Executor, key: { accountId: number; userId: number }, lock?: 'FOR UPDATE'): Promise<StaffUserRow | undefined> {
   return queryOne<StaffUserRow>(
     db,
-    sql`${STAFF_USER_SELECT} WHERE u.account_id = ${key.accountId} AND u.id = ${key.userId} ${lock ? raw(lock) : sql``}`,
+    sql`${STAFF_USER_SELECT} WHERE u.account_id = ${key.accountId} AND u.id = ${key.userId} ${lock ? raw(lock) : empty}`,
   );
 }
 
@@ -39,7 +40,6 @@ export async function findForSignIn(db: Executor, email: string): Promise<(Staff
   return queryOne(db, sql`${STAFF_USER_SELECT_WITH_HASH} WHERE lower(u.email) = lower(${email})`);
 }
 
-const STAFF_USER_SELECT_WITH_HASH: Sql = sql`SELECT ${COLUMNS}, u.password_hash FROM staff_users u`;
 
 /** Replaces the user's site list with `siteIds`. */
 export async function setUserSites(db: Executor, key: { accountId: number; userId: number }, siteIds: number[]): Promise<void> {

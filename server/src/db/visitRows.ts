@@ -54,13 +54,9 @@ export function arrivingVisit<T extends object>(
 }
 
 /**
- * The time a change of a visit is stamped with (its `updated_at` and its events' `createdAt`; the state
- * machine keeps judging times by the clock): `now`, or a millisecond after the visit's last change when that
- * is not earlier. A request
- * that read the clock before a concurrent change but commits after it (its guarded write found the row
- * changed and was planned again), or an instance whose clock is behind another's, would otherwise stamp its
- * change before the one it follows. So one check-in's updatedAt and event times only grow, and a webhook
- * receiver that orders by them ends with the last state (docs/webhooks.md).
+ * The stamp of a visit's change (`updated_at`, its events' `createdAt`): `now`, or a millisecond after the
+ * last change when the clock says earlier (a request planned again after a race, or an instance whose clock is
+ * behind). So one check-in's times only grow, and a webhook receiver ordering by them ends in the last state.
  */
 export function changeStamp(now: Date, lastChange: Date): Date {
   return now.getTime() > lastChange.getTime() ? now : new Date(lastChange.getTime() + 1);

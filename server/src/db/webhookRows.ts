@@ -43,12 +43,9 @@ export async function listDeliveries(
 }
 
 /**
- * Schedules an attempt now. A delivery that had finished (delivered or failed) gets one attempt and no
- * retry schedule after it; a pending one is simply brought forward (while the subscription is disabled, no
- * claim takes it until it is enabled). The lease is cleared: an attempt on
- * the wire can then no longer record its outcome (recording needs the lease it was claimed with), which
- * would overwrite this schedule, and any dispatcher may take the delivery at once. A delivery whose event
- * the log's retention is deleting at that moment counts as gone.
+ * Schedules an attempt now: a finished delivery gets one more attempt, a pending one is brought forward.
+ * The lease is cleared, so an attempt still on the wire cannot overwrite this schedule. The event is
+ * share-locked first, so the log's retention and a retry never leave a delivery without its event.
  */
 export async function retryDelivery(
   db: Executor,

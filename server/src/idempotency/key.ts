@@ -6,7 +6,7 @@ const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The Idempotency-Key header, bare (`abc`) or as a quoted string (`"abc"`, the IETF draft); both are the
- * same key. Absent → undefined. Not 1–255 visible ASCII characters → 400 (CONTRACT §7).
+ * same key. Absent → undefined. Not 1–255 visible ASCII characters → 400 (docs/api.md, Idempotency).
  */
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined || header === '') return undefined;

@@ -1,6 +1,6 @@
 import { type Executor, inTransaction } from '../db/query';
 import { ProblemError, problem } from '../errors/problem';
-import type { Reply } from '../routes/define';
+import type { Reply } from '../reply';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
 import { type OutcomeRecord, type StoredOutcome, findOutcome, isStaleWrite, runGuardedWrite, saveOutcome } from './store';
 

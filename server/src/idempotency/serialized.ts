@@ -1,6 +1,6 @@
 import { PROBLEM_JSON } from '../errors/respond';
 import type { ProblemError } from '../errors/problem';
-import type { Reply } from '../routes/define';
+import type { Reply } from '../reply';
 
 /** A response as bytes: what is sent, and what an idempotency record stores and replays byte for byte. */
 export interface SerializedReply {

@@ -1,6 +1,7 @@
 import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
+import type { GuardedWrite } from '../reply';
 
 /** A completed request's outcome, as stored under its key. */
 export interface StoredOutcome {
@@ -34,17 +35,6 @@ export interface OutcomeRecord {
   since: Date;
 }
 
-/** A write statement: data-modifying CTEs that run only when `guard` (SQL) holds. */
-export interface GuardedWrite {
-  /** The CTEs, with their values, for a given guard. */
-  ctes: (guard: Sql) => Sql;
-  /**
-   * For a write conditional on what was read (optimistic concurrency): SQL over the CTEs that is true when
-   * the write applied. If the guard held and this is false, the whole statement is undone, the key's record
-   * included, and it fails with `isStaleWrite`: the command should run again on fresh data.
-   */
-  applied?: Sql;
-}
 
 /** SQLSTATE of `gatehouse_stale_write()` (migration 0007). */
 const STALE_WRITE = 'GH001';
@@ -60,11 +50,9 @@ const staleCheck = (write: GuardedWrite | undefined, guard: Sql): Sql =>
 const SAVED = sql`EXISTS (SELECT 1 FROM saved)`;
 
 /**
- * One statement that records the outcome and, in the same statement, runs `write` (if any) only when the
- * record went in: a transaction lock on the key first (a concurrent holder is detected, never waited for),
- * then the insert. `in_use`: the same key is being saved by a transaction still running; `taken`: one
- * committed meanwhile. In both cases nothing of this request is kept (the guarded CTEs did not run, or the
- * caller rolls back), so exactly one request's effect survives. A record past retention is replaced.
+ * Records the outcome and, in the same statement, runs `write` only when the record went in. The key's
+ * transaction lock detects a concurrent holder without waiting (`in_use`); `taken`: one committed meanwhile.
+ * Either way nothing of this request is kept, so exactly one effect survives. Expired records are replaced.
  */
 export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: GuardedWrite): Promise<SaveResult> {
   const account = sql`${record.accountId}::integer`;

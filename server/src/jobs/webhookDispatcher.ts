@@ -19,7 +19,7 @@ export interface WebhookDispatcherOptions {
   pollMs: number;
   /** Test seam: a short schedule so tests do not wait minutes. */
   retryPolicy?: RetryPolicy;
-  /** Per attempt (CONTRACT §9: 10 s). */
+  /** Per attempt (10 s: docs/webhooks.md). */
   timeoutMs?: number;
   /** Attempts in flight at once. */
   concurrency?: number;
@@ -69,7 +69,7 @@ const RECORD_BATCH = 100;
 const RECORD_DELAY_MS = 20;
 
 /**
- * Delivers the outbox (CONTRACT §9), safe to run in any number of processes against one database: events
+ * Delivers the outbox (docs/webhooks.md), safe to run in any number of processes against one database: events
  * are fanned out with SKIP LOCKED, deliveries are leased (`locked_until`) for one attempt and the outcome
  * is written only while the lease holds. Attempts run concurrently; outcomes are written in batches.
  */

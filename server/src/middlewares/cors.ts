@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id';
-// CONTRACT §1's list, plus Date: a browser kiosk corrects a wrong device clock by the server's (docs/api.md).
+// The list of docs/api.md (Basics), plus Date: a browser kiosk corrects a wrong device clock by the server's (docs/api.md).
 const EXPOSE_HEADERS = 'Date, ETag, Idempotent-Replayed, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id';
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
-/** Any origin may call the API: credentials are bearer tokens, never cookies (CONTRACT §1). */
+/** Any origin may call the API: credentials are bearer tokens, never cookies (docs/api.md, Basics). */
 // Not async: a layer every request passes through costs a promise and a resumption more when it awaits.
 export const cors: Middleware = (ctx, next) => {
   ctx.set('Access-Control-Allow-Origin', '*');

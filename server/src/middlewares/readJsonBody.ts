@@ -109,7 +109,7 @@ function unacceptableParts(body: unknown): FieldError[] {
 }
 
 /**
- * Reads a JSON body (CONTRACT §1): over 64 KiB → 413, a non-JSON Content-Type → 415, unparsable → 400.
+ * Reads a JSON body (docs/api.md, Basics): over 64 KiB → 413, a non-JSON Content-Type → 415, unparsable → 400.
  * An empty body reads as undefined, so actions whose fields are all optional may send none.
  */
 export async function readJsonBody(ctx: Context): Promise<unknown> {

@@ -53,7 +53,7 @@ const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } },
 });
 
-/** The errors any route of a kind can answer (CONTRACT §2). */
+/** The errors any route of a kind can answer (docs/api.md, Errors). */
 function errorResponses(route: Route): Record<string, unknown> {
   const errors: Record<string, unknown> = {
     401: problemResponse('UNAUTHENTICATED: no, unknown, expired or revoked token'),
@@ -91,7 +91,7 @@ function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes a retry safe: the first outcome is stored and replayed (CONTRACT §7). 1–255 visible ASCII, bare or quoted.',
+      description: 'Makes a retry safe: the first outcome is stored and replayed. 1–255 visible ASCII, bare or quoted.',
       schema: { type: 'string', minLength: 1, maxLength: 257 },
     });
   }

@@ -1,4 +1,4 @@
-import { type Sql, sql } from '../db/sql';
+import { type Sql, empty, join, sql } from '../db/sql';
 
 /**
  * Who is asking, as far as site visibility goes: every site of the account, or the token's or the staff
@@ -17,10 +17,17 @@ export interface SiteViewer {
  * written; access is resolved against the database on every request (docs/api.md, Authentication).
  */
 export function siteVisibleSql(viewer: SiteViewer, siteId: Sql): Sql {
-  return sql`(${viewer.allSites}::boolean OR EXISTS (
+  // A clause only for the kind of caller this is: a token's statements stay as they were before staff users.
+  const lists: Sql[] = [];
+  if (viewer.tokenId !== null) {
+    lists.push(sql`EXISTS (
     SELECT 1 FROM token_sites ts
-    WHERE ts.account_id = ${viewer.accountId}::integer AND ts.token_id = ${viewer.tokenId ?? null}::integer AND ts.site_id = ${siteId})
-    OR EXISTS (
+    WHERE ts.account_id = ${viewer.accountId}::integer AND ts.token_id = ${viewer.tokenId}::integer AND ts.site_id = ${siteId})`);
+  }
+  if (viewer.userId !== undefined && viewer.userId !== null) {
+    lists.push(sql`EXISTS (
     SELECT 1 FROM staff_user_sites us
-    WHERE us.account_id = ${viewer.accountId}::integer AND us.user_id = ${viewer.userId ?? null}::integer AND us.site_id = ${siteId}))`;
+    WHERE us.account_id = ${viewer.accountId}::integer AND us.user_id = ${viewer.userId}::integer AND us.site_id = ${siteId})`);
+  }
+  return sql`(${viewer.allSites}::boolean${lists.length > 0 ? sql` OR ${join(lists, ' OR ')}` : empty})`;
 }

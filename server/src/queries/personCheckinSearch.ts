@@ -30,11 +30,9 @@ const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
- * The statement for one keyset page (limit + 1 rows), newest entry first. Every filter is a bind parameter;
- * the shapes are served by the indexes of the foundation migration (site or account, time, open-only
- * partials, prefix) and of migration 0011 (entry and exit source). Separate from running it so the
- * benchmark can EXPLAIN exactly what runs. With the scope its cursors belong to (read once, for the cursor
- * taken and the one given).
+ * The statement for one keyset page (limit + 1 rows), newest entry first, every filter a bind parameter,
+ * each shape served by an index (migrations 0001 and 0011); with the scope its cursors belong to. Apart from
+ * running it, so the benchmark can EXPLAIN exactly what runs.
  */
 export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement: Sql; scope: string } {
   const scope = filterScope(LIST, filter);

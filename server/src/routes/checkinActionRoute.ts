@@ -6,7 +6,7 @@ import type { Decider } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authenticate';
-import type { GuardedWrite } from '../idempotency/store';
+import type { GuardedWrite } from '../reply';
 import { type Method, type Route, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 

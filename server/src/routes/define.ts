@@ -4,20 +4,13 @@ import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { AppDeps } from '../context';
 import type { Executor } from '../db/query';
-import type { GuardedWrite } from '../idempotency/store';
 import type { AuditRecord } from '../audit/record';
+import type { Reply } from '../reply';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type RouteAuth = 'token' | 'session' | 'admin' | 'none';
 
-/** What a handler answers: a status, and a body unless 204/304. */
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Statement-mode routes: the one write, run by the runner together with the Idempotency-Key record. */
-  write?: GuardedWrite;
-}
+export type { Reply } from '../reply';
 
 /** What a handler receives: validated input, the caller, and where to run SQL (the command's transaction for writes). */
 export interface HandlerContext<P, Q, B> {

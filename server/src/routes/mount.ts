@@ -194,7 +194,7 @@ async function precheckRefusal(
   }
 }
 
-/** RateLimit headers on every authenticated response; past the limit, 429 with Retry-After (CONTRACT §10). */
+/** RateLimit headers on every authenticated response; past the limit, 429 with Retry-After (docs/api.md, Rate limits). */
 function applyRateLimit(ctx: Context, decision: RateDecision): void {
   ctx.set('RateLimit-Policy', `"default";q=${decision.limit};w=60`);
   ctx.set('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 
 /**
- * Addresses a webhook must not reach unless WEBHOOK_ALLOW_PRIVATE_URLS=true (CONTRACT §9): private,
+ * Addresses a webhook must not reach unless WEBHOOK_ALLOW_PRIVATE_URLS=true (docs/webhooks.md): private,
  * loopback, link-local, and the other ranges that are never a public receiver (unspecified, CGNAT,
  * multicast, reserved). Checked when a subscription is saved and again on every connection, since a
  * name can resolve elsewhere later (DNS rebinding).

@@ -11,12 +11,9 @@ const lockSubscriptions = (accountId: number) => sql`
   SELECT s.id FROM webhook_subscriptions s WHERE s.account_id = ${accountId} ORDER BY s.id FOR KEY SHARE`;
 
 /**
- * Then, of the next `batch` events after id `after` (by key, oldest first), those older than `before` and fanned out
- * are locked `FOR UPDATE SKIP LOCKED`. A manual retry share-locks the event of the delivery it revives before
- * it touches the delivery (webhookRows.retryDelivery): the batch skips an event a retry holds; a retry that
- * comes once the batch holds the event waits, then finds the delivery gone (404). Which deliveries are
- * pending is decided by the last statement, whose snapshot is taken after these locks: a retry that
- * committed before them is seen.
+ * Then the next `batch` events after `after`, older than `before` and fanned out, are locked SKIP LOCKED. A
+ * manual retry share-locks its event first, so the batch skips it, or the retry waits and finds it gone (404).
+ * The last statement's snapshot is taken after these locks, so it sees every retry committed before them.
  */
 const lockEvents = (input: { accountId: number; before: Date; batch: number; after: number }) => sql`
   WITH scanned AS (

@@ -2,7 +2,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** The Standard Webhooks schedule (CONTRACT §9): the waits after the 1st, 2nd, … failed attempt; then failed. */
+/** The Standard Webhooks schedule (docs/webhooks.md): the waits after the 1st, 2nd, … failed attempt; then failed. */
 export const STANDARD_RETRY_SCHEDULE_MS: readonly number[] = [
   5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
 ];
@@ -40,7 +40,7 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
-/** Counted per attempt (CONTRACT §10 `gatehouse_webhook_deliveries_total{result}`). */
+/** Counted per attempt (`gatehouse_webhook_deliveries_total{result}`: docs/operations.md, Observability). */
 export type DeliveryResult = 'delivered' | 'retried' | 'failed' | 'disabled';
 
 export type Decision =

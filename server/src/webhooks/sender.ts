@@ -83,18 +83,16 @@ function withOwnHeaders(signed: Record<string, string>): Record<string, string> 
 
 /** The two bounds of an attempt. */
 interface AttemptLimits {
-  /** From writing the request to the end of the response (CONTRACT §9: 10 s). */
+  /** From writing the request to the end of the response (10 s: docs/webhooks.md). */
   timeoutMs: number;
   /** From `send` to writing the request: waiting for a free connection, and connecting. */
   queueTimeoutMs: number;
 }
 
 /**
- * One attempt as undici's dispatch handler: it settles once, with the status as soon as one came (whatever
- * then happens to the body), or with why there was none, or unattempted when it found no connection in
- * time. The deadline starts when undici writes the request (`onRequestStart`, called just before the write),
- * not when it is queued: an attempt waiting for a connection is not the receiver being slow. The response
- * body is counted and dropped as it arrives, only so the connection can be reused.
+ * One attempt as undici's dispatch handler: it settles once, with the status, or why there was none, or
+ * unattempted when no connection came in time. The deadline starts when the request is written, not queued:
+ * waiting for a connection is not the receiver being slow. The body is drained only to reuse the connection.
  */
 class Attempt implements Dispatcher.DispatchHandler {
   private settled = false;
@@ -209,13 +207,10 @@ function dispatchTo(agent: Agent, attempt: Attempt): void {
 }
 
 /**
- * POSTs webhook bodies through undici's dispatcher with a handler of its own (`Attempt`): one deadline for
- * the exchange, counted from writing the request; redirects never followed (a 3xx is a failed attempt);
- * connections only to addresses the policy allows (checked as the socket connects, so a name cannot pass
- * the check and then resolve elsewhere); kept-alive connections per receiver, and no more attempts handed
- * to undici per receiver than it has connections (the rest wait in an `OriginQueue`, and are given up
- * unsent after `queueTimeoutMs`). No body stream and no AbortSignal per attempt (`agent.request` made both:
- * a quarter to a half of the dispatcher's CPU per delivery, measured).
+ * POSTs webhook bodies through undici's dispatcher with its own handler: one deadline per exchange, no
+ * redirects, addresses checked as the socket connects (a name cannot pass the check and resolve elsewhere),
+ * and no more attempts per receiver than it has connections (the rest wait in an `OriginQueue`). No body
+ * stream or AbortSignal per attempt: they cost a quarter to a half of the dispatcher's CPU (bench/README.md).
  */
 export function createSender(options: {
   allowPrivateUrls: boolean;

@@ -20,11 +20,9 @@ function keyOf(secret: string): KeyObject {
 }
 
 /**
- * The Standard Webhooks headers for one attempt: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of
- * "id.timestamp.body" under the secret's bytes. The id stays the same across retries (receivers
- * deduplicate by it); the timestamp is the attempt's, so receivers can refuse old replays. Signed with
- * node:crypto (native HMAC, several times cheaper than the `standardwebhooks` package's JS one); the tests
- * verify every delivery with that package.
+ * The Standard Webhooks headers for one attempt: `v1,` + base64 HMAC-SHA256 of "id.timestamp.body". The id
+ * stays across retries (receivers deduplicate by it); the timestamp is the attempt's. Signed with node:crypto
+ * (several times cheaper than the `standardwebhooks` package, which the tests verify every delivery with).
  */
 export function signedHeaders(input: { secret: string; messageId: string; at: Date; body: string }): Record<string, string> {
   const timestamp = String(Math.floor(input.at.getTime() / 1000));

@@ -3,7 +3,7 @@ import type { MigrationFn } from './types';
 /**
  * Accounts, sites, tokens, person check-ins with breaks, labels, watchlist, idempotency keys and the outbox.
  * Every tenant table is keyed (account_id, id) and every foreign key between tenant tables carries
- * account_id, so the schema can be distributed by account (CONTRACT §12).
+ * account_id, so the schema can be distributed by account (docs/operations.md).
  */
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,8 +1,8 @@
 import type { MigrationFn } from './types';
 
 /**
- * Vehicle labels, vehicle profiles and vehicle check-ins (CONTRACT §8). As in the foundation, every table is
- * keyed (account_id, id) and every unique index and foreign key carries account_id (CONTRACT §12).
+ * Vehicle labels, vehicle profiles and vehicle check-ins (docs/api.md, Vehicles). As in the foundation, every table is
+ * keyed (account_id, id) and every unique index and foreign key carries account_id (docs/operations.md).
  * `plate_norm` is the plate in its compared form (shared/src/domain/plate.ts), written by the server.
  */
 export const up: MigrationFn = async ({ context: sql }) => {

@@ -1,11 +1,11 @@
 import type { MigrationFn } from './types';
 
 /**
- * Webhook subscriptions and their delivery log (CONTRACT §9). The outbox keeps one row per event; the
+ * Webhook subscriptions and their delivery log (docs/webhooks.md). The outbox keeps one row per event; the
  * dispatcher fans each out to the matching subscriptions as delivery rows, marking the event with
  * `dispatched_at` in the same statement. Deliveries are claimed with a lease (`locked_until`), never a row
  * lock held across the HTTP call. Tenant tables keyed (account_id, id), account_id in every foreign key
- * and unique index (CONTRACT §12).
+ * and unique index (docs/operations.md).
  */
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Alert } from '../../shared/src/schemas/alerts';
+import type { AuditEvent } from '../../shared/src/schemas/audit';
+import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import type { StaffUser } from '../../shared/src/schemas/staff';
+import { buildToken, visitor } from '../support/factories';
+import { type ApiClient, apiClient } from '../support/http';
+import { serverAndWorld } from '../support/serverAndWorld';
+import { staffClient } from '../support/staff';
+
+// Tenant isolation of the staff endpoints: another account's token and another account's session see
+// nothing of this account, and every id of it is a 404, the same as an unknown one.
+const harness = serverAndWorld({ env: { SIGNIN_FAILURES_PER_ADDRESS: '1000' }, stranger: true });
+
+let userId: number;
+let stopped: PersonCheckin;
+const outsiders: Array<{ name: string; api: ApiClient }> = [];
+
+beforeAll(async () => {
+  const { world, stranger, server } = harness;
+  const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
+  userId = owner.member.userId;
+  await owner.api.post('/v1/watchlist/people', { email: 'isolated@example.com', reason: 'Private reason' });
+  stopped = (await owner.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Iso', 'Lated', {
+    person: { firstName: 'Iso', lastName: 'Lated', email: 'isolated@example.com' },
+  }))).body;
+  expect(stopped.status).toBe('STOP');
+  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write'] });
+  outsiders.push({ name: 'another account’s token', api: apiClient(server.baseUrl, token.token) });
+  outsiders.push({ name: 'another account’s owner session', api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api });
+});
+
+describe('tenant isolation of users, alerts, audit events and sessions (another account)', () => {
+  it('users: not listed; read, change and reset by id are 404', async () => {
+    for (const { name, api } of outsiders) {
+      const list = await api.get<{ data: StaffUser[] }>('/v1/users');
+      expect(list.status, name).toBe(200);
+      expect(list.body.data.map((user) => user.userId), name).not.toContain(userId);
+      expect((await api.get(`/v1/users/${userId}`)).status, name).toBe(404);
+      expect((await api.patch(`/v1/users/${userId}`, { disabled: true })).status, name).toBe(404);
+      expect((await api.post(`/v1/users/${userId}/password-reset`)).status, name).toBe(404);
+      expect((await api.post('/v1/users', { email: 'x@example.com', name: 'X', role: 'owner', siteIds: [harness.world.siteId] })).status, name).toBe(422);
+    }
+  });
+
+  it('alerts: not listed; acknowledging is 404; a site of the account is 404', async () => {
+    for (const { name, api } of outsiders) {
+      const list = await api.get<{ data: Alert[] }>('/v1/alerts');
+      expect(list.status, name).toBe(200);
+      expect(list.body.data.map((alert) => alert.checkinId), name).not.toContain(stopped.checkinId);
+      expect(JSON.stringify(list.body)).not.toContain('Private reason');
+      expect((await api.post(`/v1/alerts/person/${stopped.checkinId}/acknowledge`)).status, name).toBe(404);
+      expect((await api.get(`/v1/alerts?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
+    }
+  });
+
+  it('audit events: none of the account’s; its site is 404', async () => {
+    for (const { name, api } of outsiders) {
+      const list = await api.get<{ data: AuditEvent[] }>('/v1/audit-events?limit=200');
+      expect(list.status, name).toBe(200);
+      expect(list.body.data.filter((event) => event.target.id === userId || event.siteId === harness.world.siteId), name).toEqual([]);
+      expect((await api.get(`/v1/audit-events?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
+    }
+  });
+
+  it('check-ins: the account’s sites are 404 for another account’s session', async () => {
+    const api = outsiders[1]?.api;
+    if (!api) throw new Error('no session');
+    expect((await api.get(`/v1/sites/${harness.world.siteId}/checkins/people`)).status).toBe(404);
+    expect((await api.get(`/v1/sites/${harness.world.siteId}/checkins/people/${stopped.checkinId}`)).status).toBe(404);
+    expect((await api.post(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor())).status).toBe(404);
+    const own = await api.get<{ user: StaffUser }>('/v1/session');
+    expect(own.body.user.userId).not.toBe(userId);
+  });
+});
