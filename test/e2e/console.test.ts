@@ -57,6 +57,7 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.getByRole('heading', { name: 'On site now' }).waitFor();
     // An owner sees every site, and may narrow the list to one.
     await expect.poll(async () => (await page.getByLabel('Site').locator('option').allInnerTexts()).length).toBe(3);
+    await consoleScreenshot(page, 'console-owner-desk');
     await invite(page, staff.reception, 'Rita Reception', 'reception');
     await invite(page, staff.security, 'Sam Security', 'security');
     // The link is single use.
