@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { CreatedWebhookSubscription, WebhookSubscription } from '../../shared/src/schemas/webhooks';
 import { buildSite, buildToken, buildWorld, type World } from '../support/factories';
-import { queryOne } from '../../server/src/db/query';
+import { queryOne, queryRows } from '../../server/src/db/query';
 import { requestFingerprint } from '../../server/src/idempotency/key';
 import { claimDueDeliveries } from '../../server/src/webhooks/deliveryQueue';
 import { purgeDeletedSubscriptionLogs } from '../../server/src/webhooks/logRetention';
@@ -330,5 +330,24 @@ describe('validation', () => {
     const bad = await harness.world.api.get<Problem>(`${collection}?cursor=nope`);
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('INVALID_QUERY');
+  });
+});
+
+describe('the audit log of subscriptions', () => {
+  it('records create, update and delete by the token that made them, once each', async () => {
+    const world = await buildWorld(harness.server);
+    const created = await subscribe(world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
+    const item = `${collection}/${created.subscriptionId}`;
+    expect((await world.api.patch(item, { description: 'door 2' })).status).toBe(200);
+    expect((await world.api.delete(item)).status).toBe(204);
+    const rows = await queryRows<{ action: string; target_id: number; actor_type: string }>(
+      harness.server.database,
+      sql`SELECT action, target_id, actor_type FROM audit_events WHERE account_id = ${world.accountId} ORDER BY id`,
+    );
+    expect(rows.map((row) => [row.action, row.target_id, row.actor_type])).toEqual([
+      ['webhook.created', created.subscriptionId, 'token'],
+      ['webhook.updated', created.subscriptionId, 'token'],
+      ['webhook.deleted', created.subscriptionId, 'token'],
+    ]);
   });
 });

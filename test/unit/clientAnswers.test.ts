@@ -12,11 +12,13 @@ const person = {
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
   hostName: 'Grace', purpose: 'Meeting', customFields: { badgeNumber: '17', nda: true }, labelIds: [3],
   entry: { source: 'KIOSK', at }, exit: { source: 'API', at }, denyReason: null,
-  breaks: [{ breakId: 7, startedAt: at, endedAt: at }], decidedBy: { type: 'user', id: 5, name: 'Rita' }, decidedAt: at, createdAt: at, updatedAt: at,
+  breaks: [{ breakId: 7, startedAt: at, endedAt: at }], decidedBy: { type: 'user', id: 2, name: 'Rita' }, decidedAt: at,
+  createdAt: at, updatedAt: at,
 };
 const vehicle = {
   checkinId: 9, siteId: 1, vehicleId: 4, licensePlate: 'AB-123', status: 'IN', driverName: null, notes: null,
-  entry: { source: 'KIOSK', at }, exit: null, denyReason: null, stopReason: null, decidedBy: null, decidedAt: null, createdAt: at, updatedAt: at,
+  entry: { source: 'KIOSK', at }, exit: null, denyReason: null, stopReason: null, decidedBy: null, decidedAt: null, createdAt: at,
+  updatedAt: at,
 };
 const config = {
   siteId: 1, requiresApproval: true,

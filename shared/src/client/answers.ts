@@ -3,6 +3,7 @@ import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
+import { Actor } from '../schemas/staff';
 import { VehicleCheckin } from '../schemas/vehicles';
 
 // The answers as this client reads them: v1 grows by adding fields and enum values (docs/api.md, Basics), so a
@@ -23,14 +24,17 @@ export function isKnown<Known extends string>(known: readonly Known[], value: st
 const PersonEntry = PersonCheckin.shape.entry.extend({ source: openEnum<Source>() });
 const VehicleEntry = VehicleCheckin.shape.entry.extend({ source: openEnum<Source>() });
 
+// A server from before `decidedBy` sends none: nobody recorded.
+const DecidedBy = Actor.nullable().default(null);
+const DecidedAt = z.string().nullable().default(null);
+
 /** A person check-in as an answer carries it: its status and sources may be newer than this client. */
 export const PersonCheckinAnswer = PersonCheckin.extend({
   status: openEnum<PersonStatus>(),
   entry: PersonEntry,
   exit: PersonEntry.nullable(),
-  // A server from before staff accounts sends no decision: nobody recorded.
-  decidedBy: PersonCheckin.shape.decidedBy.default(null),
-  decidedAt: PersonCheckin.shape.decidedAt.default(null),
+  decidedBy: DecidedBy,
+  decidedAt: DecidedAt,
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 
@@ -41,8 +45,8 @@ export const VehicleCheckinAnswer = VehicleCheckin.extend({
   exit: VehicleEntry.nullable(),
   // A server from before `stopReason` sends none: no reason to show.
   stopReason: z.string().nullable().default(null),
-  decidedBy: VehicleCheckin.shape.decidedBy.default(null),
-  decidedAt: VehicleCheckin.shape.decidedAt.default(null),
+  decidedBy: DecidedBy,
+  decidedAt: DecidedAt,
 });
 export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
 
