@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src/client';
+import type { HttpOutcome } from '../../shared/src/client/http';
 import type { AlertAnswer } from '../../shared/src/client/staff';
 import type { Site } from '../../shared/src/schemas/sites';
 import { api, staffApi } from '../api';
@@ -26,6 +27,23 @@ interface Live extends LiveState {
 }
 
 const LiveContext = createContext<Live | null>(null);
+
+/** 2,000 people or vehicles: more than the busiest site holds at once. */
+const MAX_PAGES = 10;
+
+/** Every page of a search (up to MAX_PAGES), as one outcome: the first failure, or all the rows. */
+async function allPages<T>(search: (cursor?: string) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>) {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const outcome = await search(cursor);
+    if (outcome.kind !== 'ok') return outcome;
+    rows.push(...outcome.value.data);
+    if (outcome.value.nextCursor === null) break;
+    cursor = outcome.value.nextCursor;
+  }
+  return { kind: 'ok' as const, value: { data: rows } };
+}
 
 export function useLive(): Live {
   const live = useContext(LiveContext);
@@ -56,8 +74,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         again.current = false;
         const [sites, people, vehicles, alerts] = await Promise.all([
           api.listSites(),
-          api.searchPeople({ status: ['IN', 'ON_BREAK', 'PENDING'], limit: 200 }),
-          api.searchVehicles({ status: ['IN', 'PENDING'], limit: 200 }),
+          allPages((cursor) => api.searchPeople({ status: ['IN', 'ON_BREAK', 'PENDING'], limit: 200, cursor })),
+          allPages((cursor) => api.searchVehicles({ status: ['IN', 'PENDING'], limit: 200, cursor })),
           can.alerts ? staffApi.listAlerts() : Promise.resolve(null),
         ]);
         const failed = [sites, people, vehicles, alerts].find((outcome) => outcome !== null && outcome.kind !== 'ok');
