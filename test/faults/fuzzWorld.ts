@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { type Executor, queryOne, queryRows } from '../../server/src/db/query';
-import { type World, buildWorld } from '../support/factories';
+import { scopes } from '../../shared/src/schemas/admin';
+import { type World, buildToken, buildWorld } from '../support/factories';
 import { apiClient } from '../support/http';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 import { raw, sql } from '../../server/src/db/sql';
@@ -30,7 +31,10 @@ async function created(response: Promise<{ status: number; body: unknown; text: 
 }
 
 export async function seedFuzzWorld(server: TestServer): Promise<FuzzWorld> {
-  const world = await buildWorld(server);
+  const built = await buildWorld(server);
+  // Every scope, the staff ones too, so the fuzzer reaches past authorization on every route.
+  const full = await buildToken(server, { accountId: built.accountId, allSites: true, scopes: [...scopes] });
+  const world: World = { ...built, token: full.token, api: apiClient(server.baseUrl, full.token) };
   const { api } = world;
   const admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
   return {
@@ -103,13 +107,23 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'PATCH /webhooks/subscriptions/:subscriptionId': { enabled: false, siteIds: null },
   'POST /sites/:siteId/checkins/people/:checkinId/deny': { reason: 'no' },
   'PATCH /sites/:siteId/checkins/people/:checkinId': { exit: { source: 'API' }, occurredAt: new Date().toISOString() },
+  'POST /session': { email: 'fuzz@example.com', password: 'not the password at all' },
+  'PUT /session/password': { currentPassword: 'not the password at all', newPassword: 'a new long passphrase' },
+  'POST /session/setup': { code: 'A'.repeat(43), name: 'Owner', email: 'owner@example.com', password: 'a new long passphrase' },
+  'POST /session/invitation': { code: 'A'.repeat(43), name: 'Invited', password: 'a new long passphrase' },
+  'POST /users': { email: 'staff@example.com', name: 'Staff', role: 'reception', siteIds: [1] },
+  'PATCH /users/:userId': { role: 'security', disabled: false },
+  'POST /admin/accounts/:accountId/users': { email: 'auto@example.com', name: 'Auto', role: 'owner', allSites: true },
 };
 
-/** Row counts of every table but the rate limiter's (usage accounting, written by a timer, not by requests). */
+/**
+ * Row counts of every table but the rate limiter's (usage accounting, written by a timer, not by requests)
+ * and the sign-in failures' (a refused sign-in is counted by design: that is the throttle).
+ */
 export async function rowCounts(db: Executor): Promise<Record<string, number>> {
   const tables = await queryRows<{ name: string }>(
     db,
-    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'rate_limit_windows' ORDER BY tablename`,
+    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limit_windows', 'signin_failures') ORDER BY tablename`,
   );
   const columns = tables.map(({ name }) => `(SELECT count(*)::int FROM "${name}") AS "${name}"`).join(', ');
   return (await queryOne<Record<string, number>>(db, sql`SELECT ${raw(columns)}`)) ?? {};

@@ -36,13 +36,15 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST, BLOCK, PARALLEL, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** A hash of nothing anyone knows: verified against when the email is unknown, so both cost the same. */
-let dummy: Promise<string> | undefined;
-const dummyHash = () => (dummy ??= hashPassword(randomBytes(16).toString('base64url')));
+/**
+ * The hash of a random password nobody kept, with today's parameters: verified against when the email is
+ * unknown, so that answer costs what a wrong password costs (from the first request on).
+ */
+const DUMMY_HASH = 'scrypt$32768$8$1$nBwDj53z8jhIN4koA41uMA$0QDLnb_qG0d0LsSaA53QEapW80jnG_WY_QMuBm1pit0';
 
 /** Whether `password` matches `stored`; with no stored hash, spends the same time and answers false. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const hash = stored ?? (await dummyHash());
+  const hash = stored ?? DUMMY_HASH;
   const [scheme, cost, block, parallel, salt, key] = hash.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64url');
