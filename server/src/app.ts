@@ -1,4 +1,6 @@
 import Koa from 'koa';
+import { defaultConsoleDir } from './console/build';
+import { serveConsole } from './console/serveConsole';
 import type { AppDeps, ResolvedDeps } from './context';
 import { migrationsApplied } from './db/migrate';
 import { problem } from './errors/problem';
@@ -48,6 +50,7 @@ export function createApp(input: AppDeps): Koa {
     await next();
   });
   app.use(docsPage());
+  app.use(serveConsole(input.consoleDir ?? defaultConsoleDir));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';

@@ -19,6 +19,8 @@ export interface AppDeps {
   limiter?: RateLimiter;
   /** False once the process cannot recover by itself (its embedded database is gone): /healthz then says 503. */
   healthy?: () => boolean;
+  /** The built staff console served at /console (dist/console when absent). */
+  consoleDir?: string;
 }
 
 /** The dependencies with every optional part made. */

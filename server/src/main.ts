@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import { createApp } from './app';
+import { ensureConsoleBuild } from './console/build';
 import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
 import { createDatabase, ensureDatabase } from './db/database';
 import { answerClientErrors } from './errors/clientErrors';
@@ -51,6 +52,17 @@ function checkpoint(): void {
   if (interruptedBy) throw new StartInterrupted(interruptedBy);
 }
 
+/** The staff console, rebuilt only when console/ or shared/ changed since its build; one line either way. */
+async function buildConsole(): Promise<void> {
+  try {
+    const result = await ensureConsoleBuild();
+    process.stdout.write(result.built ? `Console built in ${(result.ms / 1000).toFixed(1)} s.\n` : 'Console build is up to date.\n');
+  } catch (error) {
+    // The API serves without it; /console then says how to build it.
+    process.stdout.write(`Console not built (${error instanceof Error ? error.message : String(error)}); the API runs without it.\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const log = createLogger(env.LOG_LEVEL);
@@ -72,6 +84,9 @@ async function main(): Promise<void> {
   const demo = shouldSeedDemo(env) ? await seedDemo(database) : undefined;
   checkpoint();
   const setup = await issueSetupLinks(database, new Date());
+  checkpoint();
+
+  await buildConsole();
   checkpoint();
 
   const metrics = createMetrics(database, () => webhookBacklog(database));

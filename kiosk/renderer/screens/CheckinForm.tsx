@@ -5,7 +5,7 @@ import type { Kiosk } from '../../src/kiosk';
 import { alreadyOnSite } from '../../src/data/queries';
 import type { PersonVisit } from '../../src/data/types';
 import { FormField } from '../components/FormField';
-import { type FormValues, errorsByField, formInput, otherErrors } from '../formModel';
+import { type FormValues, errorsByField, formInput, otherErrors } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
 import { plainReason, seeReception, shortTime } from '../words';
 

@@ -31,7 +31,8 @@ export interface HttpRequest {
 
 export interface HttpTransport {
   baseUrl: string;
-  token: string;
+  /** The bearer token; none for a browser signed in with the session cookie (its fetch sends the cookie). */
+  token?: string;
   fetch: FetchLike;
   /** A request with no answer by then counts as unreachable (and is retried with its key). */
   timeoutMs: number;
@@ -69,7 +70,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** Sends one request and reads the answer against `schema` (the shared zod schema of the wire contract). */
 export async function send<T>(transport: HttpTransport, request: HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${transport.token}`, ...request.headers };
+  const headers: Record<string, string> = { ...request.headers };
+  if (transport.token !== undefined) headers.Authorization = `Bearer ${transport.token}`;
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
   let response: Response;
@@ -92,6 +94,12 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
     if (Number.isFinite(serverMs)) transport.onServerTime(serverMs);
   }
   if (response.status === 304) return { kind: 'notModified', headers: response.headers };
+  // 204 has no body, so no JSON type either: the schema reads it as null.
+  if (response.status === 204) {
+    const parsed = schema.safeParse(null);
+    if (!parsed.success) return { kind: 'malformed', status: 204, message: parsed.error.message };
+    return { kind: 'ok', status: 204, value: parsed.data, replayed: false, headers: response.headers };
+  }
   if (response.status >= 200 && response.status < 300) {
     // The API always answers JSON: anything else is a captive portal or a proxy speaking for it, so the
     // request did not reach the server (and goes again with its key). (A redirect is followed, as to https.)

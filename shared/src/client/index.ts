@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
-import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, TimedActionRequest } from '../schemas/personCheckins';
+import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PeopleCheckinsSearchRequest, TimedActionRequest } from '../schemas/personCheckins';
 import { Site } from '../schemas/sites';
 import { type CreateVehicleCheckinRequest, VehicleChanges, type VehicleCheckinsSearchRequest } from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
@@ -50,7 +50,8 @@ export function apiBaseUrl(serverUrl: string): string {
 
 export interface ApiClientOptions {
   baseUrl: string;
-  token: string;
+  /** A bearer token; left out by a browser that signs in with the session cookie. */
+  token?: string;
   fetch: FetchLike;
   now(): number;
   timeoutMs?: number;
@@ -103,6 +104,15 @@ export function createApiClient(options: ApiClientOptions) {
 
     checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
       send(transport, { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key }, PersonCheckinAnswer),
+
+    approvePerson: (siteId: number, checkinId: number, body: TimedActionRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/approve`, body, idempotencyKey: key }, PersonCheckinAnswer),
+
+    denyPerson: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
+      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, PersonCheckinAnswer),
+
+    searchPeople: (body: PeopleCheckinsSearchRequest): Promise<HttpOutcome<PersonPage>> =>
+      send(transport, { method: 'POST', path: '/v1/checkins/people/search', body }, PersonPage),
 
     listPeople: (siteId: number, query: ListQuery<PersonStatus>): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'GET', path: listPath(people(siteId), query) }, PersonPage),

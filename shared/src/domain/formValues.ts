@@ -1,5 +1,5 @@
-import { type CheckinFormInput, type FormError, fieldPath } from '../../shared/src/domain';
-import type { ConfigField } from '../../shared/src/schemas/sites';
+import { type CheckinFormInput, type FormError, fieldPath } from './checkinForm';
+import type { ConfigField } from '../schemas/sites';
 
 /** What the form holds: one value per configured field, by field name. */
 export type FormValues = Record<string, string | boolean>;

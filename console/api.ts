@@ -1,0 +1,12 @@
+import { createApiClient } from '../shared/src/client';
+import { createStaffClient } from '../shared/src/client/staff';
+
+// Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
+const sameOriginFetch = (url: string, init: RequestInit) => fetch(url, { ...init, credentials: 'same-origin' });
+const options = { baseUrl: window.location.origin, fetch: sameOriginFetch, now: () => Date.now() };
+
+export const api = createApiClient(options);
+export const staffApi = createStaffClient(options);
+
+/** A fresh Idempotency-Key for one write (a retry of the same write reuses it). */
+export const newKey = (): string => crypto.randomUUID();

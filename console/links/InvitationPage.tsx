@@ -1,0 +1,64 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { StaffUserAnswer } from '../../shared/src/client/staff';
+import { staffApi } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { useAction } from '../components/useAction';
+import { passwordHint, passwordProblem, useLink } from './useLink';
+
+/** /console/invitation?code=: an invited user sets a name and password; a reset link asks only a password. */
+export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(user: StaffUserAnswer): void }) {
+  const link = useLink(code);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const action = useAction();
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+  const isReset = link.kind === 'ready' && link.link.kind === 'reset';
+
+  useEffect(() => {
+    if (link.kind === 'ready' && link.link.name) setName(link.link.name);
+  }, [link]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: Record<string, string> = {};
+    if (!isReset && name.trim() === '') found.name = 'Enter your name.';
+    const weak = passwordProblem(password);
+    if (weak) found.password = weak;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const body = isReset ? { code, password } : { code, name: name.trim(), password };
+    const answer = await action.run(() => staffApi.redeemInvitation(body));
+    if (answer) onSignedIn(answer.user);
+  };
+
+  if (link.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
+  if (link.kind === 'failed' || link.link.kind === 'setup') {
+    const message = link.kind === 'failed' ? link.message : 'This is a setup link: open it as it was printed.';
+    return (
+      <main className="card narrow">
+        <h1>Set your password</h1>
+        <ErrorMessage text={message} />
+      </main>
+    );
+  }
+  return (
+    <main className="card narrow">
+      <h1>{isReset ? 'Choose a new password' : `Join ${link.link.accountName}`}</h1>
+      {link.link.email ? <p>For {link.link.email}</p> : null}
+      <form onSubmit={submit} noValidate>
+        {isReset ? null : <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />}
+        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={edit('password', setPassword)} error={errors.password} />
+        <p className="hint">{passwordHint}</p>
+        <ErrorMessage text={action.error} />
+        <button className="primary" type="submit" disabled={action.busy}>
+          Set password
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { api, newKey } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { SiteFilter } from '../components/SiteFilter';
+import { since } from '../components/time';
+import { useAction } from '../components/useAction';
+import { useLive } from '../live/LiveData';
+import { useSession } from '../session/SessionContext';
+import { CheckInDialog } from './CheckInDialog';
+import { type OnSiteRow, onSiteRows, statusWord } from './rows';
+
+/** Everyone on the user's sites now, kept current by the live poller; check out, or check a visitor in by hand. */
+export function OnSiteScreen() {
+  const { can } = useSession();
+  const live = useLive();
+  const [siteId, setSiteId] = useState<number | null>(null);
+  const [checkingIn, setCheckingIn] = useState(false);
+  const checkout = useAction();
+  const sites = live.sites ?? [];
+  const rows = onSiteRows(live.people, live.vehicles, siteId);
+  const siteName = (id: number) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
+
+  const checkOut = async (row: OnSiteRow) => {
+    const done = await checkout.run(() => api.checkoutPerson(row.siteId, row.checkinId, {}, newKey()));
+    if (done) live.refresh();
+  };
+
+  return (
+    <section aria-labelledby="on-site-title">
+      <div className="page-head">
+        <h1 id="on-site-title">On site now</h1>
+        {can.checkInOut && sites.length > 0 ? (
+          <button type="button" className="primary" onClick={() => setCheckingIn(true)}>
+            Check in a visitor
+          </button>
+        ) : null}
+      </div>
+      <div className="toolbar">
+        <SiteFilter sites={sites} value={siteId} onChange={setSiteId} />
+        <p className="count" aria-live="polite">
+          {live.sites === null ? 'Loading…' : `${rows.length} on site`}
+        </p>
+      </div>
+      <ErrorMessage text={live.error ?? checkout.error} />
+      {rows.length === 0 && live.sites !== null ? <p className="empty">Nobody is on site.</p> : null}
+      {rows.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Company</th>
+              <th scope="col">Host</th>
+              <th scope="col">Status</th>
+              <th scope="col">Since</th>
+              {sites.length > 1 ? <th scope="col">Site</th> : null}
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" data-label="Name">{row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}</th>
+                <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
+                <td data-label="Host">{row.host ?? '—'}</td>
+                <td data-label="Status"><span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span></td>
+                <td data-label="Since">{since(row.since)}</td>
+                {sites.length > 1 ? <td data-label="Site">{siteName(row.siteId)}</td> : null}
+                <td className="actions">
+                  {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
+                    <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>
+                      Check out
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {checkingIn ? (
+        <CheckInDialog
+          sites={sites}
+          initialSiteId={siteId ?? sites[0]?.siteId ?? null}
+          onClose={() => setCheckingIn(false)}
+          onDone={() => {
+            setCheckingIn(false);
+            live.refresh();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { isKnown } from '../../shared/src/client/answers';
+import type { StaffUserAnswer } from '../../shared/src/client/staff';
+import type { Scope } from '../../shared/src/schemas/admin';
+import { roleScopes, roles } from '../../shared/src/schemas/staff';
+
+/** What the console shows a user: only the pages and buttons their role's scopes allow. */
+export interface Permissions {
+  onSite: boolean;
+  checkInOut: boolean;
+  approvePeople: boolean;
+  approveVehicles: boolean;
+  alerts: boolean;
+}
+
+export function permissionsOf(user: StaffUserAnswer): Permissions {
+  // A role newer than this console gets nothing it cannot vouch for.
+  const scopes: readonly Scope[] = isKnown(roles, user.role) ? roleScopes[user.role] : [];
+  const has = (scope: Scope) => scopes.includes(scope);
+  return {
+    onSite: has('checkins:read'),
+    checkInOut: has('checkins:write'),
+    approvePeople: has('checkins:approve'),
+    // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
+    approveVehicles: has('checkins:approve') && has('vehicles:write'),
+    alerts: has('alerts:manage'),
+  };
+}

@@ -1,0 +1,78 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './browser';
+import { builtConsole } from './consoleBuild';
+import { screenshotDir } from './kioskWeb';
+import { createLink, linkUrl } from '../../server/src/commands/staffLinks';
+import { type TestServer, startTestServer } from './testServer';
+
+export const DESK = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * The API server (serving the built console) and Chromium for one test file's console tests, closed after
+ * them, with any server error printed first (the tests' log level is silent).
+ */
+export function consoleBrowserHooks(onStarted: (started: { server: TestServer; browser: Browser }) => void): void {
+  let started: { server: TestServer; browser: Browser } | undefined;
+  beforeAll(async () => {
+    await builtConsole();
+    const [server, browser] = await Promise.all([
+      startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000', SIGNIN_FAILURES_PER_ADDRESS: '1000' }),
+      launchChromium(),
+    ]);
+    started = { server, browser };
+    onStarted(started);
+  }, 180_000);
+  afterAll(async () => {
+    for (const line of started?.server.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    await started?.browser.close();
+    await started?.server.close();
+  });
+}
+
+/** A fresh browser profile (no cookie) with a page at the given size. */
+export async function consolePage(browser: Browser, viewport = DESK): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  // A script error would otherwise show only as a locator timing out.
+  page.on('pageerror', (error) => console.error('console page error:', error.message));
+  return { context, page };
+}
+
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/**
+ * The API with the page's session cookie, as the console itself calls it (same origin): for what the
+ * console has no page for yet, and to check what the cookie can reach.
+ */
+export function cookieApi(page: Page, baseUrl: string) {
+  const headers = { Origin: baseUrl };
+  const json = async <T>(response: APIResponse) => ({ status: response.status(), body: (await response.json().catch(() => null)) as T });
+  return {
+    get: async <T = unknown>(urlPath: string) => json<T>(await page.request.get(`${baseUrl}${urlPath}`)),
+    post: async <T = unknown>(urlPath: string, data: unknown) => json<T>(await page.request.post(`${baseUrl}${urlPath}`, { data, headers })),
+  };
+}
+
+/** True when nothing on the page is wider than the window (no horizontal scrolling). */
+export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+export async function consoleScreenshot(page: Page, name: string): Promise<void> {
+  await fs.mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** A fresh one-time setup link for the account's first owner, as `npm start` prints it. */
+export async function setupLinkFor(server: TestServer, accountId: number): Promise<string> {
+  const code = await createLink(server.database, { accountId, kind: 'setup', userId: null, now: new Date() });
+  return linkUrl(server.baseUrl, 'setup', code);
+}
