@@ -11,7 +11,6 @@ import { SiteParams } from '../params';
 
 const tag = 'Sites';
 
-
 export const siteRoutes = [
   defineRoute({
     method: 'GET',
