@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/http';
 import { type OpenApiDocument, documentValidator, operationsOf } from '../support/openApiValidator';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { staffClient } from '../support/staff';
 import { TEST_ADMIN_TOKEN } from '../support/testServer';
 
 const harness = serverAndWorld();
@@ -16,6 +17,8 @@ interface Refusal {
   key: string;
   body?: unknown;
   query?: Record<string, string>;
+  /** Sent with an owner's session cookie (session routes, and scopes no token has by default). */
+  owner?: true;
 }
 
 const person = { firstName: 'Ada', lastName: 'Lovelace' };
@@ -109,6 +112,22 @@ const refusals: Refusal[] = [
   { key: 'DELETE /webhooks/subscriptions/{subscriptionId}', ...stray },
   { key: 'GET /webhooks/subscriptions/{subscriptionId}/deliveries', query: { status: 'lost' } },
   { key: 'POST /webhooks/subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', ...stray },
+  { key: 'POST /session', body: { email: 'olive@example.com' } },
+  { key: 'GET /session', ...stray, owner: true },
+  { key: 'DELETE /session', ...stray, owner: true },
+  { key: 'PUT /session/password', body: { currentPassword: 'correct horse battery staple 7' }, owner: true },
+  { key: 'GET /session/links/{code}', ...stray },
+  { key: 'POST /session/setup', body: { code: 'x', name: 'Olive', email: 'olive@example.com' } },
+  { key: 'POST /session/invitation', body: { code: 'x', password: 'short' } },
+  { key: 'GET /users', ...stray, owner: true },
+  { key: 'POST /users', body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true }, owner: true },
+  { key: 'GET /users/{userId}', ...stray, owner: true },
+  { key: 'PATCH /users/{userId}', body: { disabled: 'yes' }, owner: true },
+  { key: 'POST /users/{userId}/password-reset', ...stray, owner: true },
+  { key: 'POST /admin/accounts/{accountId}/users', body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true } },
+  { key: 'GET /alerts', query: { limit: '0' }, owner: true },
+  { key: 'POST /alerts/{kind}/{checkinId}/acknowledge', ...stray, owner: true },
+  { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {
@@ -121,14 +140,16 @@ describe('what the server refuses, the document refuses', () => {
   it('refuses each: the server with 422 (body) or 400 (query), the document by its schemas', async () => {
     const { world, server } = harness;
     const validator = documentValidator(doc);
-    const ids: Record<string, number> = { siteId: world.siteId, accountId: world.accountId };
+    const ids: Record<string, number | string> = { siteId: world.siteId, accountId: world.accountId, kind: 'person', code: 'c'.repeat(43) };
+    const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
     const outcomes = await Promise.all(
       refusals.map(async (refusal) => {
         const [method = '', template = ''] = refusal.key.split(' ');
         const path = template.replace(/\{(\w+)\}/g, (_, name: string) => String(ids[name] ?? 1));
         const token = path.startsWith('/admin/') ? TEST_ADMIN_TOKEN : world.token;
         const search = refusal.query ? `?${new URLSearchParams(refusal.query)}` : '';
-        const response = await apiClient(server.baseUrl, token).request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
+        const client = refusal.owner ? owner.api : apiClient(server.baseUrl, token);
+        const response = await client.request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
         const documentRefuses =
           refusal.body !== undefined ? validator.refusesBody(refusal.key, refusal.body) : validator.refusesQuery(refusal.key, refusal.query ?? {});
         // And the refusal itself is a response the document describes.

@@ -4,7 +4,8 @@ import { CreateUserRequest, CreatedUser, PasswordResetLink, StaffUser, UpdateUse
 import { fieldOf, memberOf } from '../../audit/targets';
 import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
-import { createStaffUser, updateStaffUser } from '../../commands/staffUsers';
+import { inviteStaffUser } from '../../commands/staffInvitation';
+import { updateStaffUser } from '../../commands/staffUsers';
 import { findStaffUser, listStaffUsers } from '../../db/staffUserRows';
 import { notFound } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
@@ -53,8 +54,7 @@ export const userRoutes = [
     responses: { 201: CreatedUser },
     audit: userAudit('user.created'),
     handler: async (ctx) => {
-      const row = await createStaffUser(ctx.db, { accountId: ctx.principal.accountId, request: ctx.body, now: ctx.now });
-      const code = await createLink(ctx.db, { accountId: row.account_id, kind: 'invitation', userId: row.id, now: ctx.now });
+      const { row, code } = await inviteStaffUser(ctx.db, { accountId: ctx.principal.accountId, request: ctx.body, now: ctx.now });
       return { status: 201, body: { user: presentStaffUser(row), invitationUrl: linkUrl(linkBase(ctx), 'invitation', code) } };
     },
   }),
