@@ -121,6 +121,7 @@ const refusals: Refusal[] = [
   { key: 'POST /session/invitation', body: { code: 'x', password: 'short' } },
   { key: 'GET /users', ...stray, owner: true },
   { key: 'POST /users', body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true }, owner: true },
+  { key: 'POST /users', body: { email: 'rita at example.com', name: 'Rita', role: 'reception', allSites: true }, owner: true },
   { key: 'GET /users/{userId}', ...stray, owner: true },
   { key: 'PATCH /users/{userId}', body: { disabled: 'yes' }, owner: true },
   { key: 'POST /users/{userId}/password-reset', ...stray, owner: true },

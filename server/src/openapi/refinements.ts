@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as admin from '../../../shared/src/schemas/admin';
 import * as people from '../../../shared/src/schemas/personCheckins';
 import * as sites from '../../../shared/src/schemas/sites';
+import * as staff from '../../../shared/src/schemas/staff';
 import * as vehicles from '../../../shared/src/schemas/vehicles';
 import * as watchlist from '../../../shared/src/schemas/watchlist';
 import * as webhooks from '../../../shared/src/schemas/webhooks';
@@ -47,6 +48,8 @@ const refinements = new Map<z.ZodType, Refinement>([
   [vehicles.LicensePlate, (json) => Object.assign(json, { pattern: PLATE_PATTERN })],
   // A query value read as a number, then checked as a label id.
   [vehicles.VehicleListQuery.shape.labelId.unwrap(), (json) => Object.assign(json, { type: 'integer', minimum: 1, maximum: 2_147_483_647 })],
+  // Trimmed, then an address: one @, a dot after it, no spaces inside (zod's own check is stricter still).
+  [staff.Email, (json, io) => io === 'input' && Object.assign(json, { pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$' })],
   [webhooks.WebhookUrl, (json) => Object.assign(json, { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })],
   [
     sites.CheckinConfigUpdate,
