@@ -2,8 +2,9 @@ import { type Scope, scopesByDefault } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { generateToken, hashToken } from '../auth/tokenFormat';
-import { type Executor, queryOne, queryRows } from '../db/query';
-import { notFound, validationFailed } from '../errors/problem';
+import { type Executor, queryOne } from '../db/query';
+import { notFound } from '../errors/problem';
+import { checkSitesBelong } from '../policies/accountSites';
 import { sql } from '../db/sql';
 
 export interface TokenRecord {
@@ -34,16 +35,6 @@ export async function createSite(db: Executor, input: { accountId: number; name:
   );
   if (!row) throw notFound(`Account ${input.accountId} does not exist.`);
   return { siteId: row.id, accountId: row.account_id, name: row.name, timezone: row.timezone };
-}
-
-async function checkSitesBelong(db: Executor, accountId: number, siteIds: number[]): Promise<void> {
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`SELECT id FROM sites WHERE account_id = ${accountId} AND id = ANY(${siteIds}::bigint[])`,
-  );
-  if (rows.length !== new Set(siteIds).size) {
-    throw validationFailed([{ path: 'siteIds', message: 'Every site must belong to the token’s account' }]);
-  }
 }
 
 async function setTokenSites(db: Executor, accountId: number, tokenId: number, siteIds: number[]): Promise<void> {
@@ -93,7 +84,7 @@ export async function createToken(
   if (!account) throw notFound(`Account ${input.accountId} does not exist.`);
   const siteIds = input.allSites ? [] : (input.siteIds ?? []);
   const channel = input.channel ?? 'API';
-  await checkSitesBelong(db, input.accountId, siteIds);
+  await checkSitesBelong(db, { accountId: input.accountId, siteIds, owner: 'token' });
   const token = generateToken();
   const row = await queryOne<{ id: number }>(
     db,
@@ -117,7 +108,7 @@ export async function updateToken(
   const current = await readToken(db, tokenId);
   if (!current) throw notFound(`Token ${tokenId} does not exist.`);
   const allSites = input.siteIds !== undefined ? false : (input.allSites ?? current.allSites);
-  if (input.siteIds) await checkSitesBelong(db, current.accountId, input.siteIds);
+  if (input.siteIds) await checkSitesBelong(db, { accountId: current.accountId, siteIds: input.siteIds, owner: 'token' });
   await queryOne(
     db,
     sql`UPDATE api_tokens SET all_sites = ${allSites}, scopes = ${[...new Set(input.scopes ?? current.scopes)]} WHERE account_id = ${current.accountId} AND id = ${tokenId}`,

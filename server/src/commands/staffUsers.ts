@@ -3,15 +3,9 @@ import { endUserSessions } from '../auth/sessions';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { type StaffUserRow, findStaffUser, setUserSites } from '../db/staffUserRows';
-import { conflict, notFound, validationFailed } from '../errors/problem';
+import { conflict, notFound } from '../errors/problem';
+import { checkSitesBelong } from '../policies/accountSites';
 import { presentStaffUser } from '../presenters/staffUser';
-
-async function checkSitesBelong(db: Executor, accountId: number, siteIds: number[]): Promise<void> {
-  const rows = await queryRows<{ id: number }>(db, sql`SELECT id FROM sites WHERE account_id = ${accountId} AND id = ANY(${siteIds}::int[])`);
-  if (rows.length !== new Set(siteIds).size) {
-    throw validationFailed([{ path: 'siteIds', message: 'Every site must be one of the account’s' }]);
-  }
-}
 
 /** 23505 on the email index: someone took the address meanwhile. */
 const isEmailTaken = (error: unknown) =>
@@ -27,7 +21,7 @@ export async function createStaffUser(
 ): Promise<StaffUserRow> {
   const { request } = input;
   const siteIds = request.allSites ? [] : (request.siteIds ?? []);
-  await checkSitesBelong(db, input.accountId, siteIds);
+  await checkSitesBelong(db, { accountId: input.accountId, siteIds, owner: 'user' });
   const taken = await queryOne(db, sql`SELECT 1 AS found FROM staff_users WHERE lower(email) = lower(${request.email})`);
   if (taken) throw emailTaken(request.email);
   const hash = 'passwordHash' in request ? request.passwordHash : null;
@@ -75,7 +69,7 @@ export async function updateStaffUser(
   if (losesOwnership(user, change) && owners.every((owner) => owner.id === user.id)) {
     throw conflict('LAST_OWNER', 'The account must keep at least one enabled owner: make someone else owner first.', presentStaffUser(user));
   }
-  if (change.siteIds) await checkSitesBelong(db, key.accountId, change.siteIds);
+  if (change.siteIds) await checkSitesBelong(db, { accountId: key.accountId, siteIds: change.siteIds, owner: 'user' });
   const allSites = change.allSites ?? (change.siteIds ? false : user.all_sites);
   await queryRows(
     db,
