@@ -51,7 +51,7 @@ function successResponses(route: Route, schemas: SchemaCollector): Record<string
     const headers = responseHeaders(route, status);
     const example = status === statuses[0] ? { example: route.examples.response } : {};
     responses[status] = schema
-      ? { description: 'Success', headers, content: { 'application/json': { schema: schemas.toSchema(schema, 'output'), ...example } } }
+      ? { description: 'Success', headers, content: { [route.mediaType ?? 'application/json']: { schema: schemas.toSchema(schema, 'output'), ...example } } }
       : { description: status === 304 ? 'Not modified: the copy the client holds (its If-None-Match) is current; no body' : 'Done; no body', headers };
   }
   return responses;

@@ -19,6 +19,7 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Staff users', description: 'The staff of the account, their roles and sites (owners).' },
   { name: 'Alerts', description: 'Every STOP of the last 24 hours on the caller\'s sites, with its reason, for staff to acknowledge.' },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
+  { name: 'Exports', description: 'Check-ins of a range of days as CSV for spreadsheet programs, streamed however many rows there are.' },
   { name: 'Management (ADMIN_TOKEN)', description: 'Accounts, sites and tokens, for the operator of the deployment (only when ADMIN_TOKEN is set).' },
   { name: 'Documents', description: 'This document.' },
 ];

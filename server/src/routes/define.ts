@@ -85,6 +85,8 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   atomicity?: 'transaction' | 'statement';
   /** Success responses by status; `null` for no body (204). Errors are problem+json. */
   responses: Record<number, z.ZodType | null>;
+  /** The media type of the success body when it is not JSON (`text/csv`: a streamed export). */
+  mediaType?: string;
   /**
    * Checks that are slow and need no transaction (a DNS lookup), run before the write's transaction starts
    * so they hold no database connection; not run for a replayed Idempotency-Key. `db` here is the pool.
@@ -113,6 +115,7 @@ export interface Route {
   body?: z.ZodType;
   bodyOptional: boolean;
   responses: Record<number, z.ZodType | null>;
+  mediaType?: string;
   /** Writes run in a transaction (or one statement) with Idempotency-Key handling. */
   write: boolean;
   atomicity: 'transaction' | 'statement';
@@ -143,6 +146,7 @@ export function defineRoute<
     body: spec.body,
     bodyOptional: spec.bodyOptional ?? false,
     responses: spec.responses,
+    mediaType: spec.mediaType,
     write: spec.method !== 'GET' && !spec.readOnly,
     atomicity: spec.atomicity ?? 'transaction',
     // The router validates params, query and body with these very schemas before calling.

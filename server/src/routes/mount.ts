@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -182,10 +183,21 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     if (refused) throw refused.error;
     reply = serializeReply(await inTransaction(pool, execute));
   } else {
-    reply = serializeReply(await route.handler(context(pool)));
+    const handlerContext = context(pool);
+    const answer = await withAudit(route, handlerContext, await route.handler(handlerContext));
+    if (answer.stream) return sendStream(ctx, answer, answer.stream);
+    reply = serializeReply(answer);
   }
   if (deps.validateResponses) checkResponse(route, reply);
   send(ctx, reply);
+}
+
+/** A streamed body (a CSV export): sent as it is read, so the server holds one page of rows at a time. */
+function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply['stream']>): void {
+  for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+  ctx.status = reply.status;
+  ctx.type = stream.contentType;
+  ctx.body = Readable.from(stream.chunks);
 }
 
 /**

@@ -14,12 +14,13 @@ export const scopes = [
   'alerts:manage',
   'users:manage',
   'audit:read',
+  'exports:read',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
 
 /** Scopes of staff work that no token gets unless it asks for them. */
-const staffOnly: ReadonlySet<Scope> = new Set<Scope>(['webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read']);
+const staffOnly: ReadonlySet<Scope> = new Set<Scope>(['webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read', 'exports:read']);
 
 /** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */
 export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(scope));

@@ -1,0 +1,42 @@
+import type { Executor } from '../db/query';
+import { type ExportFilter, customColumns, personExportRows, vehicleExportRows } from '../queries/checkinExport';
+import { BOM, csvLine, siteLocalIso } from './csv';
+
+/** A custom field's value as a cell: text as it is, a checkbox as true/false, anything else as JSON. */
+const customValue = (value: unknown): string | null => {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+};
+
+/** The person check-ins export (docs/api.md, Export): the header, then one line per visit, read page by page. */
+export async function* personCheckinsCsv(db: Executor, filter: ExportFilter): AsyncGenerator<string> {
+  const custom = await customColumns(db, filter.accountId, filter.siteIds);
+  yield BOM + csvLine([
+    'checkinId', 'site', 'status', 'firstName', 'lastName', 'email', 'phone', 'company', 'host', 'purpose',
+    ...custom.map((column) => column.label),
+    'entrySource', 'entryTime', 'exitSource', 'exitTime', 'breaks', 'minutesOnBreak', 'decidedBy',
+  ]);
+  for await (const row of personExportRows(db, filter)) {
+    yield csvLine([
+      row.id, row.site_name, row.status, row.first_name, row.last_name, row.email, row.phone, row.company, row.host_name, row.purpose,
+      ...custom.map((column) => customValue(column.names.map((name) => row.custom_fields[name]).find((value) => value !== undefined))),
+      row.entry_source, siteLocalIso(row.entry_at, row.timezone), row.exit_source, siteLocalIso(row.exit_at, row.timezone),
+      row.breaks, row.break_minutes, row.decided_by,
+    ]);
+  }
+}
+
+/** The vehicle check-ins export (docs/api.md, Export). */
+export async function* vehicleCheckinsCsv(db: Executor, filter: ExportFilter): AsyncGenerator<string> {
+  yield BOM + csvLine([
+    'checkinId', 'site', 'status', 'licensePlate', 'driver', 'notes', 'entrySource', 'entryTime', 'exitSource', 'exitTime',
+    'stopReason', 'decidedBy',
+  ]);
+  for await (const row of vehicleExportRows(db, filter)) {
+    yield csvLine([
+      row.id, row.site_name, row.status, row.license_plate, row.driver_name, row.notes,
+      row.entry_source, siteLocalIso(row.entry_at, row.timezone), row.exit_source, siteLocalIso(row.exit_at, row.timezone),
+      row.stop_reason, row.decided_by,
+    ]);
+  }
+}

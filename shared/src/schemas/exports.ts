@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { SiteIdList } from './audit';
+import { Instant } from './common';
+
+/** A calendar day (read in each site's time zone) or an RFC 3339 instant. */
+const DayOrInstant = z.union([z.iso.date(), Instant]);
+
+/** The query of a CSV export (docs/api.md, Export): the visits overlapping [from, to] on these sites. */
+export const ExportQuery = z.strictObject({
+  siteIds: SiteIdList.optional(),
+  from: DayOrInstant,
+  to: DayOrInstant,
+});
+export type ExportQuery = z.infer<typeof ExportQuery>;
+
+/** The body of a 200: CSV text, UTF-8 with a byte order mark. */
+export const CsvText = z.string().meta({ description: 'RFC 4180 CSV with a header row, UTF-8 with a byte order mark.' });
