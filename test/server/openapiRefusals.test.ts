@@ -129,6 +129,8 @@ const refusals: Refusal[] = [
   { key: 'GET /alerts', query: { limit: '0' }, owner: true },
   { key: 'POST /alerts/{kind}/{checkinId}/acknowledge', ...stray, owner: true },
   { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
+  { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
+  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {
