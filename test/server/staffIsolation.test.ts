@@ -25,7 +25,7 @@ beforeAll(async () => {
     person: { firstName: 'Iso', lastName: 'Lated', email: 'isolated@example.com' },
   }))).body;
   expect(stopped.status).toBe('STOP');
-  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write'] });
+  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write', 'exports:read'] });
   outsiders.push({ name: 'another account’s token', api: apiClient(server.baseUrl, token.token) });
   outsiders.push({ name: 'another account’s owner session', api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api });
 });
@@ -60,6 +60,18 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
       expect(list.status, name).toBe(200);
       expect(list.body.data.filter((event) => event.target.id === userId || event.siteId === harness.world.siteId), name).toEqual([]);
       expect((await api.get(`/v1/audit-events?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
+    }
+  });
+
+  it('exports: the account’s site is 404; their own export holds none of its rows', async () => {
+    for (const { name, api } of outsiders) {
+      for (const path of ['/v1/checkins/people/export', '/v1/checkins/vehicles/export']) {
+        const range = 'from=2020-01-01&to=2030-12-31';
+        expect((await api.get(`${path}?siteIds=${harness.world.siteId}&${range}`)).status, name).toBe(404);
+        const own = await api.get(`${path}?${range}`);
+        expect(own.status, name).toBe(200);
+        expect(own.text, name).not.toContain('Lated');
+      }
     }
   });
 
