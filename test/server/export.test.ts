@@ -147,6 +147,9 @@ describe('CSV export of person check-ins', () => {
   it('refuses a bad range with a 400', async () => {
     expect((await exporter.get(`${PEOPLE}?from=2026-10-25`)).status).toBe(400);
     expect((await exporter.get(`${PEOPLE}?from=yesterday&to=2026-10-25`)).status).toBe(400);
+    const reversed = await exporter.get<{ detail: string }>(`${PEOPLE}?from=2026-10-26&to=2026-10-25`);
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.detail).toContain('before');
   });
 });
 

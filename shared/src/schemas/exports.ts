@@ -4,13 +4,20 @@ import { Instant } from './common';
 
 /** A calendar day (read in each site's time zone) or an RFC 3339 instant. */
 const DayOrInstant = z.union([z.iso.date(), Instant]);
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** The query of a CSV export (docs/api.md, Export): the visits overlapping [from, to] on these sites. */
-export const ExportQuery = z.strictObject({
-  siteIds: SiteIdList.optional(),
-  from: DayOrInstant,
-  to: DayOrInstant,
-});
+export const ExportQuery = z
+  .strictObject({
+    siteIds: SiteIdList.optional(),
+    from: DayOrInstant,
+    to: DayOrInstant,
+  })
+  // Two days, or two instants: `to` may not come before `from` (a day against an instant depends on the site).
+  .refine(({ from, to }) => (isDay(from) !== isDay(to) ? true : isDay(from) ? from <= to : Date.parse(from) <= Date.parse(to)), {
+    message: '`to` is before `from`',
+    path: ['to'],
+  });
 export type ExportQuery = z.infer<typeof ExportQuery>;
 
 /** The body of a 200: CSV text, UTF-8 with a byte order mark. */

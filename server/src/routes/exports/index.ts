@@ -7,7 +7,7 @@ import { viewableSites } from '../../policies/viewableSites';
 import type { ExportFilter } from '../../queries/checkinExport';
 import { defineRoute } from '../define';
 
-const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start). Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
+const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
 
 const query = { siteIds: '1,2', from: '2026-11-25', to: '2026-11-25' };
 
