@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
-import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { buildToken, visitor } from '../support/factories';
