@@ -77,6 +77,10 @@ beforeAll(async () => {
   await create('leftBefore', visitor('Early', 'Bird'), '2026-10-24T08:00:00Z', '2026-10-24T12:00:00Z');
   await create('formula', visitor('=HYPERLINK("http://evil")', 'Sum'), '2026-10-25T12:00:00Z');
   await create('tricky', visitor('Quote', 'Comma', { purpose: 'Talks, "demo"\nand lunch' }), '2026-10-25T13:00:00Z');
+  const breaks = `${people}/${ids.tricky}/breaks`;
+  expect((await world.api.post(`${breaks}/start`)).status).toBe(200);
+  expect((await world.api.post(`${breaks}/end`)).status).toBe(200);
+  await queryRows(server.database, sql`UPDATE person_breaks SET started_at = '2026-10-25T13:10:00Z', ended_at = '2026-10-25T13:25:00Z' WHERE checkin_id = ${ids.tricky ?? 0}`);
   await create('nextDay', visitor('Late', 'Comer'), '2026-10-25T23:30:00Z');
   const car = await arrive(world.api, world.siteId, { licensePlate: uniquePlate(), notes: '+1 trailer' });
   expect((await world.api.post(`${visit(car)}/checkout`)).status).toBeLessThan(300);
@@ -104,7 +108,7 @@ describe('CSV export of person check-ins', () => {
     const result = await exportOf(exporter, `${PEOPLE}?${DAY}`);
     const byId = new Map(result.rows.map((row) => [Number(row.checkinId), row]));
     expect(byId.get(ids.formula ?? 0)?.firstName).toBe('\'=HYPERLINK("http://evil")');
-    expect(byId.get(ids.tricky ?? 0)?.purpose).toBe('Talks, "demo"\nand lunch');
+    expect(byId.get(ids.tricky ?? 0)).toMatchObject({ purpose: 'Talks, "demo"\nand lunch', breaks: '1', minutesOnBreak: '15' });
   });
 
   it('takes RFC 3339 instants as the range', async () => {
