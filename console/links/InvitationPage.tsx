@@ -4,6 +4,7 @@ import { staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
+import { UnusableLink, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/invitation?code=: an invited user sets a name and password; a reset link asks only a password. */
@@ -11,12 +12,8 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(
   const link = useLink(code);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, edit } = useFieldErrors();
   const action = useAction();
-  const edit = (field: string, set: (value: string) => void) => (value: string) => {
-    set(value);
-    setErrors(({ [field]: _gone, ...rest }) => rest);
-  };
   const isReset = link.kind === 'ready' && link.link.kind === 'reset';
 
   useEffect(() => {
@@ -39,12 +36,7 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(
   if (link.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
   if (link.kind === 'failed' || link.link.kind === 'setup') {
     const message = link.kind === 'failed' ? link.message : 'This is a setup link: open it as it was printed.';
-    return (
-      <main className="card narrow">
-        <h1>Set your password</h1>
-        <ErrorMessage text={message} />
-      </main>
-    );
+    return <UnusableLink title="Set your password" message={message} />;
   }
   return (
     <main className="card narrow">

@@ -4,6 +4,7 @@ import { staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
+import { UnusableLink, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/setup?code=: the account's first owner chooses a name, email and password, and is signed in. */
@@ -12,13 +13,8 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, edit } = useFieldErrors();
   const action = useAction();
-  // A field's error goes once the field is edited; the rest stay until the next press.
-  const edit = (field: string, set: (value: string) => void) => (value: string) => {
-    set(value);
-    setErrors(({ [field]: _gone, ...rest }) => rest);
-  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,13 +31,7 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
 
   if (link.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
   if (link.kind === 'failed' || link.link.kind !== 'setup') {
-    const message = link.kind === 'failed' ? link.message : 'This is not a setup link.';
-    return (
-      <main className="card narrow">
-        <h1>Set up Gatehouse</h1>
-        <ErrorMessage text={message} />
-      </main>
-    );
+    return <UnusableLink title="Set up Gatehouse" message={link.kind === 'failed' ? link.message : 'This is not a setup link.'} />;
   }
   return (
     <main className="card narrow">
