@@ -15,12 +15,18 @@ export const scopes = [
   'users:manage',
   'audit:read',
   'exports:read',
+  'kiosks:manage',
+  'tokens:manage',
+  'privacy:manage',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
 
 /** Scopes of staff work that no token gets unless it asks for them. */
-const staffOnly: ReadonlySet<Scope> = new Set<Scope>(['webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read', 'exports:read']);
+const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
+  'webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read', 'exports:read',
+  'kiosks:manage', 'tokens:manage', 'privacy:manage',
+]);
 
 /** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */
 export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(scope));

@@ -10,7 +10,7 @@ export type Role = z.infer<typeof Role>;
 export const roleScopes: Record<Role, Scope[]> = {
   owner: [...scopes],
   manager: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-    'sites:configure', 'watchlist:manage', 'audit:read', 'alerts:manage', 'exports:read'],
+    'sites:configure', 'watchlist:manage', 'audit:read', 'alerts:manage', 'exports:read', 'kiosks:manage'],
   // Reception approves people; vehicle approve/deny also needs vehicles:write.
   reception: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'alerts:manage'],
   security: ['checkins:read', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write', 'watchlist:manage', 'alerts:manage'],
