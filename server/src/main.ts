@@ -12,6 +12,7 @@ import { seedDemo } from './db/seedDemo';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
 import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startStaffPurge } from './jobs/staffPurge';
+import { startPersonDataRetention } from './jobs/personDataRetention';
 import { startLoadSignal } from './jobs/loadSignal';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
   const purge = startIdempotencyPurge(database, env.IDEMPOTENCY_TTL_HOURS, log);
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const staffPurge = startStaffPurge(database, log);
+  const retention = startPersonDataRetention(database, env.RETENTION_INTERVAL_MINUTES, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined,
@@ -149,6 +151,7 @@ async function main(): Promise<void> {
     await purge.stop();
     await logPurge.stop();
     await staffPurge.stop();
+    await retention.stop();
     await limiter.stop();
     await database.close();
     await (supervised ?? embedded)?.stop();

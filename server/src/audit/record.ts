@@ -8,6 +8,8 @@ export interface AuditRecord {
   action: string;
   target: { type: string; id: number };
   siteId: number | null;
+  /** What else the entry must say, never personal data (an erasure's hash of the identifiers). */
+  detail?: Record<string, string>;
 }
 
 /** One audit row: the record, who did it, when, in which request. */
@@ -19,9 +21,10 @@ export interface AuditEntry extends AuditRecord {
 }
 
 const values = (entry: AuditEntry) => sql`${entry.accountId}::integer, ${entry.at}::timestamptz, ${entry.actor.type}, ${entry.actor.id}::integer,
-  ${entry.actor.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id}::bigint, ${entry.siteId}::integer, ${entry.requestId}::text`;
+  ${entry.actor.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id}::bigint, ${entry.siteId}::integer, ${entry.requestId}::text,
+  ${entry.detail === undefined ? null : JSON.stringify(entry.detail)}::jsonb`;
 
-const COLUMNS = sql`(account_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, site_id, request_id)`;
+const COLUMNS = sql`(account_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, site_id, request_id, detail)`;
 
 /** A CTE writing the entry in the statement of the change, only when `onlyIf` holds (the change applied). */
 export function auditInsertCte(entry: AuditEntry, onlyIf?: Sql): Sql {

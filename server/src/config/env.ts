@@ -69,6 +69,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
   IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
+  // How often visits past their account's retention are anonymized (also once at start; docs/privacy.md).
+  RETENTION_INTERVAL_MINUTES: wholeNumber(1, 24 * 60).default(60),
   NODE_ENV: z.string().default('development'),
   SEED_DEMO: booleanString.optional(),
   DB_POOL_MAX: wholeNumber(1, 500).default(20),

@@ -20,6 +20,7 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Alerts', description: 'Every STOP of the last 24 hours on the caller\'s sites, with its reason, for staff to acknowledge.' },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
   { name: 'Exports', description: 'Check-ins of a range of days as CSV for spreadsheet programs, streamed however many rows there are.' },
+  { name: 'Privacy', description: 'How long visitors\' personal data is kept, and erasing a person\'s check-ins on request (owners).' },
   { name: 'Management (ADMIN_TOKEN)', description: 'Accounts, sites and tokens, for the operator of the deployment (only when ADMIN_TOKEN is set).' },
   { name: 'Documents', description: 'This document.' },
 ];

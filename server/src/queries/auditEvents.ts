@@ -27,6 +27,7 @@ interface AuditRow {
   target_id: number;
   site_id: number | null;
   request_id: string | null;
+  detail: Record<string, string> | null;
 }
 
 const present = (row: AuditRow): AuditEvent => ({
@@ -37,6 +38,7 @@ const present = (row: AuditRow): AuditEvent => ({
   target: { type: row.target_type, id: row.target_id },
   siteId: row.site_id,
   requestId: row.request_id,
+  detail: row.detail,
 });
 
 /** One keyset page of the audit log, newest first (docs/api.md, Audit log). */
@@ -52,7 +54,7 @@ export async function listAuditEvents(db: Executor, filter: AuditFilter): Promis
   const rows = await queryRows<AuditRow>(
     db,
     sql`SELECT e.id, e.at, (extract(epoch FROM e.at) * 1000000)::bigint AS at_us, e.actor_type, e.actor_id, e.actor_name,
-               e.action, e.target_type, e.target_id, e.site_id, e.request_id
+               e.action, e.target_type, e.target_id, e.site_id, e.request_id, e.detail
         FROM audit_events e WHERE ${join(where, ' AND ')} ORDER BY e.at DESC, e.id DESC LIMIT ${filter.limit + 1}`,
   );
   return toPage(rows, filter.limit, present, (row) => ({ atMicros: row.at_us, id: row.id }), scope);

@@ -14,8 +14,9 @@ import { userRoutes } from './users';
 import { alertRoutes } from './alerts';
 import { auditRoutes } from './audit';
 import { exportRoutes } from './exports';
+import { privacyRoutes } from './privacy';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
   ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes,
-  ...alertRoutes, ...auditRoutes, ...exportRoutes];
+  ...alertRoutes, ...auditRoutes, ...exportRoutes, ...privacyRoutes];

@@ -38,4 +38,5 @@ export const auditEventExample = {
   target: { type: 'person_checkin', id: 42 },
   siteId: 1,
   requestId: '5f0c6a52-3b1e-4d7a-9a8e-1c2b3d4e5f60',
+  detail: null,
 } as const;

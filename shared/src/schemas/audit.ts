@@ -10,6 +10,8 @@ export const AuditEvent = z.object({
   target: z.object({ type: z.string(), id: Id }),
   siteId: IntId.nullable(),
   requestId: z.string().nullable(),
+  /** More about the change where its target does not say it all (an erasure: `identifiersHash`); else null. */
+  detail: z.record(z.string(), z.string()).nullable(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
