@@ -131,6 +131,9 @@ const refusals: Refusal[] = [
   { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
   { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
   { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
+  { key: 'GET /account/retention', ...stray, owner: true },
+  { key: 'PUT /account/retention', body: { personDataDays: 0 }, owner: true },
+  { key: 'POST /privacy/erasure', body: { phone: 5 }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {

@@ -8,7 +8,7 @@ import { type ApiClient, apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 
-// Tenant isolation of the staff endpoints: another account's token and another account's session see
+// Tenant isolation of the staff and privacy endpoints: another account's token and another account's session see
 // nothing of this account, and every id of it is a 404, the same as an unknown one.
 const harness = serverAndWorld({ env: { SIGNIN_FAILURES_PER_ADDRESS: '1000' }, stranger: true });
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
     person: { firstName: 'Iso', lastName: 'Lated', email: 'isolated@example.com' },
   }))).body;
   expect(stopped.status).toBe('STOP');
-  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write', 'exports:read'] });
+  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write', 'exports:read', 'privacy:manage'] });
   outsiders.push({ name: 'another account’s token', api: apiClient(server.baseUrl, token.token) });
   outsiders.push({ name: 'another account’s owner session', api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api });
 });
@@ -73,6 +73,21 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
         expect(own.text, name).not.toContain('Lated');
       }
     }
+  });
+
+  it('retention and erasure: another account sets its own retention and erases only its own visitors', async () => {
+    const { world, server } = harness;
+    const owner = (await staffClient(server, { accountId: world.accountId, role: 'owner' })).api;
+    expect((await owner.put('/v1/account/retention', { personDataDays: 365 })).status).toBe(200);
+    for (const { name, api } of outsiders) {
+      expect((await api.put('/v1/account/retention', { personDataDays: 2 })).status, name).toBe(200);
+      const erased = await api.post<{ anonymized: number }>('/v1/privacy/erasure', { email: 'isolated@example.com', firstName: 'Iso', lastName: 'Lated' });
+      expect(erased.status, name).toBe(200);
+      expect(erased.body.anonymized, name).toBe(0);
+    }
+    expect((await owner.get('/v1/account/retention')).body).toEqual({ personDataDays: 365 });
+    const ours = await owner.get<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people/${stopped.checkinId}`);
+    expect(ours.body.person.email).toBe('isolated@example.com');
   });
 
   it('check-ins: the account’s sites are 404 for another account’s session', async () => {
