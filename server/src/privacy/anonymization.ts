@@ -39,7 +39,8 @@ export async function anonymizeCheckins(
     sql`WITH chosen AS (${input.chosen}),
       checkins AS (
         UPDATE person_checkins c SET first_name = 'Deleted', last_name = 'Deleted', email = NULL, phone = NULL,
-          company = NULL, host_name = NULL, purpose = NULL, custom_fields = '{}', anonymized_at = ${input.now}
+          company = NULL, host_name = NULL, purpose = NULL, custom_fields = '{}', anonymized_at = ${input.now},
+          updated_at = ${input.now}
         WHERE c.account_id = ${accountId} AND c.id IN (SELECT id FROM chosen) AND c.anonymized_at IS NULL
         RETURNING c.id),
       events AS (
