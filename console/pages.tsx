@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
+import { HistoryScreen } from './history/HistoryScreen';
 import { OnSiteScreen } from './onSite/OnSiteScreen';
 import type { Permissions } from './session/permissions';
 
@@ -22,6 +23,7 @@ export const pages: readonly ConsolePage[] = [
     render: () => <ApprovalsScreen />,
   },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
 ];
 
 export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));
