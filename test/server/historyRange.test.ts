@@ -12,7 +12,7 @@ import { serverAndWorld } from '../support/serverAndWorld';
 import { VEHICLE_SEARCH, arrive, expectProblem, uniquePlate, visit } from '../support/vehicles';
 
 // The overlap filter of the search and `q` of the export: what the console's History lists and downloads.
-const harness = serverAndWorld();
+const harness = serverAndWorld({ stranger: true });
 const SEARCH = '/v1/checkins/people/search';
 const EXPORT = '/v1/checkins/people/export';
 const FROM = '2026-10-20T00:00:00Z';
@@ -178,5 +178,21 @@ describe('export: q', () => {
   it('refuses an empty q (400); the vehicle export takes no q', async () => {
     expect((await exporter.get(`${EXPORT}?from=${FROM}&to=${TO}&q=`)).status).toBe(400);
     expect((await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}&q=x`)).status).toBe(400);
+  });
+});
+
+describe('tenant isolation of the overlap filter and q (another account)', () => {
+  it('another account’s search and export over the same range find none of this account’s visits', async () => {
+    const { stranger, server } = harness;
+    const people = await stranger.api.post<{ data: PersonCheckin[] }>(SEARCH, { ...RANGE, q: 'Still' });
+    expect(people.status).toBe(200);
+    expect(people.body.data).toEqual([]);
+    const vehicles = await stranger.api.post<{ data: VehicleCheckin[] }>(VEHICLE_SEARCH, RANGE);
+    expect(vehicles.body.data).toEqual([]);
+    expect((await stranger.api.post(SEARCH, { ...RANGE, siteIds: [harness.world.siteId] })).status).toBe(404);
+    const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['exports:read'] });
+    const file = await apiClient(server.baseUrl, token.token).get(`${EXPORT}?from=${FROM}&to=${TO}&q=Still`);
+    expect(file.status).toBe(200);
+    expect(file.text.trim().split('\r\n')).toHaveLength(1);
   });
 });
