@@ -179,6 +179,20 @@ describe('export: q', () => {
     expect((await exporter.get(`${EXPORT}?from=${FROM}&to=${TO}&q=`)).status).toBe(400);
     expect((await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}&q=x`)).status).toBe(400);
   });
+
+  it('exports the vehicles the search lists, and by plate (normalized) that plate’s only', async () => {
+    const vehicles = async (query: string) => {
+      const response = await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}${query}`);
+      expect(response.status).toBe(200);
+      const [, ...lines] = response.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      return lines.map((line) => Number(line.split(',')[0])).sort((a, b) => a - b);
+    };
+    expect(await vehicles('')).toEqual([carIds.endedInside, carIds.stillOnSite].map(Number).sort((a, b) => a - b));
+    const car = await harness.world.api.get<VehicleCheckin>(`/v1/sites/${harness.world.siteId}/checkins/vehicles/${carIds.stillOnSite}`);
+    const spaced = car.body.licensePlate.toLowerCase().replace(/-/g, ' ');
+    expect(await vehicles(`&licensePlate=${encodeURIComponent(spaced)}`)).toEqual([carIds.stillOnSite]);
+    expect((await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}&licensePlate=--`)).status).toBe(400);
+  });
 });
 
 describe('tenant isolation of the overlap filter and q (another account)', () => {

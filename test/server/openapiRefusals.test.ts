@@ -134,6 +134,7 @@ const refusals: Refusal[] = [
   { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
   { key: 'GET /checkins/people/export', query: { from: '2026-11-25', to: '2026-11-25', q: '' }, owner: true },
   { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
+  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {

@@ -12,6 +12,8 @@ export interface ExportFilter {
   to: string;
   /** People only: the search's `q` (a prefix of first name, last name, email or company). */
   q?: string;
+  /** Vehicles only: the normalized plate of the search's `licensePlate`. */
+  plateNorm?: string;
   now: Date;
 }
 
@@ -105,7 +107,7 @@ export function vehicleExportRows(db: Executor, filter: ExportFilter): AsyncGene
            c.entry_at, c.exit_source, c.exit_at, c.stop_reason, c.decided_by->>'name' AS decided_by
       FROM vehicle_checkins c
       JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
-     WHERE ${overlapOf(filter)} AND c.id > ${after}
+     WHERE ${overlapOf(filter)} ${filter.plateNorm === undefined ? empty : sql`AND c.plate_norm = ${filter.plateNorm}`} AND c.id > ${after}
      ORDER BY c.id LIMIT ${PAGE}`);
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SiteIdList } from './audit';
 import { Instant } from './common';
+import { LicensePlate } from './vehicles';
 
 /** A calendar day (read in each site's time zone) or an RFC 3339 instant. */
 const DayOrInstant = z.union([z.iso.date(), Instant]);
@@ -29,3 +30,7 @@ export type PersonExportQuery = z.infer<typeof PersonExportQuery>;
 
 /** The body of a 200: CSV text, UTF-8 with a byte order mark. */
 export const CsvText = z.string().meta({ description: 'RFC 4180 CSV with a header row, UTF-8 with a byte order mark.' });
+
+/** The vehicle export also takes the search's `licensePlate`: that plate's visits only. */
+export const VehicleExportQuery = z.strictObject({ ...range, licensePlate: LicensePlate.optional() }).refine(inOrder, toAfterFrom);
+export type VehicleExportQuery = z.infer<typeof VehicleExportQuery>;

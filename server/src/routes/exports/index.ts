@@ -1,4 +1,5 @@
-import { CsvText, ExportQuery, PersonExportQuery } from '../../../../shared/src/schemas/exports';
+import { normalizePlate } from '../../../../shared/src/domain';
+import { CsvText, ExportQuery, PersonExportQuery, VehicleExportQuery } from '../../../../shared/src/schemas/exports';
 import type { AuditRecord } from '../../audit/record';
 import type { Principal } from '../../auth/principal';
 import type { Executor } from '../../db/query';
@@ -12,9 +13,15 @@ const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`)
 const query = { siteIds: '1,2', from: '2026-11-25', to: '2026-11-25' };
 const personQuery = { ...query, q: 'love' };
 
-async function filterOf(db: Executor, principal: Principal, input: ExportQuery & { q?: string }, now: Date): Promise<ExportFilter> {
+async function filterOf(
+  db: Executor,
+  principal: Principal,
+  input: ExportQuery & { q?: string; licensePlate?: string },
+  now: Date,
+): Promise<ExportFilter> {
   const siteIds = await viewableSites(db, principal, input.siteIds);
-  return { accountId: principal.accountId, siteIds, from: input.from, to: input.to, q: input.q, now };
+  const plateNorm = input.licensePlate === undefined ? undefined : normalizePlate(input.licensePlate);
+  return { accountId: principal.accountId, siteIds, from: input.from, to: input.to, q: input.q, plateNorm, now };
 }
 
 /** An export names no person: only that the account's check-ins were exported, and by whom (the audit row). */
@@ -52,7 +59,7 @@ export const exportRoutes = [
     method: 'GET',
     path: '/checkins/vehicles/export',
     summary: 'Vehicle check-ins as CSV (RFC 4180, UTF-8 with BOM), for a range of days',
-    description: `One row per visit: checkinId, site, status, license plate, driver, notes, entry and exit source and time, stop reason, decided by. ${RANGE}`,
+    description: `One row per visit: checkinId, site, status, license plate, driver, notes, entry and exit source and time, stop reason, decided by. ${RANGE} \`licensePlate\` keeps that plate's visits (compared normalized), as in the search.`,
     examples: {
       query,
       response: '\uFEFFcheckinId,site,status,licensePlate,driver,notes,entrySource,entryTime,exitSource,exitTime,stopReason,decidedBy\r\n7,North gate,OUT,B-AB 123,Sam Driver,,KIOSK,2026-11-25T07:55:00+01:00,KIOSK,2026-11-25T16:10:00+01:00,,\r\n',
@@ -60,7 +67,7 @@ export const exportRoutes = [
     tag: 'Exports',
     auth: 'token',
     scope: 'exports:read',
-    query: ExportQuery,
+    query: VehicleExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
     audit: audited('vehicle_checkins.exported'),
