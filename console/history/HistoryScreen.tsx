@@ -3,13 +3,13 @@ import { siteDate } from '../../shared/src/domain/siteDay';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { SiteFilter } from '../components/SiteFilter';
 import { useLive } from '../live/LiveData';
-import { personName, statusWord } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
-import { type HistoryForm, atSite, exportHref, historyQuery, zoneOf } from './historyQuery';
+import { type HistoryForm, type HistoryKind, exportHref, historyQuery, zoneOf } from './historyQuery';
+import { HistoryTable } from './HistoryTable';
 import { useHistory } from './useHistory';
 import './history.css';
 
-const stillThere = new Set(['IN', 'ON_BREAK']);
+const placeholders: Record<HistoryKind, string> = { people: 'Name, email or company', vehicles: 'License plate' };
 
 /** Who was on site during some days (in the site's time zone), and the same visits as a CSV file. */
 export function HistoryScreen() {
@@ -17,8 +17,8 @@ export function HistoryScreen() {
   const live = useLive();
   const list = useHistory();
   const sites = live.sites ?? [];
-  const ids = { from: useId(), to: useId(), text: useId() };
-  const [form, setForm] = useState<HistoryForm>({ siteId: null, from: '', to: '', text: '' });
+  const ids = { kind: useId(), from: useId(), to: useId(), text: useId() };
+  const [form, setForm] = useState<HistoryForm>({ kind: 'people', siteId: null, from: '', to: '', text: '' });
   const edit = (change: Partial<HistoryForm>) => setForm((previous) => ({ ...previous, ...change }));
   const zone = zoneOf(sites, form.siteId) ?? sites[0]?.timezone ?? null;
 
@@ -37,7 +37,6 @@ export function HistoryScreen() {
     if ('problem' in query) list.fail(query.problem);
     else list.search(query);
   };
-  const siteOf = (siteId: number) => sites.find((site) => site.siteId === siteId);
   const query = list.query;
 
   return (
@@ -51,6 +50,15 @@ export function HistoryScreen() {
         ) : null}
       </div>
       <form className="history-form" onSubmit={submit} noValidate>
+        {can.vehicles ? (
+          <div className="field">
+            <label htmlFor={ids.kind}>Show</label>
+            <select id={ids.kind} value={form.kind} onChange={(event) => edit({ kind: event.target.value === 'vehicles' ? 'vehicles' : 'people' })}>
+              <option value="people">People</option>
+              <option value="vehicles">Vehicles</option>
+            </select>
+          </div>
+        ) : null}
         <SiteFilter sites={sites} value={form.siteId} onChange={(siteId) => edit({ siteId })} />
         <div className="field">
           <label htmlFor={ids.from}>From</label>
@@ -62,13 +70,7 @@ export function HistoryScreen() {
         </div>
         <div className="field grow">
           <label htmlFor={ids.text}>Search</label>
-          <input
-            id={ids.text}
-            type="search"
-            value={form.text}
-            placeholder="Name, email or company"
-            onChange={(event) => edit({ text: event.target.value })}
-          />
+          <input id={ids.text} type="search" value={form.text} placeholder={placeholders[form.kind]} onChange={(event) => edit({ text: event.target.value })} />
         </div>
         <button type="submit" className="primary" disabled={live.sites === null}>
           Search
@@ -82,42 +84,10 @@ export function HistoryScreen() {
       <p className="count" aria-live="polite">
         {list.busy ? 'Searching…' : query ? `${list.rows.length === 1 ? '1 visit' : `${list.rows.length} visits`}${list.more ? ' so far' : ''}` : ''}
       </p>
-      {query && list.rows.length === 0 && !list.busy ? <p className="empty">Nobody was on site then.</p> : null}
-      {list.rows.length > 0 ? (
-        <table className="rows history">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Company</th>
-              <th scope="col">Host</th>
-              <th scope="col">Status</th>
-              <th scope="col">Entered</th>
-              <th scope="col">Left</th>
-              {sites.length > 1 ? <th scope="col">Site</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((checkin) => {
-              const timeZone = siteOf(checkin.siteId)?.timezone ?? query?.timeZone ?? 'UTC';
-              return (
-                <tr key={checkin.checkinId}>
-                  <th scope="row" data-label="Name">{personName(checkin)}</th>
-                  <td data-label="Company">{checkin.person.company ?? '—'}</td>
-                  <td data-label="Host">{checkin.hostName ?? '—'}</td>
-                  <td data-label="Status">
-                    <span className={`status status-${checkin.status.toLowerCase()}`}>{statusWord(checkin.status)}</span>
-                  </td>
-                  <td data-label="Entered">{atSite(checkin.entry.at, timeZone)}</td>
-                  <td data-label="Left">
-                    {checkin.exit ? atSite(checkin.exit.at, timeZone) : stillThere.has(checkin.status) ? 'Still on site' : '—'}
-                  </td>
-                  {sites.length > 1 ? <td data-label="Site">{siteOf(checkin.siteId)?.name ?? `Site ${checkin.siteId}`}</td> : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+      {query && list.rows.length === 0 && !list.busy ? (
+        <p className="empty">{query.kind === 'people' ? 'Nobody was on site then.' : 'No vehicle was on site then.'}</p>
       ) : null}
+      {query && list.rows.length > 0 ? <HistoryTable query={query} rows={list.rows} sites={sites} /> : null}
       {list.more ? (
         <div className="load-more">
           <button type="button" disabled={list.busy} onClick={list.loadMore}>

@@ -1,9 +1,12 @@
+import { plateProblem } from '../../shared/src/domain/plate';
 import { isCalendarDate, siteDayRange } from '../../shared/src/domain/siteDay';
-import type { PeopleCheckinsSearchRequest } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
 
-/** What the form holds: the chosen site (null: all the user's sites), two site-local dates, the text. */
+export type HistoryKind = 'people' | 'vehicles';
+
+/** What the form holds: people or vehicles, the site (null: all the user's sites), two site-local dates, the text. */
 export interface HistoryForm {
+  kind: HistoryKind;
   siteId: number | null;
   from: string;
   to: string;
@@ -12,10 +15,12 @@ export interface HistoryForm {
 
 /** A search the list shows, and the same visits as a file: one range of instants for both. */
 export interface HistoryQuery {
+  kind: HistoryKind;
   siteIds: number[] | undefined;
   start: string;
   end: string;
-  q: string | undefined;
+  /** People: the start of a name, email or company; vehicles: a license plate. */
+  text: string | undefined;
   timeZone: string;
 }
 
@@ -35,23 +40,27 @@ export function historyQuery(sites: readonly Site[], form: HistoryForm): History
   if (form.to < form.from) return { problem: 'The To date is before the From date.' };
   const text = form.text.trim();
   if (text.length > 100) return { problem: 'The search text is too long: use at most 100 characters.' };
+  const badPlate = form.kind === 'vehicles' && text !== '' ? plateProblem(text) : undefined;
+  if (badPlate) return { problem: `${badPlate}.` };
   const { start, end } = siteDayRange(form.from, form.to, timeZone);
   return {
+    kind: form.kind,
     siteIds: form.siteId === null ? undefined : [form.siteId],
     start: start.toISOString(),
     end: end.toISOString(),
-    q: text === '' ? undefined : text,
+    text: text === '' ? undefined : text,
     timeZone,
   };
 }
 
-/** The search body of one page of the list. */
-export function searchBody(query: HistoryQuery, cursor: string | null): PeopleCheckinsSearchRequest {
+/** The search body of one page of the list (docs/api.md, Search). */
+export function searchBody(query: HistoryQuery, cursor: string | null) {
+  const text = query.text === undefined ? {} : query.kind === 'people' ? { q: query.text } : { licensePlate: query.text };
   return {
     ...(query.siteIds ? { siteIds: query.siteIds } : {}),
     overlapsFrom: query.start,
     overlapsTo: query.end,
-    ...(query.q ? { q: query.q } : {}),
+    ...text,
     limit: 50,
     ...(cursor ? { cursor } : {}),
   };
@@ -63,8 +72,8 @@ export function exportHref(query: HistoryQuery): string {
   if (query.siteIds) params.set('siteIds', query.siteIds.join(','));
   params.set('from', query.start);
   params.set('to', query.end);
-  if (query.q) params.set('q', query.q);
-  return `/v1/checkins/people/export?${params.toString()}`;
+  if (query.text !== undefined) params.set(query.kind === 'people' ? 'q' : 'licensePlate', query.text);
+  return `/v1/checkins/${query.kind}/export?${params.toString()}`;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,12 +1,13 @@
 import { useCallback, useRef, useState } from 'react';
-import type { PersonCheckinAnswer } from '../../shared/src/client';
+import type { HttpOutcome } from '../../shared/src/client/http';
 import { api } from '../api';
 import { failureWords } from '../words';
 import { type HistoryQuery, searchBody } from './historyQuery';
+import { type HistoryRow, personRow, vehicleRow } from './historyRows';
 
 export interface HistoryList {
   query: HistoryQuery | null;
-  rows: PersonCheckinAnswer[];
+  rows: HistoryRow[];
   more: boolean;
   busy: boolean;
   error: string | null;
@@ -15,10 +16,24 @@ export interface HistoryList {
   fail(problem: string): void;
 }
 
+type Page = HttpOutcome<{ data: HistoryRow[]; nextCursor: string | null }>;
+
+/** A page of answers as a page of rows; a failure as it is. */
+function asRows<T>(outcome: HttpOutcome<{ data: T[]; nextCursor: string | null }>, row: (item: T) => HistoryRow): Page {
+  if (outcome.kind !== 'ok') return outcome;
+  return { ...outcome, value: { data: outcome.value.data.map(row), nextCursor: outcome.value.nextCursor } };
+}
+
+/** One page of people or vehicles, as rows. */
+async function pageOf(query: HistoryQuery, cursor: string | null): Promise<Page> {
+  const body = searchBody(query, cursor);
+  return query.kind === 'people' ? asRows(await api.searchPeople(body), personRow) : asRows(await api.searchVehicles(body), vehicleRow);
+}
+
 /** The listed visits of the last search, a keyset page at a time; a newer search wins over an older answer. */
 export function useHistory(): HistoryList {
   const [query, setQuery] = useState<HistoryQuery | null>(null);
-  const [rows, setRows] = useState<PersonCheckinAnswer[]>([]);
+  const [rows, setRows] = useState<HistoryRow[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -28,7 +43,7 @@ export function useHistory(): HistoryList {
     const request = ++latest.current;
     setBusy(true);
     setError(null);
-    const outcome = await api.searchPeople(searchBody(next, after));
+    const outcome = await pageOf(next, after);
     if (request !== latest.current) return;
     setBusy(false);
     if (outcome.kind !== 'ok') {

@@ -11,6 +11,7 @@ import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, fitsW
 import { type World, buildWorld, visitor } from '../support/factories';
 import { screenshotDir } from '../support/kioskWeb';
 import { buildStaffUser } from '../support/staff';
+import { arrive, visit as vehicleVisit } from '../support/vehicles';
 import type { TestServer } from '../support/testServer';
 
 // Site 1 keeps New York time, so "yesterday" there is not the browser's or UTC's day.
@@ -73,6 +74,15 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
       SELECT ${world.accountId}, ${world.siteId}, 'OUT', 'Bulk', 'Visitor ' || g, 'KIOSK', ${at(4)}::timestamptz + g * interval '1 minute',
         'KIOSK', ${at(5)}::timestamptz + g * interval '1 minute', now(), now(), now()
       FROM generate_series(1, ${BULK}) AS g`);
+    const car = async (plate: string, driverName: string, entryAt: string, exitAt?: string) => {
+      const arrived = await arrive(world.api, world.siteId, { licensePlate: plate, driverName });
+      if (exitAt) expect((await world.api.post(`${vehicleVisit(arrived)}/checkout`)).status).toBeLessThan(300);
+      await queryRows(server.database, sql`UPDATE vehicle_checkins SET entry_at = ${entryAt}::timestamptz,
+        exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${arrived.checkinId}`);
+    };
+    await car('HX 100', 'Dana Driver', at(-2), at(3));
+    await car('HX 200', 'Ed Early', at(15));
+    await car('HX 300', 'Flo Former', at(-40), at(-39));
     manager = await buildStaffUser(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId, world.otherSiteId] });
   });
 
@@ -126,6 +136,19 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
     await search(page, 'Main lobby', yesterday, 'bea');
     await expect.poll(() => names(page)).toEqual(['Bea Inside']);
     expect((await exported(page)).map((row) => row.firstName)).toEqual(['Bea']);
+
+    // Vehicles: the same days, then one plate however it is typed.
+    await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Vehicles' });
+    await search(page, 'Main lobby', yesterday);
+    await expect.poll(() => names(page)).toEqual(['HX 200', 'HX 100']);
+    expect(await page.getByRole('row').filter({ hasText: 'HX 100' }).innerText()).toMatch(/Dana Driver[\s\S]*Left/);
+    await consoleScreenshot(page, 'console-history-vehicles-desk');
+    const cars = await exported(page);
+    expect(cars.map((row) => row.licensePlate).sort()).toEqual(['HX 100', 'HX 200']);
+    await search(page, 'Main lobby', yesterday, 'hx-100');
+    await expect.poll(() => names(page)).toEqual(['HX 100']);
+    expect((await exported(page)).map((row) => row.driver)).toEqual(['Dana Driver']);
+    await page.getByLabel('Show', { exact: true }).selectOption({ label: 'People' });
 
     // The day before, at the other site: only what overlaps it there.
     await search(page, 'North gate', yesterday);
