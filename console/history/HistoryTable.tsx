@@ -1,4 +1,5 @@
 import type { Site } from '../../shared/src/schemas/sites';
+import { siteLookup } from '../live/siteLookup';
 import { statusWord } from '../onSite/rows';
 import { type HistoryQuery, atSite } from './historyQuery';
 import type { HistoryRow } from './historyRows';
@@ -8,7 +9,7 @@ const stillThere = new Set(['IN', 'ON_BREAK']);
 /** The listed visits: a table on a desk, one card per visit on a phone; times on each site's clock. */
 export function HistoryTable({ query, rows, sites }: { query: HistoryQuery; rows: readonly HistoryRow[]; sites: readonly Site[] }) {
   const people = query.kind === 'people';
-  const siteOf = (siteId: number) => sites.find((site) => site.siteId === siteId);
+  const site = siteLookup(sites);
   const columns = { name: people ? 'Name' : 'Plate', company: people ? 'Company' : 'Driver' };
   return (
     <table className="rows history">
@@ -25,7 +26,7 @@ export function HistoryTable({ query, rows, sites }: { query: HistoryQuery; rows
       </thead>
       <tbody>
         {rows.map((row) => {
-          const timeZone = siteOf(row.siteId)?.timezone ?? query.timeZone;
+          const timeZone = site.zone(row.siteId) ?? query.timeZone;
           return (
             <tr key={row.key}>
               <th scope="row" data-label={columns.name}>
@@ -38,7 +39,7 @@ export function HistoryTable({ query, rows, sites }: { query: HistoryQuery; rows
               </td>
               <td data-label="Entered">{atSite(row.entryAt, timeZone)}</td>
               <td data-label="Left">{row.exitAt ? atSite(row.exitAt, timeZone) : stillThere.has(row.status) ? 'Still on site' : '—'}</td>
-              {sites.length > 1 ? <td data-label="Site">{siteOf(row.siteId)?.name ?? `Site ${row.siteId}`}</td> : null}
+              {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
             </tr>
           );
         })}
