@@ -63,6 +63,8 @@ beforeAll(async () => {
   await create('leftBefore', 'Early', '2026-10-19T08:00:00Z', '2026-10-19T12:00:00Z');
   await create('atTheEnd', 'Late', TO);
   await create('after', 'Later', '2026-10-21T08:00:00Z', '2026-10-21T09:00:00Z');
+  // Nothing keeps an exit after its entry (offline clocks): such a row is stored, and simply not listed.
+  await create('backwards', 'Skewed', '2026-10-19T10:00:00Z', '2026-10-19T09:00:00Z');
   const arriveAt = async (name: string, entryAt: string, exitAt?: string) => {
     const car = await arrive(world.api, world.siteId, { licensePlate: uniquePlate() });
     if (exitAt) expect((await world.api.post(`${visit(car)}/checkout`)).status).toBeLessThan(300);

@@ -16,7 +16,7 @@ export const overlapSql = (start: Sql, end: Sql): Sql =>
 export const overlapPartsSql = (start: Sql, end: Sql): Sql[] => [
   sql`c.entry_at >= ${start} AND c.entry_at < ${end}`,
   sql`c.entry_at < ${start} AND c.entry_at < ${end} AND c.status <> 'OUT'`,
-  sql`c.entry_at < ${start} AND c.entry_at < ${end} AND c.exit_at IS NOT NULL AND tstzrange(c.entry_at, c.exit_at) @> ${start} AND c.exit_at > ${start}`,
+  sql`c.entry_at < ${start} AND c.entry_at < ${end} AND c.exit_at IS NOT NULL AND tstzrange(c.entry_at, GREATEST(c.exit_at, c.entry_at)) @> ${start} AND c.exit_at > ${start}`,
 ];
 
 /** `%` and `_` in a user's text are literal characters, not patterns. */
