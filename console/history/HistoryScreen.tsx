@@ -20,16 +20,24 @@ export function HistoryScreen() {
   const ids = { kind: useId(), from: useId(), to: useId(), text: useId() };
   const [form, setForm] = useState<HistoryForm>({ kind: 'people', siteId: null, from: '', to: '', text: '' });
   const edit = (change: Partial<HistoryForm>) => setForm((previous) => ({ ...previous, ...change }));
-  const zone = zoneOf(sites, form.siteId) ?? sites[0]?.timezone ?? null;
+  const zone = zoneOf(sites, form.siteId);
 
-  // Today at the site, once the sites are known (once: emptied fields stay empty until the user types).
-  const dated = useRef(false);
+  // Once the sites are known: sites in several zones start with the first chosen (days need one zone), and
+  // both dates are today there. Once only: emptied fields stay empty until the user types.
+  const started = useRef(false);
   useEffect(() => {
-    if (zone === null || dated.current) return;
-    dated.current = true;
-    const today = siteDate(new Date(), zone);
-    setForm((previous) => ({ ...previous, from: previous.from || today, to: previous.to || today }));
-  }, [zone]);
+    const first = sites[0];
+    if (!first || started.current) return;
+    started.current = true;
+    const oneZone = zoneOf(sites, null) !== null;
+    const today = siteDate(new Date(), first.timezone);
+    setForm((previous) => ({
+      ...previous,
+      siteId: previous.siteId ?? (oneZone ? null : first.siteId),
+      from: previous.from || today,
+      to: previous.to || today,
+    }));
+  }, [sites]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
