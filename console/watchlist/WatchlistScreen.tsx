@@ -1,0 +1,134 @@
+import { type FormEvent, useState } from 'react';
+import type { WatchlistEntryAnswer } from '../../shared/src/client/manage';
+import { manageApi, newKey } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { LoadMore } from '../components/LoadMore';
+import { since } from '../components/time';
+import { usePaged } from '../components/usePaged';
+import { useWrite } from '../components/useWrite';
+
+const FIELDS = ['firstName', 'lastName', 'email', 'phone', 'reason'] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+const empty: Values = { firstName: '', lastName: '', email: '', phone: '', reason: '' };
+
+/** Blank fields are left out: the API refuses empty strings for an email or phone. */
+function body(values: Values) {
+  const out: Partial<Values> = {};
+  for (const name of FIELDS) if (values[name].trim() !== '') out[name] = values[name].trim();
+  return out;
+}
+
+function AddDialog({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+  const [values, setValues] = useState<Values>(empty);
+  const [key] = useState(newKey);
+  const write = useWrite(FIELDS);
+  const edit = (name: keyof Values) => (value: string) => {
+    setValues((before) => ({ ...before, [name]: value }));
+    write.clear(name);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const entry = body(values);
+    if (!entry.email && !entry.phone && !(entry.firstName && entry.lastName)) {
+      write.setError('Give an email, a phone number, or both first and last name.');
+      return;
+    }
+    if (await write.run(() => manageApi.addToWatchlist(entry, key))) onDone();
+  };
+  const field = (name: keyof Values, label: string, type = 'text') => (
+    <Field label={label} type={type} value={values[name]} onChange={edit(name)} error={write.fieldErrors[name]} />
+  );
+  return (
+    <Dialog title="Add to the watchlist" onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <p className="hint">A visitor matching the email, the phone number or the full name is stopped and shown in Alerts.</p>
+        {field('firstName', 'First name')}
+        {field('lastName', 'Last name')}
+        {field('email', 'Email', 'email')}
+        {field('phone', 'Phone', 'tel')}
+        {field('reason', 'Reason')}
+        <ErrorMessage text={write.error} />
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={write.busy}>Add</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const nameOf = (entry: WatchlistEntryAnswer) => [entry.firstName, entry.lastName].filter(Boolean).join(' ');
+const describe = (entry: WatchlistEntryAnswer) => nameOf(entry) || entry.email || entry.phone || `Entry ${entry.entryId}`;
+
+/** The account's watchlist: who is stopped at check-in, and why (shown to staff only). */
+export function WatchlistScreen() {
+  const list = usePaged((cursor) => manageApi.listWatchlist({ cursor, limit: 50 }), 'watchlist');
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<WatchlistEntryAnswer | null>(null);
+  return (
+    <section aria-labelledby="watchlist-title">
+      <div className="page-head">
+        <h1 id="watchlist-title">Watchlist</h1>
+        <button type="button" className="primary" onClick={() => setAdding(true)}>Add to the watchlist</button>
+      </div>
+      <ErrorMessage text={list.error} />
+      {list.items?.length === 0 ? <p className="empty">Nobody is on the watchlist.</p> : null}
+      {list.items && list.items.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Added</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((entry) => (
+              <tr key={entry.entryId}>
+                <th scope="row">{nameOf(entry) || '—'}</th>
+                <td data-label="Email">{entry.email ?? '—'}</td>
+                <td data-label="Phone">{entry.phone ?? '—'}</td>
+                <td data-label="Reason">{entry.reason ?? '—'}</td>
+                <td data-label="Added">{since(entry.createdAt)}</td>
+                <td className="actions">
+                  <button type="button" className="danger" onClick={() => setRemoving(entry)} aria-label={`Remove ${describe(entry)}`}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <LoadMore hasMore={list.hasMore} busy={list.busy} onClick={list.loadMore} />
+      {adding ? (
+        <AddDialog
+          onClose={() => setAdding(false)}
+          onDone={() => {
+            setAdding(false);
+            list.reload();
+          }}
+        />
+      ) : null}
+      {removing ? (
+        <ConfirmDialog
+          title={`Remove ${describe(removing)}`}
+          message="They will no longer be stopped at check-in. Past alerts stay."
+          confirm="Remove"
+          onClose={() => setRemoving(null)}
+          action={() => manageApi.removeFromWatchlist(removing.entryId, newKey())}
+          onDone={() => {
+            setRemoving(null);
+            list.reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
