@@ -61,7 +61,7 @@ export function AuditScreen() {
         </Select>
         <Field label="Action" value={form.action} onChange={set('action')} placeholder="Like vehicle.created" />
         <SiteFilter sites={sites} value={form.siteId} onChange={set('siteId')} />
-        <div className="field buttons">
+        <div className="filter-buttons">
           <button type="submit" className="primary">Show</button>
         </div>
       </form>

@@ -38,7 +38,7 @@ export function VehiclesScreen() {
       </div>
       <form className="filters" role="search" onSubmit={search}>
         <Field label="Search by plate" value={typed} onChange={setTyped} placeholder="Whole plate, like AB-123-CD" />
-        <div className="field buttons">
+        <div className="filter-buttons">
           <button type="submit">Search</button>
           {plate !== '' ? <button type="button" onClick={() => { setTyped(''); setPlate(''); }}>Show all</button> : null}
         </div>
