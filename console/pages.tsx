@@ -27,7 +27,8 @@ export const pages: readonly ConsolePage[] = [
     render: () => <ApprovalsScreen />,
   },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
-  { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.vehicles, render: () => <VehiclesScreen /> },
+  // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
+  { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
   { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
   { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
   { path: '/console/webhooks', name: 'Webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
