@@ -142,6 +142,12 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await dialog(page).getByRole('button', { name: 'Add' }).click();
     await rowOf(page, 'mallory@example.com').waitFor();
     expect(await rowOf(page, 'mallory@example.com').innerText()).toContain('Trespass notice');
+    await page.getByRole('button', { name: 'Edit Mallory Banned' }).click();
+    await dialog(page).getByLabel('Reason').fill('Trespass notice, renewed');
+    await dialog(page).getByLabel('Phone').fill('+44 20 7946 0000');
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => rowOf(page, 'mallory@example.com').innerText()).toContain('renewed');
+    expect(await rowOf(page, 'mallory@example.com').innerText()).toContain('+44 20 7946 0000');
     await checkSizes(page, 'watchlist');
     await page.getByRole('button', { name: 'Remove Mallory Banned' }).click();
     await dialog(page).getByRole('button', { name: 'Remove' }).click();
@@ -219,7 +225,7 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
   it('the audit log lists those writes, and filters them', async () => {
     const page = ownerPage;
     await open(page, 'Audit log');
-    const actions = ['user.created', 'user.updated', 'user.password_reset', 'watchlist_entry.created', 'watchlist_entry.deleted',
+    const actions = ['user.created', 'user.updated', 'user.password_reset', 'watchlist_entry.created', 'watchlist_entry.updated', 'watchlist_entry.deleted',
       'vehicle_label.created', 'vehicle.created', 'vehicle.updated', 'vehicle.deleted', 'webhook.created', 'webhook.delivery_retried'];
     const table = page.getByRole('table');
     await expect.poll(async () => {
@@ -232,5 +238,20 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await page.getByRole('button', { name: 'Show' }).click();
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     expect(await rowOf(page, 'vehicle.created').innerText()).toContain(security.name);
+  }, 60_000);
+
+  it('Load more fetches the next keyset page of vehicles, then disappears', async () => {
+    for (let index = 0; index < 55; index++) {
+      expect((await world.api.post('/v1/profiles/vehicles', { licensePlate: `PG${String(index).padStart(3, '0')}` })).status).toBe(201);
+    }
+    const page = ownerPage;
+    await open(page, 'Vehicles');
+    const rows = page.getByRole('table').getByRole('row');
+    await expect.poll(() => rows.count()).toBe(51);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => rows.count()).toBe(56);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    const plates = await page.getByRole('table').locator('th[scope="row"]').allInnerTexts();
+    expect(new Set(plates).size).toBe(55);
   }, 60_000);
 });

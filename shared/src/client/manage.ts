@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AuditEventQuery } from '../schemas/audit';
 import type { CreateUserRequest, UpdateUserRequest } from '../schemas/staff';
 import type { CreateVehicleLabelRequest, CreateVehicleRequest, UpdateVehicleLabelRequest, UpdateVehicleRequest } from '../schemas/vehicles';
-import type { CreateWatchlistEntryRequest } from '../schemas/watchlist';
+import type { CreateWatchlistEntryRequest, UpdateWatchlistEntryRequest } from '../schemas/watchlist';
 import type { CreateWebhookSubscriptionRequest, UpdateWebhookSubscriptionRequest } from '../schemas/webhooks';
 import { type FetchLike, type HttpTransport, send } from './http';
 import { apiBaseUrl } from './index';
@@ -83,6 +83,8 @@ export function createManageClient(options: ManageClientOptions) {
     listWatchlist: (page: PageRequest) => send(transport, { method: 'GET', path: withQuery('/v1/watchlist/people', { ...page }) }, pageOf(WatchlistEntryAnswer)),
     addToWatchlist: (body: CreateWatchlistEntryRequest, key: string) =>
       send(transport, { method: 'POST', path: '/v1/watchlist/people', body, idempotencyKey: key }, WatchlistEntryAnswer),
+    updateWatchlistEntry: (entryId: number, body: UpdateWatchlistEntryRequest, key: string) =>
+      send(transport, { method: 'PATCH', path: `/v1/watchlist/people/${entryId}`, body, idempotencyKey: key }, WatchlistEntryAnswer),
     removeFromWatchlist: (entryId: number, key: string) =>
       send(transport, { method: 'DELETE', path: `/v1/watchlist/people/${entryId}`, idempotencyKey: key }, Nothing),
 
