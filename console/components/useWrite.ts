@@ -30,7 +30,7 @@ export function useWrite(fields: readonly string[]) {
         }
         setFieldErrors(placed);
         const someoneHere = Object.keys(placed).length > 0;
-        setError(someoneHere && rest.length === 0 ? 'Check the fields marked below.' : rest.length > 0 ? rest.join(' ') : failureWords(outcome));
+        setError(someoneHere && rest.length === 0 ? 'Check the marked fields.' : rest.length > 0 ? rest.join(' ') : failureWords(outcome));
         return null;
       } finally {
         setBusy(false);

@@ -12,20 +12,24 @@ import { useLive } from '../live/LiveData';
 import { type SiteChoice, SitesChoice, sitesBody } from './SitesChoice';
 
 const FIELDS = ['email', 'name', 'role', 'siteIds', 'allSites'] as const;
-export const roleWords: Record<Role, string> = {
-  owner: 'Owner: everything, every site',
-  manager: 'Manager: their sites, kiosks, watchlist, vehicles, audit log',
-  reception: 'Reception: on site now, approvals of people, alerts',
-  security: 'Security: approvals, vehicles, watchlist, alerts',
+const roleNames: Record<Role, string> = { owner: 'Owner', manager: 'Manager', reception: 'Reception', security: 'Security' };
+const roleWords: Record<Role, string> = {
+  owner: 'Everything, on every site: staff, tokens, kiosks, sites, webhooks.',
+  manager: 'On their sites: site forms, kiosks, watchlist, vehicles, approvals, history, audit log.',
+  reception: 'On their sites: on site now, approvals of people, check-in and checkout, alerts.',
+  security: 'On their sites: on site now, approvals of people and vehicles, vehicles, watchlist, alerts.',
 };
 
-function RoleSelect({ value, onChange, error }: { value: string; onChange(role: Role): void; error?: string }) {
+function RoleSelect({ value, onChange, error }: { value: Role; onChange(role: Role): void; error?: string }) {
   return (
-    <Select label="Role" value={value} onChange={(next) => onChange(roles.find((role) => role === next) ?? 'reception')} error={error}>
-      {roles.map((role) => (
-        <option key={role} value={role}>{roleWords[role]}</option>
-      ))}
-    </Select>
+    <>
+      <Select label="Role" value={value} onChange={(next) => onChange(roles.find((role) => role === next) ?? 'reception')} error={error}>
+        {roles.map((role) => (
+          <option key={role} value={role}>{roleNames[role]}</option>
+        ))}
+      </Select>
+      <p className="hint role-hint">{roleWords[value]}</p>
+    </>
   );
 }
 
@@ -62,7 +66,7 @@ export function InviteDialog({ onClose, onDone }: { onClose(): void; onDone(): v
         <Field label="Email" type="email" value={email} onChange={(value) => { setEmail(value); write.clear('email'); }} error={write.fieldErrors.email} />
         <Field label="Name" value={name} onChange={(value) => { setName(value); write.clear('name'); }} error={write.fieldErrors.name} />
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
-        {role === 'owner' ? <p className="hint">An owner sees every site.</p> : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
+        {role === 'owner' ? null : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
         <ErrorMessage text={write.error} />
         <div className="buttons">
           <button type="button" onClick={onClose}>Cancel</button>
@@ -88,7 +92,7 @@ export function EditUserDialog({ user, onClose, onDone }: { user: StaffUserAnswe
     <Dialog title={`Edit ${user.name}`} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
-        {role === 'owner' ? <p className="hint">An owner sees every site.</p> : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
+        {role === 'owner' ? null : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
         <ErrorMessage text={write.error} />
         <div className="buttons">
           <button type="button" onClick={onClose}>Cancel</button>

@@ -192,6 +192,7 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await page.getByRole('button', { name: 'Add a webhook' }).click();
     await dialog(page).getByLabel('URL').fill(receiver.url('/hook'));
     await dialog(page).getByLabel('Person check-in entered').check();
+    await checkSizes(page, 'webhook-add');
     await dialog(page).getByRole('button', { name: 'Add' }).click();
     await dialog(page).getByText('You will not see this again.').waitFor();
     expect(await dialog(page).getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
