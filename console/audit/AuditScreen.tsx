@@ -9,6 +9,7 @@ import { SiteFilter } from '../components/SiteFilter';
 import { since } from '../components/time';
 import { usePaged } from '../components/usePaged';
 import { useLive } from '../live/LiveData';
+import { siteLookup } from '../live/siteLookup';
 
 interface Form {
   from: string;
@@ -43,7 +44,8 @@ export function AuditScreen() {
   const [applied, setApplied] = useState<Form>(blank);
   const events = usePaged((cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }), JSON.stringify(applied));
   const set = <K extends keyof Form>(name: K) => (value: Form[K]) => setForm((before) => ({ ...before, [name]: value }));
-  const siteName = (id: number | null) => (id === null ? 'Account' : (sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`));
+  const lookup = siteLookup(sites);
+  const siteName = (id: number | null) => (id === null ? 'Account' : lookup.name(id));
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setApplied(form);
@@ -81,7 +83,7 @@ export function AuditScreen() {
           <tbody>
             {events.items.map((event) => (
               <tr key={event.auditId}>
-                <th scope="row">{since(event.at)}</th>
+                <th scope="row">{since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId))}</th>
                 <td data-label="Who">{event.actor.name} <span className="muted">({event.actor.type === 'user' ? 'staff' : 'token'})</span></td>
                 <td data-label="Action"><code>{event.action}</code></td>
                 <td data-label="Target">{event.target.type.replaceAll('_', ' ')} {event.target.id}</td>
