@@ -33,6 +33,10 @@ function RoleSelect({ value, onChange, error }: { value: Role; onChange(role: Ro
   );
 }
 
+// Without a site, anyone but an owner would see an empty console.
+const NO_SITES = 'Choose at least one site, or All sites.';
+const noSites = (role: Role, choice: SiteChoice) => role !== 'owner' && !choice.allSites && choice.siteIds.length === 0;
+
 /** Invite a staff member: the invitation link is shown once, for the owner to pass on. */
 export function InviteDialog({ onClose, onDone }: { onClose(): void; onDone(): void }) {
   const sites = useLive().sites ?? [];
@@ -45,6 +49,10 @@ export function InviteDialog({ onClose, onDone }: { onClose(): void; onDone(): v
   const write = useWrite(FIELDS);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (noSites(role, choice)) {
+      write.setError(NO_SITES);
+      return;
+    }
     const created = await write.run(() => manageApi.inviteUser({ email: email.trim(), name: name.trim(), role, ...sitesBody(role, choice) }, key));
     if (created) {
       setLink(created.invitationUrl);
@@ -86,6 +94,10 @@ export function EditUserDialog({ user, onClose, onDone }: { user: StaffUserAnswe
   const write = useWrite(FIELDS);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (noSites(role, choice)) {
+      write.setError(NO_SITES);
+      return;
+    }
     if (await write.run(() => manageApi.updateUser(user.userId, { role, ...sitesBody(role, choice) }, key))) onDone();
   };
   return (

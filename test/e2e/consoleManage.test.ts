@@ -85,6 +85,9 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await dialog(page).getByLabel('Email').fill('not an email');
     await dialog(page).getByLabel('Name').fill('Nobody');
     await dialog(page).getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => dialog(page).getByRole('alert').innerText()).toBe('Choose at least one site, or All sites.');
+    await dialog(page).getByLabel(site.name).check();
+    await dialog(page).getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => dialog(page).locator('.field-error').count()).toBe(1);
     await checkSizes(page, 'staff-invite-error');
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -104,6 +107,10 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await page.getByRole('button', { name: `Disable ${temp.name}` }).click();
     await dialog(page).getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => rowOf(page, temp.email).innerText()).toContain('Disabled');
+    await page.getByRole('button', { name: `Enable ${temp.name}` }).click();
+    await expect.poll(() => rowOf(page, temp.email).innerText()).toContain('Active');
+    await page.getByRole('button', { name: `Disable ${temp.name}` }).click();
+    await dialog(page).getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('button', { name: `Enable ${temp.name}` }).waitFor();
 
     await page.getByRole('button', { name: `Password reset link for ${temp.name}` }).click();
