@@ -24,7 +24,11 @@ async function checkIn(person: Record<string, unknown>): Promise<PersonCheckin> 
 describe('PATCH /v1/watchlist/people/{entryId}', () => {
   it('changes only the fields sent, clears with null, and matches check-ins against the entry as it now reads', async () => {
     const entry = await addEntry({ email: 'old@example.com', firstName: 'Mal', lastName: 'Lory', reason: 'Trespass' });
+    const digest = `/v1/sites/${harness.world.siteId}/kiosk/watchlist-digest`;
+    const before = (await harness.world.api.get(digest)).headers.get('etag');
     const changed = await harness.world.api.patch<WatchlistEntry>(`${WATCHLIST}/${entry.entryId}`, { email: 'NEW@example.com', reason: null });
+    // Kiosks see the change at their next digest pull.
+    expect((await harness.world.api.get(digest)).headers.get('etag')).not.toBe(before);
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ ...entry, email: 'NEW@example.com', reason: null });
     const listed = await harness.world.api.get<{ data: WatchlistEntry[] }>(`${WATCHLIST}?limit=200`);
