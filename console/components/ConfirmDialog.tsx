@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
+import { newKey } from '../api';
 import { Dialog } from './Dialog';
 import { ErrorMessage } from './ErrorMessage';
 import { useAction } from './useAction';
@@ -9,18 +11,19 @@ interface ConfirmProps {
   /** The confirming button's name (Delete, Disable, Revoke…). */
   confirm: string;
   onClose(): void;
-  /** The write; the dialog closes through `onDone` when it worked, and shows why when it did not. */
-  action(): Promise<HttpOutcome<unknown>>;
+  /** The write, with one Idempotency-Key per dialog (pressing again after a failure repeats the same write). */
+  action(key: string): Promise<HttpOutcome<unknown>>;
   onDone(): void;
 }
 
 /** A destructive write asked twice: the page's button opens this, its own button does it. */
 export function ConfirmDialog({ title, message, confirm, onClose, action, onDone }: ConfirmProps) {
   const write = useAction();
+  const [key] = useState(newKey);
   const go = async () => {
     // A 204 carries no value: map a success to `true` so it is told apart from a failure.
     const done = await write.run(async () => {
-      const outcome = await action();
+      const outcome = await action(key);
       return outcome.kind === 'ok' ? { ...outcome, value: true } : outcome;
     });
     if (done) onDone();

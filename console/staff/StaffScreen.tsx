@@ -92,7 +92,7 @@ export function StaffScreen() {
           message={`${open.user.name} is signed out everywhere at once and cannot sign in until enabled again.`}
           confirm="Disable"
           onClose={close}
-          action={() => manageApi.updateUser(open.user.userId, { disabled: true }, newKey())}
+          action={(key) => manageApi.updateUser(open.user.userId, { disabled: true }, key)}
           onDone={closeAndReload}
         />
       ) : null}

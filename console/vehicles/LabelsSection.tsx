@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { VehicleLabelAnswer } from '../../shared/src/client/manage';
-import { manageApi, newKey } from '../api';
+import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
@@ -53,7 +53,7 @@ export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed,
           message="The label is taken off every vehicle that has it."
           confirm="Delete"
           onClose={() => setDeleting(null)}
-          action={() => manageApi.deleteVehicleLabel(deleting.labelId, newKey())}
+          action={(key) => manageApi.deleteVehicleLabel(deleting.labelId, key)}
           onDone={() => {
             setDeleting(null);
             changed();

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { VehicleAnswer, VehicleLabelAnswer } from '../../shared/src/client/manage';
-import { manageApi, newKey } from '../api';
+import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
@@ -105,7 +105,7 @@ export function VehiclesScreen() {
           message="The vehicle is no longer registered. Past visits keep their plate."
           confirm="Delete"
           onClose={() => setDeleting(null)}
-          action={() => manageApi.deleteVehicle(deleting.vehicleId, newKey())}
+          action={(key) => manageApi.deleteVehicle(deleting.vehicleId, key)}
           onDone={() => { setDeleting(null); vehicles.reload(); }}
         />
       ) : null}

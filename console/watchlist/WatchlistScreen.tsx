@@ -140,7 +140,7 @@ export function WatchlistScreen() {
           message="They will no longer be stopped at check-in. Past alerts stay."
           confirm="Remove"
           onClose={() => setRemoving(null)}
-          action={() => manageApi.removeFromWatchlist(removing.entryId, newKey())}
+          action={(key) => manageApi.removeFromWatchlist(removing.entryId, key)}
           onDone={() => {
             setRemoving(null);
             list.reload();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { WebhookSubscriptionAnswer } from '../../shared/src/client/manage';
-import { manageApi, newKey } from '../api';
+import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
@@ -60,7 +60,7 @@ export function WebhooksScreen() {
           message={`Nothing more is sent to ${open.subscription.url}. Its delivery log goes too.`}
           confirm="Delete"
           onClose={() => setOpen(null)}
-          action={() => manageApi.deleteWebhook(open.subscription.subscriptionId, newKey())}
+          action={(key) => manageApi.deleteWebhook(open.subscription.subscriptionId, key)}
           onDone={() => {
             if (logOf?.subscriptionId === open.subscription.subscriptionId) setLogOf(null);
             closeAndReload();
