@@ -262,4 +262,24 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     const plates = await page.getByRole('table').locator('th[scope="row"]').allInnerTexts();
     expect(new Set(plates).size).toBe(55);
   }, 60_000);
+
+  it('a manager sees Vehicles, Watchlist and the Audit log of their sites, not Staff or Webhooks', async () => {
+    await open(ownerPage, 'Staff');
+    const link = await invite(ownerPage, { email: 'max.manager@example.com', name: 'Max Manager' }, 'manager');
+    await dialog(ownerPage).getByRole('button', { name: 'Done' }).click();
+    const { context, page } = await consolePage(browser, PHONE);
+    await page.goto(link);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const nav = page.getByRole('navigation');
+    for (const shown of ['Vehicles', 'Watchlist', 'Audit log']) await nav.getByRole('link', { name: shown }).waitFor();
+    for (const hidden of ['Staff', 'Webhooks']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
+    await open(page, 'Audit log');
+    // Account-wide writes (staff, watchlist, vehicles) are for those who see every site.
+    await page.getByText('Nothing recorded for these filters.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await context.close();
+  }, 60_000);
 });
