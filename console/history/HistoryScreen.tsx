@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { siteDate } from '../../shared/src/domain/siteDay';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { LoadMore } from '../components/LoadMore';
 import { SiteFilter } from '../components/SiteFilter';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
@@ -96,13 +97,7 @@ export function HistoryScreen() {
         <p className="empty">{query.kind === 'people' ? 'Nobody was on site then.' : 'No vehicle was on site then.'}</p>
       ) : null}
       {query && list.rows.length > 0 ? <HistoryTable query={query} rows={list.rows} sites={sites} /> : null}
-      {list.more ? (
-        <div className="load-more">
-          <button type="button" disabled={list.busy} onClick={list.loadMore}>
-            Load more
-          </button>
-        </div>
-      ) : null}
+      <LoadMore hasMore={list.more} busy={list.busy} onClick={list.loadMore} />
     </section>
   );
 }

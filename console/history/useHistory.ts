@@ -30,7 +30,10 @@ async function pageOf(query: HistoryQuery, cursor: string | null): Promise<Page>
   return query.kind === 'people' ? asRows(await api.searchPeople(body), personRow) : asRows(await api.searchVehicles(body), vehicleRow);
 }
 
-/** The listed visits of the last search, a keyset page at a time; a newer search wins over an older answer. */
+/**
+ * The listed visits of the last search, a keyset page at a time; a newer search wins over an older answer.
+ * Not usePaged: the query changes only when its first page arrives, so Export CSV always matches the list.
+ */
 export function useHistory(): HistoryList {
   const [query, setQuery] = useState<HistoryQuery | null>(null);
   const [rows, setRows] = useState<HistoryRow[]>([]);
