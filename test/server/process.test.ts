@@ -254,7 +254,7 @@ describe('with DATABASE_URL', () => {
     const second = await startServer({ DATABASE_URL: databaseUrl });
     expect(second.stdout()).not.toMatch(TOKEN);
     expect(second.stdout()).not.toMatch(/Demo data created/);
-    expect(second.stdout()).toMatch(/its tokens were shown then, once\. A new token: set ADMIN_TOKEN/);
+    expect(second.stdout()).toMatch(/its tokens were shown then, once\. A new token: the console's\n.*API tokens page.*set ADMIN_TOKEN/);
     // The data of the first run is still there, and its token still works.
     const again = apiClient(second.baseUrl, integrator);
     const read = await again.get<PersonCheckin>(item);
