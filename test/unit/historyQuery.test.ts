@@ -3,8 +3,8 @@ import { type HistoryForm, exportHref, historyQuery, searchBody } from '../../co
 import type { Site } from '../../shared/src/schemas/sites';
 
 // What History sends: the list and its file take the same sites, instants and text.
-const berlin: Site = { siteId: 1, name: 'Main lobby', timezone: 'Europe/Berlin' };
-const york: Site = { siteId: 2, name: 'Dock', timezone: 'America/New_York' };
+const berlin: Site = { siteId: 1, name: 'Main lobby', timezone: 'Europe/Berlin', archivedAt: null };
+const york: Site = { siteId: 2, name: 'Dock', timezone: 'America/New_York', archivedAt: null };
 const form: HistoryForm = { kind: 'people', siteId: 1, from: '2026-10-25', to: '2026-10-25', text: '' };
 
 describe('historyQuery', () => {
