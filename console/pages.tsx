@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { AlertsScreen } from './alerts/AlertsScreen';
+import { ApprovalsScreen } from './approvals/ApprovalsScreen';
+import { OnSiteScreen } from './onSite/OnSiteScreen';
+import type { Permissions } from './session/permissions';
+
+/** One page of the signed-in console: its path, its link's name, who may see it. */
+export interface ConsolePage {
+  path: string;
+  name: string;
+  allowed(can: Permissions): boolean;
+  render(): ReactNode;
+}
+
+/** The navigation, in its order (docs/running-a-site.md, The console). The first allowed page is home. */
+export const pages: readonly ConsolePage[] = [
+  { path: '/console/on-site', name: 'On site now', allowed: (can) => can.onSite, render: () => <OnSiteScreen /> },
+  {
+    path: '/console/approvals',
+    name: 'Approvals',
+    allowed: (can) => can.approvePeople || can.approveVehicles,
+    render: () => <ApprovalsScreen />,
+  },
+  { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+];
+
+export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));
