@@ -1,22 +1,21 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StaffUserAnswer } from '../shared/src/client/staff';
 import { staffApi } from './api';
-import { AlertsScreen } from './alerts/AlertsScreen';
-import { ApprovalsScreen } from './approvals/ApprovalsScreen';
 import { ErrorMessage } from './components/ErrorMessage';
 import { Shell } from './layout/Shell';
 import { InvitationPage } from './links/InvitationPage';
 import { SetupPage } from './links/SetupPage';
 import { LiveProvider } from './live/LiveData';
-import { OnSiteScreen } from './onSite/OnSiteScreen';
+import { allowedPages } from './pages';
 import { navigate, useLocation } from './router';
-import { type Session, SessionContext } from './session/SessionContext';
+import { type Session, SessionContext, useSession } from './session/SessionContext';
 import { permissionsOf } from './session/permissions';
 import { SignInPage } from './signIn/SignInPage';
 import { failureWords } from './words';
 
 type Who = { kind: 'checking' } | { kind: 'signedOut'; error?: string } | { kind: 'signedIn'; user: StaffUserAnswer };
 
+/** Where sign-in lands; a role without it lands on its first page. */
 const HOME = '/console/on-site';
 
 /** The console: one-time link pages, sign-in, then the pages of the signed-in user's role. */
@@ -69,7 +68,8 @@ export function App() {
 }
 
 function SignedInPage({ path }: { path: string }) {
-  if (path === '/console/approvals') return <ApprovalsScreen />;
-  if (path === '/console/alerts') return <AlertsScreen />;
-  return <OnSiteScreen />;
+  const { can } = useSession();
+  const allowed = allowedPages(can);
+  const page = allowed.find((candidate) => candidate.path === path) ?? allowed[0];
+  return page ? page.render() : <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />;
 }

@@ -1,4 +1,5 @@
 import { createApiClient } from '../shared/src/client';
+import { createManageClient } from '../shared/src/client/manage';
 import { createStaffClient } from '../shared/src/client/staff';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
@@ -7,6 +8,7 @@ const options = { baseUrl: window.location.origin, fetch: sameOriginFetch, now: 
 
 export const api = createApiClient(options);
 export const staffApi = createStaffClient(options);
+export const manageApi = createManageClient(options);
 
 /** A fresh Idempotency-Key for one write (a retry of the same write reuses it). */
 export const newKey = (): string => crypto.randomUUID();

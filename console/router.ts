@@ -1,8 +1,5 @@
 import { useEffect, useState } from 'react';
 
-/** Client-side paths under /console; the server answers every one of them with index.html. */
-export type ConsolePath = '/console' | '/console/on-site' | '/console/approvals' | '/console/alerts' | '/console/setup' | '/console/invitation';
-
 const listeners = new Set<() => void>();
 
 export function navigate(to: string, replace = false): void {

@@ -1,6 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { staffApi } from '../api';
 import { useLive } from '../live/LiveData';
+import { allowedPages } from '../pages';
 import { navigate } from '../router';
 import { useSession } from '../session/SessionContext';
 
@@ -29,13 +30,12 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
       <header className="topbar">
         <span className="brand">Gatehouse</span>
         <nav aria-label="Console">
-          {can.onSite ? <NavLink to="/console/on-site" current={path}>On site now</NavLink> : null}
-          {can.approvePeople || can.approveVehicles ? <NavLink to="/console/approvals" current={path}>Approvals</NavLink> : null}
-          {can.alerts ? (
-            <NavLink to="/console/alerts" current={path}>
-              Alerts{unacknowledged > 0 ? <span className="badge"> {unacknowledged}</span> : null}
+          {allowedPages(can).map((page) => (
+            <NavLink key={page.path} to={page.path} current={path}>
+              {page.name}
+              {page.path === '/console/alerts' && unacknowledged > 0 ? <span className="badge"> {unacknowledged}</span> : null}
             </NavLink>
-          ) : null}
+          ))}
         </nav>
         <span className="who">
           {user.name} <span className="role">({user.role})</span>

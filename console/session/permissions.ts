@@ -10,6 +10,17 @@ export interface Permissions {
   approvePeople: boolean;
   approveVehicles: boolean;
   alerts: boolean;
+  history: boolean;
+  exportHistory: boolean;
+  vehicles: boolean;
+  manageVehicles: boolean;
+  watchlist: boolean;
+  sites: boolean;
+  kiosks: boolean;
+  staff: boolean;
+  tokens: boolean;
+  webhooks: boolean;
+  audit: boolean;
 }
 
 export function permissionsOf(user: StaffUserAnswer): Permissions {
@@ -23,5 +34,17 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
     approveVehicles: has('checkins:approve') && has('vehicles:write'),
     alerts: has('alerts:manage'),
+    // History is the managers' (docs/running-a-site.md, Roles): reception and security work from On site now.
+    history: has('checkins:read') && has('exports:read'),
+    exportHistory: has('exports:read'),
+    vehicles: has('vehicles:read'),
+    manageVehicles: has('vehicles:write') && has('labels:write'),
+    watchlist: has('watchlist:manage'),
+    sites: has('sites:configure'),
+    kiosks: has('kiosks:manage'),
+    staff: has('users:manage'),
+    tokens: has('tokens:manage'),
+    webhooks: has('webhooks:manage'),
+    audit: has('audit:read'),
   };
 }

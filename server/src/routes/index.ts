@@ -15,8 +15,11 @@ import { alertRoutes } from './alerts';
 import { auditRoutes } from './audit';
 import { exportRoutes } from './exports';
 import { privacyRoutes } from './privacy';
+import { tokenRoutes } from './tokens';
+import { kioskAdministrationRoutes } from './kiosks';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
   ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes,
-  ...alertRoutes, ...auditRoutes, ...exportRoutes, ...privacyRoutes];
+  ...alertRoutes, ...auditRoutes, ...exportRoutes, ...tokenRoutes,
+  ...kioskAdministrationRoutes, ...privacyRoutes];

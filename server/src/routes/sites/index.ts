@@ -1,6 +1,6 @@
-import { PageQuery, page } from '../../../../shared/src/schemas/common';
-import { CheckinConfig, CheckinConfigUpdate, Site } from '../../../../shared/src/schemas/sites';
-import { replaceCheckinConfig } from '../../commands/siteConfigWriter';
+import { page } from '../../../../shared/src/schemas/common';
+import { CheckinConfig, CheckinConfigUpdate, Site, SiteListQuery } from '../../../../shared/src/schemas/sites';
+import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
@@ -8,6 +8,7 @@ import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
 import { SiteParams } from '../params';
+import { siteAdministrationRoutes } from './administration';
 
 const tag = 'Sites';
 
@@ -16,19 +17,22 @@ export const siteRoutes = [
     method: 'GET',
     path: '/sites',
     summary: 'List the sites this token can view (oldest first)',
-    description: 'The sites of the account this token can view (its site list, or every site with `allSites`), oldest first.',
+    description:
+      'The sites of the account this token can view (its site list, or every site with `allSites`), oldest first. Archived sites are left out unless `archived=true`.',
     examples: { response: pageOf(siteExample) },
     tag,
     auth: 'token',
-    query: PageQuery,
+    query: SiteListQuery,
     responses: { 200: page(Site) },
     handler: async ({ db, principal, query }) => {
       // Sites are few and stable: ordered by id, the cursor is the last id (still keyset, never OFFSET).
-      const scope = cursorScope('sites', { accountId: principal.accountId });
-      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit });
+      const archived = query.archived ?? false;
+      const scope = cursorScope('sites', archived ? { accountId: principal.accountId, archived } : { accountId: principal.accountId });
+      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit, archived });
+      const present = (row: (typeof rows)[number]) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
       return {
         status: 200,
-        body: idPage(rows, query.limit, (row) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone }), scope),
+        body: idPage(rows, query.limit, present, scope),
       };
     },
   }),
@@ -70,7 +74,7 @@ export const siteRoutes = [
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Replace the site check-in configuration',
     description:
-      'Replaces the configuration and answers it with its new `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
+      'Replaces the configuration and answers it with its new `ETag`. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
     examples: { request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] }, response: configExample },
     headers: ['ETag'],
     tag,
@@ -79,12 +83,20 @@ export const siteRoutes = [
     params: SiteParams,
     body: CheckinConfigUpdate,
     responses: { 200: CheckinConfig },
+    refusals: {
+      412: {
+        description: 'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)',
+        current: CheckinConfig,
+      },
+    },
     audit: (ctx) => ({ action: 'site.config_updated', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
     handler: async (ctx) => {
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
-      const updated = await replaceCheckinConfig(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, now: ctx.now });
+      const ifMatch = ctx.koa.get('If-Match') || undefined;
+      const updated = await replaceConfigIfMatch(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, ifMatch, now: ctx.now });
       return { status: 200, body: presentConfig(updated), headers: { ETag: configEtag(updated) } };
     },
   }),
+  ...siteAdministrationRoutes,
 ];
 

@@ -30,7 +30,7 @@ export const vehicleCheckinRoutes = [
     description:
       'Records a vehicle at the gate, by registered `vehicleId` or by `licensePlate` (exactly one). A registered vehicle is IN, one with a label that blocks entry STOP (with `stopReason`), an unknown plate PENDING until a guard decides. A plate has one open visit (IN or PENDING) per site. An unknown or deleted `vehicleId` is a 422 naming `vehicleId`.',
     examples: { request: { licensePlate: 'B-GH 1234', driverName: 'Grace Hopper' }, response: vehicleCheckinExample },
-    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site'], current: VehicleCheckin },
+    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site', 'SITE_ARCHIVED: the site is archived: it takes no new check-ins'], current: VehicleCheckin },
     tag,
     auth: 'token',
     scope: 'vehicles:write',
@@ -95,7 +95,7 @@ export const vehicleCheckinRoutes = [
     path: '/checkins/vehicles/search',
     summary: 'Search vehicle check-ins across sites; by plate, its open visit comes first',
     description:
-      'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). A search changes nothing and takes no Idempotency-Key.',
+      'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). `overlapsFrom` and `overlapsTo` keep the visits that overlap that range: entered before `overlapsTo`, and left after `overlapsFrom` or not yet left (the rule of the export). A search changes nothing and takes no Idempotency-Key.',
     examples: { request: { licensePlate: 'bgh1234', status: ['IN', 'PENDING'] }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
@@ -113,6 +113,8 @@ export const vehicleCheckinRoutes = [
         status: body.status,
         from: body.from ? new Date(body.from) : undefined,
         to: body.to ? new Date(body.to) : undefined,
+        overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
+        overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,
       }),

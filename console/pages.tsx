@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react';
+import { AlertsScreen } from './alerts/AlertsScreen';
+import { ApprovalsScreen } from './approvals/ApprovalsScreen';
+import { AuditScreen } from './audit/AuditScreen';
+import { HistoryScreen } from './history/HistoryScreen';
+import { OnSiteScreen } from './onSite/OnSiteScreen';
+import { StaffScreen } from './staff/StaffScreen';
+import { VehiclesScreen } from './vehicles/VehiclesScreen';
+import { WatchlistScreen } from './watchlist/WatchlistScreen';
+import { WebhooksScreen } from './webhooks/WebhooksScreen';
+import type { Permissions } from './session/permissions';
+
+/** One page of the signed-in console: its path, its link's name, who may see it. */
+export interface ConsolePage {
+  path: string;
+  name: string;
+  allowed(can: Permissions): boolean;
+  render(): ReactNode;
+}
+
+/** The navigation, in its order (docs/running-a-site.md, The console). The first allowed page is home. */
+export const pages: readonly ConsolePage[] = [
+  { path: '/console/on-site', name: 'On site now', allowed: (can) => can.onSite, render: () => <OnSiteScreen /> },
+  {
+    path: '/console/approvals',
+    name: 'Approvals',
+    allowed: (can) => can.approvePeople || can.approveVehicles,
+    render: () => <ApprovalsScreen />,
+  },
+  { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
+  // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
+  { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
+  { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
+  { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
+  { path: '/console/webhooks', name: 'Webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
+  { path: '/console/audit', name: 'Audit log', allowed: (can) => can.audit, render: () => <AuditScreen /> },
+];
+
+export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));
