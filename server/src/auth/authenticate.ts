@@ -28,7 +28,7 @@ interface TokenRow extends SiteAndKeyColumns {
  */
 const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
   SELECT t.account_id, t.id, t.name, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
-         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
+         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
          k.headers AS stored_headers
   FROM api_tokens t

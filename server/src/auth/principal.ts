@@ -35,4 +35,6 @@ export interface SiteAccess {
   timezone: string;
   checkinConfig: CheckinConfigUpdate;
   configVersion: number;
+  /** Set: the site refuses new check-ins (docs/api.md, Sites). */
+  archivedAt: Date | null;
 }

@@ -9,6 +9,7 @@ export interface SiteAndKeyColumns {
   timezone: string | null;
   checkin_config: CheckinConfigUpdate | null;
   config_version: number | null;
+  site_archived_at: Date | null;
   stored_fingerprint: string | null;
   stored_status: number | null;
   stored_body: string | null;
@@ -23,5 +24,6 @@ export function storedOf(row: SiteAndKeyColumns): StoredOutcome | undefined {
 
 export function siteOfRow(row: SiteAndKeyColumns): SiteAccess | undefined {
   if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) return undefined;
-  return { siteId: row.site_id, name: row.site_name, timezone: row.timezone, checkinConfig: row.checkin_config, configVersion: row.config_version ?? 1 };
+  return { siteId: row.site_id, name: row.site_name, timezone: row.timezone, checkinConfig: row.checkin_config, configVersion: row.config_version ?? 1,
+    archivedAt: row.site_archived_at };
 }

@@ -28,7 +28,7 @@ export const userAllSitesSql = (user: string) => raw(`(${user}.all_sites OR ${us
 const sessionAndSite = (input: { idHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
   SELECT u.account_id, u.id AS user_id, u.name, u.role, ${userAllSitesSql('u')} AS all_sites, u.disabled,
          ss.created_at, ss.last_seen_at,
-         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version,
+         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body, k.headers AS stored_headers
   FROM staff_sessions ss
   JOIN staff_users u ON u.account_id = ss.account_id AND u.id = ss.user_id

@@ -1,10 +1,11 @@
 import type { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
-export const presentSite = (site: { siteId: number; name: string; timezone: string }): Site => ({
+export const presentSite = (site: { siteId: number; name: string; timezone: string; archivedAt: Date | null }): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
+  archivedAt: site.archivedAt?.toISOString() ?? null,
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({

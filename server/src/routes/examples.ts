@@ -6,7 +6,7 @@
 const at = '2026-11-21T09:00:00.000Z';
 const later = '2026-11-21T11:30:00.000Z';
 
-export const siteExample = { siteId: 1, name: 'Head office', timezone: 'Europe/Berlin' };
+export const siteExample = { siteId: 1, name: 'Head office', timezone: 'Europe/Berlin', archivedAt: null };
 
 export const configExample = {
   siteId: 1,

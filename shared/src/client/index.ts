@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
 import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PeopleCheckinsSearchRequest, TimedActionRequest } from '../schemas/personCheckins';
-import { Site } from '../schemas/sites';
+import type { Site } from '../schemas/sites';
 import { type CreateVehicleCheckinRequest, VehicleChanges, type VehicleCheckinsSearchRequest } from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
+import { SiteAnswer } from './adminAnswers';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 
@@ -12,7 +13,8 @@ export * from './answers';
 
 const PersonPage = page(PersonCheckinAnswer);
 const VehiclePage = page(VehicleCheckinAnswer);
-const SitePage = page(Site);
+// Read leniently: a server from before archiving sends no `archivedAt`.
+const SitePage = page(SiteAnswer);
 export type PersonPage = z.infer<typeof PersonPage>;
 export type VehiclePage = z.infer<typeof VehiclePage>;
 
@@ -137,7 +139,7 @@ export function createApiClient(options: ApiClientOptions) {
     denyVehicle: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
       send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, VehicleCheckinAnswer),
 
-    getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, Site),
+    getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, SiteAnswer),
 
     /** The account's vehicle and label changes after `cursor` (from the beginning without one). */
     vehicleChanges: (cursor?: string, limit?: number): Promise<HttpOutcome<VehicleChanges>> =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Channel, Id, Text, Timestamp } from './common';
+import { Channel, Id, Text, Timestamp, page } from './common';
 
 export const scopes = [
   'checkins:read',
@@ -88,3 +88,7 @@ export const Token = z.object({
   createdAt: Timestamp,
 });
 export const CreatedToken = Token.extend({ token: z.string() });
+
+/** Management API lists (`GET /v1/admin/accounts`, `…/{id}/sites`, `…/{id}/tokens`). */
+export const AccountPage = page(Account);
+export const AdminSitePage = page(AdminSite);

@@ -1,8 +1,24 @@
 import { z } from 'zod';
-import { Id, Text } from './common';
+import { Id, PageQuery, Text, Timestamp } from './common';
+import { Timezone } from './admin';
 
-export const Site = z.object({ siteId: Id, name: z.string(), timezone: z.string() });
+/** A site; `archivedAt` set: it refuses new check-ins, visits in progress can finish (docs/api.md, Sites). */
+export const Site = z.object({ siteId: Id, name: z.string(), timezone: z.string(), archivedAt: Timestamp.nullable() });
 export type Site = z.infer<typeof Site>;
+
+/** `GET /v1/sites`: archived sites only with `archived=true`. */
+export const SiteListQuery = PageQuery.extend({
+  archived: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+});
+export type SiteListQuery = z.infer<typeof SiteListQuery>;
+
+/** `POST /v1/sites`: a new site, with the default check-in configuration. */
+export const CreateSiteBody = z.strictObject({ name: Text(200), timezone: Timezone.optional() });
+export type CreateSiteBody = z.infer<typeof CreateSiteBody>;
+
+/** `PATCH /v1/sites/{siteId}`: only the fields sent change; `archived: false` restores an archived site. */
+export const UpdateSiteRequest = z.strictObject({ name: Text(200).optional(), timezone: Timezone.optional(), archived: z.boolean().optional() });
+export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
 export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox'] as const;
 export const standardFieldNames = ['firstName', 'lastName', 'email', 'phone', 'company', 'hostName', 'purpose'] as const;

@@ -1,5 +1,5 @@
-import { PageQuery, page } from '../../../../shared/src/schemas/common';
-import { CheckinConfig, CheckinConfigUpdate, Site } from '../../../../shared/src/schemas/sites';
+import { page } from '../../../../shared/src/schemas/common';
+import { CheckinConfig, CheckinConfigUpdate, Site, SiteListQuery } from '../../../../shared/src/schemas/sites';
 import { replaceCheckinConfig } from '../../commands/siteConfigWriter';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
@@ -16,19 +16,22 @@ export const siteRoutes = [
     method: 'GET',
     path: '/sites',
     summary: 'List the sites this token can view (oldest first)',
-    description: 'The sites of the account this token can view (its site list, or every site with `allSites`), oldest first.',
+    description:
+      'The sites of the account this token can view (its site list, or every site with `allSites`), oldest first. Archived sites are left out unless `archived=true`.',
     examples: { response: pageOf(siteExample) },
     tag,
     auth: 'token',
-    query: PageQuery,
+    query: SiteListQuery,
     responses: { 200: page(Site) },
     handler: async ({ db, principal, query }) => {
       // Sites are few and stable: ordered by id, the cursor is the last id (still keyset, never OFFSET).
-      const scope = cursorScope('sites', { accountId: principal.accountId });
-      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit });
+      const archived = query.archived ?? false;
+      const scope = cursorScope('sites', archived ? { accountId: principal.accountId, archived } : { accountId: principal.accountId });
+      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit, archived });
+      const present = (row: (typeof rows)[number]) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
       return {
         status: 200,
-        body: idPage(rows, query.limit, (row) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone }), scope),
+        body: idPage(rows, query.limit, present, scope),
       };
     },
   }),
