@@ -1,4 +1,5 @@
 import { createApiClient } from '../shared/src/client';
+import { createAdministrationClient } from '../shared/src/client/administration';
 import { createStaffClient } from '../shared/src/client/staff';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
@@ -7,6 +8,8 @@ const options = { baseUrl: window.location.origin, fetch: sameOriginFetch, now: 
 
 export const api = createApiClient(options);
 export const staffApi = createStaffClient(options);
+/** Sites and their forms, kiosks and API tokens (the administration pages). */
+export const adminApi = createAdministrationClient(options);
 
 /** A fresh Idempotency-Key for one write (a retry of the same write reuses it). */
 export const newKey = (): string => crypto.randomUUID();
