@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
+import { KiosksScreen } from './kiosks/KiosksScreen';
 import { OnSiteScreen } from './onSite/OnSiteScreen';
 import type { Permissions } from './session/permissions';
+import { SitesScreen } from './sites/SitesScreen';
+import { TokensScreen } from './tokens/TokensScreen';
 
 /** One page of the signed-in console: its path, its link's name, who may see it. */
 export interface ConsolePage {
@@ -22,6 +25,9 @@ export const pages: readonly ConsolePage[] = [
     render: () => <ApprovalsScreen />,
   },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
+  { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
+  { path: '/console/tokens', name: 'API tokens', allowed: (can) => can.tokens, render: () => <TokensScreen /> },
 ];
 
 export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));
