@@ -1,7 +1,6 @@
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import type { PairingCodeAnswer } from '../../shared/src/client/administration';
-import { pairingLink } from '../../shared/src/schemas/kiosks';
+import { pairingQr } from './pairingQr';
 
 /** "ABCD EFGH": two halves, easier to read aloud and to type (the kiosk ignores the space). */
 const grouped = (code: string) => (code.length === 8 ? `${code.slice(0, 4)} ${code.slice(4)}` : code);
@@ -16,8 +15,8 @@ export function PairingCode({ code }: { code: PairingCodeAnswer }) {
   const [qrFailed, setQrFailed] = useState(false);
   useEffect(() => {
     let current = true;
-    QRCode.toDataURL(pairingLink(window.location.origin, code.pairingCode), { errorCorrectionLevel: 'M', margin: 2, width: 220 }).then(
-      (url) => current && setQr(url),
+    pairingQr(window.location.origin, code.pairingCode).then(
+      (image) => current && setQr(image),
       () => current && setQrFailed(true),
     );
     return () => {
@@ -28,7 +27,7 @@ export function PairingCode({ code }: { code: PairingCodeAnswer }) {
     <div className="pairing">
       <p className="hint">On the kiosk's setup screen, enter this server's address and the pairing code, or scan the QR code.</p>
       <p className="pairing-label">Pairing code</p>
-      <p className="pairing-code" aria-label={`Pairing code ${code.pairingCode.split('').join(' ')}`}>{grouped(code.pairingCode)}</p>
+      <p className="pairing-code">{grouped(code.pairingCode)}</p>
       <p>
         Server address: <strong className="pairing-server">{window.location.origin}</strong>
       </p>
