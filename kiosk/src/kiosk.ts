@@ -1,18 +1,23 @@
 import type { DexieOptions } from 'dexie';
+import { version as packageVersion } from '../../package.json';
 import { createApiClient } from '../../shared/src/client';
+import { createKioskLinkClient } from '../../shared/src/client/administration';
 import { attentionItems, discardAction, retryAction } from './data/attention';
 import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
-import { findPeople, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import { findPeople, outboxCounts, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import { schedulePruning } from './data/retention';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
 import { findKnownVehicle } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
+import { type HeartbeatAnswer, scheduleHeartbeat } from './sync/heartbeat';
 import { plateHistory } from './sync/plateHistory';
+import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
 import { siteConfigSource } from './sync/siteConfig';
 
@@ -33,6 +38,13 @@ export interface KioskOptions {
    * app does; tests that let time pass by moving the device clock leave it off).
    */
   correctClock?: boolean;
+  /**
+   * Report to the server about once a minute (`POST /v1/kiosk/heartbeat`): the app does; tests whose stub
+   * servers count every request leave it off. `intervalMs` shortens the minute for tests.
+   */
+  heartbeat?: boolean | { intervalMs: number };
+  /** The version the heartbeat reports (the app's package version unless told). */
+  appVersion?: string;
 }
 
 /**
@@ -57,11 +69,22 @@ export function openKiosk(options: KioskOptions) {
       console.error('kiosk command not saved', error);
       return refused('NOT_SAVED', 'This device could not save it; nothing was recorded. Please try again.');
     });
+  // Any 401 of the API, whoever asked, means this token is revoked: the sync and the heartbeat stop.
+  const revocation = createRevocation();
+  const fetch = revocation.watch(platform.fetch);
   const api = createApiClient({
-    baseUrl: options.serverUrl, token: options.token, fetch: platform.fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
+    baseUrl: options.serverUrl, token: options.token, fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
   });
+  const link = createKioskLinkClient({ baseUrl: options.serverUrl, token: options.token, fetch, now, timeoutMs: options.requestTimeoutMs });
   const pairing = { serverUrl: options.serverUrl, siteId };
-  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, ...options.sync });
+  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, revocation, ...options.sync });
+  const beat = async (): Promise<HeartbeatAnswer> => {
+    const { pending, attention } = await outboxCounts(db);
+    const outcome = await link.heartbeat({ pending, attention, appVersion: options.appVersion ?? packageVersion });
+    if (outcome.kind === 'ok') return 'sent';
+    return outcome.kind === 'refused' && outcome.status === 404 ? 'notAKiosk' : 'failed';
+  };
+  let stopBackground: Array<() => void> = [];
   const ctx: CommandContext = { db, now, stamp: clock.stamp, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
   // An Entry's prediction comes from the kiosk's copy of the account's vehicles (works offline).
   const lookup: PlateLookup = async (plateKey) => {
@@ -109,6 +132,8 @@ export function openKiosk(options: KioskOptions) {
     },
     needsAttention: observeQuery(() => attentionItems(db)),
     status: engine.status,
+    /** True once the server refused this kiosk's token (401): nothing syncs until it is paired again. */
+    revoked: revocation.revoked,
     async retry(seq: number): Promise<boolean> {
       const retried = await retryAction(db, seq, () => platform.randomUUID());
       if (retried) engine.kick();
@@ -120,8 +145,20 @@ export function openKiosk(options: KioskOptions) {
       if (report) engine.kick();
       return report;
     },
-    start: () => engine.start(),
+    start() {
+      engine.start();
+      if (stopBackground.length > 0) return;
+      const onError = options.sync?.onError;
+      // Visits that left a day ago are dropped from the device, offline too (docs/kiosk-sync.md, What the kiosk keeps).
+      stopBackground = [schedulePruning(db, platform.clock, now, { onError })];
+      const { heartbeat } = options;
+      if (heartbeat) {
+        const intervalMs = heartbeat === true ? undefined : heartbeat.intervalMs;
+        stopBackground.push(scheduleHeartbeat({ clock: platform.clock, beat, hasLink: engine.hasLink, isRevoked: revocation.isRevoked, intervalMs, onError }).stop);
+      }
+    },
     async close(): Promise<void> {
+      for (const stop of stopBackground) stop();
       await engine.stop();
       db.close();
     },

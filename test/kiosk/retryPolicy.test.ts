@@ -67,7 +67,6 @@ describe('what is retried and what needs a person (docs/kiosk-sync.md, What happ
 
   it.each([
     ['400', problem(400, 'MALFORMED_JSON')],
-    ['401', problem(401, 'UNAUTHENTICATED')],
     ['403', problem(403, 'INSUFFICIENT_SCOPE')],
     ['404', problem(404, 'NOT_FOUND')],
     ['409 CHECKIN_CLOSED', problem(409, 'CHECKIN_CLOSED')],
@@ -76,6 +75,10 @@ describe('what is retried and what needs a person (docs/kiosk-sync.md, What happ
   ])('%s → Needs attention', (_name, outcome) => {
     const decision = decide(outcome, Resource);
     expect(decision).toMatchObject({ type: 'attention', error: { status: outcome.status, code: outcome.problem.code } });
+  });
+
+  it('401 → revoked: the action stays queued as it is, for the token of a new pairing', () => {
+    expect(decide(problem(401, 'UNAUTHENTICATED'), Resource)).toEqual({ type: 'revoked' });
   });
 
   it('keeps the current resource a 409 carries, so the kiosk can show the server state', () => {

@@ -14,7 +14,9 @@ export type Decision<T> =
    * Refused for a time in the future: the stamp was wrong, and the stored refusal had no effect. It goes
    * again at once, at `occurredAt`, under a new key (the old one would replay the refusal).
    */
-  | { type: 'restamp'; error: ActionError; occurredAt: string };
+  | { type: 'restamp'; error: ActionError; occurredAt: string }
+  /** 401: the kiosk's token is no longer accepted. The action stays queued, untouched, for a new pairing's token. */
+  | { type: 'revoked' };
 
 /** What the kiosk knows about an action's time when the answer to it arrives (serverClock.ts). */
 export interface StampCheck {
@@ -63,8 +65,8 @@ function isTransient(status: number, code: string | undefined): boolean {
 
 /**
  * The retry policy (docs/kiosk-sync.md, What happens to an answer) as a pure function: no answer, 408, 429,
- * 5xx and IDEMPOTENCY_KEY_IN_USE are retried under the same key; any other 4xx is final, except a time
- * refused as in the future, which is restamped when `stamp` allows it.
+ * 5xx and IDEMPOTENCY_KEY_IN_USE are retried under the same key; a 401 stops the sync (the kiosk was revoked);
+ * any other 4xx is final, except a time refused as in the future, which is restamped when `stamp` allows it.
  */
 export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp?: StampCheck): Decision<T> {
   switch (outcome.kind) {
@@ -90,6 +92,7 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp
         ...(errors && errors.length > 0 ? { errors } : {}),
       };
       if (isTransient(outcome.status, code)) return { type: 'retry', error, retryAfterMs: outcome.retryAfterMs };
+      if (outcome.status === 401) return { type: 'revoked' };
       const ahead = outcome.status === 422 && code === 'OCCURRED_AT_OUT_OF_RANGE' && stamp ? stampedAhead<T>(error, stamp) : undefined;
       if (ahead) return ahead;
       const current = resource.safeParse(outcome.problem?.current);

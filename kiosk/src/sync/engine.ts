@@ -11,6 +11,7 @@ import { pullPeople, pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { pullVehicleDirectory } from './vehicleDirectoryPull';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
+import type { Revocation } from './revocation';
 import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
@@ -34,6 +35,8 @@ export interface SyncEngineOptions {
   /** The clock actions are stamped by: with it, an action refused as stamped in the future is restamped. */
   stampClock?: Pick<ServerClock, 'serverNow' | 'correctionMs'>;
   onError?: (error: unknown) => void;
+  /** Told of the API's 401s (the kiosk's fetch watches for them): once revoked, the engine sends nothing more. */
+  revocation?: Revocation;
 }
 
 export interface SyncEngine {
@@ -75,6 +78,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   // A pass counts once however it failed (its push failed, then its schedule threw): one step of backoff.
   let pausedThisPass = false;
   let unsubscribeLink: (() => void) | undefined;
+  let unsubscribeRevoked: (() => void) | undefined;
+  const revoked = () => options.revocation?.isRevoked() ?? false;
+  // Revoked, the engine stops for good (no pass, no timer, no retry loop): the outbox is kept as it is, and
+  // the kiosk opened for the new pairing sends it.
+  const halted = () => stopped || revoked();
 
   /** One more failed pass in a row: the whole queue waits a longer backoff. */
   const pauseQueue = () => {
@@ -89,7 +97,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   const syncOnce = async () => {
     // Without a link every request fails at once; waiting costs nothing and keeps the backoff short.
-    if (stopped || !connectivity.hasLink()) return;
+    if (halted() || !connectivity.hasLink()) return;
     if (backoffReset) {
       backoffReset = false;
       failedPasses = 0;
@@ -100,7 +108,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
-      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: () => stopped, acks, restamping, ...reach });
+      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: halted, acks, restamping, ...reach });
+      if (revoked()) return;
       if (pushed !== 'done') pauseQueue();
       else {
         failedPasses = 0;
@@ -108,7 +117,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       }
       // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a
       // failed pass: the server is away, or the storage the pull writes to is failing.)
-      if (pullWanted && !stopped && pushed === 'done') {
+      if (pullWanted && !halted() && pushed === 'done') {
         // Cleared before, so a pull asked for while this one runs is not lost; set again unless it completed,
         // so a pull that failed or threw (storage failing under it) goes with the next pass, not the timer's.
         pullWanted = false;
@@ -126,7 +135,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         }
       }
     }
-    if (!stopped) {
+    if (!halted()) {
       // A pull still wanted waits for the pause as the queue does (a pause is only ever set, and kept, by a
       // failed pass): the timer may have woken this pass a moment before the pause ended, as timers can fire
       // a millisecond early by the wall clock, and then this is what brings the pull.
@@ -145,7 +154,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       // pass: otherwise nothing would bring the queue back but an unrelated trigger, and every kick would try
       // again at once. The timer brings the next pass when the pause ends; the loop reports the error.
       pauseQueue();
-      if (!stopped) retryTimer.wakeAt(pausedUntil);
+      if (!halted()) retryTimer.wakeAt(pausedUntil);
       throw error;
     }
   };
@@ -153,6 +162,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const loop = guardedLoop({ locks: platform.locks, lockName: options.lockName ?? `gatehouse-sync:${db.name}`, pass, onError });
   const retryTimer = wakeTimer(clock, () => loop.request());
   const pullTimer = wakeTimer(clock, () => {
+    if (revoked()) return;
     pullWanted = true;
     loop.request();
     pullTimer.wakeAt(now() + pullIntervalMs);
@@ -172,12 +182,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         pullWanted = true;
         loop.request();
       });
+      unsubscribeRevoked = options.revocation?.revoked.subscribe((isRevoked) => {
+        if (!isRevoked) return;
+        retryTimer.cancel();
+        pullTimer.cancel();
+      });
       pullTimer.wakeAt(now() + pullIntervalMs);
       loop.request();
     },
     async stop() {
       stopped = true;
       unsubscribeLink?.();
+      unsubscribeRevoked?.();
       connectivity.dispose();
       retryTimer.cancel();
       pullTimer.cancel();

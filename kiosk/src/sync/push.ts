@@ -105,6 +105,9 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
       await recordAttention(ctx.db, kind, action, decision.error, current, now);
       return { result: 'stopped' };
     }
+    case 'revoked':
+      // Nothing is written: the action keeps its key and its place, and goes with the token of a new pairing.
+      return { result: 'stopped' };
     case 'restamp': {
       const key = ctx.restamping?.newKey();
       if (key === undefined) return { result: 'stopped' };
