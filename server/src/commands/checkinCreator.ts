@@ -11,6 +11,7 @@ import { problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
+import { refuseIfArchived } from '../policies/archivedSite';
 
 interface Precheck {
   id: number;
@@ -65,6 +66,7 @@ export async function createPersonCheckin(
   input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { principal, site, request, now } = input;
+  refuseIfArchived(site);
   const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
   if (formErrors.length > 0) throw validationFailed(formErrors, 'The check-in does not meet the site configuration.');
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);

@@ -6,19 +6,9 @@ import { type Executor, queryOne } from '../db/query';
 import { notFound } from '../errors/problem';
 import { checkSitesBelong } from '../policies/accountSites';
 import { sql } from '../db/sql';
+import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../db/tokenRows';
 
-export interface TokenRecord {
-  tokenId: number;
-  accountId: number;
-  name: string;
-  siteIds: number[];
-  allSites: boolean;
-  scopes: Scope[];
-  channel: Channel;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+export type { TokenRecord } from '../db/tokenRows';
 
 export async function createAccount(db: Executor, name: string) {
   const row = await queryOne<{ id: number; name: string }>(db, sql`INSERT INTO accounts (name) VALUES (${name}) RETURNING id, name`);
@@ -51,28 +41,8 @@ async function setTokenSites(db: Executor, accountId: number, tokenId: number, s
 
 /** One token as the management API shows it (never its secret or hash). */
 export async function readToken(db: Executor, tokenId: number): Promise<TokenRecord | undefined> {
-  const row = await queryOne<{
-    id: number; account_id: number; name: string; all_sites: boolean; scopes: Scope[]; channel: Channel;
-    expires_at: Date | null; last_used_at: Date | null; created_at: Date; site_ids: number[];
-  }>(
-    db,
-    sql`SELECT t.*, COALESCE(ARRAY(SELECT site_id FROM token_sites ts WHERE ts.account_id = t.account_id
-                                  AND ts.token_id = t.id ORDER BY site_id), '{}') AS site_ids
-     FROM api_tokens t WHERE t.id = ${tokenId} AND t.revoked_at IS NULL`,
-  );
-  if (!row) return undefined;
-  return {
-    tokenId: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    siteIds: row.site_ids,
-    allSites: row.all_sites,
-    scopes: row.scopes,
-    channel: row.channel,
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    lastUsedAt: row.last_used_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
-  };
+  const row = await queryOne<TokenRow>(db, tokenSelect(sql`t.id = ${tokenId}`));
+  return row ? toTokenRecord(row) : undefined;
 }
 
 /** Issues a token; the plaintext is returned here and only here (only its SHA-256 is stored). */
@@ -123,9 +93,15 @@ export async function updateToken(
 
 /** Revokes at once: the next request with it is a 401. */
 export async function revokeToken(db: Executor, tokenId: number, now: Date): Promise<void> {
-  const row = await queryOne(
+  const row = await queryOne<{ id: number; account_id: number }>(
     db,
-    sql`UPDATE api_tokens SET revoked_at = ${now} WHERE id = ${tokenId} AND revoked_at IS NULL RETURNING id`,
+    sql`UPDATE api_tokens SET revoked_at = ${now} WHERE id = ${tokenId} AND revoked_at IS NULL RETURNING id, account_id`,
   );
   if (!row) throw notFound(`Token ${tokenId} does not exist.`);
+  // A kiosk's token takes its kiosk with it.
+  await queryOne(
+    db,
+    sql`UPDATE kiosks SET revoked_at = ${now}, pairing_code_hash = NULL, pairing_expires_at = NULL
+        WHERE account_id = ${row.account_id} AND token_id = ${tokenId} AND revoked_at IS NULL`,
+  );
 }

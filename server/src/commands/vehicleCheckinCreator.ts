@@ -10,6 +10,7 @@ import { deciderOf } from '../auth/decider';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
+import { refuseIfArchived } from '../policies/archivedSite';
 
 interface Precheck {
   id: number;
@@ -77,6 +78,7 @@ export async function createVehicleCheckin(
   input: { principal: Principal; site: SiteAccess; request: CreateVehicleCheckinRequest; now: Date },
 ): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
   const { principal, site, request, now } = input;
+  refuseIfArchived(site);
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const sentNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);

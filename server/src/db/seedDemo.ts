@@ -9,7 +9,7 @@ export interface DemoData {
   kioskToken: string;
 }
 
-/** On an empty database: a demo account with two sites, an integrator token and a kiosk token. */
+/** On an empty database: a demo account with two sites, an integrator token and a paired kiosk (and its token). */
 export async function seedDemo(database: Executor): Promise<DemoData | undefined> {
   return inTransaction(database, async (db) => {
     // Two instances starting on one empty database must not both seed.
@@ -34,6 +34,12 @@ export async function seedDemo(database: Executor): Promise<DemoData | undefined
       siteIds: [hq.siteId],
       channel: 'KIOSK',
     });
+    // Its kiosk, paired already (its token is printed), so the console's Kiosks page lists it.
+    await queryOne(
+      db,
+      sql`INSERT INTO kiosks (account_id, site_id, mode, name, token_id, created_at, paired_at)
+          VALUES (${account.accountId}, ${hq.siteId}, 'visitor', ${kiosk.name}, ${kiosk.tokenId}, now(), now())`,
+    );
     return {
       accountId: account.accountId,
       sites: [hq, warehouse].map((site) => ({ siteId: site.siteId, name: site.name })),

@@ -44,6 +44,14 @@ export const parameterComponents: Record<string, JsonObject> = {
     schema: { type: 'string' },
     example: '"c0ffee42"',
   },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of the copy the change was made from: 412 (with the current one) if it changed meanwhile.',
+    schema: { type: 'string' },
+    example: '"c0ffee42"',
+  },
 };
 
 const keyed = (route: Route) => route.write && (route.auth === 'token' || route.auth === 'session');
@@ -56,6 +64,7 @@ export function responseHeaders(route: Route, status: number): Record<string, Js
   if (keyed(route) && (status < 300 || status === 409 || status === 422)) names.push('Idempotent-Replayed');
   if (status === 429 || status === 503 || (status === 409 && keyed(route))) names.push('Retry-After');
   if (status === 401) names.push('WWW-Authenticate');
+  if (status === 412) names.push('ETag');
   if (status === 405) names.push('Allow');
   return Object.fromEntries(names.map((name) => [name, ref(name)]));
 }
@@ -65,5 +74,6 @@ export function headerParameters(route: Route): JsonObject[] {
   const list = [{ $ref: '#/components/parameters/XRequestId' }];
   if (keyed(route)) list.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (route.responses[304] !== undefined) list.push({ $ref: '#/components/parameters/IfNoneMatch' });
+  if (route.refusals?.[412] !== undefined) list.push({ $ref: '#/components/parameters/IfMatch' });
   return list;
 }

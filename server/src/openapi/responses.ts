@@ -104,6 +104,12 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
       ? 'RATE_LIMITED: the token\'s budget per minute is spent, or (without a valid token) the client address\'s (retry after `Retry-After`)'
       : 'RATE_LIMITED: the client address\'s budget per minute is spent (retry after `Retry-After`)',
   ]);
+  for (const [status, description] of Object.entries(route.refusals ?? {})) {
+    const same = described.find(([known]) => known === Number(status));
+    if (same) same[1] = `${same[1]}; ${description}`;
+    else described.push([Number(status), description]);
+  }
+  described.sort(([a], [b]) => a - b);
   described.push([431, 'HEADERS_TOO_LARGE: the request headers are over 16 KiB in all']);
   described.push([500, 'INTERNAL: a fault of the server (reported with the request id)']);
   described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);

@@ -105,3 +105,8 @@ export function afterId(cursor: string | undefined, scope: string): number {
 export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item, scope: string) {
   return toPage(rows, limit, present, (row) => ({ atMicros: 0, id: row.id }), scope);
 }
+
+/** For small tables listed newest first by id (32-bit ids): the id before which the page starts, or none. */
+export function beforeId(cursor: string | undefined, scope: string): number | null {
+  return cursor ? afterId(cursor, scope) : null;
+}

@@ -67,6 +67,8 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   conflict?: RouteConflict;
+  /** Refusals of this route beyond those every route of its kind answers, by status: `CODE: when`. */
+  refusals?: Readonly<Record<number, string>>;
   headers?: readonly SuccessHeader[];
   params?: P;
   query?: Q;
@@ -109,6 +111,7 @@ export interface Route {
   scope?: Scope;
   audit?: RouteAudit;
   conflict?: RouteConflict;
+  refusals?: Readonly<Record<number, string>>;
   headers: readonly SuccessHeader[];
   params?: z.ZodType;
   query?: z.ZodType;
@@ -140,6 +143,7 @@ export function defineRoute<
     scope: spec.scope,
     audit: spec.audit as RouteAudit | undefined,
     conflict: spec.conflict,
+    refusals: spec.refusals,
     headers: spec.headers ?? [],
     params: spec.params,
     query: spec.query,

@@ -14,8 +14,11 @@ import { userRoutes } from './users';
 import { alertRoutes } from './alerts';
 import { auditRoutes } from './audit';
 import { exportRoutes } from './exports';
+import { tokenRoutes } from './tokens';
+import { kioskAdministrationRoutes } from './kiosks';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
   ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes,
-  ...alertRoutes, ...auditRoutes, ...exportRoutes];
+  ...alertRoutes, ...auditRoutes, ...exportRoutes, ...tokenRoutes,
+  ...kioskAdministrationRoutes];

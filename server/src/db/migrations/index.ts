@@ -14,6 +14,7 @@ import * as watchlistScope from './0013_watchlist_scope';
 import * as gateVehicles from './0014_gate_vehicles';
 import * as fairDeliveryClaims from './0015_fair_delivery_claims';
 import * as staff from './0016_staff';
+import * as kiosks from './0018_kiosks';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -34,4 +35,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0014_gate_vehicles', up: gateVehicles.up },
   { name: '0015_fair_delivery_claims', up: fairDeliveryClaims.up },
   { name: '0016_staff', up: staff.up },
+  { name: '0018_kiosks', up: kiosks.up },
 ];

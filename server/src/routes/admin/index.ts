@@ -13,6 +13,7 @@ import { validationFailed } from '../../errors/problem';
 import { defineRoute } from '../define';
 import { tokenExample } from '../examples';
 import { AccountParams, TokenParams } from '../params';
+import { adminListRoutes } from './lists';
 
 const tag = 'Management (ADMIN_TOKEN)';
 
@@ -96,4 +97,5 @@ export const adminRoutes = [
       return { status: 204 };
     },
   }),
+  ...adminListRoutes,
 ];

@@ -3,6 +3,7 @@ import { digestEtag, readWatchlistDigest } from '../../queries/watchlistDigest';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute } from '../define';
 import { SiteParams } from '../params';
+import { kioskPairingRoutes } from './pairing';
 
 const tag = 'Kiosk';
 
@@ -38,4 +39,5 @@ export const kioskRoutes = [
       return { status: 200, body: digest, headers };
     },
   }),
+  ...kioskPairingRoutes,
 ];

@@ -37,6 +37,7 @@ export const personCheckinRoutes = [
     params: SiteParams,
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
+    conflict: { codes: ['SITE_ARCHIVED: the site is archived: it takes no new check-ins'] },
     audit: (ctx, body) => (isManual(ctx.principal, undefined) ? auditCheckin('checkin.created', 'person_checkin')(ctx, body) : undefined),
     atomicity: 'statement',
     handler: async (ctx) => {

@@ -1,6 +1,6 @@
 import { page } from '../../../../shared/src/schemas/common';
 import { CheckinConfig, CheckinConfigUpdate, Site, SiteListQuery } from '../../../../shared/src/schemas/sites';
-import { replaceCheckinConfig } from '../../commands/siteConfigWriter';
+import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
@@ -8,6 +8,7 @@ import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
 import { SiteParams } from '../params';
+import { siteAdministrationRoutes } from './administration';
 
 const tag = 'Sites';
 
@@ -73,7 +74,7 @@ export const siteRoutes = [
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Replace the site check-in configuration',
     description:
-      'Replaces the configuration and answers it with its new `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
+      'Replaces the configuration and answers it with its new `ETag`. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
     examples: { request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] }, response: configExample },
     headers: ['ETag'],
     tag,
@@ -82,12 +83,15 @@ export const siteRoutes = [
     params: SiteParams,
     body: CheckinConfigUpdate,
     responses: { 200: CheckinConfig },
+    refusals: { 412: 'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)' },
     audit: (ctx) => ({ action: 'site.config_updated', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
     handler: async (ctx) => {
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
-      const updated = await replaceCheckinConfig(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, now: ctx.now });
+      const ifMatch = ctx.koa.get('If-Match') || undefined;
+      const updated = await replaceConfigIfMatch(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, ifMatch, now: ctx.now });
       return { status: 200, body: presentConfig(updated), headers: { ETag: configEtag(updated) } };
     },
   }),
+  ...siteAdministrationRoutes,
 ];
 

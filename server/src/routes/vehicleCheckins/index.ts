@@ -30,7 +30,7 @@ export const vehicleCheckinRoutes = [
     description:
       'Records a vehicle at the gate, by registered `vehicleId` or by `licensePlate` (exactly one). A registered vehicle is IN, one with a label that blocks entry STOP (with `stopReason`), an unknown plate PENDING until a guard decides. A plate has one open visit (IN or PENDING) per site. An unknown or deleted `vehicleId` is a 422 naming `vehicleId`.',
     examples: { request: { licensePlate: 'B-GH 1234', driverName: 'Grace Hopper' }, response: vehicleCheckinExample },
-    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site'], current: VehicleCheckin },
+    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site', 'SITE_ARCHIVED: the site is archived: it takes no new check-ins'], current: VehicleCheckin },
     tag,
     auth: 'token',
     scope: 'vehicles:write',

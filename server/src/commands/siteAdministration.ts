@@ -1,0 +1,74 @@
+import type { CheckinConfigUpdate, UpdateSiteRequest } from '../../../shared/src/schemas/sites';
+import type { Principal, SiteAccess } from '../auth/principal';
+import { type Executor, queryOne } from '../db/query';
+import { sql } from '../db/sql';
+import { ProblemError, notFound } from '../errors/problem';
+import { configEtag, presentConfig } from '../presenters/site';
+import { createSite } from './provisioning';
+import { replaceCheckinConfig } from './siteConfigWriter';
+
+export interface SiteRecord {
+  siteId: number;
+  name: string;
+  timezone: string;
+  archivedAt: Date | null;
+}
+
+/** A new site of the caller's account, with the default form; only a caller with every site may add one. */
+export async function createAccountSite(db: Executor, input: { principal: Principal; name: string; timezone?: string }): Promise<SiteRecord> {
+  if (!input.principal.allSites) {
+    throw new ProblemError('INSUFFICIENT_SCOPE', 'Adding a site needs access to all sites of the account (an owner, or an all-sites token).');
+  }
+  const site = await createSite(db, { accountId: input.principal.accountId, name: input.name, timezone: input.timezone });
+  return { siteId: site.siteId, name: site.name, timezone: site.timezone, archivedAt: null };
+}
+
+/** Renames, moves the time zone of, archives or restores a site; archiving again keeps the first time. */
+export async function updateSite(
+  db: Executor,
+  input: { accountId: number; siteId: number; change: UpdateSiteRequest; now: Date },
+): Promise<SiteRecord> {
+  const { change } = input;
+  const archivedAt = change.archived === undefined ? sql`archived_at` : change.archived ? sql`COALESCE(archived_at, ${input.now})` : sql`NULL`;
+  const row = await queryOne<{ id: number; name: string; timezone: string; archived_at: Date | null }>(
+    db,
+    sql`UPDATE sites SET name = COALESCE(${change.name ?? null}::text, name), timezone = COALESCE(${change.timezone ?? null}::text, timezone),
+          archived_at = ${archivedAt}, updated_at = ${input.now}
+        WHERE account_id = ${input.accountId} AND id = ${input.siteId}
+        RETURNING id, name, timezone, archived_at`,
+  );
+  if (!row) throw notFound(`Site ${input.siteId} does not exist.`);
+  return { siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at };
+}
+
+/**
+ * Replaces the form only if it is still the version `ifMatch` names (when given): else 412 with the current
+ * form and its ETag, so an editor never overwrites a change it has not seen. The row is locked first.
+ */
+export async function replaceConfigIfMatch(
+  db: Executor,
+  input: { accountId: number; site: SiteAccess; config: CheckinConfigUpdate; ifMatch: string | undefined; now: Date },
+): Promise<SiteAccess> {
+  const { site } = input;
+  const row = await queryOne<{ config_version: number; checkin_config: CheckinConfigUpdate }>(
+    db,
+    sql`SELECT config_version, checkin_config FROM sites WHERE account_id = ${input.accountId} AND id = ${site.siteId} FOR UPDATE`,
+  );
+  if (!row) throw notFound(`Site ${site.siteId} does not exist.`);
+  const current: SiteAccess = { ...site, checkinConfig: row.checkin_config, configVersion: row.config_version };
+  const etag = configEtag(current);
+  if (input.ifMatch !== undefined && !matchesEtag(input.ifMatch, etag)) {
+    throw new ProblemError('PRECONDITION_FAILED', 'The form was changed since it was read: reload it, and make the change again.', {
+      current: presentConfig(current),
+      headers: { ETag: etag },
+    });
+  }
+  return replaceCheckinConfig(db, { accountId: input.accountId, site: current, config: input.config, now: input.now });
+}
+
+/** If-Match holds when it lists this ETag (strong comparison) or is `*`. */
+const matchesEtag = (header: string, etag: string) =>
+  header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value === etag;
+  });
