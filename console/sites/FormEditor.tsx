@@ -57,9 +57,15 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     );
   }
 
-  const edit = (next: Draft) => {
+  const edit = (next: Draft, fixing?: string) => {
     setDraft(next);
     setSaved(false);
+    // A field's message goes once it is touched; Save checks everything again.
+    if (fixing !== undefined && errors.byField[fixing] !== undefined) {
+      const { [fixing]: _fixed, ...rest } = errors.byField;
+      setErrors({ ...errors, byField: rest });
+      if (Object.keys(rest).length === 0 && errors.form.length === 0) setSaveError(null);
+    }
   };
   const missingStandard = standardFieldNames.filter((name) => !draft.fields.some((field) => field.name === name));
 
@@ -124,9 +130,9 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
               first={index === 0}
               last={index === draft.fields.length - 1}
               focus={added === field.key}
-              onChange={(changed) => edit({ ...draft, fields: draft.fields.map((each) => (each.key === field.key ? changed : each)) })}
+              onChange={(changed) => edit({ ...draft, fields: draft.fields.map((each) => (each.key === field.key ? changed : each)) }, field.key)}
               onMove={(by) => edit(moved(draft, index, by))}
-              onRemove={() => edit({ ...draft, fields: draft.fields.filter((each) => each.key !== field.key) })}
+              onRemove={() => edit({ ...draft, fields: draft.fields.filter((each) => each.key !== field.key) }, field.key)}
             />
           ))}
           <form className="add-field card" onSubmit={addField} noValidate>

@@ -87,7 +87,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
           {mine.map((scope) => (
             <label key={scope} className="choice">
               <input type="checkbox" checked={chosen.includes(scope)} onChange={(event) => setChosen(toggle(chosen, scope, event.target.checked))} />
-              <span>{scope}</span> <span className="muted">{scopeWords[scope]}</span>
+              <span className="choice-text">{scope} <span className="muted">{scopeWords[scope]}</span></span>
             </label>
           ))}
         </fieldset>
@@ -96,7 +96,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
           {user.allSites ? (
             <label className="choice">
               <input type="checkbox" checked={allSites} onChange={(event) => setAllSites(event.target.checked)} />
-              <span>All sites</span> <span className="muted">now and future</span>
+              <span className="choice-text">All sites <span className="muted">now and future</span></span>
             </label>
           ) : null}
           {allSites
@@ -104,7 +104,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
             : sites.map((site) => (
                 <label key={site.siteId} className="choice">
                   <input type="checkbox" checked={siteIds.includes(site.siteId)} onChange={(event) => setSiteIds(toggle(siteIds, site.siteId, event.target.checked))} />
-                  <span>{site.name}</span>
+                  <span className="choice-text">{site.name}</span>
                 </label>
               ))}
         </fieldset>

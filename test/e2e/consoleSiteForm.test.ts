@@ -108,6 +108,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByRole('button', { name: 'Save form' }).click();
     await expect.poll(() => visitType.getByText('Give at least one option, one per line.').count()).toBe(1);
     await visitType.getByLabel('Options').fill('Meeting\nDelivery\n\nInterview');
+    expect(await visitType.getByText('Give at least one option').count()).toBe(0);
     const safety = await addField(page, 'safetyRules', 'I have read the safety rules', 'checkbox');
     await safety.getByRole('button', { name: 'Move up' }).click();
     // The preview is the kiosk's form: the checkbox now before the select, "optional" beside what is optional.
