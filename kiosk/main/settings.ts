@@ -9,8 +9,11 @@ export interface LoadedSettings {
   problems: string[];
 }
 
-/** The keys a file or variable may set (the invalid-PIN flag and the problems are the loader's own conclusions). */
-type PresetKey = Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>;
+/**
+ * The keys a file or variable may set (the invalid-PIN flag and the problems are the loader's own conclusions;
+ * a pairing code is short-lived, typed or scanned on the setup screen, never preset).
+ */
+type PresetKey = Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems' | 'pairingCode'>;
 type Raw = Partial<Record<PresetKey, unknown>>;
 
 /** What `kiosk.json` gave: its values, and whether a file was there that could not be used at all. */

@@ -9,6 +9,8 @@ export interface PresetSettings {
   token?: string;
   siteId?: number;
   mode?: 'visitor' | 'gate';
+  /** A pairing code for the setup screen (a browser's `?code=`; never the app's preset). */
+  pairingCode?: string;
   /** 4–12 digits asked before the Settings screen opens (unset: Settings is open to anyone at the kiosk). */
   settingsPin?: string;
   /** A PIN was set but is not 4–12 digits: Settings stays locked rather than open (fail closed). */

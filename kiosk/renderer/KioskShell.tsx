@@ -38,6 +38,7 @@ interface KioskShellProps {
 export function KioskShell({ device, settings, notice, presetProblems, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
+  const revoked = useObservable(kiosk?.revoked) ?? false;
   const siteName = useObservable(settings.mode === 'gate' ? kiosk?.siteName : undefined);
   const [view, setView] = useState<View>('home');
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
@@ -104,6 +105,13 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
         </nav>
       </header>
       {notice ? <p className="banner" role="alert">{notice}</p> : null}
+      {revoked ? (
+        <div className="banner revoked-banner">
+          {/* What is saved stays in the outbox; a new pairing code for this site sends it. */}
+          <p role="alert">This kiosk was revoked. Ask a manager to pair it again.</p>
+          {view === 'settings' ? null : <button type="button" className="button button-secondary" onClick={() => setView('settings')}>Pair again</button>}
+        </div>
+      ) : null}
       <main className="screen">{gate}{screen}</main>
       <StatusBar status={status} />
     </div>

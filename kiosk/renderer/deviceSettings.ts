@@ -13,7 +13,7 @@ export function kioskBridge(win: Window): KioskBridge | undefined {
   return candidate?.platform === 'electron' ? candidate : undefined;
 }
 
-/** `?server=…&token=…&site=…&mode=visitor|gate&pin=…`: any subset, each value checked like a saved setting. */
+/** `?server=…&token=…&site=…&mode=visitor|gate&pin=…&code=…`: any subset, each value checked like a saved setting. */
 export function presetFromQuery(search: string): PresetSettings {
   const params = new URLSearchParams(search);
   const raw = {
@@ -22,6 +22,7 @@ export function presetFromQuery(search: string): PresetSettings {
     siteId: params.has('site') ? Number(params.get('site')) : undefined,
     mode: params.get('mode') ?? undefined,
     settingsPin: params.get('pin') ?? undefined,
+    pairingCode: params.get('code') ?? undefined,
   };
   const preset: PresetSettings = {};
   for (const [key, value] of Object.entries(raw) as Array<[keyof typeof raw, unknown]>) {

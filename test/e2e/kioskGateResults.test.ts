@@ -73,7 +73,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: recent resul
     await scan(page, 'EE 555');
     await scan(page, 'EE 555');
     await tab(page, 'Settings');
-    const serverUrl = page.getByLabel('Server URL');
+    const serverUrl = page.getByLabel('Server address');
     await serverUrl.click();
     const typedBefore = await serverUrl.inputValue();
     await expect.poll(() => serverVehicleVisits(site), { timeout: 10_000 }).toEqual(['EE 555 PENDING']);

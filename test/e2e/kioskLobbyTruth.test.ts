@@ -167,7 +167,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     await page.goto(web.url);
-    await page.getByLabel('Server URL').fill(server.baseUrl);
+    await page.getByLabel('Server address').fill(server.baseUrl);
+    await page.getByText('Pair with a kiosk token instead').click();
     await page.getByLabel('Kiosk token').fill(site.kioskToken);
     await page.getByRole('button', { name: 'Find sites' }).click();
     await page.getByRole('radio', { name: 'Lobby', exact: true }).check();

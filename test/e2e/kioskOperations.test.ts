@@ -130,7 +130,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
 
     // Another view's inputs keep their focus: Settings is not fought over (the gate screen is gone).
     await page.getByRole('button', { name: 'Settings' }).click();
-    await page.getByLabel('Server URL').click();
+    await page.getByLabel('Server address').click();
     await page.keyboard.type('x');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('setup-server');
     await context.close();
@@ -251,7 +251,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await unpaired.goto(`${web.url}?pin=97531`);
     await unpaired.getByLabel('Settings PIN').fill('97531');
     await unpaired.getByRole('button', { name: 'Unlock' }).click();
-    await unpaired.getByLabel('Server URL').waitFor();
+    await unpaired.getByLabel('Server address').waitFor();
     await fresh.close();
   }, 30_000);
 
@@ -279,17 +279,19 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await expect.poll(() => statusBar(page).textContent()).toContain('Not paired');
     // A plain-http address off this device is said to send the token readable; the loopback one is not.
     const inTheClear = page.getByText('This address is not encrypted (http)');
-    await page.getByLabel('Server URL').fill('http://192.168.1.20:3000');
+    await page.getByLabel('Server address').fill('http://192.168.1.20:3000');
     await inTheClear.waitFor();
-    await page.getByLabel('Server URL').fill('https://192.168.1.20:3000');
+    await page.getByLabel('Server address').fill('https://192.168.1.20:3000');
     await inTheClear.waitFor({ state: 'detached' });
     // Nothing listens there: the failure is an alert, so it is read out where it appears.
-    await page.getByLabel('Server URL').fill('http://127.0.0.1:9');
+    await page.getByLabel('Server address').fill('http://127.0.0.1:9');
+    // The token path (for automation) is folded under the pairing code's.
+    await page.getByText('Pair with a kiosk token instead').click();
     await page.getByLabel('Kiosk token').fill('ck_not_a_real_token');
     await page.getByRole('button', { name: 'Find sites' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Cannot reach http://127.0.0.1:9.');
     // The API base as the server's start banner prints it, with /v1, pairs as well as the bare origin.
-    await page.getByLabel('Server URL').fill(`${server.baseUrl}/v1/`);
+    await page.getByLabel('Server address').fill(`${server.baseUrl}/v1/`);
     await page.getByRole('button', { name: 'Find sites' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The server did not accept this token.');
     await page.getByLabel('Kiosk token').fill(site.kioskToken);

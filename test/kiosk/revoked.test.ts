@@ -55,6 +55,7 @@ describe('a revoked kiosk', () => {
     const { accountId } = (await queryOne<{ accountId: number }>(server.database, sql`SELECT account_id AS "accountId" FROM sites WHERE id = ${site.siteId}`))!;
     const fresh = await buildToken(server, { accountId, siteIds: [site.siteId], channel: 'KIOSK' });
     const second = openTestKiosk(server, { ...site, kioskToken: fresh.token }, { databaseName: first.databaseName });
+    second.kiosk.start();
     await drain(second.kiosk);
     expect(await second.kiosk.db.outbox.count()).toBe(0);
     expect(isRevoked(second.kiosk)).toBe(false);

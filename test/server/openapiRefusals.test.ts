@@ -131,6 +131,21 @@ const refusals: Refusal[] = [
   { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
   { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
   { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
+  { key: 'POST /sites', body: { name: ' ', timezone: 'Mars/Olympus' } },
+  { key: 'PATCH /sites/{siteId}', body: { archived: 'yes' } },
+  { key: 'GET /tokens', query: { channel: 'ROBOT' }, owner: true },
+  { key: 'POST /tokens', body: { name: 'Neither' }, owner: true },
+  { key: 'POST /tokens', body: { name: 'Kiosk', allSites: true, channel: 'KIOSK' }, owner: true },
+  { key: 'DELETE /tokens/{tokenId}', ...stray, owner: true },
+  { key: 'GET /kiosks', query: { limit: '0' }, owner: true },
+  { key: 'POST /kiosks', body: { siteId: 1, mode: 'tablet', name: 'Lobby' }, owner: true },
+  { key: 'POST /kiosks/{kioskId}/pairing-code', ...stray, owner: true },
+  { key: 'DELETE /kiosks/{kioskId}', ...stray, owner: true },
+  { key: 'POST /kiosk/pair', body: { code: '' } },
+  { key: 'POST /kiosk/heartbeat', body: { pending: -1, attention: 0, appVersion: '1.0.0' } },
+  { key: 'GET /admin/accounts', query: { limit: '0' } },
+  { key: 'GET /admin/accounts/{accountId}/sites', ...stray },
+  { key: 'GET /admin/accounts/{accountId}/tokens', query: { cursor: '' } },
 ];
 
 describe('what the server refuses, the document refuses', () => {

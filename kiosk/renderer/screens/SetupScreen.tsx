@@ -3,11 +3,11 @@ import type { Site } from '../../../shared/src/schemas/sites';
 import { createApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../../src/data/database';
 import { observeQuery } from '../../src/data/observe';
-import { sendsInTheClear } from '../../src/data/cleartext';
 import { listAllSites } from '../../src/data/siteList';
 import { KioskSettings, saveSettings } from '../../src/data/settings';
 import type { PresetSettings } from '../../preload/bridge';
 import { useObservable } from '../hooks/useObservable';
+import { PairWithCode } from './PairWithCode';
 
 interface SetupScreenProps {
   device: KioskDatabase;
@@ -19,7 +19,7 @@ interface SetupScreenProps {
   onCancel?: () => void;
 }
 
-const settingNames: Record<string, string> = { serverUrl: 'a valid server URL', token: 'the kiosk token', siteId: 'a site', mode: 'a mode' };
+const settingNames: Record<string, string> = { serverUrl: 'a valid server address', token: 'the kiosk token', siteId: 'a site', mode: 'a mode' };
 
 type SiteList = { state: 'idle' } | { state: 'loading' } | { state: 'loaded'; sites: Site[] } | { state: 'failed'; message: string };
 
@@ -34,8 +34,9 @@ async function fetchSites(serverUrl: string, token: string): Promise<SiteList> {
 }
 
 /**
- * Pairing: server URL, kiosk token, a site from GET /v1/sites, and the mode. Moving to another server or
- * site (or unpairing) is refused while actions are not synced, so none is stranded on this device.
+ * Pairing: the server address and a pairing code from the console (PairWithCode); or, for automation, a kiosk
+ * token, a site from GET /v1/sites and the mode. Moving to another server or site (or unpairing) is refused
+ * while actions are not synced, so none is stranded on this device.
  */
 export function SetupScreen({ device, current, prefill, presetProblems = [], onSaved, onCancel }: SetupScreenProps) {
   const start = current ?? prefill;
@@ -62,7 +63,9 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = KioskSettings.safeParse({ serverUrl: serverUrl.trim(), token: token.trim(), siteId, mode });
+    // The kiosk's name came with its pairing code: it stays while the token does.
+    const kioskName = current && current.token === token.trim() ? current.kioskName : undefined;
+    const parsed = KioskSettings.safeParse({ serverUrl: serverUrl.trim(), token: token.trim(), siteId, mode, kioskName });
     if (!parsed.success) {
       const missing = new Set(parsed.error.issues.map((issue) => settingNames[String(issue.path[0])] ?? 'valid settings'));
       setMessage(`Please give ${[...missing].join(', ')}.`);
@@ -79,65 +82,63 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
     else setMessage(`${change.message} Wait until the status bar says All synced, or resolve Needs attention first.`);
   };
 
-  const inTheClear = sendsInTheClear(serverUrl);
   const listed = sites.state === 'loaded' ? sites.sites : [];
   // The current site stays choosable offline, so the mode can change without the server.
   const choices = current && !listed.some((site) => site.siteId === current.siteId) ? [{ siteId: current.siteId, name: `Current site (id ${current.siteId})`, timezone: '' }, ...listed] : listed;
 
   return (
-    <form className="setup" onSubmit={save} noValidate autoComplete="off" aria-labelledby="setup-title">
+    <section className="setup" aria-labelledby="setup-title">
       <h1 id="setup-title" className="screen-title">Kiosk setup</h1>
-      <p className="screen-lead">Pair this device with a Gatehouse server and choose what it is for.</p>
+      <p className="screen-lead">{current?.kioskName ? `Paired as ${current.kioskName}. ` : ''}Pair this device with the code shown in the Gatehouse console.</p>
       {pending > 0 ? <p className="notice">{pending} action{pending === 1 ? ' is' : 's are'} not synced yet: the site and server cannot change until they are.</p> : null}
-      {message ? <p className="form-error" role="alert">{message}</p> : null}
       {presetProblems.length > 0 ? (
         <div className="notice" role="note" aria-label="Preset settings not applied">
           <p>This kiosk's preset settings (kiosk.json or KIOSK_ variables) have problems; these were not applied:</p>
           <ul>{presetProblems.map((problem) => <li key={problem}>{problem}</li>)}</ul>
         </div>
       ) : null}
-      <div className="field">
-        <label htmlFor="setup-server">Server URL</label>
-        <input id="setup-server" type="url" inputMode="url" spellCheck={false} value={serverUrl} placeholder="https://gatehouse.example.com"
-          aria-describedby={inTheClear ? 'setup-server-clear' : undefined} onChange={(event) => setServerUrl(event.target.value)} />
-        {inTheClear ? (
-          <p id="setup-server-clear" className="field-hint field-warning">
-            This address is not encrypted (http): the kiosk token and visitors' names would cross the network readable by anyone on it.
-            Use https, unless the server is on a network you trust.
-          </p>
-        ) : null}
-      </div>
-      <div className="field">
-        <label htmlFor="setup-token">Kiosk token</label>
-        <input id="setup-token" type="password" spellCheck={false} value={token} placeholder="ck_…" onChange={(event) => setToken(event.target.value)} />
-      </div>
-      <div className="form-actions form-actions-start">
-        <button type="button" className="button button-strong" disabled={sites.state === 'loading'} onClick={() => void loadSites(serverUrl, token)}>
-          {sites.state === 'loading' ? 'Finding sites…' : 'Find sites'}
-        </button>
-        {sites.state === 'failed' ? <p className="field-error" role="alert">{sites.message}</p> : null}
-      </div>
-      {choices.length > 0 ? (
-        <fieldset className="field choice-group">
-          <legend>Site</legend>
-          {choices.map((site) => (
-            <label key={site.siteId} className="choice">
-              <input type="radio" name="site" checked={siteId === site.siteId} onChange={() => setSiteId(site.siteId)} />
-              {site.name}
-            </label>
-          ))}
-        </fieldset>
+      <PairWithCode device={device} serverUrl={serverUrl} onServerUrl={setServerUrl} initialCode={current ? undefined : prefill.pairingCode} onPaired={onSaved} />
+      <details className="setup-token" open={start.token !== undefined}>
+        <summary>Pair with a kiosk token instead</summary>
+        <form onSubmit={save} noValidate autoComplete="off" aria-label="Pair with a kiosk token">
+          <div className="field">
+            <label htmlFor="setup-token">Kiosk token</label>
+            <input id="setup-token" type="password" spellCheck={false} value={token} placeholder="ck_…" onChange={(event) => setToken(event.target.value)} />
+          </div>
+          <div className="form-actions form-actions-start">
+            <button type="button" className="button button-strong" disabled={sites.state === 'loading'} onClick={() => void loadSites(serverUrl, token)}>
+              {sites.state === 'loading' ? 'Finding sites…' : 'Find sites'}
+            </button>
+            {sites.state === 'failed' ? <p className="field-error" role="alert">{sites.message}</p> : null}
+          </div>
+          {choices.length > 0 ? (
+            <fieldset className="field choice-group">
+              <legend>Site</legend>
+              {choices.map((site) => (
+                <label key={site.siteId} className="choice">
+                  <input type="radio" name="site" checked={siteId === site.siteId} onChange={() => setSiteId(site.siteId)} />
+                  {site.name}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <fieldset className="field choice-group">
+            <legend>Mode</legend>
+            <label className="choice"><input type="radio" name="mode" checked={mode === 'visitor'} onChange={() => setMode('visitor')} /> Visitor (lobby)</label>
+            <label className="choice"><input type="radio" name="mode" checked={mode === 'gate'} onChange={() => setMode('gate')} /> Gate (vehicles)</label>
+          </fieldset>
+          <div className="form-actions">
+            <button type="submit" className="button button-primary button-wide">Save</button>
+          </div>
+        </form>
+      </details>
+      {message ? <p className="form-error" role="alert">{message}</p> : null}
+      {current || onCancel ? (
+        <div className="form-actions">
+          {current ? <button type="button" className="button button-danger" onClick={() => void unpair()}>Unpair</button> : null}
+          {onCancel ? <button type="button" className="button button-secondary" onClick={onCancel}>Back</button> : null}
+        </div>
       ) : null}
-      <fieldset className="field choice-group">
-        <legend>Mode</legend>
-        <label className="choice"><input type="radio" name="mode" checked={mode === 'visitor'} onChange={() => setMode('visitor')} /> Visitor (lobby)</label>
-        <label className="choice"><input type="radio" name="mode" checked={mode === 'gate'} onChange={() => setMode('gate')} /> Gate (vehicles)</label>
-      </fieldset>
-      <div className="form-actions">
-        {current ? <button type="button" className="button button-danger" onClick={() => void unpair()}>Unpair</button> : null}
-        {onCancel ? <button type="button" className="button button-secondary" onClick={onCancel}>Back</button> : null}
-        <button type="submit" className="button button-primary button-wide">Save</button>
-      </div>
-    </form>
+    </section>
   );
 }

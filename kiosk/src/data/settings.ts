@@ -10,13 +10,16 @@ export const KioskSettings = z.object({
   token: z.string().min(1),
   siteId: Id,
   mode: z.enum(['visitor', 'gate']),
+  /** The kiosk's name in the console, when it was paired with a code. */
+  kioskName: z.string().optional(),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
 
 /** The PIN a deployment may set for the Settings screen: device configuration, never saved with the pairing. */
 export const SettingsPin = z.string().regex(/^[0-9]{4,12}$/);
 
-const Preset = KioskSettings.extend({ settingsPin: SettingsPin }).partial();
+/** A pairing code given in a browser's address (`?code=`), for the setup screen to show. */
+const Preset = KioskSettings.extend({ settingsPin: SettingsPin, pairingCode: z.string().trim().min(1).max(64) }).partial();
 
 /** One preset value checked on its own (so a wrong mode does not throw away a good server URL), or undefined. */
 export function presetValue(key: Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>, value: unknown): PresetSettings | undefined {

@@ -5,6 +5,7 @@ import * as sites from '../../../shared/src/schemas/sites';
 import * as staff from '../../../shared/src/schemas/staff';
 import * as vehicles from '../../../shared/src/schemas/vehicles';
 import * as watchlist from '../../../shared/src/schemas/watchlist';
+import * as tokens from '../../../shared/src/schemas/tokens';
 import * as webhooks from '../../../shared/src/schemas/webhooks';
 
 type JsonObject = Record<string, unknown>;
@@ -36,6 +37,16 @@ const refinements = new Map<z.ZodType, Refinement>([
   [watchlist.CreateWatchlistEntryRequest, (json) => Object.assign(json, { anyOf: [requires('email'), requires('phone'), requires('firstName', 'lastName')] })],
   [
     admin.CreateTokenRequest,
+    (json) =>
+      Object.assign(json, {
+        oneOf: [
+          { required: ['siteIds'], properties: { siteIds: {}, allSites: { const: false } } },
+          { required: ['allSites'], properties: { allSites: { const: true } }, not: requires('siteIds') },
+        ],
+      }),
+  ],
+  [
+    tokens.CreateApiTokenRequest,
     (json) =>
       Object.assign(json, {
         oneOf: [
