@@ -128,6 +128,29 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     expect(await outboxCount(kiosk)).toBe(1);
     expect(await search('Comer')).toEqual([]);
     await screenshot(kiosk, 'kiosk-revoked');
+
+    // A replacement kiosk for the same site; its first code is replaced by a new one, which alone pairs.
+    await page.getByRole('button', { name: 'Add a kiosk' }).click();
+    await dialog.getByLabel('Name').fill('Lobby tablet 2');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await shown.waitFor();
+    const firstCode = (await shown.innerText()).replace(' ', '');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await rowOf(page, 'Lobby tablet 2').getByRole('button', { name: 'New pairing code' }).click();
+    await shown.waitFor();
+    const secondCode = (await shown.innerText()).replace(' ', '');
+    expect(secondCode).not.toBe(firstCode);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The revoked device pairs again with it, its unsent check-in waiting; then it syncs again.
+    await kiosk.getByRole('button', { name: 'Pair again' }).click();
+    await kiosk.getByLabel('Pairing code').fill(firstCode);
+    await kiosk.getByRole('button', { name: 'Pair', exact: true }).click();
+    await kiosk.getByRole('alert').filter({ hasText: 'This pairing code is wrong, used or expired.' }).waitFor();
+    await kiosk.getByLabel('Pairing code').fill(secondCode);
+    await kiosk.getByRole('button', { name: 'Pair', exact: true }).click();
+    await expect.poll(async () => (await search('Comer'))[0]?.status, { timeout: 20_000 }).toBe('IN');
+    expect(await kiosk.getByText(REVOKED).count()).toBe(0);
     await kioskCtx.close();
     await context.close();
   }, 150_000);
