@@ -16,7 +16,8 @@ const count = (value: number | null) => (value === null ? '—' : String(value))
 /** The kiosks of the user's sites with what their last heartbeat said; add one, pair it again, revoke it. */
 export function KiosksScreen() {
   const readKiosks = useCallback(() => adminApi.listKiosks(), []);
-  const readSites = useCallback(() => adminApi.listSites(), []);
+  // Archived sites too, to name their kiosks; new kiosks go to open sites only.
+  const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
   const kiosks = useLoaded(readKiosks, REFRESH_MS);
   const sites = useLoaded(readSites);
   const [adding, setAdding] = useState(false);
@@ -25,6 +26,7 @@ export function KiosksScreen() {
   const pairing = useAction();
   const revoke = useAction();
   const siteList = sites.value?.data ?? [];
+  const openSites = siteList.filter((site) => !site.archivedAt);
   const list = kiosks.value?.data ?? [];
   const siteName = (id: number) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
 
@@ -43,7 +45,7 @@ export function KiosksScreen() {
     <section aria-labelledby="kiosks-title">
       <div className="page-head">
         <h1 id="kiosks-title">Kiosks</h1>
-        <button type="button" className="primary" disabled={siteList.length === 0} onClick={() => setAdding(true)}>Add a kiosk</button>
+        <button type="button" className="primary" disabled={openSites.length === 0} onClick={() => setAdding(true)}>Add a kiosk</button>
       </div>
       <ErrorMessage text={kiosks.error ?? sites.error ?? pairing.error} />
       {kiosks.value === null && !kiosks.error ? <p aria-busy="true">Loading…</p> : null}
@@ -83,7 +85,7 @@ export function KiosksScreen() {
           </tbody>
         </table>
       ) : null}
-      {adding ? <AddKioskDialog sites={siteList} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} /> : null}
+      {adding ? <AddKioskDialog sites={openSites} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} /> : null}
       {code ? <CodeDialog name={code.name} code={code.code} onClose={() => setCode(null)} /> : null}
       {revoking ? (
         <ConfirmDialog

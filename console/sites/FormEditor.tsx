@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { standardFieldNames } from '../../shared/src/schemas/sites';
 import { adminApi } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { failureWords } from '../words';
@@ -29,6 +30,9 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
   const [added, setAdded] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  // Edited since loaded or saved: leaving asks first, so a change is not lost unnoticed.
+  const dirty = draft !== null && loaded !== null && draft !== loaded.draft;
 
   const load = useCallback(async () => {
     setLoadError(null);
@@ -46,6 +50,13 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
   useEffect(() => {
     void load();
   }, [load]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   if (!draft || !loaded) {
     return (
@@ -108,7 +119,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     <section aria-labelledby="form-title" className="form-editor">
       <div className="page-head">
         <h1 id="form-title">Check-in form: {siteName}</h1>
-        <button type="button" onClick={onBack}>Back to sites</button>
+        <button type="button" onClick={() => (dirty ? setLeaving(true) : onBack())}>Back to sites</button>
       </div>
       <div className="editor-columns">
         <div className="editor-main">
@@ -160,6 +171,11 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
         </div>
         <FormPreview fields={draft.fields} />
       </div>
+      {leaving ? (
+        <ConfirmDialog title="Leave without saving?" confirm="Leave" busy={false} error={null} onConfirm={onBack} onClose={() => setLeaving(false)}>
+          <p>Your changes to this form are not saved. They are lost if you leave now.</p>
+        </ConfirmDialog>
+      ) : null}
     </section>
   );
 }

@@ -11,6 +11,12 @@ import { useAction } from '../components/useAction';
 import { useSession } from '../session/SessionContext';
 import { scopeWords } from './scopeWords';
 
+/** Tomorrow as a date input's value (YYYY-MM-DD), where the browser is. */
+function tomorrow(): string {
+  const day = new Date(Date.now() + 86_400_000);
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+}
+
 /** The token's plaintext, this once, with a copy button. */
 function ShownOnce({ created, onClose }: { created: CreatedTokenAnswer; onClose(): void }) {
   const id = useId();
@@ -110,7 +116,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
         </fieldset>
         <div className="field">
           <label htmlFor={expiryId}>Expires (optional)</label>
-          <input id={expiryId} type="date" value={expires} onChange={(event) => setExpires(event.target.value)} />
+          <input id={expiryId} type="date" min={tomorrow()} value={expires} onChange={(event) => setExpires(event.target.value)} />
         </div>
         <ErrorMessage text={problem ?? action.error} />
         <div className="buttons">

@@ -191,6 +191,17 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await config()).toMatchObject({ requiresApproval: true, fields: expect.arrayContaining([expect.objectContaining({ name: 'company', label: 'Organisation' })]) });
+
+    // Leaving with unsaved changes asks first.
+    await company.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Back to sites' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    expect(await fieldGroup(page, 'email').count()).toBe(1);
+    await page.getByRole('button', { name: 'Back to sites' }).click();
+    await leave.getByRole('button', { name: 'Leave' }).click();
+    await page.getByRole('heading', { name: 'Sites' }).waitFor();
+    expect((await config()).fields.some((field) => field.name === 'company')).toBe(true);
     await context.close();
   }, 90_000);
 });

@@ -50,6 +50,10 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     await dialog.getByRole('checkbox', { name: /^checkins:read/ }).check();
     expect(await dialog.getByRole('checkbox', { name: /^All sites/ }).isChecked()).toBe(true);
     await consoleScreenshot(page, 'console-token-create-desk');
+    await page.setViewportSize(PHONE);
+    expect(await noSideScroll(page)).toBe(true);
+    await consoleScreenshot(page, 'console-token-create-phone');
+    await page.setViewportSize(DESK);
     await dialog.getByRole('button', { name: 'Create token' }).click();
     await dialog.getByText('You will not see this token again.').waitFor();
     const token = await dialog.getByLabel('Token').inputValue();
