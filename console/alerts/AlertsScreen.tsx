@@ -1,6 +1,7 @@
 import { newKey, staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
+import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 
@@ -11,7 +12,7 @@ export function AlertsScreen() {
   const live = useLive();
   const acknowledge = useAction();
   const sites = live.sites ?? [];
-  const siteName = (id: number) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
+  const site = siteLookup(sites);
   const alerts = [...live.alerts].sort((a, b) => b.at.localeCompare(a.at));
 
   const acknowledgeAlert = async (kind: string, checkinId: number) => {
@@ -34,7 +35,7 @@ export function AlertsScreen() {
               <strong className={alert.kind === 'vehicle' ? 'plate' : undefined}>{alert.subject}</strong>
               <span>{sourceWords[alert.source] ?? alert.source}{alert.reason ? `: ${alert.reason}` : ''}</span>
               <span className="muted">
-                {siteName(alert.siteId)} · {since(alert.at)}
+                {site.name(alert.siteId)} · {since(alert.at, site.zone(alert.siteId))}
                 {alert.acknowledgedAt ? ` · acknowledged${alert.acknowledgedBy ? ` by ${alert.acknowledgedBy.name}` : ''}` : ''}
               </span>
             </div>

@@ -4,6 +4,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { since } from '../components/time';
+import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 import { type OnSiteRow, onSiteRows } from '../onSite/rows';
@@ -42,7 +43,7 @@ export function ApprovalsScreen() {
   const approve = useAction();
   const [denying, setDenying] = useState<OnSiteRow | null>(null);
   const sites = live.sites ?? [];
-  const siteName = (id: number) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
+  const site = siteLookup(sites);
   const pending = onSiteRows(live.people, live.vehicles, null).filter((row) => row.status === 'PENDING');
   const mayDecide = (row: OnSiteRow) => (row.kind === 'person' ? can.approvePeople : can.approveVehicles);
 
@@ -68,7 +69,7 @@ export function ApprovalsScreen() {
               <span className="muted">
                 {row.kind === 'vehicle' ? 'Vehicle' : 'Visitor'}
                 {row.company ? ` · ${row.company}` : ''}
-                {row.host ? ` · for ${row.host}` : ''} · {siteName(row.siteId)} · since {since(row.since)}
+                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since {since(row.since, site.zone(row.siteId))}
               </span>
             </div>
             {mayDecide(row) ? (

@@ -3,6 +3,7 @@ import { api, newKey } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { SiteFilter } from '../components/SiteFilter';
 import { since } from '../components/time';
+import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
@@ -18,7 +19,7 @@ export function OnSiteScreen() {
   const checkout = useAction();
   const sites = live.sites ?? [];
   const rows = onSiteRows(live.people, live.vehicles, siteId);
-  const siteName = (id: number) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
+  const site = siteLookup(sites);
 
   const checkOut = async (row: OnSiteRow) => {
     const done = await checkout.run(() => api.checkoutPerson(row.siteId, row.checkinId, {}, newKey()));
@@ -63,8 +64,8 @@ export function OnSiteScreen() {
                 <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
                 <td data-label="Host">{row.host ?? '—'}</td>
                 <td data-label="Status"><span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span></td>
-                <td data-label="Since">{since(row.since)}</td>
-                {sites.length > 1 ? <td data-label="Site">{siteName(row.siteId)}</td> : null}
+                <td data-label="Since">{since(row.since, site.zone(row.siteId))}</td>
+                {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
                 <td className="actions">
                   {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
                     <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>

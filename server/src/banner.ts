@@ -22,7 +22,7 @@ export function printBanner(input: {
   const lines = [
     '',
     `Gatehouse API listening on ${base}/v1${input.embedded ? ' (embedded PostgreSQL)' : ''}`,
-    `Health: ${base}/healthz   Ready: ${base}/readyz`,
+    `Console: ${input.publicUrl ?? base}/console   Health: ${base}/healthz   Ready: ${base}/readyz`,
   ];
   if (input.demo) {
     const { demo } = input;

@@ -73,6 +73,24 @@ describe('/v1/users (owners)', () => {
     expect((await second.api.patch<Problem>(`/v1/users/${second.member.userId}`, { disabled: true })).body).toMatchObject({ code: 'LAST_OWNER' });
   });
 
+  it('an invited owner who has not set a password does not count as the account\'s owner', async () => {
+    const account = await buildAccount(harness.server);
+    const first = await staffClient(harness.server, { accountId: account.accountId, role: 'owner' });
+    const invited = await first.api.post<{ user: StaffUser; invitationUrl: string }>('/v1/users', {
+      email: `owner.${Date.now()}@example.com`, name: 'Olga Owner', role: 'owner', allSites: true,
+    });
+    expect(invited.status).toBe(201);
+    const early = await first.api.patch<Problem>(`/v1/users/${first.member.userId}`, { role: 'manager', siteIds: [] });
+    expect(early.body).toMatchObject({ status: 409, code: 'LAST_OWNER' });
+    // Demoting the invited owner leaves the one who can sign in: allowed.
+    expect((await first.api.patch<StaffUser>(`/v1/users/${invited.body.user.userId}`, { role: 'owner', name: 'Olga O.' })).status).toBe(200);
+    const anonymous = apiClient(harness.server.baseUrl);
+    const code = codeOf(invited.body.invitationUrl);
+    expect((await anonymous.post('/v1/session/invitation', { code, password: PASSWORD })).status).toBe(200);
+    const later = await first.api.patch<StaffUser>(`/v1/users/${first.member.userId}`, { role: 'manager', siteIds: [] });
+    expect(later.body).toMatchObject({ role: 'manager' });
+  });
+
   it('disabling a user ends their sessions at once', async () => {
     const { api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'manager' });

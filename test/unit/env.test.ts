@@ -49,4 +49,13 @@ describe('the start banner', () => {
     expect(written.join('')).toContain('Gatehouse API listening on http://[::]:3000/v1');
     expect(written.join('')).toContain('Gatehouse API listening on http://127.0.0.1:3001/v1');
   });
+
+  it('names the console on every start, at the public URL when there is one', () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+    printBanner({ host: '127.0.0.1', port: 3000, embedded: false, demo: undefined, demoExists: true });
+    printBanner({ host: '0.0.0.0', port: 3000, embedded: false, demo: undefined, demoExists: true, publicUrl: 'https://gh.example.com' });
+    expect(written.join('')).toContain('Console: http://127.0.0.1:3000/console ');
+    expect(written.join('')).toContain('Console: https://gh.example.com/console ');
+  });
 });

@@ -50,8 +50,9 @@ const losesOwnership = (user: StaffUserRow, change: { role?: Role; disabled?: bo
   user.role === 'owner' && !user.disabled && ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
 
 /**
- * Changes a user's name, role, sites or disabled flag. The account keeps an enabled owner (409 LAST_OWNER):
- * the enabled owners are locked first, so two owners demoting each other at once cannot both succeed.
+ * Changes a user's name, role, sites or disabled flag. The account keeps an enabled owner who can sign in
+ * (409 LAST_OWNER): an invited owner who has not set a password yet does not count. The enabled owners are
+ * locked first, so two owners demoting each other at once cannot both succeed.
  * A new role, new sites or disabling ends the user's sessions at once.
  */
 export async function updateStaffUser(
@@ -60,13 +61,16 @@ export async function updateStaffUser(
 ): Promise<StaffUserRow> {
   const { change } = input;
   const key = { accountId: input.accountId, userId: input.userId };
-  const owners = await queryRows<{ id: number }>(
+  const owners = await queryRows<{ id: number; can_sign_in: boolean }>(
     db,
-    sql`SELECT id FROM staff_users WHERE account_id = ${key.accountId} AND role = 'owner' AND NOT disabled ORDER BY id FOR UPDATE`,
+    sql`SELECT id, password_hash IS NOT NULL AS can_sign_in FROM staff_users
+        WHERE account_id = ${key.accountId} AND role = 'owner' AND NOT disabled ORDER BY id FOR UPDATE`,
   );
   const user = await findStaffUser(db, key, 'FOR UPDATE');
   if (!user) throw notFound(`Staff user ${input.userId} does not exist.`);
-  if (losesOwnership(user, change) && owners.every((owner) => owner.id === user.id)) {
+  const userCanSignIn = owners.some((owner) => owner.id === user.id && owner.can_sign_in);
+  const otherOwnerCanSignIn = owners.some((owner) => owner.id !== user.id && owner.can_sign_in);
+  if (losesOwnership(user, change) && userCanSignIn && !otherOwnerCanSignIn) {
     throw conflict('LAST_OWNER', 'The account must keep at least one enabled owner: make someone else owner first.', presentStaffUser(user));
   }
   if (change.siteIds) await checkSitesBelong(db, { accountId: key.accountId, siteIds: change.siteIds, owner: 'user' });
