@@ -39,8 +39,9 @@ export function printBanner(input: {
   } else if (input.demoExists) {
     lines.push(
       '',
-      'The demo data is from an earlier start; its tokens were shown then, once. A new token: set ADMIN_TOKEN',
-      'and ask the management API (docs/api.md#management-api), or start afresh with an empty DATA_DIR.',
+      'The demo data is from an earlier start; its tokens were shown then, once. A new token: the console\'s',
+      'API tokens page (a kiosk: Kiosks, Add a kiosk, then pair it by code); for automation, set ADMIN_TOKEN and',
+      'ask the management API (docs/api.md#management-api); or start afresh with an empty DATA_DIR.',
     );
   }
   if (input.setup && input.setup.links.length > 0) {

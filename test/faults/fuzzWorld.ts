@@ -114,16 +114,22 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'POST /users': { email: 'staff@example.com', name: 'Staff', role: 'reception', siteIds: [1] },
   'PATCH /users/:userId': { role: 'security', disabled: false },
   'POST /admin/accounts/:accountId/users': { email: 'auto@example.com', name: 'Auto', role: 'owner', allSites: true },
+  'POST /sites': { name: 'S', timezone: 'Europe/London' },
+  'PATCH /sites/:siteId': { name: 'S2', archived: false },
+  'POST /tokens': { name: 'T', siteIds: [1], scopes: ['checkins:read'] },
+  'POST /kiosks': { siteId: 1, mode: 'visitor', name: 'K' },
+  'POST /kiosk/pair': { code: 'ABCD-2345' },
+  'POST /kiosk/heartbeat': { pending: 0, attention: 0, appVersion: '1.0.0' },
 };
 
 /**
  * Row counts of every table but the rate limiter's (usage accounting, written by a timer, not by requests)
- * and the sign-in failures' (a refused sign-in is counted by design: that is the throttle).
+ * and the sign-in and pairing failures' (a refused sign-in or pairing code is counted by design: that is the throttle).
  */
 export async function rowCounts(db: Executor): Promise<Record<string, number>> {
   const tables = await queryRows<{ name: string }>(
     db,
-    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limit_windows', 'signin_failures') ORDER BY tablename`,
+    sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('rate_limit_windows', 'signin_failures', 'pairing_failures') ORDER BY tablename`,
   );
   const columns = tables.map(({ name }) => `(SELECT count(*)::int FROM "${name}") AS "${name}"`).join(', ');
   return (await queryOne<Record<string, number>>(db, sql`SELECT ${raw(columns)}`)) ?? {};

@@ -150,7 +150,7 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
     expect(site.timezone).toBe('Europe/Berlin');
     const token = await newToken(account.accountId, { siteIds: [site.siteId] });
     const read = await apiClient(harness.server.baseUrl, token.token).get<Site>(`/v1/sites/${site.siteId}`);
-    expect(read.body).toEqual({ siteId: site.siteId, name: 'Berlin office', timezone: 'Europe/Berlin' });
+    expect(read.body).toEqual({ siteId: site.siteId, name: 'Berlin office', timezone: 'Europe/Berlin', archivedAt: null });
   });
 
   it('refuses an unknown timezone with 422 naming timezone', async () => {
@@ -227,7 +227,7 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const explicit = await newToken(account.accountId, { siteIds: [second.siteId] });
     const listed = await apiClient(harness.server.baseUrl, explicit.token).get<Page<Site>>('/v1/sites');
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({ data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC' }], nextCursor: null });
+    expect(listed.body).toEqual({ data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC', archivedAt: null }], nextCursor: null });
     const all = await newToken(account.accountId, { allSites: true });
     const listedAll = await apiClient(harness.server.baseUrl, all.token).get<Page<Site>>('/v1/sites');
     expect(listedAll.body.data.map((site) => site.siteId)).toEqual([first.siteId, second.siteId]);

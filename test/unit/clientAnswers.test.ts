@@ -54,7 +54,7 @@ const valueOf = <T>(outcome: HttpOutcome<T>): T => {
 
 const timed = { occurredAt: at };
 const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unknown>>]> = [
-  ['listSites', page({ siteId: 1, name: 'HQ', timezone: 'UTC' }), (api) => api.listSites()],
+  ['listSites', page({ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null }), (api) => api.listSites()],
   ['getCheckinConfig', config, (api) => api.getCheckinConfig(1)],
   ['createPersonCheckin', person, (api) => api.createPersonCheckin(1, { person: { firstName: 'Ada' } }, 'k1')],
   ['personAction', person, (api) => api.personAction(1, 42, 'breaks/start', timed, 'k2')],
@@ -88,6 +88,11 @@ describe('the typed client reading answers of a newer server', () => {
 
     const visits = valueOf(await clientAnswering(200, { data: [{ ...vehicle, status: 'INSPECTION' }, vehicle], nextCursor: null }).listVehicles(1, {}));
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
+  });
+
+  it('reads a site of a server from before archiving as not archived', async () => {
+    const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
+    expect(sites.data).toEqual([{ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null }]);
   });
 
   it('keeps a configured field of a type newer than it, with that type', async () => {

@@ -1,5 +1,5 @@
 import { CreateSiteBody, Site, UpdateSiteRequest } from '../../../../shared/src/schemas/sites';
-import { auditReply } from '../../audit/targets';
+import { fieldOf } from '../../audit/targets';
 import { createAccountSite, updateSite } from '../../commands/siteAdministration';
 import { presentSite } from '../../presenters/site';
 import { defineRoute, siteOf } from '../define';
@@ -23,7 +23,7 @@ export const siteAdministrationRoutes = [
     body: CreateSiteBody,
     responses: { 201: Site },
     refusals: { 403: 'INSUFFICIENT_SCOPE: (a new site) the caller does not have every site of the account' },
-    audit: (ctx, body) => ({ ...auditReply('site.create', 'site', 'siteId')(ctx, body), siteId: null }),
+    audit: (_ctx, body) => ({ action: 'site.create', target: { type: 'site', id: fieldOf(body, 'siteId') }, siteId: fieldOf(body, 'siteId') }),
     handler: async (ctx) => {
       const site = await createAccountSite(ctx.db, { principal: ctx.principal, name: ctx.body.name, timezone: ctx.body.timezone });
       return { status: 201, body: presentSite(site) };
