@@ -100,7 +100,7 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
       <PairWithCode device={device} serverUrl={serverUrl} onServerUrl={setServerUrl} initialCode={current ? undefined : prefill.pairingCode} onPaired={onSaved} />
       <details className="setup-token" open={start.token !== undefined}>
         <summary>Pair with a kiosk token instead</summary>
-        <form onSubmit={save} noValidate autoComplete="off" aria-label="Pair with a kiosk token">
+        <form onSubmit={save} noValidate autoComplete="off" aria-label="Pairing by token">
           <div className="field">
             <label htmlFor="setup-token">Kiosk token</label>
             <input id="setup-token" type="password" spellCheck={false} value={token} placeholder="ck_…" onChange={(event) => setToken(event.target.value)} />
