@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
 import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
+import { siteLookup } from '../live/siteLookup';
 import { AddKioskDialog, CodeDialog, modeWords } from './KioskDialogs';
 import './kiosks.css';
 
@@ -28,7 +29,7 @@ export function KiosksScreen() {
   const siteList = sites.value?.data ?? [];
   const openSites = siteList.filter((site) => !site.archivedAt);
   const list = kiosks.value?.data ?? [];
-  const siteName = (id: number) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`;
+  const lookup = siteLookup(siteList);
 
   const newCode = async (kiosk: KioskAnswer) => {
     const made = await pairing.run(() => adminApi.newPairingCode(kiosk.kioskId, newKey()));
@@ -68,9 +69,9 @@ export function KiosksScreen() {
             {list.map((kiosk) => (
               <tr key={kiosk.kioskId}>
                 <th scope="row" data-label="Name">{kiosk.name}</th>
-                <td data-label="Site">{siteName(kiosk.siteId)}</td>
+                <td data-label="Site">{lookup.name(kiosk.siteId)}</td>
                 <td data-label="Mode">{modeWords[kiosk.mode] ?? kiosk.mode}</td>
-                <td data-label="Last seen">{kiosk.lastSeenAt ? since(kiosk.lastSeenAt) : kiosk.pairedAt ? 'Not yet' : 'Not paired yet'}</td>
+                <td data-label="Last seen">{kiosk.lastSeenAt ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId)) : kiosk.pairedAt ? 'Not yet' : 'Not paired yet'}</td>
                 <td data-label="Pending">{count(kiosk.pending)}</td>
                 <td data-label="Needs attention" className={kiosk.attention ? 'attention' : undefined}>{count(kiosk.attention)}</td>
                 <td data-label="App version">{kiosk.appVersion ?? '—'}</td>
