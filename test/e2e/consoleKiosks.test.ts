@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Browser, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pairingQr } from '../../console/kiosks/pairingQr';
+import { pairingLink } from '../../shared/src/schemas/kiosks';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
 import { consoleAndKioskHooks, noSideScroll } from '../support/consoleKiosk';
@@ -147,7 +148,11 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     await kiosk.getByLabel('Pairing code').fill(firstCode);
     await kiosk.getByRole('button', { name: 'Pair', exact: true }).click();
     await kiosk.getByRole('alert').filter({ hasText: 'This pairing code is wrong, used or expired.' }).waitFor();
-    await kiosk.getByLabel('Pairing code').fill(secondCode);
+    // This time as a keyboard-wedge scanner types the console's QR text: it fills both fields.
+    await kiosk.getByLabel('Server address').fill('');
+    await kiosk.getByLabel('Pairing code').fill('');
+    await kiosk.getByLabel('Pairing code').pressSequentially(pairingLink(server.baseUrl, secondCode));
+    expect(await kiosk.getByLabel('Server address').inputValue()).toBe(server.baseUrl);
     await kiosk.getByRole('button', { name: 'Pair', exact: true }).click();
     await expect.poll(async () => (await search('Comer'))[0]?.status, { timeout: 20_000 }).toBe('IN');
     expect(await kiosk.getByText(REVOKED).count()).toBe(0);
