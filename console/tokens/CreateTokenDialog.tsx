@@ -36,7 +36,7 @@ function ShownOnce({ created, onClose }: { created: CreatedTokenAnswer; onClose(
         <input id={id} className="secret" readOnly value={created.token} onFocus={(event) => event.target.select()} />
       </div>
       <p className="warning">You will not see this token again.</p>
-      <p className="hint">Send it as <code>Authorization: Bearer …</code>. Keep it in a secret store, not in code.</p>
+      <p className="hint">Systems send it in the header <code>Authorization: Bearer</code> and the token. Keep it in a secret store, not in code.</p>
       <p role="status">{copied}</p>
       <div className="buttons">
         <button type="button" onClick={() => void copy()}>Copy</button>
