@@ -57,6 +57,7 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     const qr = dialog.getByRole('img', { name: 'Pairing QR code' });
     await expect.poll(() => qr.getAttribute('src')).toBe(await pairingQr(server.baseUrl, code));
     expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    expect(await noSideScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosk-code-desk');
     await page.setViewportSize(PHONE);
     expect(await noSideScroll(page)).toBe(true);
@@ -99,6 +100,7 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     expect(await cell(page, 'Lobby tablet', 'Last seen')).toMatch(/^\d{2}:\d{2}/);
     expect(await cell(page, 'Lobby tablet', 'App version')).toBe(version);
     expect(await cell(page, 'Lobby tablet', 'Needs attention')).toBe('0');
+    expect(await noSideScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosks-desk');
     await page.setViewportSize(PHONE);
     expect(await noSideScroll(page)).toBe(true);

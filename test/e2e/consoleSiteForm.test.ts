@@ -95,6 +95,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByRole('rowheader', { name: site2.name, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Add a site' }).count()).toBe(0);
     expect(await page.getByRole('rowheader').allInnerTexts()).toEqual([site2.name]);
+    expect(await noSideScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-sites-manager-desk');
 
     await openEditor(page);
@@ -116,6 +117,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await expect.poll(previewLabels).toEqual(['First name', 'Last name', 'Email', 'Company', 'I have read the safety rules', 'Visit type']);
     expect(await preview(page).getByLabel('Visit type').locator('option').allInnerTexts()).toEqual(['Choose…', 'Meeting', 'Delivery', 'Interview']);
     expect(await preview(page).getByText('optional').count()).toBe(3);
+    expect(await noSideScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-form-editor-desk');
     await page.setViewportSize(PHONE);
     expect(await noSideScroll(page)).toBe(true);
