@@ -4,6 +4,7 @@ import type { CreatedKiosk, Kiosk, PairedKiosk, PairingCode } from '../../shared
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { apiClient } from '../support/http';
+import { pairedKiosk } from '../support/kiosks';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 
@@ -82,6 +83,12 @@ describe('adding a kiosk and pairing it by code', () => {
     expect((await apiClient(harness.server.baseUrl, first.token).get(config)).status).toBe(401);
     expect((await apiClient(harness.server.baseUrl, second.body.token).get(config)).status).toBe(200);
     expect((await auditActions(harness.world.accountId)).filter((row) => row.action === 'kiosk.pairing_code')).toHaveLength(2);
+  });
+
+  it('a kiosk added by the test helper pairs by its code (what kiosk and console tests build on)', async () => {
+    const paired = await pairedKiosk(harness.server, { accountId: harness.world.accountId, siteId: harness.world.otherSiteId, mode: 'gate' });
+    expect(paired).toMatchObject({ siteId: harness.world.otherSiteId, mode: 'gate' });
+    expect((await apiClient(harness.server.baseUrl, paired.token).post('/v1/kiosk/heartbeat', { pending: 0, attention: 0, appVersion: '1' })).status).toBe(204);
   });
 
   it('an expired code is refused', async () => {

@@ -1,9 +1,9 @@
 import type { CreateKioskRequest } from '../../../shared/src/schemas/kiosks';
 import { PAIRING_CODE_TTL_MS, generatePairingCode, hashPairingCode } from '../auth/pairingCodes';
 import type { Principal } from '../auth/principal';
-import { KIOSK_COLUMNS, type KioskRow, findKiosk } from '../db/kioskRows';
+import { type KioskRow, findKiosk } from '../db/kioskRows';
 import { type Executor, queryOne, queryRows } from '../db/query';
-import { empty, sql } from '../db/sql';
+import { sql } from '../db/sql';
 import { notFound, validationFailed } from '../errors/problem';
 import { siteVisibleSql } from '../policies/siteVisibility';
 import { createToken } from './provisioning';
@@ -85,19 +85,4 @@ export async function revokeKiosk(db: Executor, input: { principal: Principal; k
     sql`UPDATE api_tokens SET revoked_at = ${input.now} WHERE account_id = ${kiosk.account_id} AND id = ${kiosk.token_id} AND revoked_at IS NULL`,
   );
   return kiosk;
-}
-
-/** A page of the live kiosks on `siteIds` (undefined: every site of the account), newest first. */
-export async function listKioskRows(
-  db: Executor,
-  input: { accountId: number; siteIds: number[] | undefined; beforeId: number | null; limit: number },
-): Promise<KioskRow[]> {
-  return queryRows<KioskRow>(
-    db,
-    sql`SELECT ${KIOSK_COLUMNS} FROM kiosks k
-        WHERE k.account_id = ${input.accountId} AND k.revoked_at IS NULL
-          ${input.siteIds === undefined ? empty : sql`AND k.site_id = ANY(${input.siteIds}::int[])`}
-          ${input.beforeId === null ? empty : sql`AND k.id < ${input.beforeId}`}
-        ORDER BY k.id DESC LIMIT ${input.limit + 1}`,
-  );
 }
