@@ -1,5 +1,6 @@
 import { createApiClient } from '../shared/src/client';
 import { createAdministrationClient } from '../shared/src/client/administration';
+import { createManageClient } from '../shared/src/client/manage';
 import { createStaffClient } from '../shared/src/client/staff';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
@@ -11,6 +12,7 @@ export const api = createApiClient(options);
 export const staffApi = createStaffClient(options);
 /** Sites and their forms, kiosks and API tokens (the administration pages). */
 export const adminApi = createAdministrationClient(options);
+export const manageApi = createManageClient(options);
 
 /** A fresh Idempotency-Key for one write (a retry of the same write reuses it). */
 export const newKey = (): string => crypto.randomUUID();

@@ -1,8 +1,13 @@
 import type { ReactNode } from 'react';
 import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
+import { AuditScreen } from './audit/AuditScreen';
 import { KiosksScreen } from './kiosks/KiosksScreen';
 import { OnSiteScreen } from './onSite/OnSiteScreen';
+import { StaffScreen } from './staff/StaffScreen';
+import { VehiclesScreen } from './vehicles/VehiclesScreen';
+import { WatchlistScreen } from './watchlist/WatchlistScreen';
+import { WebhooksScreen } from './webhooks/WebhooksScreen';
 import type { Permissions } from './session/permissions';
 import { SitesScreen } from './sites/SitesScreen';
 import { TokensScreen } from './tokens/TokensScreen';
@@ -25,9 +30,15 @@ export const pages: readonly ConsolePage[] = [
     render: () => <ApprovalsScreen />,
   },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
+  { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
+  { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
   { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
   { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
+  { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
   { path: '/console/tokens', name: 'API tokens', allowed: (can) => can.tokens, render: () => <TokensScreen /> },
+  { path: '/console/webhooks', name: 'Webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
+  { path: '/console/audit', name: 'Audit log', allowed: (can) => can.audit, render: () => <AuditScreen /> },
 ];
 
 export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));

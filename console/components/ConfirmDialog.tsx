@@ -1,27 +1,44 @@
-import type { ReactNode } from 'react';
+import { useState } from 'react';
+import type { HttpOutcome } from '../../shared/src/client/http';
+import { newKey } from '../api';
 import { Dialog } from './Dialog';
 import { ErrorMessage } from './ErrorMessage';
+import { useAction } from './useAction';
 
-interface ConfirmDialogProps {
+interface ConfirmProps {
   title: string;
-  /** The button that does it (its name is the action: "Revoke"). */
+  message: string;
+  /** The confirming button's name (Delete, Disable, Revoke…). */
   confirm: string;
-  busy: boolean;
-  error: string | null;
-  onConfirm(): void;
   onClose(): void;
-  children: ReactNode;
+  /** The write, with one Idempotency-Key per dialog (pressing again after a failure repeats the same write). */
+  action(key: string): Promise<HttpOutcome<unknown>>;
+  onDone(): void;
 }
 
-/** "Are you sure?" for what cannot be undone: says what happens, then Cancel or the action itself. */
-export function ConfirmDialog({ title, confirm, busy, error, onConfirm, onClose, children }: ConfirmDialogProps) {
+/** A destructive write asked twice: the page's button opens this, its own button does it. */
+export function ConfirmDialog({ title, message, confirm, onClose, action, onDone }: ConfirmProps) {
+  const write = useAction();
+  const [key] = useState(newKey);
+  const go = async () => {
+    // A 204 carries no value: map a success to `true` so it is told apart from a failure.
+    const done = await write.run(async () => {
+      const outcome = await action(key);
+      return outcome.kind === 'ok' ? { ...outcome, value: true } : outcome;
+    });
+    if (done) onDone();
+  };
   return (
     <Dialog title={title} onClose={onClose}>
-      {children}
-      <ErrorMessage text={error} />
+      <p>{message}</p>
+      <ErrorMessage text={write.error} />
       <div className="buttons">
-        <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" className="danger" disabled={busy} onClick={onConfirm}>{confirm}</button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="danger" disabled={write.busy} onClick={() => void go()}>
+          {confirm}
+        </button>
       </div>
     </Dialog>
   );

@@ -18,18 +18,5 @@ export function useAction() {
       setBusy(false);
     }
   }, []);
-  /** As `run`, for a write whose answer is empty (204): `true` when it worked. */
-  const done = useCallback(
-    async (request: () => Promise<HttpOutcome<unknown>>): Promise<boolean> => {
-      let worked = false;
-      await run(async () => {
-        const outcome = await request();
-        worked = outcome.kind === 'ok';
-        return outcome;
-      });
-      return worked;
-    },
-    [run],
-  );
-  return { busy, error, setError, run, done };
+  return { busy, error, setError, run };
 }

@@ -25,7 +25,6 @@ export function KiosksScreen() {
   const [code, setCode] = useState<{ name: string; code: PairingCodeAnswer } | null>(null);
   const [revoking, setRevoking] = useState<KioskAnswer | null>(null);
   const pairing = useAction();
-  const revoke = useAction();
   const siteList = sites.value?.data ?? [];
   const openSites = siteList.filter((site) => !site.archivedAt);
   const list = kiosks.value?.data ?? [];
@@ -34,12 +33,6 @@ export function KiosksScreen() {
   const newCode = async (kiosk: KioskAnswer) => {
     const made = await pairing.run(() => adminApi.newPairingCode(kiosk.kioskId, newKey()));
     if (made) setCode({ name: kiosk.name, code: made });
-  };
-  const revokeKiosk = async (kiosk: KioskAnswer) => {
-    if (await revoke.done(() => adminApi.revokeKiosk(kiosk.kioskId))) {
-      setRevoking(null);
-      void kiosks.reload();
-    }
   };
 
   return (
@@ -91,16 +84,15 @@ export function KiosksScreen() {
       {revoking ? (
         <ConfirmDialog
           title={`Revoke ${revoking.name}?`}
+          message="The device stops syncing at once and says it was revoked. What it saved but did not send stays on it until it is paired again."
           confirm="Revoke"
-          busy={revoke.busy}
-          error={revoke.error}
-          onConfirm={() => void revokeKiosk(revoking)}
+          action={() => adminApi.revokeKiosk(revoking.kioskId)}
           onClose={() => setRevoking(null)}
-        >
-          <p>
-            The device stops syncing at once and says it was revoked. What it saved but did not send stays on it until it is paired again.
-          </p>
-        </ConfirmDialog>
+          onDone={() => {
+            setRevoking(null);
+            void kiosks.reload();
+          }}
+        />
       ) : null}
     </section>
   );

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { standardFieldNames } from '../../shared/src/schemas/sites';
 import { adminApi } from '../api';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { failureWords } from '../words';
@@ -172,9 +172,13 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
         <FormPreview fields={draft.fields} />
       </div>
       {leaving ? (
-        <ConfirmDialog title="Leave without saving?" confirm="Leave" busy={false} error={null} onConfirm={onBack} onClose={() => setLeaving(false)}>
+        <Dialog title="Leave without saving?" onClose={() => setLeaving(false)}>
           <p>Your changes to this form are not saved. They are lost if you leave now.</p>
-        </ConfirmDialog>
+          <div className="buttons">
+            <button type="button" onClick={() => setLeaving(false)}>Cancel</button>
+            <button type="button" className="danger" onClick={onBack}>Leave</button>
+          </div>
+        </Dialog>
       ) : null}
     </section>
   );

@@ -4,7 +4,6 @@ import { adminApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
-import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import './tokens.css';
@@ -19,18 +18,11 @@ export function TokensScreen() {
   const sites = useLoaded(readSites);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<TokenAnswer | null>(null);
-  const revoke = useAction();
   const siteList = sites.value?.data ?? [];
   const list = tokens.value?.data ?? [];
   const sitesOf = (token: TokenAnswer) =>
     token.allSites ? 'All sites' : token.siteIds.map((id) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') || 'None';
 
-  const revokeToken = async (token: TokenAnswer) => {
-    if (await revoke.done(() => adminApi.revokeToken(token.tokenId))) {
-      setRevoking(null);
-      void tokens.reload();
-    }
-  };
 
   return (
     <section aria-labelledby="tokens-title">
@@ -74,14 +66,15 @@ export function TokensScreen() {
       {revoking ? (
         <ConfirmDialog
           title={`Revoke ${revoking.name}?`}
+          message="Every request with this token is refused from now on. This cannot be undone."
           confirm="Revoke"
-          busy={revoke.busy}
-          error={revoke.error}
-          onConfirm={() => void revokeToken(revoking)}
+          action={() => adminApi.revokeToken(revoking.tokenId)}
           onClose={() => setRevoking(null)}
-        >
-          <p>Every request with this token is refused from now on. This cannot be undone.</p>
-        </ConfirmDialog>
+          onDone={() => {
+            setRevoking(null);
+            void tokens.reload();
+          }}
+        />
       ) : null}
     </section>
   );

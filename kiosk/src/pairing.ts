@@ -52,10 +52,8 @@ export async function pairWithCode(
   const settings = KioskSettings.parse({ serverUrl, token, siteId, mode, kioskName: name });
   const change = await saveSettings(db, settings);
   if (!change.ok) {
-    return {
-      ok: false,
-      message: `This code is for another site or server, but ${change.message.charAt(0).toLowerCase()}${change.message.slice(1)} Ask a manager for a new code for this kiosk's site.`,
-    };
+    const waiting = `${change.pending} action${change.pending === 1 ? ' is' : 's are'} not synced yet`;
+    return { ok: false, message: `This code pairs the kiosk with another site or server, but ${waiting}. Ask a manager for a new code for this kiosk's site.` };
   }
   return { ok: true, settings };
 }

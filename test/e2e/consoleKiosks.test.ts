@@ -5,8 +5,8 @@ import { pairingQr } from '../../console/kiosks/pairingQr';
 import { pairingLink } from '../../shared/src/schemas/kiosks';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
-import { consoleAndKioskHooks, noSideScroll } from '../support/consoleKiosk';
-import { DESK, PHONE, consolePage, consoleScreenshot, signIn } from '../support/consoleWeb';
+import { consoleAndKioskHooks } from '../support/consoleKiosk';
+import { DESK, PHONE, consolePage, consoleScreenshot, noSidewaysScroll, signIn } from '../support/consoleWeb';
 import { type World, buildWorld } from '../support/factories';
 import type { KioskWeb } from '../support/kioskBuild';
 import { checkInThroughForm, kioskContext, outboxCount, screenshot } from '../support/kioskWeb';
@@ -57,10 +57,10 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     const qr = dialog.getByRole('img', { name: 'Pairing QR code' });
     await expect.poll(() => qr.getAttribute('src')).toBe(await pairingQr(server.baseUrl, code));
     expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosk-code-desk');
     await page.setViewportSize(PHONE);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosk-code-phone');
     await page.setViewportSize(DESK);
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -100,10 +100,10 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     expect(await cell(page, 'Lobby tablet', 'Last seen')).toMatch(/^\d{2}:\d{2}/);
     expect(await cell(page, 'Lobby tablet', 'App version')).toBe(version);
     expect(await cell(page, 'Lobby tablet', 'Needs attention')).toBe('0');
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosks-desk');
     await page.setViewportSize(PHONE);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-kiosks-phone');
     await page.setViewportSize(DESK);
 

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { CheckinConfig, Site } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
-import { consoleAndKioskHooks, noSideScroll } from '../support/consoleKiosk';
-import { DESK, PHONE, consolePage, consoleScreenshot, signIn } from '../support/consoleWeb';
+import { consoleAndKioskHooks } from '../support/consoleKiosk';
+import { DESK, PHONE, consolePage, consoleScreenshot, noSidewaysScroll, signIn } from '../support/consoleWeb';
 import { type World, buildToken, buildWorld } from '../support/factories';
 import { openKioskPage, screenshot } from '../support/kioskWeb';
 import type { KioskWeb } from '../support/kioskBuild';
@@ -95,7 +95,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByRole('rowheader', { name: site2.name, exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Add a site' }).count()).toBe(0);
     expect(await page.getByRole('rowheader').allInnerTexts()).toEqual([site2.name]);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-sites-manager-desk');
 
     await openEditor(page);
@@ -117,10 +117,10 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await expect.poll(previewLabels).toEqual(['First name', 'Last name', 'Email', 'Company', 'I have read the safety rules', 'Visit type']);
     expect(await preview(page).getByLabel('Visit type').locator('option').allInnerTexts()).toEqual(['Choose…', 'Meeting', 'Delivery', 'Interview']);
     expect(await preview(page).getByText('optional').count()).toBe(3);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-form-editor-desk');
     await page.setViewportSize(PHONE);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-form-editor-phone');
     await page.setViewportSize(DESK);
     await page.getByRole('button', { name: 'Save form' }).click();
@@ -166,7 +166,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await signIn(page, server.baseUrl, manager.email, manager.password);
     await page.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
     await page.getByRole('rowheader', { name: site2.name, exact: true }).waitFor();
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-sites-phone');
     await openEditor(page);
 

@@ -2,8 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
-import { noSideScroll } from '../support/consoleKiosk';
-import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, signIn } from '../support/consoleWeb';
+import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, noSidewaysScroll, signIn } from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
 import { type StaffMember, buildStaffUser } from '../support/staff';
@@ -26,9 +25,9 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
 
   async function fitsBothSizes(page: Page, name: string) {
     await consoleScreenshot(page, `${name}-desk`);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await page.setViewportSize(PHONE);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, `${name}-phone`);
     await page.setViewportSize(DESK);
   }
@@ -51,7 +50,7 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     expect(await dialog.getByRole('checkbox', { name: /^All sites/ }).isChecked()).toBe(true);
     await consoleScreenshot(page, 'console-token-create-desk');
     await page.setViewportSize(PHONE);
-    expect(await noSideScroll(page)).toBe(true);
+    expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-token-create-phone');
     await page.setViewportSize(DESK);
     await dialog.getByRole('button', { name: 'Create token' }).click();

@@ -155,6 +155,10 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
     expect(await outboxCount(page)).toBe(2);
     await expect.poll(() => statusBar(page).textContent()).toContain('2 pending');
     await screenshot(page, 'kiosk-revoked');
+    await page.setViewportSize({ width: 360, height: 640 });
+    await screenshot(page, 'kiosk-revoked-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(await serverNames(api, siteId)).toEqual(['Ada IN']);
 
     // A new kiosk for the same site; the device pairs with its code while its actions are pending.

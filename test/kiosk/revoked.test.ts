@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { CreatedKiosk, PairedKiosk } from '../../shared/src/schemas/kiosks';
 import { revokeToken } from '../../server/src/commands/provisioning';
-import { queryOne } from '../../server/src/db/query';
-import { sql } from '../../server/src/db/sql';
 import { attentionOf, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
-import { buildToken, kioskSite } from '../support/factories';
+import { buildSite, buildToken, buildWorld, kioskSite } from '../support/factories';
+import { apiClient } from '../support/http';
 
 // A kiosk whose token the server refuses (401: revoked, or paired again on another device) stops syncing
 // at once, without a retry loop, keeps every saved action, and sends them with the token of a new pairing.
@@ -21,8 +21,20 @@ const isRevoked = (kiosk: { revoked: { subscribe(listener: (value: boolean) => v
 describe('a revoked kiosk', () => {
   it('stops syncing on the first 401, keeps its actions queued as they were, and syncs them once paired again', async () => {
     const { server } = harness;
-    const site = await kioskSite(server);
-    const first = openTestKiosk(server, site);
+    const world = await buildWorld(server);
+    const site = await buildSite(server, world.accountId, 'Lobby');
+    const { token: managerToken } = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['kiosks:manage'] });
+    const manager = apiClient(server.baseUrl, managerToken);
+    const created = await manager.post<CreatedKiosk>('/v1/kiosks', { siteId: site.siteId, mode: 'visitor', name: 'Front desk' });
+    const kioskId = created.body.kiosk.kioskId;
+    /** A fresh code for the kiosk, exchanged as a tablet does: the kiosk's new token (the one before stops working). */
+    const pairAgain = async () => {
+      const code = (await manager.post<{ pairingCode: string }>(`/v1/kiosks/${kioskId}/pairing-code`)).body.pairingCode;
+      return (await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code })).body.token;
+    };
+    const paired = (await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code: created.body.pairingCode })).body;
+    const lobby = { siteId: site.siteId, kioskToken: paired.token, api: world.api };
+    const first = openTestKiosk(server, lobby);
     const { kiosk } = first;
     kiosk.start();
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Lovelace' } });
@@ -30,7 +42,8 @@ describe('a revoked kiosk', () => {
     await drain(kiosk);
     expect(isRevoked(kiosk)).toBe(false);
 
-    await revokeToken(server.database, site.kioskTokenId, new Date());
+    // The kiosk is paired on another device: this one's token is refused from now on.
+    await pairAgain();
     // Saved locally as ever: the screen never waits for the network.
     expect((await kiosk.checkIn({ person: { firstName: 'Bob', lastName: 'Revoked' } })).ok).toBe(true);
     expect((await kiosk.checkOut(ada.value.visitId)).ok).toBe(true);
@@ -51,15 +64,13 @@ describe('a revoked kiosk', () => {
     expect(await attentionOf(kiosk)).toEqual([]);
     await kiosk.close();
 
-    // Paired again for the same site: a new token, the same device database.
-    const { accountId } = (await queryOne<{ accountId: number }>(server.database, sql`SELECT account_id AS "accountId" FROM sites WHERE id = ${site.siteId}`))!;
-    const fresh = await buildToken(server, { accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-    const second = openTestKiosk(server, { ...site, kioskToken: fresh.token }, { databaseName: first.databaseName });
+    // This device is paired again with a new code: a new token, the same device database.
+    const second = openTestKiosk(server, { ...lobby, kioskToken: await pairAgain() }, { databaseName: first.databaseName });
     second.kiosk.start();
     await drain(second.kiosk);
     expect(await second.kiosk.db.outbox.count()).toBe(0);
     expect(isRevoked(second.kiosk)).toBe(false);
-    const people = await serverPeople(site);
+    const people = await serverPeople(lobby);
     expect(people.map((person) => `${person.person.firstName} ${person.status}`).sort()).toEqual(['Ada OUT', 'Bob IN']);
     await second.kiosk.close();
   });

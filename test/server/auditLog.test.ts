@@ -47,6 +47,7 @@ describe('the audit log', () => {
     await check(await api.delete(`/v1/labels/people/${label.body.labelId}`), 'person_label.deleted');
     const entry = await api.post<{ entryId: number }>('/v1/watchlist/people', { email: 'audit@example.com' });
     await check(entry, 'watchlist_entry.created');
+    await check(await api.patch(`/v1/watchlist/people/${entry.body.entryId}`, { reason: 'Seen again' }), 'watchlist_entry.updated');
     await check(await api.delete(`/v1/watchlist/people/${entry.body.entryId}`), 'watchlist_entry.deleted');
     const vehicleLabel = await api.post<{ labelId: number }>('/v1/labels/vehicles', { name: 'Fleet' });
     await check(vehicleLabel, 'vehicle_label.created');

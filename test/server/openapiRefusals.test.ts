@@ -66,6 +66,7 @@ const refusals: Refusal[] = [
   { key: 'POST /watchlist/people', body: { reason: 'No identifier' } },
   { key: 'POST /watchlist/people', body: { firstName: 'Mallory' } },
   { key: 'GET /watchlist/people', query: { limit: '201' } },
+  { key: 'PATCH /watchlist/people/{entryId}', body: { email: 'not-an-email' } },
   { key: 'DELETE /watchlist/people/{entryId}', ...stray },
   { key: 'GET /sites/{siteId}/kiosk/watchlist-digest', ...stray },
   { key: 'POST /admin/accounts', body: {} },

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
 import { builtConsole } from './consoleBuild';
@@ -34,7 +34,3 @@ export function consoleAndKioskHooks(onStarted: (started: ConsoleAndKiosk) => vo
     await started?.server.close();
   });
 }
-
-/** No horizontal scrolling: the scrolling element is no wider than the window. */
-export const noSideScroll = (page: Page) =>
-  page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth <= window.innerWidth);

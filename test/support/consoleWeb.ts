@@ -15,12 +15,15 @@ export const PHONE = { width: 390, height: 844 };
  * The API server (serving the built console) and Chromium for one test file's console tests, closed after
  * them, with any server error printed first (the tests' log level is silent).
  */
-export function consoleBrowserHooks(onStarted: (started: { server: TestServer; browser: Browser }) => void): void {
+export function consoleBrowserHooks(
+  onStarted: (started: { server: TestServer; browser: Browser }) => void,
+  env: Record<string, string> = {},
+): void {
   let started: { server: TestServer; browser: Browser } | undefined;
   beforeAll(async () => {
     await builtConsole();
     const [server, browser] = await Promise.all([
-      startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000', SIGNIN_FAILURES_PER_ADDRESS: '1000' }),
+      startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000', SIGNIN_FAILURES_PER_ADDRESS: '1000', ...env }),
       launchChromium(),
     ]);
     started = { server, browser };
@@ -62,6 +65,10 @@ export function cookieApi(page: Page, baseUrl: string) {
     post: async <T = unknown>(urlPath: string, data: unknown) => json<T>(await page.request.post(`${baseUrl}${urlPath}`, { data, headers })),
   };
 }
+
+/** True when nothing on the page is wider than the window (no horizontal scrolling). */
+export const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth <= window.innerWidth);
 
 /** True when nothing on the page is wider than the window (no horizontal scrolling). */
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -23,14 +23,14 @@ const settingNames: Record<string, string> = { serverUrl: 'a valid server addres
 
 type SiteList = { state: 'idle' } | { state: 'loading' } | { state: 'loaded'; sites: Site[] } | { state: 'failed'; message: string };
 
-/** Asks the server which sites the token can see: the only request the setup screen makes. */
+/** Asks the server which sites the token can see (the token path; pairing with a code asks for nothing else). */
 async function fetchSites(serverUrl: string, token: string): Promise<SiteList> {
   const api = createApiClient({ baseUrl: serverUrl, token, fetch: (url, init) => window.fetch(url, init), now: () => Date.now(), timeoutMs: 10_000 });
   const outcome = await listAllSites(api);
   if (outcome.kind === 'ok') return { state: 'loaded', sites: outcome.value.data };
   if (outcome.kind === 'unreachable') return { state: 'failed', message: `Cannot reach ${serverUrl}. Check the address and the network.` };
   if (outcome.kind === 'refused' && outcome.status === 401) return { state: 'failed', message: 'The server did not accept this token.' };
-  return { state: 'failed', message: 'The server gave an unexpected answer. Check the server URL.' };
+  return { state: 'failed', message: 'The server gave an unexpected answer. Check the server address.' };
 }
 
 /**

@@ -26,6 +26,19 @@ export const CreateWatchlistEntryRequest = z
   });
 export type CreateWatchlistEntryRequest = z.infer<typeof CreateWatchlistEntryRequest>;
 
+/**
+ * `PATCH /watchlist/people/{entryId}`: only the fields sent change; `null` clears one. The entry must still have
+ * an identifier afterwards (422 otherwise, checked against the stored entry).
+ */
+export const UpdateWatchlistEntryRequest = z.strictObject({
+  email: z.email().max(254).nullable().optional(),
+  phone: z.string().trim().max(40).regex(/\d/, 'A phone number needs digits').nullable().optional(),
+  firstName: Text(100).nullable().optional(),
+  lastName: Text(100).nullable().optional(),
+  reason: z.string().trim().max(500).nullable().optional(),
+});
+export type UpdateWatchlistEntryRequest = z.infer<typeof UpdateWatchlistEntryRequest>;
+
 export const WatchlistEntryIdParams = z.object({ entryId: IntId });
 
 const Hash = z.string().regex(/^[0-9a-f]{64}$/);

@@ -1,5 +1,5 @@
-import { CreateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
-import { addWatchlistEntry, removeWatchlistEntry, watchlist } from '../../commands/watchlistEntries';
+import { CreateWatchlistEntryRequest, UpdateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
+import { addWatchlistEntry, removeWatchlistEntry, updateWatchlistEntry, watchlist } from '../../commands/watchlistEntries';
 import { listByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { auditParam, auditReply } from '../../audit/targets';
@@ -28,6 +28,25 @@ export const watchlistRoutes = [
     }),
   }),
   listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', description: 'The watchlist entries of the account, oldest first.', example: watchlistEntryExample, tag, scope: 'watchlist:manage', item: WatchlistEntry }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/watchlist/people/:entryId',
+    summary: 'Change a watchlist entry',
+    description:
+      'Changes the fields sent; `null` clears one. The entry must keep an identifier (an email, a phone, or both first and last name), else 422. New check-ins are matched against the entry as it now reads; check-ins already stopped stay as they are.',
+    examples: { request: { reason: 'Banned until further notice', phone: null }, response: watchlistEntryExample },
+    tag,
+    auth: 'token',
+    scope: 'watchlist:manage',
+    params: WatchlistEntryIdParams,
+    body: UpdateWatchlistEntryRequest,
+    responses: { 200: WatchlistEntry },
+    audit: auditParam('watchlist_entry.updated', 'watchlist_entry', 'entryId'),
+    handler: async ({ db, principal, params, body }) => ({
+      status: 200,
+      body: await updateWatchlistEntry(db, { accountId: principal.accountId, entryId: params.entryId, request: body }),
+    }),
+  }),
   defineRoute({
     method: 'DELETE',
     path: '/watchlist/people/:entryId',

@@ -1,0 +1,99 @@
+import { type FormEvent, useState } from 'react';
+import type { AuditFilter } from '../../shared/src/client/manage';
+import { manageApi } from '../api';
+import { Select } from '../components/Choice';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { LoadMore } from '../components/LoadMore';
+import { SiteFilter } from '../components/SiteFilter';
+import { since } from '../components/time';
+import { usePaged } from '../components/usePaged';
+import { useLive } from '../live/LiveData';
+import { siteLookup } from '../live/siteLookup';
+
+interface Form {
+  from: string;
+  to: string;
+  actor: '' | 'user' | 'token';
+  action: string;
+  siteId: number | null;
+}
+const blank: Form = { from: '', to: '', actor: '', action: '', siteId: null };
+
+/** A day typed in the browser's time zone, as the instant it starts (`next`: the instant it ends). */
+function dayStart(day: string, next = false): string | undefined {
+  if (day === '') return undefined;
+  const at = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(at.getTime())) return undefined;
+  if (next) at.setDate(at.getDate() + 1);
+  return at.toISOString();
+}
+
+const toFilter = (form: Form): AuditFilter => ({
+  from: dayStart(form.from),
+  to: dayStart(form.to, true),
+  actorType: form.actor === '' ? undefined : [form.actor],
+  action: form.action.trim() === '' ? undefined : form.action.trim(),
+  siteIds: form.siteId === null ? undefined : [form.siteId],
+});
+
+/** Every write by staff and tokens, newest first, filtered by dates, who, action and site. */
+export function AuditScreen() {
+  const sites = useLive().sites ?? [];
+  const [form, setForm] = useState<Form>(blank);
+  const [applied, setApplied] = useState<Form>(blank);
+  const events = usePaged((cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }), JSON.stringify(applied));
+  const set = <K extends keyof Form>(name: K) => (value: Form[K]) => setForm((before) => ({ ...before, [name]: value }));
+  const lookup = siteLookup(sites);
+  const siteName = (id: number | null) => (id === null ? 'Account' : lookup.name(id));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied(form);
+  };
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">Audit log</h1>
+      <form className="filters" aria-label="Filters" onSubmit={apply}>
+        <Field label="From" type="date" value={form.from} onChange={set('from')} />
+        <Field label="To" type="date" value={form.to} onChange={set('to')} />
+        <Select label="Who" value={form.actor} onChange={(value) => set('actor')(value === 'user' || value === 'token' ? value : '')}>
+          <option value="">Anyone</option>
+          <option value="user">Staff</option>
+          <option value="token">API tokens and kiosks</option>
+        </Select>
+        <Field label="Action" value={form.action} onChange={set('action')} placeholder="Like vehicle.created" />
+        <SiteFilter sites={sites} value={form.siteId} onChange={set('siteId')} />
+        <div className="filter-buttons">
+          <button type="submit" className="primary">Show</button>
+        </div>
+      </form>
+      <ErrorMessage text={events.error} />
+      {events.items?.length === 0 ? <p className="empty">Nothing recorded for these filters.</p> : null}
+      {events.items && events.items.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Site</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.items.map((event) => (
+              <tr key={event.auditId}>
+                <th scope="row">{since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId))}</th>
+                <td data-label="Who">{event.actor.name} <span className="muted">({event.actor.type === 'user' ? 'staff' : 'token'})</span></td>
+                <td data-label="Action"><code>{event.action}</code></td>
+                <td data-label="Target">{event.target.type.replaceAll('_', ' ')} {event.target.id}</td>
+                <td data-label="Site">{siteName(event.siteId)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <LoadMore hasMore={events.hasMore} busy={events.busy} onClick={events.loadMore} />
+    </section>
+  );
+}

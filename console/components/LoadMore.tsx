@@ -1,0 +1,11 @@
+/** The next keyset page, when there is one. */
+export function LoadMore({ hasMore, busy, onClick }: { hasMore: boolean; busy: boolean; onClick(): void }) {
+  if (!hasMore) return null;
+  return (
+    <div className="more">
+      <button type="button" onClick={onClick} disabled={busy}>
+        Load more
+      </button>
+    </div>
+  );
+}

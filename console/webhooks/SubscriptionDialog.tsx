@@ -1,0 +1,88 @@
+import { type FormEvent, useState } from 'react';
+import type { WebhookSubscriptionAnswer } from '../../shared/src/client/manage';
+import { webhookEventKinds } from '../../shared/src/schemas/webhooks';
+import { manageApi, newKey } from '../api';
+import { CheckGroup, Checkbox } from '../components/Choice';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { ShownOnce } from '../components/ShownOnce';
+import { useWrite } from '../components/useWrite';
+import { useLive } from '../live/LiveData';
+import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
+
+const FIELDS = ['url', 'description', 'events', 'siteIds', 'enabled'] as const;
+
+/** "PERSON_CHECKIN_ENTERED" → "Person checkin entered": the event kinds in words, their code in the API. */
+export const eventWords = (kind: string) => {
+  const words = kind.toLowerCase().replaceAll('_', ' ').replace('checkin', 'check-in');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** Create a subscription (its signing secret then shown once), or edit one (`subscription` given). */
+export function SubscriptionDialog({ subscription, onClose, onDone }: { subscription: WebhookSubscriptionAnswer | null; onClose(): void; onDone(): void }) {
+  const sites = useLive().sites ?? [];
+  const [url, setUrl] = useState(subscription?.url ?? '');
+  const [description, setDescription] = useState(subscription?.description ?? '');
+  const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
+  const [choice, setChoice] = useState<SiteChoice>({ allSites: subscription ? subscription.siteIds === null : true, siteIds: subscription?.siteIds ?? [] });
+  const [enabled, setEnabled] = useState(subscription?.enabled ?? true);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [key] = useState(newKey);
+  const write = useWrite(FIELDS);
+  const toggle = (kind: string, on: boolean) => {
+    setEvents((before) => (on ? [...before, kind] : before.filter((item) => item !== kind)));
+    write.clear('events');
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = webhookEventKinds.filter((kind) => events.includes(kind));
+    if (chosen.length === 0) {
+      write.setError('Choose at least one event.');
+      return;
+    }
+    const trimmed = description.trim();
+    if (subscription) {
+      const body = { url: url.trim(), events: chosen, description: trimmed === '' ? null : trimmed, siteIds: choice.allSites ? null : choice.siteIds, enabled };
+      if (await write.run(() => manageApi.updateWebhook(subscription.subscriptionId, body, key))) onDone();
+      return;
+    }
+    const body = { url: url.trim(), events: chosen, description: trimmed === '' ? undefined : trimmed, siteIds: choice.allSites ? undefined : choice.siteIds };
+    const created = await write.run(() => manageApi.createWebhook(body, key));
+    if (created) {
+      setSecret(created.secret);
+      onDone();
+    }
+  };
+
+  if (secret) {
+    return (
+      <Dialog title="Webhook added" onClose={onClose}>
+        <p>The receiver verifies each delivery with this signing secret (Standard Webhooks).</p>
+        <ShownOnce label="Signing secret" value={secret} />
+        <div className="buttons"><button type="button" className="primary" onClick={onClose}>Done</button></div>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title={subscription ? 'Edit webhook' : 'Add a webhook'} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <Field label="URL" type="url" value={url} onChange={(value) => { setUrl(value); write.clear('url'); }} error={write.fieldErrors.url} placeholder="https://example.com/hooks/gatehouse" />
+        <Field label="Description" value={description} onChange={(value) => { setDescription(value); write.clear('description'); }} error={write.fieldErrors.description} maxLength={500} />
+        <CheckGroup legend="Events" error={write.fieldErrors.events}>
+          {webhookEventKinds.map((kind) => (
+            <Checkbox key={kind} label={eventWords(kind)} checked={events.includes(kind)} onChange={(on) => toggle(kind, on)} />
+          ))}
+        </CheckGroup>
+        <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds} />
+        {subscription ? <Checkbox label="Enabled" checked={enabled} onChange={setEnabled} /> : null}
+        <ErrorMessage text={write.error} />
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={write.busy}>{subscription ? 'Save' : 'Add'}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
