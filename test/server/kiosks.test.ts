@@ -5,6 +5,7 @@ import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { apiClient } from '../support/http';
 import { pairedKiosk } from '../support/kiosks';
+import { type OpenApiDocument, documentValidator } from '../support/openApiValidator';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 
@@ -112,6 +113,8 @@ describe('adding a kiosk and pairing it by code', () => {
     expect(tenth.body.code).toBe('RATE_LIMITED');
     expect(Number(tenth.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect((await guesser.post('/v1/kiosk/pair', { code: created.pairingCode })).status).toBe(429);
+    const doc = (await apiClient(harness.server.baseUrl).get<OpenApiDocument>('/v1/openapi.json')).body;
+    expect(documentValidator(doc).responseErrors('POST /kiosk/pair', 429, tenth.body)).toEqual([]);
     // Another address is not held back, and the code was not spent.
     expect((await device().post('/v1/kiosk/pair', { code: created.pairingCode })).status).toBe(200);
   });

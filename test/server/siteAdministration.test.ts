@@ -6,6 +6,7 @@ import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { buildToken, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
+import { type OpenApiDocument, documentValidator } from '../support/openApiValidator';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 import { arrive, uniquePlate, visits } from '../support/vehicles';
@@ -101,6 +102,9 @@ describe('the form PUT with If-Match', () => {
     expect(stale.body.code).toBe('PRECONDITION_FAILED');
     expect(stale.body.current).toMatchObject({ siteId: world.siteId, requiresApproval: true });
     expect(stale.headers.get('etag')).toBe(current);
+    // The refusal is one the API reference describes.
+    const doc = (await apiClient(harness.server.baseUrl).get<OpenApiDocument>('/v1/openapi.json')).body;
+    expect(documentValidator(doc).responseErrors('PUT /sites/{siteId}/checkins/people/config', 412, stale.body)).toEqual([]);
     expect((await world.api.get<CheckinConfig>(path)).body.requiresApproval).toBe(true);
     // Without If-Match it replaces as before.
     expect((await world.api.put(path, theirs)).status).toBe(200);

@@ -4,9 +4,11 @@ import * as alerts from '../../../shared/src/schemas/alerts';
 import * as audit from '../../../shared/src/schemas/audit';
 import * as staff from '../../../shared/src/schemas/staff';
 import { Problem } from '../../../shared/src/schemas/common';
+import * as kiosks from '../../../shared/src/schemas/kiosks';
 import * as labels from '../../../shared/src/schemas/labels';
 import * as people from '../../../shared/src/schemas/personCheckins';
 import * as sites from '../../../shared/src/schemas/sites';
+import * as tokens from '../../../shared/src/schemas/tokens';
 import * as vehicles from '../../../shared/src/schemas/vehicles';
 import * as watchlist from '../../../shared/src/schemas/watchlist';
 import * as webhooks from '../../../shared/src/schemas/webhooks';
@@ -34,6 +36,8 @@ const named: Array<[z.ZodType, string]> = [
   [sites.Site, 'Site'],
   [sites.CheckinConfig, 'CheckinConfig'],
   [sites.CheckinConfigUpdate, 'CheckinConfigUpdate'],
+  [sites.CreateSiteBody, 'CreateSiteBody'],
+  [sites.UpdateSiteRequest, 'UpdateSiteRequest'],
   [labels.PersonLabel, 'PersonLabel'],
   [labels.CreatePersonLabelRequest, 'CreatePersonLabelRequest'],
   [labels.UpdatePersonLabelRequest, 'UpdatePersonLabelRequest'],
@@ -66,6 +70,15 @@ const named: Array<[z.ZodType, string]> = [
   [admin.UpdateTokenRequest, 'UpdateTokenRequest'],
   [admin.Token, 'Token'],
   [admin.CreatedToken, 'CreatedToken'],
+  // API tokens and kiosks
+  [tokens.CreateApiTokenRequest, 'CreateApiTokenRequest'],
+  [kiosks.Kiosk, 'Kiosk'],
+  [kiosks.CreateKioskRequest, 'CreateKioskRequest'],
+  [kiosks.CreatedKiosk, 'CreatedKiosk'],
+  [kiosks.PairingCode, 'PairingCode'],
+  [kiosks.PairKioskRequest, 'PairKioskRequest'],
+  [kiosks.PairedKiosk, 'PairedKiosk'],
+  [kiosks.HeartbeatRequest, 'HeartbeatRequest'],
   // Staff accounts
   [staff.StaffUser, 'StaffUser'],
   [staff.SignInRequest, 'SignInRequest'],

@@ -21,22 +21,26 @@ function takesOccurredAt(route: Route, schemas: SchemaCollector): boolean {
 
 /** The schema of a 409's body: Problem, with `current` typed as the resource this route's conflicts carry. */
 function conflictSchema(route: Route, schemas: SchemaCollector): JsonObject {
-  const declared = route.conflict?.current;
+  return problemWithCurrent(route, route.conflict?.current, 'Conflict', schemas);
+}
+
+/** Problem, with `current` typed as `declared` (a named schema, or several), in a component named for them. */
+function problemWithCurrent(route: Route, declared: z.ZodType | readonly z.ZodType[] | undefined, suffix: string, schemas: SchemaCollector): JsonObject {
   if (!declared) return { $ref: componentRef('Problem') };
   const currents = Array.isArray(declared) ? declared : [declared];
   const ids = currents.map((current: z.ZodType) => {
     const id = namedSchemas.get(current)?.id;
-    if (!id) throw new Error(`OpenAPI: name the conflict resource of ${route.method} ${route.path} in openapi/components.ts`);
+    if (!id) throw new Error(`OpenAPI: name the \`current\` resource of ${route.method} ${route.path} in openapi/components.ts`);
     schemas.toSchema(current, 'output');
     return id;
   });
   const refs = ids.map((id) => ({ $ref: componentRef(id) }));
-  const name = `${ids.join('Or')}Conflict`;
+  const name = `${ids.join('Or')}${suffix}`;
   // Problem is closed (no other properties), so this is Problem written out again with `current`, not an allOf.
   const problem = schemas.components.Problem as { properties: JsonObject };
   schemas.add(name, {
     ...problem,
-    description: `A problem whose \`current\` is the ${ids.join(' or ')} as it is now (on a state conflict; absent for IDEMPOTENCY_KEY_IN_USE).`,
+    description: `A problem whose \`current\` is the ${ids.join(' or ')} as it is now${suffix === 'Conflict' ? ' (on a state conflict; absent for IDEMPOTENCY_KEY_IN_USE)' : ''}.`,
     properties: { ...problem.properties, current: refs.length === 1 ? refs[0] : { anyOf: refs } },
   });
   return { $ref: componentRef(name) };
@@ -104,10 +108,12 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
       ? 'RATE_LIMITED: the token\'s budget per minute is spent, or (without a valid token) the client address\'s (retry after `Retry-After`)'
       : 'RATE_LIMITED: the client address\'s budget per minute is spent (retry after `Retry-After`)',
   ]);
-  for (const [status, description] of Object.entries(route.refusals ?? {})) {
+  for (const [status, refusal] of Object.entries(route.refusals ?? {})) {
+    const description = typeof refusal === 'string' ? refusal : refusal.description;
+    const schema = typeof refusal === 'string' ? undefined : problemWithCurrent(route, refusal.current, 'Current', schemas);
     const same = described.find(([known]) => known === Number(status));
     if (same) same[1] = `${same[1]}; ${description}`;
-    else described.push([Number(status), description]);
+    else described.push([Number(status), description, schema]);
   }
   described.sort(([a], [b]) => a - b);
   described.push([431, 'HEADERS_TOO_LARGE: the request headers are over 16 KiB in all']);

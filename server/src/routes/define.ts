@@ -46,6 +46,9 @@ export interface RouteConflict {
   current?: z.ZodType | readonly z.ZodType[];
 }
 
+/** A refusal particular to a route: `CODE: when`, and the resource its `current` carries, if any. */
+export type RouteRefusal = string | { description: string; current: z.ZodType };
+
 /** Headers a route's success (and 304) responses carry besides those every response carries. */
 export type SuccessHeader = 'ETag' | 'Cache-Control';
 
@@ -68,7 +71,7 @@ export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType 
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   conflict?: RouteConflict;
   /** Refusals of this route beyond those every route of its kind answers, by status: `CODE: when`. */
-  refusals?: Readonly<Record<number, string>>;
+  refusals?: Readonly<Record<number, RouteRefusal>>;
   headers?: readonly SuccessHeader[];
   params?: P;
   query?: Q;
@@ -111,7 +114,7 @@ export interface Route {
   scope?: Scope;
   audit?: RouteAudit;
   conflict?: RouteConflict;
-  refusals?: Readonly<Record<number, string>>;
+  refusals?: Readonly<Record<number, RouteRefusal>>;
   headers: readonly SuccessHeader[];
   params?: z.ZodType;
   query?: z.ZodType;

@@ -83,7 +83,12 @@ export const siteRoutes = [
     params: SiteParams,
     body: CheckinConfigUpdate,
     responses: { 200: CheckinConfig },
-    refusals: { 412: 'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)' },
+    refusals: {
+      412: {
+        description: 'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)',
+        current: CheckinConfig,
+      },
+    },
     audit: (ctx) => ({ action: 'site.config_updated', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
     handler: async (ctx) => {
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
