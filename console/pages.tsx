@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
 import { AuditScreen } from './audit/AuditScreen';
+import { HistoryScreen } from './history/HistoryScreen';
 import { KiosksScreen } from './kiosks/KiosksScreen';
 import { OnSiteScreen } from './onSite/OnSiteScreen';
 import { StaffScreen } from './staff/StaffScreen';
@@ -30,6 +31,7 @@ export const pages: readonly ConsolePage[] = [
     render: () => <ApprovalsScreen />,
   },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
   // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
   { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
   { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },

@@ -55,6 +55,7 @@ const refusals: Refusal[] = [
   { key: `POST ${P}/{checkinId}/deny`, body: { reason: 5 } },
   { key: 'POST /checkins/people/search', body: { status: ['NOPE'] } },
   { key: 'POST /checkins/people/search', body: { siteIds: [0] } },
+  { key: 'POST /checkins/people/search', body: { overlapsFrom: '2026-11-25' } },
   { key: 'POST /labels/people', body: {} },
   { key: 'POST /labels/people', body: { name: '   ' } },
   { key: 'POST /labels/people', body: { name: 'Contractor', color: 'red' } },
@@ -105,6 +106,7 @@ const refusals: Refusal[] = [
   { key: `POST ${V}/{checkinId}/deny`, body: { reason: ['x'] } },
   { key: 'POST /checkins/vehicles/search', body: { status: ['ON_BREAK'] } },
   { key: 'POST /checkins/vehicles/search', body: { licensePlate: '--' } },
+  { key: 'POST /checkins/vehicles/search', body: { overlapsTo: 'tomorrow' } },
   { key: 'POST /webhooks/subscriptions', body: { url: 'ftp://hooks.example.com/x', events: ['VEHICLE_CHECKIN_ENTERED'] } },
   { key: 'POST /webhooks/subscriptions', body: { url: 'https://hooks.example.com/x', events: [] } },
   { key: 'GET /webhooks/subscriptions', query: { limit: '-1' } },
@@ -131,6 +133,7 @@ const refusals: Refusal[] = [
   { key: 'POST /alerts/{kind}/{checkinId}/acknowledge', ...stray, owner: true },
   { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
   { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
+  { key: 'GET /checkins/people/export', query: { from: '2026-11-25', to: '2026-11-25', q: '' }, owner: true },
   { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
   { key: 'POST /sites', body: { name: ' ', timezone: 'Mars/Olympus' } },
   { key: 'PATCH /sites/{siteId}', body: { archived: 'yes' } },
@@ -147,6 +150,7 @@ const refusals: Refusal[] = [
   { key: 'GET /admin/accounts', query: { limit: '0' } },
   { key: 'GET /admin/accounts/{accountId}/sites', ...stray },
   { key: 'GET /admin/accounts/{accountId}/tokens', query: { cursor: '' } },
+  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {

@@ -1,6 +1,7 @@
 import { standardFieldNames } from '../../../shared/src/schemas/sites';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, empty, join, sql } from '../db/sql';
+import { overlapSql, personTextSql } from './visitFilters';
 
 /** What to export (docs/api.md, Export); `siteIds` undefined: every site of the account. */
 export interface ExportFilter {
@@ -9,6 +10,10 @@ export interface ExportFilter {
   /** A day (`2026-11-25`, in each site's zone) or an RFC 3339 instant. */
   from: string;
   to: string;
+  /** People only: the search's `q` (a prefix of first name, last name, email or company). */
+  q?: string;
+  /** Vehicles only: the normalized plate of the search's `licensePlate`. */
+  plateNorm?: string;
   now: Date;
 }
 
@@ -24,10 +29,10 @@ const endOf = (value: string): Sql =>
   isDay(value) ? sql`((${value}::date + 1)::timestamp AT TIME ZONE s.timezone)` : sql`${value}::timestamptz`;
 
 /** The visits of `table` (alias c, joined to its site s) that overlap the range: entered before its end, not left before its start. */
-function overlapSql(filter: ExportFilter): Sql {
+function overlapOf(filter: ExportFilter): Sql {
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) where.push(sql`c.site_id = ANY(${filter.siteIds}::int[])`);
-  where.push(sql`c.entry_at < ${endOf(filter.to)}`, sql`(c.exit_at IS NULL OR c.exit_at > ${startOf(filter.from)})`);
+  where.push(overlapSql(startOf(filter.from), endOf(filter.to)));
   return join(where, ' AND ');
 }
 
@@ -76,7 +81,7 @@ export function personExportRows(db: Executor, filter: ExportFilter): AsyncGener
         SELECT count(*)::int AS breaks,
                coalesce(round(sum(extract(epoch FROM coalesce(pb.ended_at, c.exit_at, ${filter.now}::timestamptz) - pb.started_at)) / 60), 0)::int AS break_minutes
           FROM person_breaks pb WHERE pb.account_id = c.account_id AND pb.checkin_id = c.id) b
-     WHERE ${overlapSql(filter)} AND c.id > ${after}
+     WHERE ${overlapOf(filter)} ${filter.q ? sql`AND ${personTextSql(filter.q)}` : empty} AND c.id > ${after}
      ORDER BY c.id LIMIT ${PAGE}`);
 }
 
@@ -102,7 +107,7 @@ export function vehicleExportRows(db: Executor, filter: ExportFilter): AsyncGene
            c.entry_at, c.exit_source, c.exit_at, c.stop_reason, c.decided_by->>'name' AS decided_by
       FROM vehicle_checkins c
       JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
-     WHERE ${overlapSql(filter)} AND c.id > ${after}
+     WHERE ${overlapOf(filter)} ${filter.plateNorm === undefined ? empty : sql`AND c.plate_norm = ${filter.plateNorm}`} AND c.id > ${after}
      ORDER BY c.id LIMIT ${PAGE}`);
 }
 

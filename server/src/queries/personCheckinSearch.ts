@@ -6,6 +6,7 @@ import type { Executor } from '../db/query';
 import { type Sql, join, sql } from '../db/sql';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
+import { overlapPartsSql, personTextSql } from './visitFilters';
 
 export interface PersonCheckinFilter {
   accountId: number;
@@ -16,6 +17,9 @@ export interface PersonCheckinFilter {
   exitSource?: Source[];
   from?: Date;
   to?: Date;
+  /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
+  overlapsFrom?: Date;
+  overlapsTo?: Date;
   q?: string;
   limit: number;
   cursor?: string;
@@ -26,12 +30,9 @@ const LIST = 'person_checkins';
 
 const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 
-/** `%` and `_` in a user's text are literal characters, not patterns. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /**
  * The statement for one keyset page (limit + 1 rows), newest entry first, every filter a bind parameter,
- * each shape served by an index (migrations 0001 and 0011); with the scope its cursors belong to. Apart from
+ * each shape served by an index (migrations 0001, 0011 and 0019); with the scope its cursors belong to. Apart from
  * running it, so the benchmark can EXPLAIN exactly what runs.
  */
 export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement: Sql; scope: string } {
@@ -52,17 +53,17 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement
   if (filter.exitSource?.length) where.push(oneOf(sql`c.exit_source`, filter.exitSource));
   if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
   if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
-  if (filter.q) {
-    // Lowered by PostgreSQL, like the columns (JavaScript's toLowerCase differs for some letters, such as a
-    // final Greek sigma); lower() of a value is folded to a constant, so the prefix indexes still serve.
-    const prefix = sql`lower(${`${escapeLike(filter.q)}%`})`;
-    where.push(
-      sql`(lower(c.first_name) LIKE ${prefix} OR lower(c.last_name) LIKE ${prefix} OR lower(c.email) LIKE ${prefix} OR lower(c.company) LIKE ${prefix})`,
-    );
-  }
+  if (filter.q) where.push(personTextSql(filter.q));
   // An empty cursor is malformed (400), not absent.
   if (filter.cursor !== undefined) where.push(afterCursorSql(sql`c.entry_at`, sql`c.id`, decodeCursor(filter.cursor, scope)));
-  const statement = sql`${CHECKIN_SELECT} WHERE ${join(where, ' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${filter.limit + 1}`;
+  const limit = filter.limit + 1;
+  const page = (part: Sql[]) => sql`${CHECKIN_SELECT} WHERE ${join([...where, ...part], ' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
+  if (filter.overlapsFrom === undefined && filter.overlapsTo === undefined) return { statement: page([]), scope };
+  // An open end is the beginning or the end of time; each part is read from its own index, then merged.
+  const start = filter.overlapsFrom ? sql`${filter.overlapsFrom}::timestamptz` : sql`'-infinity'::timestamptz`;
+  const end = filter.overlapsTo ? sql`${filter.overlapsTo}::timestamptz` : sql`'infinity'::timestamptz`;
+  const parts = overlapPartsSql(start, end).map((part) => sql`(${page([part])})`);
+  const statement = sql`SELECT * FROM (${join(parts, ' UNION ALL ')}) AS c ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
   return { statement, scope };
 }
 

@@ -5,6 +5,7 @@ import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, raw, sql } from '../db/sql';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { type KeysetPosition, afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
+import { overlapPartsSql, overlapSql } from './visitFilters';
 
 export interface VehicleCheckinFilter {
   accountId: number;
@@ -15,6 +16,9 @@ export interface VehicleCheckinFilter {
   status?: VehicleStatus[];
   from?: Date;
   to?: Date;
+  /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
+  overlapsFrom?: Date;
+  overlapsTo?: Date;
   limit: number;
   cursor?: string;
 }
@@ -54,10 +58,22 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { stateme
   const position: KeysetPosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, scope);
   const after = position ? afterCursorSql(sql`c.entry_at`, sql`c.id`, position) : undefined;
   const limit = filter.limit + 1;
+  const overlaps = filter.overlapsFrom !== undefined || filter.overlapsTo !== undefined;
+  // An open end is the beginning or the end of time.
+  const start = filter.overlapsFrom ? sql`${filter.overlapsFrom}::timestamptz` : sql`'-infinity'::timestamptz`;
+  const end = filter.overlapsTo ? sql`${filter.overlapsTo}::timestamptz` : sql`'infinity'::timestamptz`;
+  // By plate, the plate index narrows enough: the overlap is one more condition.
+  if (overlaps && filter.plateNorm !== undefined) where.push(overlapSql(start, end));
   const branch = (group: number, condition: Sql | undefined, keyset: boolean) =>
     sql`SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${raw(String(group))} AS sort_group FROM vehicle_checkins c
      WHERE ${join([...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])], ' AND ')}
      ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
+  if (filter.plateNorm === undefined && overlaps) {
+    // Each part of the overlap is read from its own index, then merged.
+    const parts = overlapPartsSql(start, end).map((part) => sql`(${branch(REST_GROUP, part, true)})`);
+    const statement = sql`SELECT * FROM (${join(parts, ' UNION ALL ')}) AS page ORDER BY entry_at DESC, id DESC LIMIT ${limit}`;
+    return { statement, scope };
+  }
   if (filter.plateNorm === undefined) return { statement: branch(REST_GROUP, undefined, true), scope };
   // A cursor in the second group (or one from a list without plate) has left the open visits behind.
   const inRest = position !== undefined && (position.group ?? REST_GROUP) !== OPEN_GROUP;

@@ -5,3 +5,4 @@ export * from './vehicleCheckin';
 export * from './checkinForm';
 export * from './plate';
 export * from './watchlist';
+export * from './siteDay';

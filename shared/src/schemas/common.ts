@@ -12,6 +12,10 @@ export const Timestamp = z.iso.datetime({ precision: 3 });
 /** An RFC 3339 instant a client sends (any offset, any precision). */
 export const Instant = z.iso.datetime({ offset: true });
 
+/** A search's overlap range (`overlapsFrom`, `overlapsTo`) may not end before it starts. */
+export const overlapInOrder = (body: { overlapsFrom?: string; overlapsTo?: string }): boolean =>
+  !body.overlapsFrom || !body.overlapsTo || Date.parse(body.overlapsFrom) <= Date.parse(body.overlapsTo);
+
 export const sources = ['API', 'KIOSK', 'QR_CODE', 'WORKFORCE', 'MANUAL', 'OTHER'] as const;
 export const Source = z.enum(sources);
 export type Source = z.infer<typeof Source>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Actor } from './staff';
 import { personStatuses } from '../domain/personCheckin';
-import { BodyCursor, Id, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList, sources } from './common';
+import { BodyCursor, Id, Instant, Limit, PageQuery, overlapInOrder, Source, Text, Timestamp, commaList, sources } from './common';
 
 export const PersonStatus = z.enum(personStatuses);
 
@@ -79,6 +79,8 @@ export const PeopleCheckinsSearchRequest = z
     exitSource: z.array(z.enum(sources)).optional(),
     from: Instant.optional(),
     to: Instant.optional(),
+    overlapsFrom: Instant.optional(),
+    overlapsTo: Instant.optional(),
     q: z.string().trim().min(1).max(100).optional(),
     limit: Limit.optional(),
     cursor: BodyCursor.optional(),
@@ -86,5 +88,6 @@ export const PeopleCheckinsSearchRequest = z
   .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
     path: ['to'],
     message: 'to must not be before from',
-  });
+  })
+  .refine(overlapInOrder, { path: ['overlapsTo'], message: 'overlapsTo must not be before overlapsFrom' });
 export type PeopleCheckinsSearchRequest = z.infer<typeof PeopleCheckinsSearchRequest>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Actor } from './staff';
 import { plateProblem } from '../domain/plate';
 import { vehicleStatuses } from '../domain/vehicleCheckin';
-import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, Source, Text, Timestamp, commaList } from './common';
+import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, overlapInOrder, Source, Text, Timestamp, commaList } from './common';
 import { Color } from './labels';
 
 /** A plate as entered (trimmed; returned so), valid once normalized (docs/api.md, License plates), else 422 / 400 in a query. */
@@ -140,13 +140,16 @@ export const VehicleCheckinsSearchRequest = z
     status: z.array(VehicleStatus).optional(),
     from: Instant.optional(),
     to: Instant.optional(),
+    overlapsFrom: Instant.optional(),
+    overlapsTo: Instant.optional(),
     limit: Limit.optional(),
     cursor: BodyCursor.optional(),
   })
   .refine((body) => !body.from || !body.to || Date.parse(body.from) <= Date.parse(body.to), {
     path: ['to'],
     message: 'to must not be before from',
-  });
+  })
+  .refine(overlapInOrder, { path: ['overlapsTo'], message: 'overlapsTo must not be before overlapsFrom' });
 export type VehicleCheckinsSearchRequest = z.infer<typeof VehicleCheckinsSearchRequest>;
 
 // The change feed of registered vehicles and vehicle labels, for kiosks that keep a local copy (docs/api.md).

@@ -15,6 +15,7 @@ import * as gateVehicles from './0014_gate_vehicles';
 import * as fairDeliveryClaims from './0015_fair_delivery_claims';
 import * as staff from './0016_staff';
 import * as kiosks from './0018_kiosks';
+import * as stayIndexes from './0019_stay_indexes';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -36,4 +37,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0015_fair_delivery_claims', up: fairDeliveryClaims.up },
   { name: '0016_staff', up: staff.up },
   { name: '0018_kiosks', up: kiosks.up },
+  { name: '0019_stay_indexes', up: stayIndexes.up },
 ];

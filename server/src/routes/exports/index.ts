@@ -1,4 +1,5 @@
-import { CsvText, ExportQuery } from '../../../../shared/src/schemas/exports';
+import { normalizePlate } from '../../../../shared/src/domain';
+import { CsvText, ExportQuery, PersonExportQuery, VehicleExportQuery } from '../../../../shared/src/schemas/exports';
 import type { AuditRecord } from '../../audit/record';
 import type { Principal } from '../../auth/principal';
 import type { Executor } from '../../db/query';
@@ -10,9 +11,17 @@ import { defineRoute } from '../define';
 const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
 
 const query = { siteIds: '1,2', from: '2026-11-25', to: '2026-11-25' };
+const personQuery = { ...query, q: 'love' };
 
-async function filterOf(db: Executor, principal: Principal, input: ExportQuery, now: Date): Promise<ExportFilter> {
-  return { accountId: principal.accountId, siteIds: await viewableSites(db, principal, input.siteIds), from: input.from, to: input.to, now };
+async function filterOf(
+  db: Executor,
+  principal: Principal,
+  input: ExportQuery & { q?: string; licensePlate?: string },
+  now: Date,
+): Promise<ExportFilter> {
+  const siteIds = await viewableSites(db, principal, input.siteIds);
+  const plateNorm = input.licensePlate === undefined ? undefined : normalizePlate(input.licensePlate);
+  return { accountId: principal.accountId, siteIds, from: input.from, to: input.to, q: input.q, plateNorm, now };
 }
 
 /** An export names no person: only that the account's check-ins were exported, and by whom (the audit row). */
@@ -31,15 +40,15 @@ export const exportRoutes = [
     method: 'GET',
     path: '/checkins/people/export',
     summary: 'Person check-ins as CSV (RFC 4180, UTF-8 with BOM), for a range of days',
-    description: `One row per visit: checkinId, site, status, names, email, phone, company, host, purpose, one column per custom field of the sites (by label), entry and exit source and time, breaks, minutes on break, decided by. ${RANGE}`,
+    description: `One row per visit: checkinId, site, status, names, email, phone, company, host, purpose, one column per custom field of the sites (by label), entry and exit source and time, breaks, minutes on break, decided by. ${RANGE} \`q\` keeps the visits whose first name, last name, email or company begins with it (case-insensitive), as in the search.`,
     examples: {
-      query,
+      query: personQuery,
       response: '\uFEFFcheckinId,site,status,firstName,lastName,email,phone,company,host,purpose,entrySource,entryTime,exitSource,exitTime,breaks,minutesOnBreak,decidedBy\r\n41,Main lobby,OUT,Ada,Lovelace,ada@example.com,,Analytical Engines,Grace Hopper,Meeting,KIOSK,2026-11-25T09:02:11+01:00,MANUAL,2026-11-25T11:40:00+01:00,1,12,\r\n',
     },
     tag: 'Exports',
     auth: 'token',
     scope: 'exports:read',
-    query: ExportQuery,
+    query: PersonExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
     audit: audited('checkins.exported'),
@@ -50,7 +59,7 @@ export const exportRoutes = [
     method: 'GET',
     path: '/checkins/vehicles/export',
     summary: 'Vehicle check-ins as CSV (RFC 4180, UTF-8 with BOM), for a range of days',
-    description: `One row per visit: checkinId, site, status, license plate, driver, notes, entry and exit source and time, stop reason, decided by. ${RANGE}`,
+    description: `One row per visit: checkinId, site, status, license plate, driver, notes, entry and exit source and time, stop reason, decided by. ${RANGE} \`licensePlate\` keeps that plate's visits (compared normalized), as in the search.`,
     examples: {
       query,
       response: '\uFEFFcheckinId,site,status,licensePlate,driver,notes,entrySource,entryTime,exitSource,exitTime,stopReason,decidedBy\r\n7,North gate,OUT,B-AB 123,Sam Driver,,KIOSK,2026-11-25T07:55:00+01:00,KIOSK,2026-11-25T16:10:00+01:00,,\r\n',
@@ -58,7 +67,7 @@ export const exportRoutes = [
     tag: 'Exports',
     auth: 'token',
     scope: 'exports:read',
-    query: ExportQuery,
+    query: VehicleExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
     audit: audited('vehicle_checkins.exported'),

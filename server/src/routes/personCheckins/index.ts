@@ -100,7 +100,7 @@ export const personCheckinRoutes = [
     path: '/checkins/people/search',
     summary: 'Search person check-ins across one, several or all sites the token can view',
     description:
-      'Searches the check-ins of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404). `from` and `to` bound `entry.at`, and `to` must not be before `from`. `q` is a case-insensitive prefix of first name, last name, email or company. A search changes nothing and takes no Idempotency-Key.',
+      'Searches the check-ins of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404). `from` and `to` bound `entry.at`, and `to` must not be before `from`. `overlapsFrom` and `overlapsTo` (either may be left out) keep the visits that overlap that range: entered before `overlapsTo`, and left after `overlapsFrom` or not yet left (the rule of the export). `q` is a case-insensitive prefix of first name, last name, email or company. A search changes nothing and takes no Idempotency-Key.',
     examples: { request: { siteIds: [1], status: ['IN', 'ON_BREAK'], q: 'love', limit: 20 }, response: pageOf(personCheckinExample) },
     tag,
     auth: 'token',
@@ -119,6 +119,8 @@ export const personCheckinRoutes = [
         exitSource: body.exitSource,
         from: body.from ? new Date(body.from) : undefined,
         to: body.to ? new Date(body.to) : undefined,
+        overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
+        overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
         q: body.q,
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,

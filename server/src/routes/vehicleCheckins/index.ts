@@ -95,7 +95,7 @@ export const vehicleCheckinRoutes = [
     path: '/checkins/vehicles/search',
     summary: 'Search vehicle check-ins across sites; by plate, its open visit comes first',
     description:
-      'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). A search changes nothing and takes no Idempotency-Key.',
+      'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). `overlapsFrom` and `overlapsTo` keep the visits that overlap that range: entered before `overlapsTo`, and left after `overlapsFrom` or not yet left (the rule of the export). A search changes nothing and takes no Idempotency-Key.',
     examples: { request: { licensePlate: 'bgh1234', status: ['IN', 'PENDING'] }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
@@ -113,6 +113,8 @@ export const vehicleCheckinRoutes = [
         status: body.status,
         from: body.from ? new Date(body.from) : undefined,
         to: body.to ? new Date(body.to) : undefined,
+        overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
+        overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,
       }),
