@@ -34,7 +34,8 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
     approveVehicles: has('checkins:approve') && has('vehicles:write'),
     alerts: has('alerts:manage'),
-    history: has('checkins:read'),
+    // History is the managers' (docs/running-a-site.md, Roles): reception and security work from On site now.
+    history: has('checkins:read') && has('exports:read'),
     exportHistory: has('exports:read'),
     vehicles: has('vehicles:read'),
     manageVehicles: has('vehicles:write') && has('labels:write'),

@@ -78,7 +78,7 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await signIn(page, server.baseUrl, staff.reception, PASSWORD);
     const nav = page.getByRole('navigation');
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts', 'History']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts']);
 
     // A check-in made elsewhere shows without a reload; site 2's never does.
     expect((await world.api.post(`/v1/sites/${world.otherSiteId}/checkins/people`, visitor('Otto', 'Elsewhere'))).status).toBe(201);

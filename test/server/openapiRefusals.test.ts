@@ -135,6 +135,7 @@ const refusals: Refusal[] = [
   { key: 'GET /checkins/people/export', query: { from: '2026-11-31', to: '2026-12-01' }, owner: true },
   { key: 'GET /checkins/people/export', query: { from: '2026-11-25', to: '2026-11-25', q: '' }, owner: true },
   { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25' }, owner: true },
+  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' }, owner: true },
   { key: 'POST /sites', body: { name: ' ', timezone: 'Mars/Olympus' } },
   { key: 'PATCH /sites/{siteId}', body: { archived: 'yes' } },
   { key: 'GET /tokens', query: { channel: 'ROBOT' }, owner: true },
@@ -150,7 +151,6 @@ const refusals: Refusal[] = [
   { key: 'GET /admin/accounts', query: { limit: '0' } },
   { key: 'GET /admin/accounts/{accountId}/sites', ...stray },
   { key: 'GET /admin/accounts/{accountId}/tokens', query: { cursor: '' } },
-  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' }, owner: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {
