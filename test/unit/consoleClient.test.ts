@@ -52,10 +52,15 @@ const user = (role: string): StaffUserAnswer => ({
 
 describe('what the console shows a role', () => {
   it('lets reception decide on people but not vehicles, security not check in by hand, an unknown role nothing', () => {
-    expect(permissionsOf(user('reception'))).toEqual({ onSite: true, checkInOut: true, approvePeople: true, approveVehicles: false, alerts: true });
-    expect(permissionsOf(user('security'))).toEqual({ onSite: true, checkInOut: false, approvePeople: true, approveVehicles: true, alerts: true });
-    expect(permissionsOf(user('owner'))).toEqual({ onSite: true, checkInOut: true, approvePeople: true, approveVehicles: true, alerts: true });
-    expect(Object.values(permissionsOf(user('auditor-from-the-future')))).toEqual([false, false, false, false, false]);
+    const granted = (role: string) => Object.entries(permissionsOf(user(role))).filter(([, yes]) => yes).map(([what]) => what).sort();
+    expect(granted('reception')).toEqual(['alerts', 'approvePeople', 'checkInOut', 'onSite', 'vehicles']);
+    expect(granted('security')).toEqual(['alerts', 'approvePeople', 'approveVehicles', 'manageVehicles', 'onSite', 'vehicles', 'watchlist']);
+    expect(granted('manager')).toEqual([
+      'alerts', 'approvePeople', 'approveVehicles', 'audit', 'checkInOut', 'exportHistory', 'history', 'kiosks', 'manageVehicles', 'onSite',
+      'sites', 'vehicles', 'watchlist',
+    ]);
+    expect(Object.values(permissionsOf(user('owner'))).every(Boolean)).toBe(true);
+    expect(Object.values(permissionsOf(user('auditor-from-the-future'))).some(Boolean)).toBe(false);
   });
 
   it('lists people and vehicles of the chosen site, longest on site first', () => {
