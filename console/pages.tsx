@@ -3,12 +3,15 @@ import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
 import { AuditScreen } from './audit/AuditScreen';
 import { HistoryScreen } from './history/HistoryScreen';
+import { KiosksScreen } from './kiosks/KiosksScreen';
 import { OnSiteScreen } from './onSite/OnSiteScreen';
 import { StaffScreen } from './staff/StaffScreen';
 import { VehiclesScreen } from './vehicles/VehiclesScreen';
 import { WatchlistScreen } from './watchlist/WatchlistScreen';
 import { WebhooksScreen } from './webhooks/WebhooksScreen';
 import type { Permissions } from './session/permissions';
+import { SitesScreen } from './sites/SitesScreen';
+import { TokensScreen } from './tokens/TokensScreen';
 
 /** One page of the signed-in console: its path, its link's name, who may see it. */
 export interface ConsolePage {
@@ -32,7 +35,10 @@ export const pages: readonly ConsolePage[] = [
   // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
   { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
   { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
+  { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
+  { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
   { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
+  { path: '/console/tokens', name: 'API tokens', allowed: (can) => can.tokens, render: () => <TokensScreen /> },
   { path: '/console/webhooks', name: 'Webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
   { path: '/console/audit', name: 'Audit log', allowed: (can) => can.audit, render: () => <AuditScreen /> },
 ];

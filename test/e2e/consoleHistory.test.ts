@@ -6,6 +6,7 @@ import { addDays, siteDate, startOfSiteDay } from '../../shared/src/domain/siteD
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
+import { parseCsv } from '../support/csv';
 import { browserAvailable } from '../support/browser';
 import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, fitsWidth, signIn } from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
@@ -19,23 +20,6 @@ const ZONE = 'America/New_York';
 const HOUR = 3_600_000;
 const BULK = 52;
 
-/** RFC 4180 records (quoted cells may hold commas, doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (char === '"') quoted = false; else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') { record.push(cell); cell = ''; }
-    else if (char === '\r' && text[i + 1] === '\n') { record.push(cell); records.push(record); record = []; cell = ''; i++; }
-    else cell += char;
-  }
-  return records;
-}
 
 describe.skipIf(!browserAvailable())('the console History in a real browser', () => {
   let server: TestServer;

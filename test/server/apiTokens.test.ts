@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
-import { buildToken } from '../support/factories';
+import { buildAccount, buildSite, buildToken } from '../support/factories';
 import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
@@ -32,24 +32,40 @@ describe('API tokens', () => {
     expect(JSON.stringify(harness.server.logs)).not.toContain(plaintext);
   });
 
-  it('without scopes a token gets the API defaults the caller has; never a scope or site the caller lacks', async () => {
+  it('without scopes a token gets the API defaults the caller has; never a scope the caller lacks', async () => {
     const { server, world } = harness;
-    const limited = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['tokens:manage', 'checkins:read'] });
-    const api = apiClient(server.baseUrl, limited.token);
+    const manager = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['tokens:manage', 'checkins:read'] });
+    const api = apiClient(server.baseUrl, manager.token);
     const defaults = await api.post<TokenBody>('/v1/tokens', { name: 'Defaults', siteIds: [world.siteId] });
     expect(defaults.status).toBe(201);
     expect(defaults.body.scopes).toEqual(['checkins:read']);
+    const other = await buildAccount(server);
+    const otherSite = await buildSite(server, other.accountId);
     const refusals = await Promise.all([
       api.post<Problem>('/v1/tokens', { name: 'More scopes', siteIds: [world.siteId], scopes: ['checkins:read', 'checkins:write'] }),
-      api.post<Problem>('/v1/tokens', { name: 'Other site', siteIds: [world.otherSiteId], scopes: ['checkins:read'] }),
-      api.post<Problem>('/v1/tokens', { name: 'Everywhere', allSites: true, scopes: ['checkins:read'] }),
+      api.post<Problem>('/v1/tokens', { name: 'Other account', siteIds: [otherSite.siteId], scopes: ['checkins:read'] }),
       api.post<Problem>('/v1/tokens', { name: 'Past', siteIds: [world.siteId], expiresAt: '2020-01-01T00:00:00Z' }),
     ]);
     expect(refusals.map((answer) => [answer.status, answer.body.errors?.map((error) => error.path)])).toEqual([
       [422, ['scopes']],
       [422, ['siteIds']],
-      [422, ['allSites']],
       [422, ['expiresAt']],
+    ]);
+  });
+
+  it('is account-wide work: a caller with a site list gets 403 even with tokens:manage', async () => {
+    const { server, world } = harness;
+    const limited = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['tokens:manage', 'checkins:read'] });
+    const api = apiClient(server.baseUrl, limited.token);
+    const answers = await Promise.all([
+      api.get<Problem>('/v1/tokens'),
+      api.post<Problem>('/v1/tokens', { name: 'Mine', siteIds: [world.siteId], scopes: ['checkins:read'] }),
+      api.delete<Problem>(`/v1/tokens/${limited.tokenId}`),
+    ]);
+    expect(answers.map((answer) => [answer.status, answer.body.code])).toEqual([
+      [403, 'INSUFFICIENT_SCOPE'],
+      [403, 'INSUFFICIENT_SCOPE'],
+      [403, 'INSUFFICIENT_SCOPE'],
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
+import { parseCsv } from '../support/csv';
 import { buildToken, visitor } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
@@ -15,24 +16,6 @@ const VEHICLES = '/v1/checkins/vehicles/export';
 // 25 October 2026 in Berlin: summer time (+02:00) ends at 03:00, the day has 25 hours.
 const DAY = 'from=2026-10-25&to=2026-10-25';
 
-/** RFC 4180: records of cells, quoted cells may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (char === '"') quoted = false; else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') { record.push(cell); cell = ''; }
-    else if (char === '\r' && text[i + 1] === '\n') { record.push(cell); records.push(record); record = []; cell = ''; i++; }
-    else cell += char;
-  }
-  if (cell !== '' || record.length > 0) throw new Error('the last record has no CRLF');
-  return records;
-}
 
 /** The export as raw bytes (fetch's text() would drop the byte order mark) and as records keyed by header. */
 async function exportOf(api: ApiClient, path: string): Promise<{ status: number; type: string | null; bom: boolean; rows: Array<Record<string, string>>; header: string[] }> {

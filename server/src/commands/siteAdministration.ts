@@ -4,6 +4,7 @@ import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { ProblemError, notFound } from '../errors/problem';
 import { configEtag, presentConfig } from '../presenters/site';
+import { requireEverySite } from '../policies/everySite';
 import { createSite } from './provisioning';
 import { replaceCheckinConfig } from './siteConfigWriter';
 
@@ -16,9 +17,7 @@ export interface SiteRecord {
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
 export async function createAccountSite(db: Executor, input: { principal: Principal; name: string; timezone?: string }): Promise<SiteRecord> {
-  if (!input.principal.allSites) {
-    throw new ProblemError('INSUFFICIENT_SCOPE', 'Adding a site needs access to all sites of the account (an owner, or an all-sites token).');
-  }
+  requireEverySite(input.principal, 'Adding a site');
   const site = await createSite(db, { accountId: input.principal.accountId, name: input.name, timezone: input.timezone });
   return { siteId: site.siteId, name: site.name, timezone: site.timezone, archivedAt: null };
 }

@@ -1,0 +1,74 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { PairingCodeAnswer, SiteAnswer } from '../../shared/src/client/administration';
+import type { KioskMode } from '../../shared/src/schemas/kiosks';
+import { adminApi, newKey } from '../api';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { useAction } from '../components/useAction';
+import { PairingCode } from './PairingCode';
+
+export const modeWords: Record<string, string> = { visitor: 'Visitor (lobby)', gate: 'Gate (vehicles)' };
+
+/** Add a kiosk: Site, Mode, Name, then Add; the answer's pairing code is shown in the same dialog. */
+export function AddKioskDialog({ sites, onClose, onAdded }: { sites: readonly SiteAnswer[]; onClose(): void; onAdded(): void }) {
+  const siteId = useId();
+  const modeId = useId();
+  const [site, setSite] = useState(sites[0]?.siteId ?? 0);
+  const [mode, setMode] = useState<KioskMode>('visitor');
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [code, setCode] = useState<PairingCodeAnswer | null>(null);
+  const action = useAction();
+  const [key] = useState(newKey);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') return setNameError('Give the kiosk a name, such as "Lobby tablet".');
+    setNameError(undefined);
+    const created = await action.run(() => adminApi.createKiosk({ siteId: site, mode, name: name.trim() }, key));
+    if (created) {
+      setCode(created);
+      onAdded();
+    }
+  };
+
+  if (code) return <CodeDialog name={name.trim()} code={code} onClose={onClose} />;
+  return (
+    <Dialog title="Add a kiosk" onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={siteId}>Site</label>
+          <select id={siteId} value={site} onChange={(event) => setSite(Number(event.target.value))}>
+            {sites.map((each) => <option key={each.siteId} value={each.siteId}>{each.name}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={modeId}>Mode</label>
+          <select id={modeId} value={mode} onChange={(event) => setMode(event.target.value === 'gate' ? 'gate' : 'visitor')}>
+            <option value="visitor">{modeWords.visitor}</option>
+            <option value="gate">{modeWords.gate}</option>
+          </select>
+        </div>
+        <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+        <ErrorMessage text={action.error} />
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={action.busy || sites.length === 0}>Add</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** A pairing code just made for a kiosk (its earlier codes stopped working). */
+export function CodeDialog({ name, code, onClose }: { name: string; code: PairingCodeAnswer; onClose(): void }) {
+  return (
+    <Dialog title={`Pair ${name}`} onClose={onClose}>
+      <PairingCode code={code} />
+      <div className="buttons">
+        <button type="button" className="primary" onClick={onClose}>Done</button>
+      </div>
+    </Dialog>
+  );
+}

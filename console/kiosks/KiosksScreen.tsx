@@ -1,0 +1,99 @@
+import { useCallback, useState } from 'react';
+import type { KioskAnswer, PairingCodeAnswer } from '../../shared/src/client/administration';
+import { adminApi, newKey } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { since } from '../components/time';
+import { useAction } from '../components/useAction';
+import { useLoaded } from '../components/useLoaded';
+import { siteLookup } from '../live/siteLookup';
+import { AddKioskDialog, CodeDialog, modeWords } from './KioskDialogs';
+import './kiosks.css';
+
+/** Kiosks report about once a minute: the list is read again as often. */
+const REFRESH_MS = 30_000;
+const count = (value: number | null) => (value === null ? '—' : String(value));
+
+/** The kiosks of the user's sites with what their last heartbeat said; add one, pair it again, revoke it. */
+export function KiosksScreen() {
+  const readKiosks = useCallback(() => adminApi.listKiosks(), []);
+  // Archived sites too, to name their kiosks; new kiosks go to open sites only.
+  const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
+  const kiosks = useLoaded(readKiosks, REFRESH_MS);
+  const sites = useLoaded(readSites);
+  const [adding, setAdding] = useState(false);
+  const [code, setCode] = useState<{ name: string; code: PairingCodeAnswer } | null>(null);
+  const [revoking, setRevoking] = useState<KioskAnswer | null>(null);
+  const pairing = useAction();
+  const siteList = sites.value?.data ?? [];
+  const openSites = siteList.filter((site) => !site.archivedAt);
+  const list = kiosks.value?.data ?? [];
+  const lookup = siteLookup(siteList);
+
+  const newCode = async (kiosk: KioskAnswer) => {
+    const made = await pairing.run(() => adminApi.newPairingCode(kiosk.kioskId, newKey()));
+    if (made) setCode({ name: kiosk.name, code: made });
+  };
+
+  return (
+    <section aria-labelledby="kiosks-title">
+      <div className="page-head">
+        <h1 id="kiosks-title">Kiosks</h1>
+        <button type="button" className="primary" disabled={openSites.length === 0} onClick={() => setAdding(true)}>Add a kiosk</button>
+      </div>
+      <ErrorMessage text={kiosks.error ?? sites.error ?? pairing.error} />
+      {kiosks.value === null && !kiosks.error ? <p aria-busy="true">Loading…</p> : null}
+      {kiosks.value !== null && list.length === 0 ? <p className="empty">No kiosks yet. Add one, then enter its pairing code on the device.</p> : null}
+      {list.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Site</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Pending</th>
+              <th scope="col">Needs attention</th>
+              <th scope="col">App version</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((kiosk) => (
+              <tr key={kiosk.kioskId}>
+                <th scope="row" data-label="Name">{kiosk.name}</th>
+                <td data-label="Site">{lookup.name(kiosk.siteId)}</td>
+                <td data-label="Mode">{modeWords[kiosk.mode] ?? kiosk.mode}</td>
+                <td data-label="Last seen">{kiosk.lastSeenAt ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId)) : kiosk.pairedAt ? 'Not yet' : 'Not paired yet'}</td>
+                <td data-label="Pending">{count(kiosk.pending)}</td>
+                <td data-label="Needs attention" className={kiosk.attention ? 'attention' : undefined}>{count(kiosk.attention)}</td>
+                <td data-label="App version">{kiosk.appVersion ?? '—'}</td>
+                <td className="actions">
+                  <div className="buttons">
+                    <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>New pairing code</button>
+                    <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>Revoke</button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {adding ? <AddKioskDialog sites={openSites} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} /> : null}
+      {code ? <CodeDialog name={code.name} code={code.code} onClose={() => setCode(null)} /> : null}
+      {revoking ? (
+        <ConfirmDialog
+          title={`Revoke ${revoking.name}?`}
+          message="The device stops syncing at once and says it was revoked. What it saved but did not send stays on it until it is paired again."
+          confirm="Revoke"
+          action={() => adminApi.revokeKiosk(revoking.kioskId)}
+          onClose={() => setRevoking(null)}
+          onDone={() => {
+            setRevoking(null);
+            void kiosks.reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { standardFieldNames } from '../../shared/src/schemas/sites';
+import { adminApi } from '../api';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { failureWords } from '../words';
+import { FieldEditor } from './FieldEditor';
+import { FormPreview } from './FormPreview';
+import { type Draft, type DraftErrors, checkDraft, draftOf, moved, newField, refuseName } from './formDraft';
+
+const CONFLICT = 'Someone else changed this form while you were editing. Reload it to see their changes.';
+const noErrors: DraftErrors = { byField: {}, form: [] };
+
+type Loaded = { draft: Draft; etag: string | null };
+
+/**
+ * A site's check-in form: fields added, edited, moved and removed, a live preview, saved as a whole with
+ * If-Match, so a change someone else saved meanwhile is refused (412) and shown, never overwritten.
+ */
+export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteName: string; onBack(): void }) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<DraftErrors>(noErrors);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [newName, setNewName] = useState('');
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [added, setAdded] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  // Edited since loaded or saved: leaving asks first, so a change is not lost unnoticed.
+  const dirty = draft !== null && loaded !== null && draft !== loaded.draft;
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    const outcome = await adminApi.getCheckinConfig(siteId);
+    if (outcome.kind === 'ok') {
+      const next = { draft: draftOf(outcome.value), etag: outcome.headers.get('ETag') };
+      setLoaded(next);
+      setDraft(next.draft);
+      setErrors(noErrors);
+      setConflict(false);
+      setSaveError(null);
+    } else if (outcome.kind !== 'notModified') setLoadError(failureWords(outcome));
+  }, [siteId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  if (!draft || !loaded) {
+    return (
+      <section aria-labelledby="form-title">
+        <h1 id="form-title">Check-in form: {siteName}</h1>
+        <ErrorMessage text={loadError} />
+        {loadError ? null : <p aria-busy="true">Loading the form…</p>}
+      </section>
+    );
+  }
+
+  const edit = (next: Draft, fixing?: string) => {
+    setDraft(next);
+    setSaved(false);
+    // A field's message goes once it is touched; Save checks everything again.
+    if (fixing !== undefined && errors.byField[fixing] !== undefined) {
+      const { [fixing]: _fixed, ...rest } = errors.byField;
+      setErrors({ ...errors, byField: rest });
+      if (Object.keys(rest).length === 0 && errors.form.length === 0) setSaveError(null);
+    }
+  };
+  const missingStandard = standardFieldNames.filter((name) => !draft.fields.some((field) => field.name === name));
+
+  const addField = (event: FormEvent) => {
+    event.preventDefault();
+    const name = newName.trim();
+    const refused = refuseName(draft, name);
+    setNameError(refused ?? undefined);
+    if (refused) return;
+    const field = newField(name);
+    edit({ ...draft, fields: [...draft.fields, field] });
+    setAdded(field.key);
+    setNewName('');
+  };
+
+  const save = async () => {
+    const checked = checkDraft(draft);
+    setSaveError(null);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      const count = Object.keys(checked.errors.byField).length;
+      setSaveError([count > 0 ? 'Correct the marked fields, then save again.' : '', ...checked.errors.form].filter(Boolean).join(' '));
+      return;
+    }
+    setErrors(noErrors);
+    setBusy(true);
+    const outcome = await adminApi.putCheckinConfig(siteId, checked.body, loaded.etag ?? undefined);
+    setBusy(false);
+    if (outcome.kind === 'ok') {
+      const etag = outcome.headers.get('ETag');
+      // The draft stays as the manager arranged it; only the version to send next changes.
+      setLoaded({ draft, etag });
+      setSaved(true);
+      if (etag === null) void load();
+    } else if (outcome.kind === 'refused' && outcome.status === 412) setConflict(true);
+    else if (outcome.kind !== 'notModified') setSaveError(failureWords(outcome));
+  };
+
+  return (
+    <section aria-labelledby="form-title" className="form-editor">
+      <div className="page-head">
+        <h1 id="form-title">Check-in form: {siteName}</h1>
+        <button type="button" onClick={() => (dirty ? setLeaving(true) : onBack())}>Back to sites</button>
+      </div>
+      <div className="editor-columns">
+        <div className="editor-main">
+          <div className="field checkbox">
+            <input
+              id="requires-approval"
+              type="checkbox"
+              checked={draft.requiresApproval}
+              onChange={(event) => edit({ ...draft, requiresApproval: event.target.checked })}
+            />
+            <label htmlFor="requires-approval">Requires approval</label>
+            <span className="hint">Visitors wait as pending until someone approves them.</span>
+          </div>
+          {draft.fields.map((field, index) => (
+            <FieldEditor
+              key={field.key}
+              field={field}
+              error={errors.byField[field.key]}
+              first={index === 0}
+              last={index === draft.fields.length - 1}
+              focus={added === field.key}
+              onChange={(changed) => edit({ ...draft, fields: draft.fields.map((each) => (each.key === field.key ? changed : each)) }, field.key)}
+              onMove={(by) => edit(moved(draft, index, by))}
+              onRemove={() => edit({ ...draft, fields: draft.fields.filter((each) => each.key !== field.key) }, field.key)}
+            />
+          ))}
+          <form className="add-field card" onSubmit={addField} noValidate>
+            <Field label="Field name" value={newName} onChange={setNewName} error={nameError} list="standard-fields" autoComplete="off" />
+            <datalist id="standard-fields">
+              {missingStandard.map((name) => <option key={name} value={name} />)}
+            </datalist>
+            <p className="hint">A standard field ({missingStandard.join(', ') || 'all are in the form'}) or a name of your own, such as badgeNumber.</p>
+            <div className="buttons start">
+              <button type="submit">Add field</button>
+            </div>
+          </form>
+          {conflict ? (
+            <div className="error" role="alert">
+              <p>{CONFLICT}</p>
+              <p>Your changes stay on this screen until you reload.</p>
+              <button type="button" onClick={() => void load()}>Reload</button>
+            </div>
+          ) : null}
+          <ErrorMessage text={saveError} />
+          {saved ? <p className="saved" role="status">Saved. Kiosks show the new form within 5 minutes.</p> : null}
+          <div className="buttons start">
+            <button type="button" className="primary" disabled={busy} onClick={() => void save()}>Save form</button>
+          </div>
+        </div>
+        <FormPreview fields={draft.fields} />
+      </div>
+      {leaving ? (
+        <Dialog title="Leave without saving?" onClose={() => setLeaving(false)}>
+          <p>Your changes to this form are not saved. They are lost if you leave now.</p>
+          <div className="buttons">
+            <button type="button" onClick={() => setLeaving(false)}>Cancel</button>
+            <button type="button" className="danger" onClick={onBack}>Leave</button>
+          </div>
+        </Dialog>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { SiteAnswer } from '../../shared/src/client/administration';
+import { adminApi, newKey } from '../api';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { useAction } from '../components/useAction';
+
+const zones = (current: string) => {
+  const known = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+  return known.includes(current) ? known : [current, ...known];
+};
+
+/** The IANA time zones, the site's own first if the browser does not list it. */
+function TimezoneSelect({ value, onChange }: { value: string; onChange(zone: string): void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Time zone</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {zones(value).map((zone) => <option key={zone} value={zone}>{zone.replaceAll('_', ' ')}</option>)}
+      </select>
+    </div>
+  );
+}
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Add a site: Name and Time zone (the browser's by default); it starts with the default check-in form. */
+export function AddSiteDialog({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+  const [name, setName] = useState('');
+  const [timezone, setTimezone] = useState(browserZone);
+  const [nameError, setNameError] = useState<string | undefined>();
+  const action = useAction();
+  const [key] = useState(newKey);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name.trim() === '') return setNameError('Give the site a name.');
+    setNameError(undefined);
+    if (await action.run(() => adminApi.createSite({ name: name.trim(), timezone }, key))) onDone();
+  };
+  return (
+    <Dialog title="Add a site" onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+        <TimezoneSelect value={timezone} onChange={setTimezone} />
+        <ErrorMessage text={action.error} />
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={action.busy}>Add site</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Rename a site, or change its time zone: one PATCH of what changed. */
+export function EditSiteDialog({ site, what, onClose, onDone }: { site: SiteAnswer; what: 'name' | 'timezone'; onClose(): void; onDone(): void }) {
+  const [name, setName] = useState(site.name);
+  const [timezone, setTimezone] = useState(site.timezone);
+  const [nameError, setNameError] = useState<string | undefined>();
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (what === 'name' && name.trim() === '') return setNameError('Give the site a name.');
+    setNameError(undefined);
+    const body = what === 'name' ? { name: name.trim() } : { timezone };
+    if (await action.run(() => adminApi.updateSite(site.siteId, body, newKey()))) onDone();
+  };
+  return (
+    <Dialog title={what === 'name' ? `Rename ${site.name}` : `Time zone of ${site.name}`} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        {what === 'name' ? (
+          <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+        ) : (
+          <TimezoneSelect value={timezone} onChange={setTimezone} />
+        )}
+        <ErrorMessage text={action.error} />
+        <div className="buttons">
+          <button type="button" onClick={onClose}>Cancel</button>
+          <button type="submit" className="primary" disabled={action.busy}>Save</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,89 @@
+import { useCallback, useState } from 'react';
+import type { SiteAnswer } from '../../shared/src/client/administration';
+import { adminApi, newKey } from '../api';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { useAction } from '../components/useAction';
+import { useLoaded } from '../components/useLoaded';
+import { navigate, useLocation } from '../router';
+import { useSession } from '../session/SessionContext';
+import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
+import { FormEditor } from './FormEditor';
+import './sites.css';
+
+const PATH = '/console/sites';
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' };
+
+/** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
+export function SitesScreen() {
+  const { user } = useSession();
+  const { query } = useLocation();
+  const read = useCallback(() => adminApi.listSites({ archived: true }), []);
+  const sites = useLoaded(read);
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const archive = useAction();
+  const list = sites.value?.data ?? [];
+
+  const formSiteId = Number(query.get('form'));
+  const formSite = list.find((site) => site.siteId === formSiteId);
+  if (query.has('form') && Number.isInteger(formSiteId) && formSiteId > 0) {
+    return <FormEditor key={formSiteId} siteId={formSiteId} siteName={formSite?.name ?? `Site ${formSiteId}`} onBack={() => navigate(PATH)} />;
+  }
+
+  const setArchived = async (site: SiteAnswer, archived: boolean) => {
+    if (await archive.run(() => adminApi.updateSite(site.siteId, { archived }, newKey()))) void sites.reload();
+  };
+  const done = () => {
+    setAdding(false);
+    setEditing(null);
+    void sites.reload();
+  };
+
+  return (
+    <section aria-labelledby="sites-title">
+      <div className="page-head">
+        <h1 id="sites-title">Sites</h1>
+        {/* A new site is visible to every all-sites user at once; others could not see it. */}
+        {user.allSites ? <button type="button" className="primary" onClick={() => setAdding(true)}>Add a site</button> : null}
+      </div>
+      <ErrorMessage text={sites.error ?? archive.error} />
+      {sites.value === null && !sites.error ? <p aria-busy="true">Loading…</p> : null}
+      {sites.value !== null && list.length === 0 ? <p className="empty">No sites yet.</p> : null}
+      {list.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Time zone</th>
+              <th scope="col">Status</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((site) => (
+              <tr key={site.siteId}>
+                <th scope="row" data-label="Name">{site.name}</th>
+                <td data-label="Time zone">{site.timezone.replaceAll('_', ' ')}</td>
+                <td data-label="Status">{site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}</td>
+                <td className="actions">
+                  <div className="buttons">
+                    <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>Edit form</button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'name' })}>Rename</button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>Time zone</button>
+                    {site.archivedAt ? (
+                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>Restore</button>
+                    ) : (
+                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>Archive</button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
+      {editing ? <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} /> : null}
+    </section>
+  );
+}
