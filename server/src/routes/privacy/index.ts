@@ -3,15 +3,10 @@ import { ErasureRequest, ErasureResult, RetentionSettings } from '../../../../sh
 import type { Principal } from '../../auth/principal';
 import { readRetention, setRetention } from '../../commands/retentionSettings';
 import { erasureHash, eraseVisitor } from '../../commands/visitorErasure';
-import { ProblemError } from '../../errors/problem';
+import { requireEverySite } from '../../policies/everySite';
 import { defineRoute } from '../define';
 
 const tag = 'Privacy';
-
-// Both change every site of the account: a caller limited to some sites may not.
-function mustSeeAllSites(principal: Principal): void {
-  if (!principal.allSites) throw new ProblemError('INSUFFICIENT_SCOPE', 'This needs access to every site of the account.');
-}
 
 const accountTarget = (principal: Principal) => ({ type: 'account', id: principal.accountId });
 
@@ -42,7 +37,7 @@ export const privacyRoutes = [
     responses: { 200: RetentionSettings },
     audit: (ctx) => ({ action: 'account.retention', target: accountTarget(ctx.principal), siteId: null }),
     handler: async ({ db, principal, body }) => {
-      mustSeeAllSites(principal);
+      requireEverySite(principal, 'Setting the retention');
       return { status: 200, body: await setRetention(db, { accountId: principal.accountId, settings: body }) };
     },
   }),
@@ -65,7 +60,7 @@ export const privacyRoutes = [
       detail: { identifiersHash: erasureHash(erasureIdentifiers(ctx.body)) },
     }),
     handler: async ({ db, principal, body, now }) => {
-      mustSeeAllSites(principal);
+      requireEverySite(principal, 'An erasure');
       return { status: 200, body: await eraseVisitor(db, { accountId: principal.accountId, identifiers: erasureIdentifiers(body), now }) };
     },
   }),
