@@ -7,6 +7,7 @@ import { problem } from './errors/problem';
 import { sendProblem } from './errors/respond';
 import { cors } from './middlewares/cors';
 import { errorHandler } from './middlewares/errorHandler';
+import { EXPORT_THREAD_DEFAULTS, createExportThreads } from './exports/exportThreads';
 import { observe } from './middlewares/observe';
 import { createMetrics } from './observability/metrics';
 import { buildOpenApiDocument, withOrigin } from './openapi/document';
@@ -25,6 +26,13 @@ async function isReady(deps: AppDeps): Promise<boolean> {
   return Promise.race([migrationsApplied(deps.database).catch(() => false), timeout]);
 }
 
+/** The URL the server's pool connects with: an export thread opens its own connection with it. */
+function databaseUrlOf(input: AppDeps): string {
+  const url = input.database.pool.options.connectionString;
+  if (url === undefined) throw new Error('the database pool has no connection string');
+  return url;
+}
+
 /** The whole HTTP API as a Koa app (no listening here: main.ts and tests decide where). */
 export function createApp(input: AppDeps): Koa {
   const deps: ResolvedDeps = {
@@ -32,6 +40,7 @@ export function createApp(input: AppDeps): Koa {
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
     addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
+    exportThreads: input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
   };
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
   // proxy appended; earlier entries are whatever the client wrote.

@@ -1,5 +1,6 @@
 import type { Env } from './config/env';
 import type { Database } from './db/database';
+import type { ExportThreads } from './exports/exportThreads';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
 import type { AddressLimiter } from './rateLimit/addressLimiter';
@@ -21,7 +22,9 @@ export interface AppDeps {
   healthy?: () => boolean;
   /** The built staff console served at /console (dist/console when absent). */
   consoleDir?: string;
+  /** Where CSV exports run (made by createApp when absent: EXPORT_THREAD_DEFAULTS on the database's URL). */
+  exportThreads?: ExportThreads;
 }
 
 /** The dependencies with every optional part made. */
-export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter; addressLimiter: AddressLimiter };
+export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter; addressLimiter: AddressLimiter; exportThreads: ExportThreads };

@@ -23,5 +23,5 @@ export interface Reply {
   /** Statement-mode routes: the one write, run by the runner together with the Idempotency-Key record. */
   write?: GuardedWrite;
   /** A body streamed as it is made (a CSV export), instead of `body`: only for reads. */
-  stream?: { contentType: string; chunks: AsyncIterable<string> };
+  stream?: { contentType: string; chunks: AsyncIterable<string | Buffer> };
 }

@@ -18,6 +18,7 @@ import { apiClient } from '../support/http';
 import { buildWorld } from '../support/factories';
 import { type OpenApiDocument, type Operation, documentValidator, operationsOf, resolveParameter } from '../support/openApiValidator';
 import { serverForFile } from '../support/serverAndWorld';
+import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
 
 const run = promisify(execFile);
 const harness = serverForFile();
@@ -93,6 +94,7 @@ describe('GET /v1/openapi.json', () => {
       metrics: createMetrics(harness.server.database),
       limiter: new RateLimiter(harness.server.database, 600),
       addressLimiter: new AddressLimiter(600),
+      exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

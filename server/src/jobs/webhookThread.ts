@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { LogLevel, Logger } from '../logger';
+import { tsWorker } from '../threads/tsWorker';
 import type { DeliveryResult } from '../webhooks/retrySchedule';
 
 /** What the dispatcher thread is started with (structured-cloned into it). */
@@ -27,16 +28,14 @@ export function startDispatcherThread(
   data: DispatcherThreadData,
   options: { log: Logger; onResults: (counts: Record<DeliveryResult, number>) => void },
 ): { stop(): Promise<void> } {
-  const entry = new URL('./webhookThreadEntry.ts', import.meta.url).href;
-  // The thread loads TypeScript the way the process does (tsx); registered inside it, before the entry.
-  const source = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const entry = new URL('./webhookThreadEntry.ts', import.meta.url);
   let stopping = false;
   let alive = false;
   let worker: Worker;
   let stopped: (() => void) | undefined;
 
   const spawn = () => {
-    worker = new Worker(source, { eval: true, workerData: data });
+    worker = tsWorker(entry, { workerData: data });
     alive = true;
     worker.on('message', (message: ThreadMessage) => {
       if (message.type === 'results') options.onResults(message.counts);

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
-import type { AppDeps } from '../context';
+import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
 import type { AuditRecord } from '../audit/record';
 import type { Reply } from '../reply';
@@ -23,7 +23,7 @@ export interface HandlerContext<P, Q, B> {
   db: Executor;
   now: Date;
   requestId: string;
-  deps: AppDeps;
+  deps: ResolvedDeps;
   koa: Context;
 }
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -21,6 +20,7 @@ import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGat
 import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Reply, Route } from './define';
+import { closeStream, sendStream } from './sendStream';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
 const OPERATOR: Principal = {
@@ -184,20 +184,16 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     reply = serializeReply(await inTransaction(pool, execute));
   } else {
     const handlerContext = context(pool);
-    const answer = await withAudit(route, handlerContext, await route.handler(handlerContext));
-    if (answer.stream) return sendStream(ctx, answer, answer.stream);
+    const handled = await route.handler(handlerContext);
+    const answer = await withAudit(route, handlerContext, handled).catch(async (error: unknown) => {
+      await closeStream(handled);
+      throw error;
+    });
+    if (answer.stream) return sendStream(ctx, answer, answer.stream, deps.log);
     reply = serializeReply(answer);
   }
   if (deps.validateResponses) checkResponse(route, reply);
   send(ctx, reply);
-}
-
-/** A streamed body (a CSV export): sent as it is read, so the server holds one page of rows at a time. */
-function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply['stream']>): void {
-  for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
-  ctx.status = reply.status;
-  ctx.type = stream.contentType;
-  ctx.body = Readable.from(stream.chunks);
 }
 
 /**

@@ -1,0 +1,132 @@
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { problem } from '../errors/problem';
+import type { ExportFilter } from '../queries/checkinExport';
+import { tsWorker } from '../threads/tsWorker';
+import type { ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
+
+export interface ExportThreadOptions {
+  databaseUrl: string;
+  /** Exports running at once, each a thread and a database connection of its own. */
+  concurrency: number;
+  /** How long a further export waits for a running one to finish before it is refused (503). */
+  queueMs: number;
+  /** Each thread's heap: its garbage is collected within this, whatever the size of the export. */
+  resourceLimits: ResourceLimits;
+}
+
+/** Chunks a thread may post ahead of the response: with the response's own two, at most ~400 kB in flight. */
+const WINDOW = 4;
+
+/** The measured defaults (bench/README.md, The CSV export's memory). */
+export const EXPORT_THREAD_DEFAULTS = {
+  concurrency: 2,
+  queueMs: 30_000,
+  resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
+} satisfies Omit<ExportThreadOptions, 'databaseUrl'>;
+
+export interface ExportThreads {
+  /**
+   * Runs an export in a thread of its own once one of `concurrency` slots is free (503 UNAVAILABLE with
+   * Retry-After after `queueMs`). Its CSV as chunks; returning the iterator early (the client left) ends the
+   * thread and its connection; a failure of the thread is thrown by the iterator.
+   */
+  start(kind: ExportThreadData['kind'], filter: ExportFilter): Promise<AsyncIterableIterator<Buffer>>;
+  /** Exports running now. */
+  running(): number;
+}
+
+export function createExportThreads(options: ExportThreadOptions): ExportThreads {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  };
+  const acquire = async (): Promise<void> => {
+    if (running < options.concurrency) {
+      running += 1;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(take), 1);
+        const seconds = Math.ceil(options.queueMs / 1000);
+        reject(problem('UNAVAILABLE', `${options.concurrency} exports are running; retry in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } }));
+      }, options.queueMs);
+      waiting.push(take);
+    });
+  };
+  return {
+    async start(kind, filter) {
+      await acquire();
+      const data: ExportThreadData = { kind, filter, databaseUrl: options.databaseUrl, window: WINDOW };
+      const worker = tsWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
+      worker.once('exit', release);
+      return chunksOf(worker);
+    },
+    running: () => running,
+  };
+}
+
+/** The chunks a thread posts, in order, each acknowledged with a credit once handed on. */
+function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let waiter: { resolve: (result: IteratorResult<Buffer>) => void; reject: (error: Error) => void } | undefined;
+
+  const settle = () => {
+    if (!waiter) return;
+    const { resolve, reject } = waiter;
+    const chunk = queue.shift();
+    if (chunk) {
+      waiter = undefined;
+      worker.postMessage({ type: 'credit' } satisfies ToExportThread);
+      resolve({ value: chunk, done: false });
+    } else if (failure) {
+      waiter = undefined;
+      reject(failure);
+    } else if (ended) {
+      waiter = undefined;
+      resolve({ value: undefined, done: true });
+    }
+  };
+  const fail = (error: Error) => {
+    if (ended || failure) return;
+    failure = error;
+    void worker.terminate();
+    settle();
+  };
+  worker.on('message', (message: FromExportThread) => {
+    if (message.type === 'chunk') queue.push(Buffer.from(message.bytes));
+    else if (message.type === 'end') ended = true;
+    else fail(new Error(`the export failed: ${message.message}`));
+    settle();
+  });
+  worker.on('error', (error) => fail(new Error(`the export thread failed: ${error.message}`)));
+  worker.on('exit', (code) => fail(new Error(`the export thread exited (code ${code})`)));
+
+  const iterator: AsyncIterableIterator<Buffer> = {
+    next() {
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject };
+        settle();
+      });
+    },
+    async return() {
+      if (!ended) {
+        ended = true;
+        queue.length = 0;
+        await worker.terminate();
+      }
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}
