@@ -1,5 +1,5 @@
-import type { Executor } from '../db/query';
-import { type ExportFilter, type PersonExportRow, type VehicleExportRow, customColumns, personExportPages, vehicleExportPages } from '../queries/checkinExport';
+import { type ExportFilter, type PersonExportRow, type ReadRows, type VehicleExportRow, personExportPages, vehicleExportPages } from '../queries/checkinExport';
+import type { CustomColumn } from '../queries/customColumns';
 import { BOM, csvLine, siteLocalIso } from './csv';
 
 /**
@@ -17,9 +17,8 @@ const customValue = (value: unknown): string | null => {
   return typeof value === 'string' ? value : JSON.stringify(value);
 };
 
-/** The person check-ins export (docs/api.md, Export): the header, then one line per visit, a few kilobytes per chunk. */
-export async function* personCheckinsCsv(db: Executor, filter: ExportFilter): AsyncGenerator<string> {
-  const custom = await customColumns(db, filter.accountId, filter.siteIds);
+/** The person check-ins export (docs/api.md, Export): the header, then one line per visit, a few kilobytes per chunk; `custom` from customColumns. */
+export async function* personCheckinsCsv(read: ReadRows, filter: ExportFilter, custom: CustomColumn[]): AsyncGenerator<string> {
   yield BOM + csvLine([
     'checkinId', 'site', 'status', 'firstName', 'lastName', 'email', 'phone', 'company', 'host', 'purpose',
     ...custom.map((column) => column.label),
@@ -32,11 +31,11 @@ export async function* personCheckinsCsv(db: Executor, filter: ExportFilter): As
       row.entry_source, siteLocalIso(row.entry_ms, row.timezone), row.exit_source, siteLocalIso(row.exit_ms, row.timezone),
       row.breaks, row.break_minutes, row.decided_by,
     ]);
-  for await (const page of personExportPages(db, filter)) yield* chunks(page, line);
+  for await (const page of personExportPages(read, filter)) yield* chunks(page, line);
 }
 
 /** The vehicle check-ins export (docs/api.md, Export). */
-export async function* vehicleCheckinsCsv(db: Executor, filter: ExportFilter): AsyncGenerator<string> {
+export async function* vehicleCheckinsCsv(read: ReadRows, filter: ExportFilter): AsyncGenerator<string> {
   yield BOM + csvLine([
     'checkinId', 'site', 'status', 'licensePlate', 'driver', 'notes', 'entrySource', 'entryTime', 'exitSource', 'exitTime',
     'stopReason', 'decidedBy',
@@ -47,5 +46,5 @@ export async function* vehicleCheckinsCsv(db: Executor, filter: ExportFilter): A
       row.entry_source, siteLocalIso(row.entry_ms, row.timezone), row.exit_source, siteLocalIso(row.exit_ms, row.timezone),
       row.stop_reason, row.decided_by,
     ]);
-  for await (const page of vehicleExportPages(db, filter)) yield* chunks(page, line);
+  for await (const page of vehicleExportPages(read, filter)) yield* chunks(page, line);
 }

@@ -1,9 +1,12 @@
 import type { ExportFilter } from '../queries/checkinExport';
+import type { CustomColumn } from '../queries/customColumns';
+
+/** Which export, and what it needs to know: people's custom-field columns are read by the main thread. */
+export type ExportJob = { kind: 'people'; filter: ExportFilter; custom: CustomColumn[] } | { kind: 'vehicles'; filter: ExportFilter };
 
 /** What an export thread is started with (structured-cloned into it). */
 export interface ExportThreadData {
-  kind: 'people' | 'vehicles';
-  filter: ExportFilter;
+  job: ExportJob;
   databaseUrl: string;
   /** Chunks it may post before the main thread hands one on and grants one more. */
   window: number;

@@ -4,6 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
+import type { Sql } from '../db/sql';
+import type { ReadRows } from '../queries/checkinExport';
 import { personCheckinsCsv, vehicleCheckinsCsv } from './checkinCsv';
 import type { ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
 
@@ -16,11 +18,13 @@ const data = workerData as ExportThreadData;
 
 // As the server reads them (db/database.ts): int8 ids and counts as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-const pool = new pg.Pool({
-  connectionString: data.databaseUrl, max: 1, application_name: 'gatehouse-export', keepAlive: true,
+// One connection, the export's own: should it break, the export fails (the client gets a cut download).
+const client = new pg.Client({
+  connectionString: data.databaseUrl, application_name: 'gatehouse-export', keepAlive: true,
   connectionTimeoutMillis: 5_000, statement_timeout: 30_000, query_timeout: 40_000,
 });
-pool.on('error', () => undefined);
+let broken: Error | undefined;
+client.on('error', (error) => (broken = error));
 
 let credit = data.window;
 let granted: (() => void) | undefined;
@@ -41,8 +45,13 @@ async function post(text: string): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const db = { pool };
-  const lines = data.kind === 'people' ? personCheckinsCsv(db, data.filter) : vehicleCheckinsCsv(db, data.filter);
+  await client.connect();
+  const read: ReadRows = async <T extends object>(statement: Sql) => {
+    if (broken) throw broken;
+    return (await client.query<T>({ text: statement.text, values: statement.values })).rows;
+  };
+  const { job } = data;
+  const lines = job.kind === 'people' ? personCheckinsCsv(read, job.filter, job.custom) : vehicleCheckinsCsv(read, job.filter);
   let pending = '';
   for await (const text of lines) {
     pending += text;
@@ -60,6 +69,6 @@ try {
 } catch (error) {
   port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromExportThread);
 } finally {
-  await pool.end();
+  await client.end().catch(() => undefined);
   port.close();
 }

@@ -1,8 +1,7 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { problem } from '../errors/problem';
-import type { ExportFilter } from '../queries/checkinExport';
 import { tsWorker } from '../threads/tsWorker';
-import type { ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
+import type { ExportJob, ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
 
 export interface ExportThreadOptions {
   databaseUrl: string;
@@ -30,7 +29,7 @@ export interface ExportThreads {
    * Retry-After after `queueMs`). Its CSV as chunks; returning the iterator early (the client left) ends the
    * thread and its connection; a failure of the thread is thrown by the iterator.
    */
-  start(kind: ExportThreadData['kind'], filter: ExportFilter): Promise<AsyncIterableIterator<Buffer>>;
+  start(job: ExportJob): Promise<AsyncIterableIterator<Buffer>>;
   /** Exports running now. */
   running(): number;
 }
@@ -62,9 +61,9 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
     });
   };
   return {
-    async start(kind, filter) {
+    async start(job) {
       await acquire();
-      const data: ExportThreadData = { kind, filter, databaseUrl: options.databaseUrl, window: WINDOW };
+      const data: ExportThreadData = { job, databaseUrl: options.databaseUrl, window: WINDOW };
       const worker = tsWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
       worker.once('exit', release);
       return chunksOf(worker);

@@ -1,7 +1,11 @@
-import { standardFieldNames } from '../../../shared/src/schemas/sites';
-import { type Executor, queryRows } from '../db/query';
 import { type Sql, empty, join, sql } from '../db/sql';
 import { overlapSql, personTextSql } from './visitFilters';
+
+/**
+ * How an export reads a page: it runs in a thread of its own (exports/exportThreads.ts) on a plain `pg`
+ * connection, so this module imports nothing it does not need (the thread's heap is small).
+ */
+export type ReadRows = <T extends object>(statement: Sql) => Promise<T[]>;
 
 /** What to export (docs/api.md, Export); `siteIds` undefined: every site of the account. */
 export interface ExportFilter {
@@ -46,10 +50,10 @@ const MILLIS = (column: Sql) => sql`floor(extract(epoch FROM ${column}) * 1000):
  * Every row in id order, one keyset page at a time, yielded whole: a page is turned into text at once, so its
  * rows die young instead of waiting, row by row, on the client's socket into the old generation.
  */
-async function* pages<T extends { id: number }>(db: Executor, page: (after: number) => Sql): AsyncGenerator<T[]> {
+async function* pages<T extends { id: number }>(read: ReadRows, page: (after: number) => Sql): AsyncGenerator<T[]> {
   let after = 0;
   for (;;) {
-    const rows = await queryRows<T>(db, page(after));
+    const rows = await read<T>(page(after));
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (rows.length < PAGE || !last) return;
@@ -80,8 +84,8 @@ export interface PersonExportRow {
   decided_by: string | null;
 }
 
-export function personExportPages(db: Executor, filter: ExportFilter): AsyncGenerator<PersonExportRow[]> {
-  return pages<PersonExportRow>(db, (after) => sql`
+export function personExportPages(read: ReadRows, filter: ExportFilter): AsyncGenerator<PersonExportRow[]> {
+  return pages<PersonExportRow>(read, (after) => sql`
     SELECT c.id, s.name AS site_name, s.timezone, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
            c.host_name, c.purpose, c.custom_fields, c.entry_source, ${MILLIS(sql`c.entry_at`)} AS entry_ms, c.exit_source, ${MILLIS(sql`c.exit_at`)} AS exit_ms,
            b.breaks, b.break_minutes, c.decided_by->>'name' AS decided_by
@@ -112,36 +116,12 @@ export interface VehicleExportRow {
   decided_by: string | null;
 }
 
-export function vehicleExportPages(db: Executor, filter: ExportFilter): AsyncGenerator<VehicleExportRow[]> {
-  return pages<VehicleExportRow>(db, (after) => sql`
+export function vehicleExportPages(read: ReadRows, filter: ExportFilter): AsyncGenerator<VehicleExportRow[]> {
+  return pages<VehicleExportRow>(read, (after) => sql`
     SELECT c.id, s.name AS site_name, s.timezone, c.status, c.license_plate, c.driver_name, c.notes, c.entry_source,
            ${MILLIS(sql`c.entry_at`)} AS entry_ms, c.exit_source, ${MILLIS(sql`c.exit_at`)} AS exit_ms, c.stop_reason, c.decided_by->>'name' AS decided_by
       FROM vehicle_checkins c
       JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
      WHERE ${overlapOf(filter)} ${filter.plateNorm === undefined ? empty : sql`AND c.plate_norm = ${filter.plateNorm}`} AND c.id > ${after}
      ORDER BY c.id LIMIT ${PAGE}`);
-}
-
-/** A custom-field column: its label, and the field names it stands for on the sites that ask it. */
-export interface CustomColumn {
-  label: string;
-  names: string[];
-}
-
-/** The custom fields the sites ask for, one column per label, in the order the sites list them. */
-export async function customColumns(db: Executor, accountId: number, siteIds: number[] | undefined): Promise<CustomColumn[]> {
-  const rows = await queryRows<{ name: string; label: string }>(db, sql`
-    SELECT f.field->>'name' AS name, f.field->>'label' AS label
-      FROM sites s, jsonb_array_elements(s.checkin_config->'fields') WITH ORDINALITY AS f(field, position)
-     WHERE s.account_id = ${accountId} ${siteIds === undefined ? empty : sql`AND s.id = ANY(${siteIds}::int[])`}
-       AND jsonb_typeof(s.checkin_config->'fields') = 'array'
-       AND NOT (f.field->>'name' = ANY(${[...standardFieldNames]}::text[]))
-     ORDER BY s.id, f.position`);
-  const columns = new Map<string, CustomColumn>();
-  for (const row of rows) {
-    const column = columns.get(row.label) ?? { label: row.label, names: [] };
-    if (!column.names.includes(row.name)) column.names.push(row.name);
-    columns.set(row.label, column);
-  }
-  return [...columns.values()];
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal';
 import type { Executor } from '../../db/query';
 import { viewableSites } from '../../policies/viewableSites';
 import type { ExportFilter } from '../../queries/checkinExport';
+import { customColumns } from '../../queries/customColumns';
 import { defineRoute } from '../define';
 
 const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
@@ -52,8 +53,11 @@ export const exportRoutes = [
     responses: { 200: CsvText },
     mediaType: 'text/csv',
     audit: audited('checkins.exported'),
-    handler: async ({ db, principal, query: input, now, deps }) =>
-      csv('person-checkins', await deps.exportThreads.start('people', await filterOf(db, principal, input, now))),
+    handler: async ({ db, principal, query: input, now, deps }) => {
+      const filter = await filterOf(db, principal, input, now);
+      const custom = await customColumns(db, filter.accountId, filter.siteIds);
+      return csv('person-checkins', await deps.exportThreads.start({ kind: 'people', filter, custom }));
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -72,6 +76,6 @@ export const exportRoutes = [
     mediaType: 'text/csv',
     audit: audited('vehicle_checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps }) =>
-      csv('vehicle-checkins', await deps.exportThreads.start('vehicles', await filterOf(db, principal, input, now))),
+      csv('vehicle-checkins', await deps.exportThreads.start({ kind: 'vehicles', filter: await filterOf(db, principal, input, now) })),
   }),
 ];
