@@ -63,12 +63,11 @@ async function run(): Promise<void> {
   if (pending.length > 0) await post(pending);
 }
 
-try {
-  await run();
-  port.postMessage({ type: 'end' } satisfies FromExportThread);
-} catch (error) {
-  port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromExportThread);
-} finally {
+// Not top-level await: the thread loads this module through a require hook (tsRequireWorker).
+void run().then(
+  () => port.postMessage({ type: 'end' } satisfies FromExportThread),
+  (error: unknown) => port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromExportThread),
+).finally(async () => {
   await client.end().catch(() => undefined);
   port.close();
-}
+});

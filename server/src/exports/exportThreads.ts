@@ -1,6 +1,6 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { problem } from '../errors/problem';
-import { tsWorker } from '../threads/tsWorker';
+import { tsRequireWorker } from '../threads/tsWorker';
 import type { ExportJob, ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
 
 export interface ExportThreadOptions {
@@ -64,7 +64,7 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
     async start(job) {
       await acquire();
       const data: ExportThreadData = { job, databaseUrl: options.databaseUrl, window: WINDOW };
-      const worker = tsWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
+      const worker = tsRequireWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
       worker.once('exit', release);
       return chunksOf(worker);
     },
