@@ -57,11 +57,13 @@ async function heldExport(): Promise<{ abort(): void; rest(): Promise<number> }>
   };
 }
 
-/** The whole export's lines, read to the end. */
+/** The whole export's lines, read to the end; each visit's name once (chunks reuse memory: none is garbled). */
 async function lineCount(): Promise<number> {
   const response = await fetch(`${harness.server.baseUrl}${PATH}`, { headers });
   expect(response.status).toBe(200);
-  return (await response.text()).split('\r\n').length - 2;
+  const text = await response.text();
+  expect(new Set(text.match(/,Visitor \d+,/g)).size).toBe(VISITS);
+  return text.split('\r\n').length - 2;
 }
 
 describe('export threads', () => {

@@ -12,8 +12,8 @@ export interface ExportThreadData {
   window: number;
 }
 
-/** From the thread: a chunk of the CSV (its bytes transferred), the end, or why it stopped. */
-export type FromExportThread = { type: 'chunk'; bytes: ArrayBuffer } | { type: 'end' } | { type: 'failed'; message: string };
+/** From the thread: a chunk of the CSV (the first `length` bytes of `bytes`, transferred), the end, or why it stopped. */
+export type FromExportThread = { type: 'chunk'; bytes: ArrayBuffer; length: number } | { type: 'end' } | { type: 'failed'; message: string };
 
-/** To the thread: one more chunk may be posted. */
-export type ToExportThread = { type: 'credit' };
+/** To the thread: one more chunk may be posted, and (once written out) the memory of one it posted, to reuse. */
+export type ToExportThread = { type: 'credit'; bytes?: ArrayBuffer };

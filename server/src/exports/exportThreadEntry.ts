@@ -9,8 +9,10 @@ import type { ReadRows } from '../queries/checkinExport';
 import { personCheckinsCsv, vehicleCheckinsCsv } from './checkinCsv';
 import type { ExportThreadData, FromExportThread, ToExportThread } from './exportProtocol';
 
-/** Bytes per chunk posted: large enough that messages cost little, small enough that a few stay cheap. */
+/** Characters per chunk posted: large enough that messages cost little, small enough that a few stay cheap. */
 const CHUNK_CHARS = 64 * 1024;
+/** The memory of a chunk: room for most chunks' UTF-8; a larger one gets a buffer of its size. */
+const CHUNK_BYTES = 128 * 1024;
 
 const port = parentPort;
 if (!port) throw new Error('exportThreadEntry runs in a worker thread');
@@ -28,9 +30,15 @@ client.on('error', (error) => (broken = error));
 
 let credit = data.window;
 let granted: (() => void) | undefined;
+/**
+ * Chunks' memory the main thread gave back once written out: reused, so the export's bytes go through a few
+ * buffers instead of a new one per chunk that the main thread's collector would free late.
+ */
+const spare: ArrayBuffer[] = [];
 port.on('message', (message: ToExportThread) => {
   if (message.type !== 'credit') return;
   credit += 1;
+  if (message.bytes && spare.length < data.window) spare.push(message.bytes);
   granted?.();
   granted = undefined;
 });
@@ -39,9 +47,11 @@ port.on('message', (message: ToExportThread) => {
 async function post(text: string): Promise<void> {
   while (credit === 0) await new Promise<void>((resolve) => (granted = resolve));
   credit -= 1;
-  const bytes = new ArrayBuffer(Buffer.byteLength(text));
+  const length = Buffer.byteLength(text);
+  let bytes = spare.pop();
+  if (!bytes || bytes.byteLength < length) bytes = new ArrayBuffer(Math.max(CHUNK_BYTES, length));
   Buffer.from(bytes).write(text);
-  port?.postMessage({ type: 'chunk', bytes } satisfies FromExportThread, [bytes]);
+  port?.postMessage({ type: 'chunk', bytes, length } satisfies FromExportThread, [bytes]);
 }
 
 async function run(): Promise<void> {

@@ -27,7 +27,8 @@ export interface ExportThreads {
   /**
    * Runs an export in a thread of its own once one of `concurrency` slots is free (503 UNAVAILABLE with
    * Retry-After after `queueMs`). Its CSV as chunks; returning the iterator early (the client left) ends the
-   * thread and its connection; a failure of the thread is thrown by the iterator.
+   * thread and its connection; a failure of the thread is thrown by the iterator. A chunk's memory goes back
+   * to the thread when the next one is asked for: write each out before asking (routes/sendStream.ts does).
    */
   start(job: ExportJob): Promise<AsyncIterableIterator<Buffer>>;
   /** Exports running now. */
@@ -72,9 +73,11 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
   };
 }
 
-/** The chunks a thread posts, in order, each acknowledged with a credit once handed on. */
+/** The chunks a thread posts, in order; asking for the next gives the last one's memory back with a credit. */
 function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
-  const queue: Buffer[] = [];
+  const queue: Array<{ chunk: Buffer; bytes: ArrayBuffer }> = [];
+  /** The memory of the chunk last handed on, until the next one is asked for. */
+  let lent: ArrayBuffer | undefined;
   let ended = false;
   let failure: Error | undefined;
   let waiter: { resolve: (result: IteratorResult<Buffer>) => void; reject: (error: Error) => void } | undefined;
@@ -82,11 +85,11 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
   const settle = () => {
     if (!waiter) return;
     const { resolve, reject } = waiter;
-    const chunk = queue.shift();
-    if (chunk) {
+    const posted = queue.shift();
+    if (posted) {
       waiter = undefined;
-      worker.postMessage({ type: 'credit' } satisfies ToExportThread);
-      resolve({ value: chunk, done: false });
+      lent = posted.bytes;
+      resolve({ value: posted.chunk, done: false });
     } else if (failure) {
       waiter = undefined;
       reject(failure);
@@ -102,7 +105,7 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
     settle();
   };
   worker.on('message', (message: FromExportThread) => {
-    if (message.type === 'chunk') queue.push(Buffer.from(message.bytes));
+    if (message.type === 'chunk') queue.push({ chunk: Buffer.from(message.bytes, 0, message.length), bytes: message.bytes });
     else if (message.type === 'end') ended = true;
     else fail(new Error(`the export failed: ${message.message}`));
     settle();
@@ -112,6 +115,8 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
 
   const iterator: AsyncIterableIterator<Buffer> = {
     next() {
+      if (lent && !ended && !failure) worker.postMessage({ type: 'credit', bytes: lent } satisfies ToExportThread, [lent]);
+      lent = undefined;
       return new Promise((resolve, reject) => {
         waiter = { resolve, reject };
         settle();
@@ -121,6 +126,7 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
       if (!ended) {
         ended = true;
         queue.length = 0;
+        settle();
         await worker.terminate();
       }
       return { value: undefined, done: true };

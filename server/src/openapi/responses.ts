@@ -108,6 +108,8 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
       ? 'RATE_LIMITED: the token\'s budget per minute is spent, or (without a valid token) the client address\'s (retry after `Retry-After`)'
       : 'RATE_LIMITED: the client address\'s budget per minute is spent (retry after `Retry-After`)',
   ]);
+  // Before a route's own refusals, which may add to it.
+  described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);
   for (const [status, refusal] of Object.entries(route.refusals ?? {})) {
     const description = typeof refusal === 'string' ? refusal : refusal.description;
     const schema = typeof refusal === 'string' ? undefined : problemWithCurrent(route, refusal.current, 'Current', schemas);
@@ -118,7 +120,6 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   described.sort(([a], [b]) => a - b);
   described.push([431, 'HEADERS_TOO_LARGE: the request headers are over 16 KiB in all']);
   described.push([500, 'INTERNAL: a fault of the server (reported with the request id)']);
-  described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);
   return Object.fromEntries(
     described.map(([status, description, schema, example]) => [
       String(status),

@@ -1,28 +1,43 @@
-import { Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import type { Logger } from '../logger';
 import type { Reply } from '../reply';
 
-/** Chunks buffered ahead of the socket: the producer (an export thread) waits for the rest. */
-const CHUNKS_AHEAD = 2;
+/** Resolves once `chunk` is handed to the socket, so whoever made it may reuse its memory. */
+const written = (res: ServerResponse, chunk: string | Buffer) =>
+  new Promise<void>((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve())));
 
 /**
- * A streamed body (a CSV export), sent as it is made. A failure once the headers are out cannot become an
- * error response: it is logged and the connection is cut, so the client sees an incomplete download, not a hang.
+ * A streamed body (a CSV export), written as it is made: each chunk is out before the next is asked for, so
+ * the producer (an export thread) waits on the socket. The client leaving ends the producer. A failure once
+ * the headers are out cannot become an error response: it is logged and the connection is cut, so the client
+ * sees an incomplete download, not a hang.
  */
 export function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply['stream']>, log: Logger): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
   ctx.status = reply.status;
   ctx.type = stream.contentType;
-  const cutOnFailure = async function* () {
-    try {
-      yield* stream.chunks;
-    } catch (error) {
-      log.error('streamed response failed; connection closed', { route: String(ctx.state.route), requestId: String(ctx.state.requestId), error: String(error) });
-      ctx.res.destroy();
-    }
+  // Koa writes nothing more: the body is written below (its documented escape hatch).
+  ctx.respond = false;
+  const { res } = ctx;
+  const chunks = stream.chunks[Symbol.asyncIterator]();
+  let left = false;
+  const onClose = () => {
+    if (res.writableFinished) return;
+    left = true;
+    void chunks.return?.();
   };
-  ctx.body = Readable.from(cutOnFailure(), { highWaterMark: CHUNKS_AHEAD });
+  res.once('close', onClose);
+  void (async () => {
+    try {
+      for (let next = await chunks.next(); !next.done && !left; next = await chunks.next()) await written(res, next.value);
+      if (!left) res.end();
+    } catch (error) {
+      if (!left) log.error('streamed response failed; connection closed', { route: String(ctx.state.route), requestId: String(ctx.state.requestId), error: String(error) });
+      res.destroy();
+      await chunks.return?.();
+    }
+  })();
 }
 
 /** Ends a stream that will not be sent (its audit record failed, say), so what produces it stops. */

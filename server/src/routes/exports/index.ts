@@ -3,12 +3,16 @@ import { CsvText, ExportQuery, PersonExportQuery, VehicleExportQuery } from '../
 import type { AuditRecord } from '../../audit/record';
 import type { Principal } from '../../auth/principal';
 import type { Executor } from '../../db/query';
+import { EXPORT_THREAD_DEFAULTS } from '../../exports/exportThreads';
 import { viewableSites } from '../../policies/viewableSites';
 import type { ExportFilter } from '../../queries/checkinExport';
 import { customColumns } from '../../queries/customColumns';
 import { defineRoute } from '../define';
 
 const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
+
+/** What a third export at once is told (docs/api.md, Export). */
+const EXPORT_WAIT = `UNAVAILABLE: ${EXPORT_THREAD_DEFAULTS.concurrency} exports are running on this server and this one waited ${EXPORT_THREAD_DEFAULTS.queueMs / 1000} s for its turn (retry after \`Retry-After\`)`;
 
 const query = { siteIds: '1,2', from: '2026-11-25', to: '2026-11-25' };
 const personQuery = { ...query, q: 'love' };
@@ -52,6 +56,7 @@ export const exportRoutes = [
     query: PersonExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
+    refusals: { 503: EXPORT_WAIT },
     audit: audited('checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps }) => {
       const filter = await filterOf(db, principal, input, now);
@@ -74,6 +79,7 @@ export const exportRoutes = [
     query: VehicleExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
+    refusals: { 503: EXPORT_WAIT },
     audit: audited('vehicle_checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps }) =>
       csv('vehicle-checkins', await deps.exportThreads.start({ kind: 'vehicles', filter: await filterOf(db, principal, input, now) })),
