@@ -90,6 +90,23 @@ describe('export threads', () => {
     expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
   });
 
+  it('drops an export whose client left while it waited for its turn, quietly', async () => {
+    const first = await heldExport();
+    const second = await heldExport();
+    const errors = harness.server.logs.filter((line) => line.level === 'error').length;
+    const controller = new AbortController();
+    const third = fetch(`${harness.server.baseUrl}${PATH}`, { headers, signal: controller.signal }).catch(() => 'left');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    controller.abort();
+    expect(await third).toBe('left');
+    first.abort();
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await exportConnections()).toBe(1);
+    expect(harness.server.logs.filter((line) => line.level === 'error')).toHaveLength(errors);
+    second.abort();
+    expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
+  });
+
   it('cuts the download and logs when the export fails mid-stream', async () => {
     const held = await heldExport();
     await queryRows(harness.server.database, sql`

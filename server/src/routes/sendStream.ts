@@ -27,7 +27,9 @@ export function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply
     left = true;
     void chunks.return?.();
   };
-  res.once('close', onClose);
+  // A client that left while the export waited for its turn is gone before the first byte.
+  if (res.destroyed) onClose();
+  else res.once('close', onClose);
   void (async () => {
     try {
       for (let next = await chunks.next(); !next.done && !left; next = await chunks.next()) await written(res, next.value);
