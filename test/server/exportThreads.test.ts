@@ -90,9 +90,12 @@ describe('export threads', () => {
     expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
   });
 
-  it('drops an export whose client left while it waited for its turn, quietly', async () => {
+  it('drops an export whose client left while it waited for its turn, quietly and unaudited', async () => {
+    const exported = async () =>
+      (await queryOne<{ n: number }>(harness.server.database, sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'checkins.exported'`))?.n ?? 0;
     const first = await heldExport();
     const second = await heldExport();
+    const audited = await exported();
     const errors = harness.server.logs.filter((line) => line.level === 'error').length;
     const controller = new AbortController();
     const third = fetch(`${harness.server.baseUrl}${PATH}`, { headers, signal: controller.signal }).catch(() => 'left');
@@ -103,6 +106,7 @@ describe('export threads', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await exportConnections()).toBe(1);
     expect(harness.server.logs.filter((line) => line.level === 'error')).toHaveLength(errors);
+    expect(await exported()).toBe(audited);
     second.abort();
     expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
   });

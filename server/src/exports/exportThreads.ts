@@ -29,8 +29,9 @@ export interface ExportThreads {
    * Retry-After after `queueMs`). Its CSV as chunks; returning the iterator early (the client left) ends the
    * thread and its connection; a failure of the thread is thrown by the iterator. A chunk's memory goes back
    * to the thread when the next one is asked for: write each out before asking (routes/sendStream.ts does).
+   * `cancel` (the client left) takes a waiting export out of the queue.
    */
-  start(job: ExportJob): Promise<AsyncIterableIterator<Buffer>>;
+  start(job: ExportJob, cancel?: AbortSignal): Promise<AsyncIterableIterator<Buffer>>;
   /** Exports running now. */
   running(): number;
 }
@@ -43,27 +44,37 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
     if (next) next();
     else running -= 1;
   };
-  const acquire = async (): Promise<void> => {
+  const acquire = async (cancel?: AbortSignal): Promise<void> => {
     if (running < options.concurrency) {
       running += 1;
       return;
     }
     await new Promise<void>((resolve, reject) => {
+      const leave = (error: Error) => {
+        clearTimeout(timer);
+        cancel?.removeEventListener('abort', onAbort);
+        waiting.splice(waiting.indexOf(take), 1);
+        reject(error);
+      };
       const take = () => {
         clearTimeout(timer);
+        cancel?.removeEventListener('abort', onAbort);
         resolve();
       };
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(take), 1);
-        const seconds = Math.ceil(options.queueMs / 1000);
-        reject(problem('UNAVAILABLE', `${options.concurrency} exports are running; retry in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } }));
-      }, options.queueMs);
+      // Answered to nobody (the client left); a problem, so it is not logged as a fault.
+      const onAbort = () => leave(problem('UNAVAILABLE', 'The client went away while the export waited for its turn.'));
+      const seconds = Math.ceil(options.queueMs / 1000);
+      const timer = setTimeout(
+        () => leave(problem('UNAVAILABLE', `${options.concurrency} exports are running; retry in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } })),
+        options.queueMs,
+      );
       waiting.push(take);
+      cancel?.addEventListener('abort', onAbort, { once: true });
     });
   };
   return {
-    async start(job) {
-      await acquire();
+    async start(job, cancel) {
+      await acquire(cancel);
       const data: ExportThreadData = { job, databaseUrl: options.databaseUrl, window: WINDOW };
       const worker = tsRequireWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
       worker.once('exit', release);

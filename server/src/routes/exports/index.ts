@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { normalizePlate } from '../../../../shared/src/domain';
 import { CsvText, ExportQuery, PersonExportQuery, VehicleExportQuery } from '../../../../shared/src/schemas/exports';
 import type { AuditRecord } from '../../audit/record';
@@ -33,6 +34,13 @@ const audited = (action: string) => (ctx: { principal: Principal }): AuditRecord
   action, target: { type: 'account', id: ctx.principal.accountId }, siteId: null,
 });
 
+/** Aborted when the client goes away before the export starts, so it stops waiting for its turn. */
+function clientLeft(koa: Context): AbortSignal {
+  const left = new AbortController();
+  koa.res.once('close', () => left.abort());
+  return left.signal;
+}
+
 /** The export runs in a thread of its own (exports/exportThreads.ts): its memory stays bounded whatever its size. */
 const csv = (name: string, chunks: AsyncIterable<Buffer>) => ({
   status: 200,
@@ -58,10 +66,10 @@ export const exportRoutes = [
     mediaType: 'text/csv',
     refusals: { 503: EXPORT_WAIT },
     audit: audited('checkins.exported'),
-    handler: async ({ db, principal, query: input, now, deps }) => {
+    handler: async ({ db, principal, query: input, now, deps, koa }) => {
       const filter = await filterOf(db, principal, input, now);
       const custom = await customColumns(db, filter.accountId, filter.siteIds);
-      return csv('person-checkins', await deps.exportThreads.start({ kind: 'people', filter, custom }));
+      return csv('person-checkins', await deps.exportThreads.start({ kind: 'people', filter, custom }, clientLeft(koa)));
     },
   }),
   defineRoute({
@@ -81,7 +89,7 @@ export const exportRoutes = [
     mediaType: 'text/csv',
     refusals: { 503: EXPORT_WAIT },
     audit: audited('vehicle_checkins.exported'),
-    handler: async ({ db, principal, query: input, now, deps }) =>
-      csv('vehicle-checkins', await deps.exportThreads.start({ kind: 'vehicles', filter: await filterOf(db, principal, input, now) })),
+    handler: async ({ db, principal, query: input, now, deps, koa }) =>
+      csv('vehicle-checkins', await deps.exportThreads.start({ kind: 'vehicles', filter: await filterOf(db, principal, input, now) }, clientLeft(koa))),
   }),
 ];
