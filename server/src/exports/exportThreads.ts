@@ -13,7 +13,7 @@ export interface ExportThreadOptions {
   resourceLimits: ResourceLimits;
 }
 
-/** Chunks a thread may post ahead of the response: with the response's own two, at most ~400 kB in flight. */
+/** Chunks of an export in flight, the one being written included: at most 4 buffers of 128 kB each. */
 const WINDOW = 4;
 
 /** The measured defaults (bench/README.md, The CSV export's memory). */
