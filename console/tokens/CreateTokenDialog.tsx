@@ -7,6 +7,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { ShownOnce } from '../components/ShownOnce';
 import { useAction } from '../components/useAction';
 import { useSession } from '../session/SessionContext';
 import { scopeWords } from './scopeWords';
@@ -18,28 +19,12 @@ function tomorrow(): string {
 }
 
 /** The token's plaintext, this once, with a copy button. */
-function ShownOnce({ created, onClose }: { created: CreatedTokenAnswer; onClose(): void }) {
-  const id = useId();
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.token);
-      setCopied('Copied.');
-    } catch {
-      setCopied('Copying is not allowed here: select the token and copy it by hand.');
-    }
-  };
+function CreatedToken({ created, onClose }: { created: CreatedTokenAnswer; onClose(): void }) {
   return (
     <Dialog title={`Token ${created.name}`} onClose={onClose}>
-      <div className="field">
-        <label htmlFor={id}>Token</label>
-        <input id={id} className="secret" readOnly value={created.token} onFocus={(event) => event.target.select()} />
-      </div>
-      <p className="warning">You will not see this token again.</p>
+      <ShownOnce label="Token" value={created.token} warning="You will not see this token again." />
       <p className="hint">Systems send it in the header <code>Authorization: Bearer</code> and the token. Keep it in a secret store, not in code.</p>
-      <p role="status">{copied}</p>
       <div className="buttons">
-        <button type="button" onClick={() => void copy()}>Copy</button>
         <button type="button" className="primary" onClick={onClose}>Done</button>
       </div>
     </Dialog>
@@ -61,7 +46,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
   const [key] = useState(newKey);
   const expiryId = useId();
 
-  if (created) return <ShownOnce created={created} onClose={onClose} />;
+  if (created) return <CreatedToken created={created} onClose={onClose} />;
 
   const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((each) => each !== item));
   const submit = async (event: FormEvent) => {

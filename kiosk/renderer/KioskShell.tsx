@@ -113,7 +113,7 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
         </div>
       ) : null}
       <main className="screen">{gate}{screen}</main>
-      <StatusBar status={status} />
+      <StatusBar status={status} revoked={revoked} />
     </div>
   );
 }

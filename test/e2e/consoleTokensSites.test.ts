@@ -58,7 +58,7 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     const token = await dialog.getByLabel('Token').inputValue();
     expect(token.length).toBeGreaterThan(20);
     await dialog.getByRole('button', { name: 'Copy' }).click();
-    await dialog.getByText('Copied.').waitFor();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     await consoleScreenshot(page, 'console-token-shown-desk');
 

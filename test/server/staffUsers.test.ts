@@ -33,6 +33,10 @@ describe('/v1/users (owners)', () => {
     const redeemed = await anonymous.post<{ user: StaffUser }>('/v1/session/invitation', { code, name: 'Nina Newton', password: PASSWORD });
     expect(redeemed.status).toBe(200);
     expect(redeemed.body.user.name).toBe('Nina Newton');
+    // Redeeming the link signs them in: it is their first sign-in, for the Staff page too.
+    expect(redeemed.body.user.lastSignInAt).toEqual(expect.any(String));
+    const listed = await api.get<{ data: StaffUser[] }>('/v1/users');
+    expect(listed.body.data.find((user) => user.email === email)?.lastSignInAt).toBe(redeemed.body.user.lastSignInAt);
     expect(sessionCookieOf(redeemed.headers)).toBeDefined();
     expect((await anonymous.post('/v1/session/invitation', { code, password: PASSWORD })).status).toBe(404);
     expect((await anonymous.get(`/v1/session/links/${code}`)).status).toBe(404);

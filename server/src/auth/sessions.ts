@@ -14,9 +14,13 @@ export const hashSessionId = (id: string): Buffer => createHash('sha256').update
 /** A well-formed session id: 256 random bits, base64url (43 characters). */
 export const isWellFormedSessionId = (id: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(id);
 
-/** Starts a session for the user; returns the cookie's value (shown to the browser only). */
+/**
+ * Starts a session for the user, and records it as their last sign-in (a password, or a setup, invitation or
+ * reset link); returns the cookie's value (shown to the browser only).
+ */
 export async function startSession(db: Executor, user: { accountId: number; userId: number }, now: Date): Promise<string> {
   const id = randomBytes(32).toString('base64url');
+  await queryRows(db, sql`UPDATE staff_users SET last_sign_in_at = ${now} WHERE account_id = ${user.accountId} AND id = ${user.userId}`);
   await queryRows(
     db,
     sql`INSERT INTO staff_sessions (id_hash, account_id, user_id, created_at, last_seen_at)

@@ -2,8 +2,7 @@ import type { StaffUser } from '../../../shared/src/schemas/staff';
 import { verifyPassword } from '../auth/password';
 import { startSession } from '../auth/sessions';
 import { type SignInAttempt, checkSignInBudget, forgiveEmail, recordSignInFailure } from '../auth/signInThrottle';
-import { type Executor, inTransaction, queryRows } from '../db/query';
-import { sql } from '../db/sql';
+import { type Executor, inTransaction } from '../db/query';
 import { findForSignIn } from '../db/staffUserRows';
 import { problem } from '../errors/problem';
 import { presentStaffUser } from '../presenters/staffUser';
@@ -28,7 +27,6 @@ export async function signIn(
   }
   const user = { accountId: found.account_id, userId: found.id };
   const sessionId = await inTransaction(db, async (tx) => {
-    await queryRows(tx, sql`UPDATE staff_users SET last_sign_in_at = ${input.now} WHERE account_id = ${user.accountId} AND id = ${user.userId}`);
     await forgiveEmail(tx, input.email);
     return startSession(tx, user, input.now);
   });

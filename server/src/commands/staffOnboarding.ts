@@ -35,7 +35,7 @@ export async function redeemSetup(
       now: input.now,
     });
     await useLink(tx, input.code, link, input.now);
-    const user = presentStaffUser(row);
+    const user = presentStaffUser({ ...row, last_sign_in_at: input.now });
     await writeAudit(tx, {
       accountId: link.accountId, actor: { type: 'user', id: user.userId, name: user.name }, at: input.now, requestId: input.requestId,
       action: 'user.created', target: { type: 'user', id: user.userId }, siteId: null,
@@ -67,6 +67,6 @@ export async function redeemInvitation(
       accountId: key.accountId, actor: { type: 'user', id: row.id, name: row.name }, at: input.now, requestId: input.requestId,
       action: 'user.password_set', target: { type: 'user', id: row.id }, siteId: null,
     });
-    return { user: presentStaffUser(row), sessionId: await startSession(tx, key, input.now) };
+    return { user: presentStaffUser({ ...row, last_sign_in_at: input.now }), sessionId: await startSession(tx, key, input.now) };
   });
 }

@@ -44,6 +44,8 @@ export const up: MigrationFn = async ({ context: sql }) => {
       at timestamptz NOT NULL
     );
     CREATE INDEX pairing_failures_address ON pairing_failures (address, at);
+    -- Each wrong code clears the failures older than the window: by time, not by reading the table.
+    CREATE INDEX pairing_failures_at ON pairing_failures (at);
 
     -- The API tokens page: live tokens newest first.
     CREATE INDEX api_tokens_live ON api_tokens (account_id, id DESC) WHERE revoked_at IS NULL;
