@@ -11,10 +11,13 @@ import { usePaged } from '../components/usePaged';
 import { useLive } from '../live/LiveData';
 import { siteLookup } from '../live/siteLookup';
 
+/** Who, in words: the management API's operator has a name but is neither staff nor a token. */
+const actorWords: Record<string, string> = { user: 'staff', token: 'token', operator: 'operator' };
+
 interface Form {
   from: string;
   to: string;
-  actor: '' | 'user' | 'token';
+  actor: '' | 'user' | 'token' | 'operator';
   action: string;
   siteId: number | null;
 }
@@ -56,10 +59,11 @@ export function AuditScreen() {
       <form className="filters" aria-label="Filters" onSubmit={apply}>
         <Field label="From" type="date" value={form.from} onChange={set('from')} />
         <Field label="To" type="date" value={form.to} onChange={set('to')} />
-        <Select label="Who" value={form.actor} onChange={(value) => set('actor')(value === 'user' || value === 'token' ? value : '')}>
+        <Select label="Who" value={form.actor} onChange={(value) => set('actor')(value === 'user' || value === 'token' || value === 'operator' ? value : '')}>
           <option value="">Anyone</option>
           <option value="user">Staff</option>
           <option value="token">API tokens and kiosks</option>
+          <option value="operator">Management API</option>
         </Select>
         <Field label="Action" value={form.action} onChange={set('action')} placeholder="Like vehicle.created" />
         <SiteFilter sites={sites} value={form.siteId} onChange={set('siteId')} />
@@ -84,7 +88,7 @@ export function AuditScreen() {
             {events.items.map((event) => (
               <tr key={event.auditId}>
                 <th scope="row">{since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId))}</th>
-                <td data-label="Who">{event.actor.name} <span className="muted">({event.actor.type === 'user' ? 'staff' : 'token'})</span></td>
+                <td data-label="Who">{event.actor.name} <span className="muted">({actorWords[event.actor.type] ?? event.actor.type})</span></td>
                 <td data-label="Action"><code>{event.action}</code></td>
                 <td data-label="Target">{event.target.type.replaceAll('_', ' ')} {event.target.id}</td>
                 <td data-label="Site">{siteName(event.siteId)}</td>

@@ -6,8 +6,10 @@ import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { visitor } from '../support/factories';
+import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
+import { TEST_ADMIN_TOKEN } from '../support/testServer';
 import { arrive, createVehicleLabel, registerVehicle, uniquePlate, visit } from '../support/vehicles';
 
 const harness = serverAndWorld({ env: { SIGNIN_FAILURES_PER_ADDRESS: '1000' }, worldPerTest: true });
@@ -152,5 +154,43 @@ describe('vehicle labels via the API are audited too', () => {
     await owner.api.put(`/v1/profiles/vehicles/${vehicle.vehicleId}`, { licensePlate: uniquePlate() });
     const actions = (await auditRows(harness.world.accountId)).map((row) => row.action);
     expect(actions).toEqual(['vehicle_label.created', 'vehicle_label.updated', 'vehicle_label.deleted', 'vehicle.created', 'vehicle.updated']);
+  });
+});
+
+describe('the management API in the audit log', () => {
+  it('records each operator write under the account it changed, as the operator, never the token', async () => {
+    const admin = apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
+    const account = await admin.post<{ accountId: number }>('/v1/admin/accounts', { name: 'Operator Co' });
+    const { accountId } = account.body;
+    const site = await admin.post<{ siteId: number }>(`/v1/admin/accounts/${accountId}/sites`, { name: 'Yard' });
+    const token = await admin.post<{ tokenId: number; token: string }>(`/v1/admin/accounts/${accountId}/tokens`, { name: 'Script', allSites: true });
+    expect((await admin.patch(`/v1/admin/tokens/${token.body.tokenId}`, { scopes: ['checkins:read'] })).status).toBe(200);
+    const user = await admin.post<{ user: { userId: number } }>(`/v1/admin/accounts/${accountId}/users`, {
+      email: `operator.made.${Date.now()}@example.com`, name: 'Otto Owner', role: 'owner', allSites: true,
+    });
+    expect((await admin.delete(`/v1/admin/tokens/${token.body.tokenId}`)).status).toBe(204);
+    // A refused operator write leaves nothing.
+    expect((await admin.delete(`/v1/admin/tokens/${token.body.tokenId}`)).status).toBe(404);
+
+    const rows = await auditRows(accountId);
+    expect(rows.map((row) => [row.action, Number(row.target_id), row.actor_type])).toEqual([
+      ['account.create', accountId, 'operator'],
+      ['site.create', site.body.siteId, 'operator'],
+      ['token.create', token.body.tokenId, 'operator'],
+      ['token.update', token.body.tokenId, 'operator'],
+      ['user.created', user.body.user.userId, 'operator'],
+      ['token.revoke', token.body.tokenId, 'operator'],
+    ]);
+    const raw = await queryRows(harness.server.database, sql`SELECT to_jsonb(a) AS row FROM audit_events a WHERE account_id = ${accountId}`);
+    expect(JSON.stringify(raw)).not.toContain(token.body.token);
+    expect(rows.every((row) => row.request_id !== null)).toBe(true);
+
+    // The account's owner reads them, filtered by who; another account sees none of them.
+    const owner = await staffClient(harness.server, { accountId, role: 'owner' });
+    const page = await owner.api.get<Page>('/v1/audit-events?actorType=operator');
+    expect(page.body.data.map((event) => event.actor)).toContainEqual({ type: 'operator', id: 0, name: 'Management API' });
+    expect(page.body.data).toHaveLength(6);
+    const stranger = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
+    expect((await stranger.api.get<Page>('/v1/audit-events?actorType=operator')).body.data).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Actor } from '../../../shared/src/schemas/staff';
+import type { AuditActor } from '../../../shared/src/schemas/audit';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import type { GuardedWrite } from '../reply';
@@ -10,12 +10,14 @@ export interface AuditRecord {
   siteId: number | null;
   /** What else the entry must say, never personal data (an erasure's hash of the identifiers). */
   detail?: Record<string, string>;
+  /** Only for the management API, which acts for no account: the account the change belongs to. */
+  accountId?: number;
 }
 
 /** One audit row: the record, who did it, when, in which request. */
 export interface AuditEntry extends AuditRecord {
   accountId: number;
-  actor: Actor;
+  actor: AuditActor;
   at: Date;
   requestId: string | null;
 }
@@ -25,6 +27,9 @@ const values = (entry: AuditEntry) => sql`${entry.accountId}::integer, ${entry.a
   ${entry.detail === undefined ? null : JSON.stringify(entry.detail)}::jsonb`;
 
 const COLUMNS = sql`(account_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, site_id, request_id, detail)`;
+
+/** The management API's caller (ADMIN_TOKEN): no user or token of any account, so no id. */
+export const OPERATOR_ACTOR: AuditActor = { type: 'operator', id: 0, name: 'Management API' };
 
 /** A CTE writing the entry in the statement of the change, only when `onlyIf` holds (the change applied). */
 export function auditInsertCte(entry: AuditEntry, onlyIf?: Sql): Sql {

@@ -91,8 +91,8 @@ export async function updateToken(
   return updated;
 }
 
-/** Revokes at once: the next request with it is a 401. */
-export async function revokeToken(db: Executor, tokenId: number, now: Date): Promise<void> {
+/** Revokes at once: the next request with it is a 401. Answers the token's account. */
+export async function revokeToken(db: Executor, tokenId: number, now: Date): Promise<{ accountId: number }> {
   const row = await queryOne<{ id: number; account_id: number }>(
     db,
     sql`UPDATE api_tokens SET revoked_at = ${now} WHERE id = ${tokenId} AND revoked_at IS NULL RETURNING id, account_id`,
@@ -104,4 +104,5 @@ export async function revokeToken(db: Executor, tokenId: number, now: Date): Pro
     sql`UPDATE kiosks SET revoked_at = ${now}, pairing_code_hash = NULL, pairing_expires_at = NULL
         WHERE account_id = ${row.account_id} AND token_id = ${tokenId} AND revoked_at IS NULL`,
   );
+  return { accountId: row.account_id };
 }

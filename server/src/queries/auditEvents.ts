@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../../shared/src/schemas/audit';
+import type { AuditActor, AuditEvent } from '../../../shared/src/schemas/audit';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, sql } from '../db/sql';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
@@ -9,7 +9,7 @@ export interface AuditFilter {
   siteIds?: number[];
   from?: Date;
   to?: Date;
-  actorType?: Array<'user' | 'token'>;
+  actorType?: AuditActor['type'][];
   action?: string;
   limit: number;
   cursor?: string;
@@ -19,7 +19,7 @@ interface AuditRow {
   id: number;
   at: Date;
   at_us: number;
-  actor_type: 'user' | 'token';
+  actor_type: AuditActor['type'];
   actor_id: number;
   actor_name: string;
   action: string;

@@ -6,7 +6,7 @@ import { authenticate, bearerOf } from '../auth/authenticate';
 import { type Principal, type SiteAccess, principalKey } from '../auth/principal';
 import { checkSameOrigin } from '../auth/csrf';
 import { sessionIdOf } from '../auth/sessions';
-import { auditedWrite, writeAudit } from '../audit/record';
+import { OPERATOR_ACTOR, auditedWrite, writeAudit } from '../audit/record';
 import type { ResolvedDeps } from '../context';
 import { type Executor, inTransaction } from '../db/query';
 import { type ProblemError, notFound, problem, validationFailed } from '../errors/problem';
@@ -198,13 +198,16 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
 
 /**
  * The route's audit entry with its change: in the same statement for a statement-mode write, else in the
- * transaction `ctx.db` belongs to. Only for a change that succeeded, and only by a token or a user.
+ * transaction `ctx.db` belongs to. Only for a change that succeeded, by a token, a user, or the management
+ * API's operator (whose record names the account the change belongs to).
  */
 async function withAudit(route: Route, ctx: HandlerContext<unknown, unknown, unknown>, reply: Reply): Promise<Reply> {
-  if (!route.audit || reply.status >= 300 || ctx.principal.accountId === 0) return reply;
+  if (!route.audit || reply.status >= 300) return reply;
   const record = route.audit(ctx, reply.body);
-  if (!record) return reply;
-  const entry = { ...record, accountId: ctx.principal.accountId, actor: ctx.principal.actor, at: ctx.now, requestId: ctx.requestId };
+  const operator = route.auth === 'admin';
+  const accountId = operator ? record?.accountId : ctx.principal.accountId;
+  if (!record || !accountId) return reply;
+  const entry = { ...record, accountId, actor: operator ? OPERATOR_ACTOR : ctx.principal.actor, at: ctx.now, requestId: ctx.requestId };
   if (reply.write) return { ...reply, write: auditedWrite(reply.write, entry) };
   await writeAudit(ctx.db, entry);
   return reply;

@@ -54,7 +54,7 @@ function withQuery(path: string, query: Record<string, QueryValue>): string {
 }
 
 export type AuditFilter = Partial<Pick<AuditEventQuery, 'from' | 'to' | 'action'>> & {
-  actorType?: ReadonlyArray<'user' | 'token'>;
+  actorType?: ReadonlyArray<'user' | 'token' | 'operator'>;
   siteIds?: readonly number[];
 };
 

@@ -2,10 +2,19 @@ import { z } from 'zod';
 import { Id, Instant, IntId, PageQuery, Timestamp, commaList } from './common';
 import { Actor } from './staff';
 
+export const auditActorTypes = ['user', 'token', 'operator'] as const;
+
+/**
+ * Who made an audited change: a staff user or a token, as everywhere, or the operator of the management API
+ * (`ADMIN_TOKEN`), who has no id in any account: `{type: "operator", id: 0, name: "Management API"}`.
+ */
+export const AuditActor = Actor.extend({ type: z.enum(auditActorTypes), id: z.number().int().min(0).max(2_147_483_647) });
+export type AuditActor = z.infer<typeof AuditActor>;
+
 export const AuditEvent = z.object({
   auditId: Id,
   at: Timestamp,
-  actor: Actor,
+  actor: AuditActor,
   action: z.string(),
   target: z.object({ type: z.string(), id: Id }),
   siteId: IntId.nullable(),
@@ -23,7 +32,7 @@ const siteIdList = z
 export const AuditEventQuery = PageQuery.extend({
   from: Instant.optional(),
   to: Instant.optional(),
-  actorType: commaList(['user', 'token'] as const).optional(),
+  actorType: commaList(auditActorTypes).optional(),
   action: z.string().trim().min(1).max(100).optional(),
   siteIds: siteIdList.optional(),
 });

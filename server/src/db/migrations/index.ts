@@ -17,6 +17,7 @@ import * as staff from './0016_staff';
 import * as privacy from './0017_privacy';
 import * as kiosks from './0018_kiosks';
 import * as stayIndexes from './0019_stay_indexes';
+import * as operatorAudit from './0020_operator_audit';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -40,4 +41,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0017_privacy', up: privacy.up },
   { name: '0018_kiosks', up: kiosks.up },
   { name: '0019_stay_indexes', up: stayIndexes.up },
+  { name: '0020_operator_audit', up: operatorAudit.up },
 ];

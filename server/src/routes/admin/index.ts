@@ -8,6 +8,8 @@ import {
   Token,
   UpdateTokenRequest,
 } from '../../../../shared/src/schemas/admin';
+import { OPERATOR_ACTOR, writeAudit } from '../../audit/record';
+import { auditParam, auditReply, fieldOf } from '../../audit/targets';
 import { createAccount, createSite, createToken, revokeToken, updateToken } from '../../commands/provisioning';
 import { validationFailed } from '../../errors/problem';
 import { defineRoute } from '../define';
@@ -28,6 +30,7 @@ export const adminRoutes = [
     auth: 'admin',
     body: CreateAccountRequest,
     responses: { 201: Account },
+    audit: (_ctx, body) => ({ ...auditReply('account.create', 'account', 'accountId')(_ctx, body), accountId: fieldOf(body, 'accountId') }),
     handler: async ({ db, body }) => ({ status: 201, body: await createAccount(db, body.name) }),
   }),
   defineRoute({
@@ -41,6 +44,7 @@ export const adminRoutes = [
     params: AccountParams,
     body: CreateSiteRequest,
     responses: { 201: AdminSite },
+    audit: (ctx, body) => ({ ...auditReply('site.create', 'site', 'siteId')(ctx, body), siteId: fieldOf(body, 'siteId'), accountId: ctx.params.accountId }),
     handler: async ({ db, params, body }) => ({
       status: 201,
       body: await createSite(db, { accountId: params.accountId, name: body.name, timezone: body.timezone }),
@@ -61,6 +65,7 @@ export const adminRoutes = [
     params: AccountParams,
     body: CreateTokenRequest,
     responses: { 201: CreatedToken },
+    audit: (ctx, body) => ({ ...auditReply('token.create', 'token', 'tokenId')(ctx, body), accountId: ctx.params.accountId }),
     handler: async ({ db, params, body, now }) => {
       // A token already expired when issued could never be used: a mistake in the request, not a token.
       if (body.expiresAt !== undefined && new Date(body.expiresAt) <= now) {
@@ -80,6 +85,7 @@ export const adminRoutes = [
     params: TokenParams,
     body: UpdateTokenRequest,
     responses: { 200: Token },
+    audit: (ctx, body) => ({ ...auditParam('token.update', 'token', 'tokenId')(ctx), accountId: fieldOf(body, 'accountId') }),
     handler: async ({ db, params, body }) => ({ status: 200, body: await updateToken(db, params.tokenId, body) }),
   }),
   defineRoute({
@@ -92,8 +98,12 @@ export const adminRoutes = [
     auth: 'admin',
     params: TokenParams,
     responses: { 204: null },
-    handler: async ({ db, params, now }) => {
-      await revokeToken(db, params.tokenId, now);
+    // The account is known only once the token is found: audited here, in the revoke's transaction.
+    handler: async ({ db, params, now, requestId }) => {
+      const { accountId } = await revokeToken(db, params.tokenId, now);
+      await writeAudit(db, {
+        accountId, actor: OPERATOR_ACTOR, at: now, requestId, action: 'token.revoke', target: { type: 'token', id: params.tokenId }, siteId: null,
+      });
       return { status: 204 };
     },
   }),

@@ -1,4 +1,5 @@
 import { CreateUserRequest, CreatedUser } from '../../../../shared/src/schemas/staff';
+import { fieldOf, memberOf } from '../../audit/targets';
 import { ownOrigin } from '../../auth/csrf';
 import { inviteStaffUser } from '../../commands/staffInvitation';
 import { linkUrl } from '../../commands/staffLinks';
@@ -27,6 +28,9 @@ export const adminUserRoutes = [
     params: AccountParams,
     body: CreateUserRequest,
     responses: { 201: CreatedUser },
+    audit: (ctx, body) => ({
+      action: 'user.created', target: { type: 'user', id: fieldOf(memberOf(body, 'user'), 'userId') }, siteId: null, accountId: ctx.params.accountId,
+    }),
     handler: async (ctx) => {
       const { row, code } = await inviteStaffUser(ctx.db, { accountId: ctx.params.accountId, request: ctx.body, now: ctx.now, checkAccount: true });
       const base = ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
