@@ -3,6 +3,7 @@ import { api, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
@@ -27,10 +28,7 @@ function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose(): void;
       <form onSubmit={submit} noValidate>
         <Field label="Reason" value={reason} onChange={setReason} maxLength={500} placeholder="Optional" />
         <ErrorMessage text={action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="danger" disabled={action.busy}>Deny</button>
-        </div>
+        <FormButtons submit="Deny" busy={action.busy} onCancel={onClose} tone="danger" />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
 import { PairingCode } from './PairingCode';
 
@@ -52,10 +53,7 @@ export function AddKioskDialog({ sites, onClose, onAdded }: { sites: readonly Si
         </div>
         <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
         <ErrorMessage text={action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={action.busy || sites.length === 0}>Add</button>
-        </div>
+        <FormButtons submit="Add" busy={action.busy || sites.length === 0} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { type ConfigField, type Site, fieldTypes } from '../../shared/src/schema
 import { api, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
 import { failureWords } from '../words';
 
@@ -113,10 +114,7 @@ export function CheckInDialog({ sites, initialSiteId, onClose, onDone }: { sites
           <FormField key={field.name} field={field} value={values[field.name]} error={errors[field.name]} onChange={(value) => edit(field.name, value)} />
         ))}
         <ErrorMessage text={action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={!fields || action.busy}>Check in</button>
-        </div>
+        <FormButtons submit="Check in" busy={!fields || action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

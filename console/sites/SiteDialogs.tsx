@@ -4,6 +4,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
 
 const zones = (current: string) => {
@@ -45,10 +46,7 @@ export function AddSiteDialog({ onClose, onDone }: { onClose(): void; onDone(): 
         <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
         <TimezoneSelect value={timezone} onChange={setTimezone} />
         <ErrorMessage text={action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={action.busy}>Add site</button>
-        </div>
+        <FormButtons submit="Add site" busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -76,10 +74,7 @@ export function EditSiteDialog({ site, what, onClose, onDone }: { site: SiteAnsw
           <TimezoneSelect value={timezone} onChange={setTimezone} />
         )}
         <ErrorMessage text={action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={action.busy}>Save</button>
-        </div>
+        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { Select } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
 import { useLive } from '../live/LiveData';
@@ -76,10 +77,7 @@ export function InviteDialog({ onClose, onDone }: { onClose(): void; onDone(): v
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
         {role === 'owner' ? null : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>Invite</button>
-        </div>
+        <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -106,10 +104,7 @@ export function EditUserDialog({ user, onClose, onDone }: { user: StaffUserAnswe
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
         {role === 'owner' ? null : <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites} />}
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>Save</button>
-        </div>
+        <FormButtons submit="Save" busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -7,6 +7,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useAction } from '../components/useAction';
 import { useSession } from '../session/SessionContext';
@@ -104,10 +105,7 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
           <input id={expiryId} type="date" min={tomorrow()} value={expires} onChange={(event) => setExpires(event.target.value)} />
         </div>
         <ErrorMessage text={problem ?? action.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={action.busy}>Create token</button>
-        </div>
+        <FormButtons submit="Create token" busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

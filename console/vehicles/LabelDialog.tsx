@@ -5,6 +5,7 @@ import { Checkbox } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
 
 const FIELDS = ['name', 'color', 'blocksEntry'] as const;
@@ -32,10 +33,7 @@ export function LabelDialog({ label, onClose, onDone }: { label: VehicleLabelAns
         <Checkbox label="Blocks entry" checked={blocksEntry} onChange={setBlocksEntry} />
         <p className="hint">A vehicle with a label that blocks entry is stopped at the gate and shown in Alerts.</p>
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>{label ? 'Save' : 'Add'}</button>
-        </div>
+        <FormButtons submit={label ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { CheckGroup, Checkbox } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
 
 const FIELDS = ['licensePlate', 'make', 'model', 'color', 'description', 'labelIds'] as const;
@@ -77,10 +78,7 @@ export function VehicleDialog({ vehicle, labels, onClose, onDone }: { vehicle: V
           </CheckGroup>
         ) : null}
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>{vehicle ? 'Save' : 'Add'}</button>
-        </div>
+        <FormButtons submit={vehicle ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

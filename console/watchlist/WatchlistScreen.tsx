@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { LoadMore } from '../components/LoadMore';
 import { since } from '../components/time';
 import { usePaged } from '../components/usePaged';
@@ -70,10 +71,7 @@ function EntryDialog({ entry, onClose, onDone }: { entry: WatchlistEntryAnswer |
         {field('phone', 'Phone', 'tel')}
         {field('reason', 'Reason')}
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>{entry ? 'Save' : 'Add'}</button>
-        </div>
+        <FormButtons submit={entry ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { CheckGroup, Checkbox } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
 import { useLive } from '../live/LiveData';
@@ -78,10 +79,7 @@ export function SubscriptionDialog({ subscription, onClose, onDone }: { subscrip
         <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds} />
         {subscription ? <Checkbox label="Enabled" checked={enabled} onChange={setEnabled} /> : null}
         <ErrorMessage text={write.error} />
-        <div className="buttons">
-          <button type="button" onClick={onClose}>Cancel</button>
-          <button type="submit" className="primary" disabled={write.busy}>{subscription ? 'Save' : 'Add'}</button>
-        </div>
+        <FormButtons submit={subscription ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
