@@ -37,9 +37,14 @@ describe('a restart in the middle of a sync', () => {
     const { expected } = await playDay(first.kiosk, first.platform.clock, 30, 'Restart');
 
     first.network.setOnline(true);
-    await until(async () => first.network.stats.delivered >= 25);
-    // The process dies: requests on the wire reach the server, their answers are never read.
-    first.network.freeze();
+    // The process dies with requests on the wire (checked in the same tick as the freeze, so some surely
+    // are): they reach the server, their answers are never read.
+    await until(async () => {
+      const { sent, delivered } = first.network.stats;
+      if (delivered < 25 || sent <= delivered) return false;
+      first.network.freeze();
+      return true;
+    });
     const remaining = await first.kiosk.db.outbox.count();
     expect(remaining).toBeGreaterThan(0);
 
