@@ -33,8 +33,11 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
 
   const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   const cell = async (page: Page, row: string, column: string) => {
+    // After a reload the table may not be there yet: wait for its column, never read a cell by index -1.
+    await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
     const headers = await page.getByRole('columnheader').allInnerTexts();
     const index = headers.findIndex((header) => header.trim().toLowerCase() === column.toLowerCase());
+    if (index < 1) throw new Error(`no column ${column} in ${headers.join(', ')}`);
     return rowOf(page, row).getByRole('cell').nth(index - 1).innerText();
   };
   const checkinPosts = (requests: Request[]) => requests.filter((request) => request.method() === 'POST' && /\/checkins\/people$/.test(new URL(request.url()).pathname)).length;
