@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { FieldError, errorLink } from './Field';
 
 /** A labelled checkbox. */
 export function Checkbox({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean }) {
@@ -21,16 +22,11 @@ export function Select({ label, value, onChange, error, children }: { label: str
         id={id}
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorLink(id, error)}
       >
         {children}
       </select>
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
 }
@@ -39,14 +35,10 @@ export function Select({ label, value, onChange, error, children }: { label: str
 export function CheckGroup({ legend, error, children }: { legend: string; error?: string; children: ReactNode }) {
   const id = useId();
   return (
-    <fieldset className="check-group" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset className="check-group" aria-describedby={errorLink(id, error)['aria-describedby']}>
       <legend>{legend}</legend>
       {children}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { fieldTypes } from '../../shared/src/schemas/sites';
+import { FieldError } from '../components/Field';
 import { type DraftField, isStandard, lockedNames } from './formDraft';
 
 const typeWords: Record<string, string> = { text: 'Text', email: 'Email', phone: 'Phone', select: 'Choice (select)', checkbox: 'Checkbox' };
@@ -54,7 +55,7 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
         </div>
       ) : null}
       {locked ? <p className="hint">Every visitor gives a first and last name: this field stays, as required text.</p> : null}
-      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+      <FieldError id={id} error={error} />
       <div className="buttons start">
         <button type="button" disabled={first} onClick={() => onMove(-1)}>Move up</button>
         <button type="button" disabled={last} onClick={() => onMove(1)}>Move down</button>
