@@ -37,35 +37,75 @@ interface Companion {
   /** Its result file is the newest `bench/results/<prefix>-*.json` written during the run. */
   prefix: string;
   env: Record<string, string>;
-  summarise(result: unknown): CompanionSummary[];
+  summarise: (result: unknown) => CompanionSummary[];
 }
 
 const LoadSide = z.object({ perSecond: z.number() }).passthrough();
-const WebhookResult = z.record(z.string(), z.object({ none: LoadSide, threeSubscriptions: LoadSide, ratio: z.number(), medianPairRatio: z.number().optional() }).passthrough());
-const KioskResult = z.object({ actions: z.number(), concurrency: z.number(), plain: z.array(z.number()), engine: z.array(z.number()), ratio: z.number() }).passthrough();
+const WebhookResult = z.record(
+  z.string(),
+  z
+    .object({ none: LoadSide, threeSubscriptions: LoadSide, ratio: z.number(), medianPairRatio: z.number().optional() })
+    .passthrough(),
+);
+const KioskResult = z
+  .object({
+    actions: z.number(),
+    concurrency: z.number(),
+    plain: z.array(z.number()),
+    engine: z.array(z.number()),
+    ratio: z.number(),
+  })
+  .passthrough();
 const Latency = z.object({ p50: z.number(), p99: z.number() }).passthrough();
-const FairnessResult = z.object({ alone: Latency, neighboured: Latency, ratio: z.number(), slowMs: z.number(), noisySubscriptions: z.number() }).passthrough();
-const PlateResult = z.object({ visits: z.number(), rows: z.array(z.record(z.string(), z.union([z.string(), z.number()]))), targetMet: z.boolean(), usesPlateIndex: z.boolean() }).passthrough();
+const FairnessResult = z
+  .object({
+    alone: Latency,
+    neighboured: Latency,
+    ratio: z.number(),
+    slowMs: z.number(),
+    noisySubscriptions: z.number(),
+  })
+  .passthrough();
+const PlateResult = z
+  .object({
+    visits: z.number(),
+    rows: z.array(z.record(z.string(), z.union([z.string(), z.number()]))),
+    targetMet: z.boolean(),
+    usesPlateIndex: z.boolean(),
+  })
+  .passthrough();
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
 export const COMPANIONS: Record<string, Companion> = {
   plates: {
-    name: 'plate search', script: 'bench/plateSearch.ts', prefix: 'plates',
-    env: { BENCH_VISITS: process.env.BENCH_PLATE_VISITS ?? '100000', BENCH_SAMPLES: process.env.BENCH_PLATE_SAMPLES ?? '150' },
+    name: 'plate search',
+    script: 'bench/plateSearch.ts',
+    prefix: 'plates',
+    env: {
+      BENCH_VISITS: process.env.BENCH_PLATE_VISITS ?? '100000',
+      BENCH_SAMPLES: process.env.BENCH_PLATE_SAMPLES ?? '150',
+    },
     summarise: (raw) => {
       const result = PlateResult.parse(raw);
-      return result.rows.filter((row) => !String(row.shape).startsWith('baseline')).map((row) => ({
-        measure: `plates (${result.visits / 1000}k visits): ${String(row.shape)}`,
-        value: `p50 ${String(row['p50 ms'])} ms`,
-        ratio: `${String(row['p50 / baseline'])} × GET site`,
-        target: String(row.shape).includes('plate') && !String(row.shape).startsWith('site') ? '< 10 ms p50' : '-',
-      }));
+      return result.rows
+        .filter((row) => !String(row.shape).startsWith('baseline'))
+        .map((row) => ({
+          measure: `plates (${result.visits / 1000}k visits): ${String(row.shape)}`,
+          value: `p50 ${String(row['p50 ms'])} ms`,
+          ratio: `${String(row['p50 / baseline'])} × GET site`,
+          target: String(row.shape).includes('plate') && !String(row.shape).startsWith('site') ? '< 10 ms p50' : '-',
+        }));
     },
   },
   webhooks: {
-    name: 'webhook dispatch', script: 'bench/webhooks.ts', prefix: 'webhooks',
-    env: { BENCH_SECONDS: process.env.BENCH_WEBHOOK_SECONDS ?? '6', BENCH_ROUNDS: process.env.BENCH_WEBHOOK_ROUNDS ?? '4' },
+    name: 'webhook dispatch',
+    script: 'bench/webhooks.ts',
+    prefix: 'webhooks',
+    env: {
+      BENCH_SECONDS: process.env.BENCH_WEBHOOK_SECONDS ?? '6',
+      BENCH_ROUNDS: process.env.BENCH_WEBHOOK_ROUNDS ?? '4',
+    },
     summarise: (raw) =>
       Object.entries(WebhookResult.parse(raw)).map(([name, entry]) => ({
         measure: `webhooks: ${name.replace('@', ' @ ')} conns, 3 subscriptions vs none`,
@@ -75,29 +115,37 @@ export const COMPANIONS: Record<string, Companion> = {
       })),
   },
   fairness: {
-    name: 'webhook fairness', script: 'bench/webhookFairness.ts', prefix: 'fairness',
+    name: 'webhook fairness',
+    script: 'bench/webhookFairness.ts',
+    prefix: 'fairness',
     env: { BENCH_SECONDS: process.env.BENCH_FAIRNESS_SECONDS ?? '15' },
     summarise: (raw) => {
       const result = FairnessResult.parse(raw);
-      return [{
-        measure: `webhooks: a quiet account's delivery latency, with a noisy neighbour (${result.noisySubscriptions} receivers × ${result.slowMs} ms) vs alone`,
-        value: `p50 ${result.neighboured.p50.toFixed(0)} vs ${result.alone.p50.toFixed(0)} ms`,
-        ratio: result.ratio.toFixed(2),
-        target: '< 2',
-      }];
+      return [
+        {
+          measure: `webhooks: a quiet account's delivery latency, with a noisy neighbour (${result.noisySubscriptions} receivers × ${result.slowMs} ms) vs alone`,
+          value: `p50 ${result.neighboured.p50.toFixed(0)} vs ${result.alone.p50.toFixed(0)} ms`,
+          ratio: result.ratio.toFixed(2),
+          target: '< 2',
+        },
+      ];
     },
   },
   kiosk: {
-    name: 'kiosk drain', script: 'bench/kioskDrain.ts', prefix: 'kioskDrain',
+    name: 'kiosk drain',
+    script: 'bench/kioskDrain.ts',
+    prefix: 'kioskDrain',
     env: { BENCH_VISITS: process.env.BENCH_KIOSK_VISITS ?? '100', BENCH_ROUNDS: process.env.BENCH_KIOSK_ROUNDS ?? '2' },
     summarise: (raw) => {
       const result = KioskResult.parse(raw);
-      return [{
-        measure: `kiosk drain: ${result.actions} actions at concurrency ${result.concurrency}, engine vs plain fetch`,
-        value: `${mean(result.engine).toFixed(0)} vs ${mean(result.plain).toFixed(0)} actions/s`,
-        ratio: result.ratio.toFixed(2),
-        target: '> 0.70',
-      }];
+      return [
+        {
+          measure: `kiosk drain: ${result.actions} actions at concurrency ${result.concurrency}, engine vs plain fetch`,
+          value: `${mean(result.engine).toFixed(0)} vs ${mean(result.plain).toFixed(0)} actions/s`,
+          ratio: result.ratio.toFixed(2),
+          target: '> 0.70',
+        },
+      ];
     },
   },
 };
@@ -127,12 +175,17 @@ export async function runCompanion(companion: Companion, serverUrl: string, time
   const timer = setTimeout(() => {
     if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   }, timeoutMs);
-  const exitCode = await new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exitCode = await new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   clearTimeout(timer);
   const seconds = (Date.now() - started) / 1000;
   const file = await newestResult(companion.prefix, started);
   const failed = (why: string): CompanionRun => ({
-    name: companion.name, seconds, exitCode, output: output.slice(-4000),
+    name: companion.name,
+    seconds,
+    exitCode,
+    output: output.slice(-4000),
     summaries: [{ measure: companion.name, value: why, ratio: '-', target: '-' }],
   });
   if (!file) return failed(`no result (exit ${exitCode})`);
@@ -140,6 +193,9 @@ export async function runCompanion(companion: Companion, serverUrl: string, time
   try {
     return { name: companion.name, seconds, exitCode, result, summaries: companion.summarise(result) };
   } catch (error) {
-    return { ...failed(`result not understood: ${error instanceof Error ? error.message.slice(0, 80) : String(error)}`), result };
+    return {
+      ...failed(`result not understood: ${error instanceof Error ? error.message.slice(0, 80) : String(error)}`),
+      result,
+    };
   }
 }

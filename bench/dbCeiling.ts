@@ -63,11 +63,15 @@ export async function recordCreate(input: {
     statements.push({ sql: statement.text, name: statement.name, bind: [...statement.values] });
   });
   const post = async (key?: string) => {
-    const headers: Record<string, string> = { Authorization: `Bearer ${input.token}`, 'Content-Type': 'application/json' };
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${input.token}`,
+      'Content-Type': 'application/json',
+    };
     if (key !== undefined) headers['Idempotency-Key'] = key;
     const response = await fetch(url, { method: 'POST', headers, body: input.body });
     const body = (await response.json()) as { checkinId?: unknown };
-    if (response.status !== 201 || typeof body.checkinId !== 'number') throw new Error(`recording create: HTTP ${response.status}`);
+    if (response.status !== 201 || typeof body.checkinId !== 'number')
+      throw new Error(`recording create: HTTP ${response.status}`);
     return body.checkinId;
   };
   try {
@@ -77,8 +81,14 @@ export async function recordCreate(input: {
     const checkinId = await post(input.key);
     recording = false;
     const idFrom = statements.findIndex((statement) => statement.sql.includes('nextval('));
-    const uses = statements.slice(idFrom + 1).flatMap((statement) => statement.bind).filter((value) => value === checkinId);
-    if (idFrom < 0 || uses.length !== 1) throw new Error(`the recorded create does not look like one: ${statements.map((s) => s.sql.slice(0, 40)).join(' | ')}`);
+    const uses = statements
+      .slice(idFrom + 1)
+      .flatMap((statement) => statement.bind)
+      .filter((value) => value === checkinId);
+    if (idFrom < 0 || uses.length !== 1)
+      throw new Error(
+        `the recorded create does not look like one: ${statements.map((s) => s.sql.slice(0, 40)).join(' | ')}`,
+      );
     return { statements, idFrom, checkinId, key: input.key };
   } finally {
     stopObserving();
@@ -114,7 +124,10 @@ export async function replayCreates(input: {
   const { recorded } = input;
   const clients = await Promise.all(
     Array.from({ length: input.connections }, async () => {
-      const client = new pg.Client({ connectionString: input.databaseUrl, application_name: 'gatehouse-bench-ceiling' });
+      const client = new pg.Client({
+        connectionString: input.databaseUrl,
+        application_name: 'gatehouse-bench-ceiling',
+      });
       // A connection lost between queries is reported by its next query (counted as an error), not by a crash.
       client.on('error', () => undefined);
       await client.connect();
@@ -134,7 +147,9 @@ export async function replayCreates(input: {
           const fresh: { id: number | undefined; key: string } = { id: undefined, key: `ceiling-${run}-${index}` };
           for (const [position, statement] of recorded.statements.entries()) {
             const result = await client.query<{ id?: unknown }>({
-              text: statement.sql, name: statement.name, values: rebind(statement.bind, recorded, fresh),
+              text: statement.sql,
+              name: statement.name,
+              values: rebind(statement.bind, recorded, fresh),
             });
             if (position === recorded.idFrom) {
               const id = result.rows[0]?.id;

@@ -7,7 +7,16 @@
 import pg from 'pg';
 import { buildToken, buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
-import { envNumber, isEntryPoint, memoryOf, printTable, runBench, siteIdsOf, startBenchDatabase, writeResults } from './harness';
+import {
+  envNumber,
+  isEntryPoint,
+  memoryOf,
+  printTable,
+  runBench,
+  siteIdsOf,
+  startBenchDatabase,
+  writeResults,
+} from './harness';
 import { seedCheckins } from './search';
 
 const CHECKINS = envNumber('BENCH_EXPORT_CHECKINS', 1_000_000);
@@ -18,7 +27,7 @@ const TARGET_MIB = 50;
 const SAMPLE_MS = 20;
 
 /** Samples a process's resident memory until stopped; the highest value seen, in MiB. */
-function sampleMemory(pid: number): { stop(): Promise<number> } {
+function sampleMemory(pid: number): { stop: () => Promise<number> } {
   let peak = 0;
   let running = true;
   const loop = (async () => {
@@ -40,7 +49,8 @@ function sampleMemory(pid: number): { stop(): Promise<number> } {
 async function streamExport(url: string, token: string): Promise<{ rows: number; bytes: number; ms: number }> {
   const started = performance.now();
   const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-  if (response.status !== 200 || !response.body) throw new Error(`export: HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !response.body)
+    throw new Error(`export: HTTP ${response.status} ${await response.text()}`);
   let bytes = 0;
   let lines = 0;
   const reader = response.body.getReader();
@@ -85,7 +95,11 @@ async function baselineCursor(databaseUrl: string, accountId: number): Promise<{
 
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_export');
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('the server has no pid');
   try {
@@ -93,8 +107,13 @@ async function main(): Promise<void> {
     const siteIds = await siteIdsOf(database.database, world, SITES);
     const seeding = Date.now();
     await seedCheckins(database.database, world.accountId, siteIds, CHECKINS);
-    process.stdout.write(`Seeded ${CHECKINS} check-ins over ${SITES} sites in ${((Date.now() - seeding) / 1000).toFixed(1)} s\n`);
-    const token = await buildToken({ database: database.database, baseUrl: server.baseUrl }, { accountId: world.accountId, allSites: true, scopes: ['exports:read'] });
+    process.stdout.write(
+      `Seeded ${CHECKINS} check-ins over ${SITES} sites in ${((Date.now() - seeding) / 1000).toFixed(1)} s\n`,
+    );
+    const token = await buildToken(
+      { database: database.database, baseUrl: server.baseUrl },
+      { accountId: world.accountId, allSites: true, scopes: ['exports:read'] },
+    );
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const url = `${server.baseUrl}/v1/checkins/people/export?from=${day(-400)}&to=${day(1)}`;
 
@@ -106,7 +125,8 @@ async function main(): Promise<void> {
     const sampler = sampleMemory(pid);
     const all = await Promise.all(Array.from({ length: PARALLEL }, () => streamExport(url, token.token)));
     const exported = all.reduce((slowest, one) => (one.ms > slowest.ms ? one : slowest));
-    if (all.some((one) => one.rows !== CHECKINS)) throw new Error(`an export has ${all.map((one) => one.rows).join(', ')} rows, not ${CHECKINS}`);
+    if (all.some((one) => one.rows !== CHECKINS))
+      throw new Error(`an export has ${all.map((one) => one.rows).join(', ')} rows, not ${CHECKINS}`);
     const peak = await sampler.stop();
     const growth = peak - before;
     if (exported.rows !== CHECKINS) throw new Error(`the export has ${exported.rows} rows, not ${CHECKINS}`);
@@ -114,8 +134,20 @@ async function main(): Promise<void> {
     const exportRate = exported.rows / (exported.ms / 1000);
     const baselineRate = baseline.rows / (baseline.ms / 1000);
     const rows = [
-      { path: 'baseline: plain pg cursor, same rows', rows: baseline.rows, seconds: (baseline.ms / 1000).toFixed(1), 'rows/s': Math.round(baselineRate), MB: '-' },
-      { path: `GET /v1/checkins/people/export (HTTP, CSV)${PARALLEL > 1 ? `, ${PARALLEL} at once, slowest` : ''}`, rows: exported.rows, seconds: (exported.ms / 1000).toFixed(1), 'rows/s': Math.round(exportRate), MB: (exported.bytes / 1e6).toFixed(0) },
+      {
+        path: 'baseline: plain pg cursor, same rows',
+        rows: baseline.rows,
+        seconds: (baseline.ms / 1000).toFixed(1),
+        'rows/s': Math.round(baselineRate),
+        MB: '-',
+      },
+      {
+        path: `GET /v1/checkins/people/export (HTTP, CSV)${PARALLEL > 1 ? `, ${PARALLEL} at once, slowest` : ''}`,
+        rows: exported.rows,
+        seconds: (exported.ms / 1000).toFixed(1),
+        'rows/s': Math.round(exportRate),
+        MB: (exported.bytes / 1e6).toFixed(0),
+      },
     ];
     printTable(rows);
     const pass = growth < TARGET_MIB;
@@ -125,7 +157,17 @@ async function main(): Promise<void> {
         `(target < ${TARGET_MIB}): ${pass ? 'PASS' : 'FAIL'}\n` +
         `Server RSS before any export: ${atRest.toFixed(1)} MiB (the peak is ${(peak - atRest).toFixed(1)} MiB above it; a first export's thread leaves some memory to the next)\n`,
     );
-    await writeResults('export', { checkins: CHECKINS, parallel: PARALLEL, rows, ratio: exportRate / baselineRate, rssAtRestMiB: atRest, rssBeforeMiB: before, rssPeakMiB: peak, growthMiB: growth, pass });
+    await writeResults('export', {
+      checkins: CHECKINS,
+      parallel: PARALLEL,
+      rows,
+      ratio: exportRate / baselineRate,
+      rssAtRestMiB: atRest,
+      rssBeforeMiB: before,
+      rssPeakMiB: peak,
+      growthMiB: growth,
+      pass,
+    });
     if (!pass) process.exitCode = 1;
   } finally {
     server.child.kill('SIGTERM');

@@ -51,7 +51,8 @@ async function seed(db: Executor, accountId: number): Promise<void> {
     sql`INSERT INTO vehicle_label_assignments (account_id, vehicle_id, label_id)
      SELECT account_id, id, CASE WHEN id % 100 = 0 THEN ${label('Banned')}::int ELSE ${label('Staff')}::int END FROM vehicles WHERE account_id = ${accountId} AND id % 10 = 0`,
   );
-  for (const table of ['vehicles', 'vehicle_feed', 'vehicle_label_assignments']) await queryRows(db, sql`ANALYZE ${raw(table)}`);
+  for (const table of ['vehicles', 'vehicle_feed', 'vehicle_label_assignments'])
+    await queryRows(db, sql`ANALYZE ${raw(table)}`);
 }
 
 interface Pull {
@@ -71,7 +72,9 @@ async function pullFeed(baseUrl: string, token: string, cursor?: string): Promis
   let next = cursor;
   for (;;) {
     const query = next === undefined ? '' : `?cursor=${encodeURIComponent(next)}`;
-    const response = await fetch(`${baseUrl}/v1/profiles/vehicles/changes${query}`, { headers: { Authorization: `Bearer ${token}` } });
+    const response = await fetch(`${baseUrl}/v1/profiles/vehicles/changes${query}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`feed answered ${response.status}: ${body.toString()}`);
     bodies.push(body);
@@ -86,7 +89,10 @@ async function pullFeed(baseUrl: string, token: string, cursor?: string): Promis
   return { ms, bytes, gzipBytes, requests: bodies.length, vehicles, cursor: next ?? '' };
 }
 
-const Estimate = z.object({ usage: z.number(), usageDetails: z.object({ indexedDB: z.number().optional() }).optional() });
+const Estimate = z.object({
+  usage: z.number(),
+  usageDetails: z.object({ indexedDB: z.number().optional() }).optional(),
+});
 
 interface BrowserFootprint {
   firstPullMs: number;
@@ -103,24 +109,28 @@ interface BrowserFootprint {
 const countIn = (context: BrowserContext, store: string) => {
   const page = context.pages()[0];
   if (!page) throw new Error('no page');
-  return page.evaluate((name) => new Promise<number>((resolve, reject) => {
-    const request = indexedDB.open('gatehouse-kiosk');
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const db = request.result;
-      if (!db.objectStoreNames.contains(name)) {
-        db.close();
-        resolve(0);
-        return;
-      }
-      const count = db.transaction(name).objectStore(name).count();
-      count.onsuccess = () => {
-        db.close();
-        resolve(count.result);
-      };
-      count.onerror = () => reject(count.error);
-    };
-  }), store);
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const request = indexedDB.open('gatehouse-kiosk');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          if (!db.objectStoreNames.contains(name)) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction(name).objectStore(name).count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    store,
+  );
 };
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -132,9 +142,18 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, wha
 }
 
 /** The built kiosk in Chromium, on a profile on disk, paired with a gate token: what its copy costs there. */
-async function measureInChromium(web: KioskWeb, baseUrl: string, token: string, siteId: number): Promise<BrowserFootprint> {
+async function measureInChromium(
+  web: KioskWeb,
+  baseUrl: string,
+  token: string,
+  siteId: number,
+): Promise<BrowserFootprint> {
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-bench-gate-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
   try {
     // The feed waits until the storage in use before the copy is read; each answer is counted on its way.
     let release = () => {};
@@ -157,7 +176,11 @@ async function measureInChromium(web: KioskWeb, baseUrl: string, token: string, 
     const before = await estimate();
     const started = Date.now();
     release();
-    await waitFor(async () => (await countIn(context, 'knownVehicles')) >= VEHICLES, 600_000, `${VEHICLES} vehicles in IndexedDB`);
+    await waitFor(
+      async () => (await countIn(context, 'knownVehicles')) >= VEHICLES,
+      600_000,
+      `${VEHICLES} vehicles in IndexedDB`,
+    );
     const firstPullMs = Date.now() - started;
     const feedRequests = answered.length;
     const feedBytes = answered.reduce((sum, bytes) => sum + bytes, 0);
@@ -167,10 +190,20 @@ async function measureInChromium(web: KioskWeb, baseUrl: string, token: string, 
     await waitFor(async () => answered.length > feedRequests, 60_000, 'the pull after the reload');
     const reloadPullBytes = answered.slice(feedRequests).reduce((sum, bytes) => sum + bytes, 0);
     await context.close();
-    const diskBytes = Number(execFileSync('du', ['-sb', path.join(profile, 'Default', 'IndexedDB')]).toString().split('\t')[0]);
+    const diskBytes = Number(
+      execFileSync('du', ['-sb', path.join(profile, 'Default', 'IndexedDB')])
+        .toString()
+        .split('\t')[0],
+    );
     return {
-      firstPullMs, usageBefore: before.usage, usageAfter: after.usage, indexedDbAfter: after.usageDetails?.indexedDB ?? null,
-      diskBytes, feedRequests, feedBytes, reloadPullBytes,
+      firstPullMs,
+      usageBefore: before.usage,
+      usageAfter: after.usage,
+      indexedDbAfter: after.usageDetails?.indexedDB ?? null,
+      diskBytes,
+      feedRequests,
+      feedBytes,
+      reloadPullBytes,
     };
   } finally {
     await context.close().catch(() => {});
@@ -183,13 +216,19 @@ const mb = (bytes: number) => (bytes / MB).toFixed(2);
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_gate');
   const db = database.database;
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
   let web: KioskWeb | undefined;
   try {
     const world: World = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const seedStarted = Date.now();
     await seed(db, world.accountId);
-    process.stdout.write(`Seeded ${VEHICLES} vehicles (a tenth labelled) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s\n\n`);
+    process.stdout.write(
+      `Seeded ${VEHICLES} vehicles (a tenth labelled) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s\n\n`,
+    );
 
     const full = await pullFeed(server.baseUrl, world.token);
     if (full.vehicles !== VEHICLES) throw new Error(`the full pull brought ${full.vehicles} vehicles, not ${VEHICLES}`);
@@ -201,35 +240,84 @@ async function main(): Promise<void> {
     );
     const changed = await pullFeed(server.baseUrl, world.token, unchanged.cursor);
     const rows: Array<Record<string, string | number>> = [
-      { pull: 'first, whole', requests: full.requests, vehicles: full.vehicles, ms: full.ms.toFixed(0), bytes: full.bytes, 'gzip bytes': full.gzipBytes, 'bytes / vehicle': (full.bytes / VEHICLES).toFixed(1) },
-      { pull: 'unchanged', requests: unchanged.requests, vehicles: unchanged.vehicles, ms: unchanged.ms.toFixed(1), bytes: unchanged.bytes, 'gzip bytes': unchanged.gzipBytes, 'bytes / vehicle': '-' },
-      { pull: `after ${CHANGED} changes`, requests: changed.requests, vehicles: changed.vehicles, ms: changed.ms.toFixed(1), bytes: changed.bytes, 'gzip bytes': changed.gzipBytes, 'bytes / vehicle': (changed.bytes / CHANGED).toFixed(1) },
+      {
+        pull: 'first, whole',
+        requests: full.requests,
+        vehicles: full.vehicles,
+        ms: full.ms.toFixed(0),
+        bytes: full.bytes,
+        'gzip bytes': full.gzipBytes,
+        'bytes / vehicle': (full.bytes / VEHICLES).toFixed(1),
+      },
+      {
+        pull: 'unchanged',
+        requests: unchanged.requests,
+        vehicles: unchanged.vehicles,
+        ms: unchanged.ms.toFixed(1),
+        bytes: unchanged.bytes,
+        'gzip bytes': unchanged.gzipBytes,
+        'bytes / vehicle': '-',
+      },
+      {
+        pull: `after ${CHANGED} changes`,
+        requests: changed.requests,
+        vehicles: changed.vehicles,
+        ms: changed.ms.toFixed(1),
+        bytes: changed.bytes,
+        'gzip bytes': changed.gzipBytes,
+        'bytes / vehicle': (changed.bytes / CHANGED).toFixed(1),
+      },
     ];
-    process.stdout.write('The change feed, pulled by a plain client (GET /v1/profiles/vehicles/changes, 2,000 a page):\n');
+    process.stdout.write(
+      'The change feed, pulled by a plain client (GET /v1/profiles/vehicles/changes, 2,000 a page):\n',
+    );
     printTable(rows);
     const unchangedMet = unchanged.bytes < UNCHANGED_TARGET_BYTES;
-    process.stdout.write(`\nUnchanged pull: ${unchanged.bytes} bytes, ${(unchanged.bytes / full.bytes * 100).toFixed(4)}% of the first pull; target under ${UNCHANGED_TARGET_BYTES} bytes: ${unchangedMet ? 'met' : 'NOT met'}\n`);
+    process.stdout.write(
+      `\nUnchanged pull: ${unchanged.bytes} bytes, ${((unchanged.bytes / full.bytes) * 100).toFixed(4)}% of the first pull; target under ${UNCHANGED_TARGET_BYTES} bytes: ${unchangedMet ? 'met' : 'NOT met'}\n`,
+    );
 
     let browser: BrowserFootprint | undefined;
     let footprintMet: boolean | undefined;
     if (BROWSER) {
       web = await serveKioskWeb();
-      const kiosk = await buildToken({ database: database.database, baseUrl: server.baseUrl },
-        { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+      const kiosk = await buildToken(
+        { database: database.database, baseUrl: server.baseUrl },
+        { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' },
+      );
       browser = await measureInChromium(web, server.baseUrl, kiosk.token, world.siteId);
       const grown = browser.usageAfter - browser.usageBefore;
       footprintMet = grown < TARGET_MB * MB && browser.diskBytes < TARGET_MB * MB;
       process.stdout.write('\nThe kiosk in Chromium (its own pull code, an on-disk profile):\n');
       printTable([
-        { measure: 'first pull into IndexedDB', value: `${(browser.firstPullMs / 1000).toFixed(1)} s (${browser.feedRequests} requests, ${mb(browser.feedBytes)} MB)` },
-        { measure: 'storage usage before → after', value: `${mb(browser.usageBefore)} → ${mb(browser.usageAfter)} MB (IndexedDB ${browser.indexedDbAfter === null ? '?' : mb(browser.indexedDbAfter)} MB)` },
-        { measure: 'grown by the copy', value: `${mb(grown)} MB, ${(grown / VEHICLES).toFixed(0)} bytes a vehicle, ${(grown / (TARGET_MB * MB)).toFixed(2)} of the ${TARGET_MB} MB target` },
+        {
+          measure: 'first pull into IndexedDB',
+          value: `${(browser.firstPullMs / 1000).toFixed(1)} s (${browser.feedRequests} requests, ${mb(browser.feedBytes)} MB)`,
+        },
+        {
+          measure: 'storage usage before → after',
+          value: `${mb(browser.usageBefore)} → ${mb(browser.usageAfter)} MB (IndexedDB ${browser.indexedDbAfter === null ? '?' : mb(browser.indexedDbAfter)} MB)`,
+        },
+        {
+          measure: 'grown by the copy',
+          value: `${mb(grown)} MB, ${(grown / VEHICLES).toFixed(0)} bytes a vehicle, ${(grown / (TARGET_MB * MB)).toFixed(2)} of the ${TARGET_MB} MB target`,
+        },
         { measure: 'IndexedDB folder on disk', value: `${mb(browser.diskBytes)} MB` },
         { measure: 'pull after a reload (unchanged)', value: `${browser.reloadPullBytes} bytes` },
       ]);
-      process.stdout.write(`\nTarget: ${VEHICLES} vehicles within ${TARGET_MB} MB of IndexedDB: ${footprintMet ? 'met' : 'NOT met'}\n`);
+      process.stdout.write(
+        `\nTarget: ${VEHICLES} vehicles within ${TARGET_MB} MB of IndexedDB: ${footprintMet ? 'met' : 'NOT met'}\n`,
+      );
     }
-    const file = await writeResults('gate', { vehicles: VEHICLES, full, unchanged, changed, browser, unchangedMet, footprintMet });
+    const file = await writeResults('gate', {
+      vehicles: VEHICLES,
+      full,
+      unchanged,
+      changed,
+      browser,
+      unchangedMet,
+      footprintMet,
+    });
     process.stdout.write(`\nResults: ${file}\n`);
     if (!unchangedMet || footprintMet === false) process.exitCode = 1;
   } finally {

@@ -15,7 +15,7 @@ export interface BenchDatabase {
   /** The PostgreSQL server itself (its `postgres` database), for companions that make databases of their own. */
   serverUrl: string;
   database: Database;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** A throwaway embedded PostgreSQL with real durability settings (or DATABASE_URL's server), migrated. */
@@ -41,7 +41,10 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
 }
 
 /** One more migrated database on a bench PostgreSQL; `close` with `drop` removes it (and its cached pages). */
-export async function openBenchDatabase(serverUrl: string, name: string): Promise<BenchDatabase & { close(drop?: boolean): Promise<void> }> {
+export async function openBenchDatabase(
+  serverUrl: string,
+  name: string,
+): Promise<BenchDatabase & { close: (drop?: boolean) => Promise<void> }> {
   await ensureDatabase(serverUrl, name);
   const url = withDatabase(serverUrl, name);
   const database = createDatabase({ url, poolMax: 4 });
@@ -55,7 +58,9 @@ export async function openBenchDatabase(serverUrl: string, name: string): Promis
       if (!drop) return;
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(name)} WITH (FORCE)`).finally(() => admin.end());
+      await admin
+        .query(`DROP DATABASE IF EXISTS ${admin.escapeIdentifier(name)} WITH (FORCE)`)
+        .finally(() => admin.end());
     },
   };
 }
@@ -93,7 +98,11 @@ export async function timeSequential(run: () => Promise<void>, count: number, wa
  * Times several runs round-robin, `count` samples each after `warmup` untimed rounds; milliseconds per run.
  * Interleaving spreads the drift of a busy machine over all of them alike, so their ratios hold.
  */
-export async function timeInterleaved(runs: Array<() => Promise<void>>, count: number, warmup = 20): Promise<number[][]> {
+export async function timeInterleaved(
+  runs: Array<() => Promise<void>>,
+  count: number,
+  warmup = 20,
+): Promise<number[][]> {
   const samples = runs.map((): number[] => []);
   for (let round = 0; round < warmup + count; round += 1) {
     for (const [index, run] of runs.entries()) {
@@ -127,7 +136,9 @@ export async function writeResults(prefix: string, data: unknown): Promise<strin
 /** Runs a benchmark script's `main`: a failure is printed with its stack, and the process exits 1. */
 export function runBench(name: string, main: () => Promise<void>): void {
   main().catch((error: unknown) => {
-    process.stderr.write(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

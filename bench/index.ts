@@ -17,7 +17,15 @@
 import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
 import { COMPANIONS, type CompanionRun, runCompanion } from './companions';
-import { envNumber, memoryOf, openBenchDatabase, printTable, runBench, startBenchDatabase, writeResults } from './harness';
+import {
+  envNumber,
+  memoryOf,
+  openBenchDatabase,
+  printTable,
+  runBench,
+  startBenchDatabase,
+  writeResults,
+} from './harness';
 import { type ScalingStep, measureSearchScaling, scalingRows } from './searchScaling';
 import { CASES, type WriteReport, measureWrites } from './writes';
 
@@ -26,8 +34,14 @@ const ROUNDS = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3)));
 const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 4);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,8,32').split(',').map(Number);
 const SEARCH_SAMPLES = Math.round(envNumber('BENCH_SEARCH_SAMPLES', 100));
-const SIZES = (process.env.BENCH_SEARCH_SIZES || (process.env.BENCH_QUICK === '1' ? '10000,100000' : '10000,100000,1000000')).split(',').map(Number);
-const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,fairness,kiosk').split(',').filter((name) => name && name !== 'none');
+const SIZES = (
+  process.env.BENCH_SEARCH_SIZES || (process.env.BENCH_QUICK === '1' ? '10000,100000' : '10000,100000,1000000')
+)
+  .split(',')
+  .map(Number);
+const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,fairness,kiosk')
+  .split(',')
+  .filter((name) => name && name !== 'none');
 const SEARCH = process.env.BENCH_SEARCH !== '0';
 const COMPANION_TIMEOUT_MS = envNumber('BENCH_COMPANION_TIMEOUT_SECONDS', 240) * 1000;
 const CEILING_TARGET = 0.6;
@@ -39,25 +53,39 @@ const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toF
 
 function printWrites(writes: WriteReport): void {
   const ceilingOf = (connections: number, name: string) =>
-    writes.cases.find((entry) => entry.connections === connections && entry.name === name)?.result.perSecond ?? Number.NaN;
+    writes.cases.find((entry) => entry.connections === connections && entry.name === name)?.result.perSecond ??
+    Number.NaN;
   const keyedCase = (name: string) => name === CASES.createKeyed || name === CASES.ceilingKeyed;
-  printTable(writes.cases.map((entry) => ({
-    case: entry.name,
-    conns: entry.connections,
-    'req/s': fixed(entry.result.perSecond, 0),
-    'p50 ms': fixed(entry.result.p50),
-    'p99 ms': fixed(entry.result.p99),
-    '÷ ceiling': fixed(entry.result.perSecond / ceilingOf(entry.connections, keyedCase(entry.name) ? CASES.ceilingKeyed : CASES.ceiling)),
-    requests: entry.result.requests,
-    errors: entry.result.unexpected,
-  })));
+  printTable(
+    writes.cases.map((entry) => ({
+      case: entry.name,
+      conns: entry.connections,
+      'req/s': fixed(entry.result.perSecond, 0),
+      'p50 ms': fixed(entry.result.p50),
+      'p99 ms': fixed(entry.result.p99),
+      '÷ ceiling': fixed(
+        entry.result.perSecond /
+          ceilingOf(entry.connections, keyedCase(entry.name) ? CASES.ceilingKeyed : CASES.ceiling),
+      ),
+      requests: entry.result.requests,
+      errors: entry.result.unexpected,
+    })),
+  );
   const plain = writes.ceilingRatios.map((entry) => entry.plain);
   const verdict = plain.every((ratio) => ratio >= CEILING_TARGET) ? 'met' : 'NOT met';
   const spread = (rounds: number[]) => `${fixed(Math.min(...rounds))}–${fixed(Math.max(...rounds))}`;
-  out(`\nDatabase ceiling: the API's create reaches ${plain.map((ratio) => fixed(ratio)).join(' / ')} of the plain-pg replay of its own SQL at ${CONNECTIONS.join(' / ')} connections (keyed: ${writes.ceilingRatios.map((entry) => fixed(entry.keyed)).join(' / ')}); target ≥ ${CEILING_TARGET}: ${verdict}.\n`);
-  out(`Round by round (each round's creates over that round's ceiling): ${writes.ceilingRatios.map((entry) => spread(entry.plainRounds)).join(' / ')}; a spread across ${CEILING_TARGET} means this run cannot tell the two apart (BENCH_ROUNDS and BENCH_SECONDS narrow it).\n`);
-  out(`Idempotency-Key overhead: keyed create throughput is ${writes.idempotencyRatios.map((entry) => fixed(entry.ratio)).join(' / ')} of unkeyed (target > 0.80).\n`);
-  out('(The keyed create is over the keyed ceiling, every other row over the unkeyed one: actions other than create have no ceiling of their own.)\n');
+  out(
+    `\nDatabase ceiling: the API's create reaches ${plain.map((ratio) => fixed(ratio)).join(' / ')} of the plain-pg replay of its own SQL at ${CONNECTIONS.join(' / ')} connections (keyed: ${writes.ceilingRatios.map((entry) => fixed(entry.keyed)).join(' / ')}); target ≥ ${CEILING_TARGET}: ${verdict}.\n`,
+  );
+  out(
+    `Round by round (each round's creates over that round's ceiling): ${writes.ceilingRatios.map((entry) => spread(entry.plainRounds)).join(' / ')}; a spread across ${CEILING_TARGET} means this run cannot tell the two apart (BENCH_ROUNDS and BENCH_SECONDS narrow it).\n`,
+  );
+  out(
+    `Idempotency-Key overhead: keyed create throughput is ${writes.idempotencyRatios.map((entry) => fixed(entry.ratio)).join(' / ')} of unkeyed (target > 0.80).\n`,
+  );
+  out(
+    '(The keyed create is over the keyed ceiling, every other row over the unkeyed one: actions other than create have no ceiling of their own.)\n',
+  );
 }
 
 /** Section 2, on a database and API server of its own, so the table holds exactly the seeded rows; dropped after. */
@@ -66,7 +94,10 @@ async function searchSection(serverUrl: string): Promise<ScalingStep[]> {
   const server = await spawnServer({ ...SERVER_ENV, DATABASE_URL: database.url });
   try {
     return await measureSearchScaling({
-      database: database.database, baseUrl: server.baseUrl, sizes: SIZES, samples: SEARCH_SAMPLES,
+      database: database.database,
+      baseUrl: server.baseUrl,
+      sizes: SIZES,
+      samples: SEARCH_SAMPLES,
       onStep: (step) => out(`  ${step.tableRows} rows: seeded in ${fixed(step.seedSeconds, 1)} s, measured\n`),
     });
   } finally {
@@ -80,10 +111,18 @@ async function companionSection(serverUrl: string): Promise<CompanionRun[]> {
   const runs: CompanionRun[] = [];
   for (const name of COMPANION_NAMES) {
     const companion = COMPANIONS[name];
-    if (!companion) throw new Error(`BENCH_COMPANIONS: unknown "${name}" (known: ${Object.keys(COMPANIONS).join(', ')})`);
+    if (!companion)
+      throw new Error(`BENCH_COMPANIONS: unknown "${name}" (known: ${Object.keys(COMPANIONS).join(', ')})`);
     const run = await runCompanion(companion, serverUrl, COMPANION_TIMEOUT_MS);
     out(`  ${companion.name}: ${fixed(run.seconds, 0)} s, exit ${run.exitCode}\n`);
-    if (run.output) out(`  its output ended with:\n${run.output.split('\n').slice(-8).map((line) => `    ${line}`).join('\n')}\n`);
+    if (run.output)
+      out(
+        `  its output ended with:\n${run.output
+          .split('\n')
+          .slice(-8)
+          .map((line) => `    ${line}`)
+          .join('\n')}\n`,
+      );
     runs.push(run);
   }
   return runs;
@@ -94,24 +133,38 @@ async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench');
   const server = await spawnServer({ ...SERVER_ENV, DATABASE_URL: database.url });
   const serverPid = server.child.pid ?? 0;
-  const results: Record<string, unknown> = { settings: { SECONDS, ROUNDS, CONNECTIONS, SEARCH_SAMPLES, SIZES, COMPANION_NAMES } };
+  const results: Record<string, unknown> = {
+    settings: { SECONDS, ROUNDS, CONNECTIONS, SEARCH_SAMPLES, SIZES, COMPANION_NAMES },
+  };
   try {
     const memoryAtStart = await memoryOf(serverPid);
     out(`Gatehouse bench: PostgreSQL and API server started; server RSS ${fixed(memoryAtStart.rssMiB, 0)} MiB.\n`);
 
-    out(`\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`);
+    out(
+      `\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`,
+    );
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const writes = await measureWrites({
-      baseUrl: server.baseUrl, databaseUrl: database.url, world, connectionCounts: CONNECTIONS, durationMs: SECONDS * 1000, rounds: ROUNDS, warmupMs: WARMUP_SECONDS * 1000,
+      baseUrl: server.baseUrl,
+      databaseUrl: database.url,
+      world,
+      connectionCounts: CONNECTIONS,
+      durationMs: SECONDS * 1000,
+      rounds: ROUNDS,
+      warmupMs: WARMUP_SECONDS * 1000,
     });
     printWrites(writes);
     results.writes = writes;
 
     if (SEARCH) {
-      out(`\n2. List and search pages as the check-in table grows (${SEARCH_SAMPLES} round-robin samples each; ÷ baseline = over GET one site sampled alongside)\n`);
-      out(SIZES.some((size) => size >= 1_000_000)
-        ? '   The 1M step is on by default: seeding it takes 30-45 s on a 2-core machine (BENCH_QUICK=1 stops at 100k).\n\n'
-        : `   Sizes ${SIZES.join(', ')} (BENCH_SEARCH_SIZES); the default run goes on to 1M.\n\n`);
+      out(
+        `\n2. List and search pages as the check-in table grows (${SEARCH_SAMPLES} round-robin samples each; ÷ baseline = over GET one site sampled alongside)\n`,
+      );
+      out(
+        SIZES.some((size) => size >= 1_000_000)
+          ? '   The 1M step is on by default: seeding it takes 30-45 s on a 2-core machine (BENCH_QUICK=1 stops at 100k).\n\n'
+          : `   Sizes ${SIZES.join(', ')} (BENCH_SEARCH_SIZES); the default run goes on to 1M.\n\n`,
+      );
       const steps = await searchSection(database.serverUrl);
       out('\n');
       printTable(scalingRows(steps));
@@ -120,7 +173,9 @@ async function main(): Promise<void> {
     }
 
     if (COMPANION_NAMES.length > 0) {
-      out('\n3. Companions (each its own process and API server on this PostgreSQL; their own JSON is in bench/results/)\n\n');
+      out(
+        '\n3. Companions (each its own process and API server on this PostgreSQL; their own JSON is in bench/results/)\n\n',
+      );
       const companions = await companionSection(database.serverUrl);
       out('\n');
       printTable(companions.flatMap((run) => run.summaries.map((summary) => ({ ...summary }))));
@@ -130,8 +185,18 @@ async function main(): Promise<void> {
     const memoryAtEnd = await memoryOf(serverPid);
     out('\n4. Write server memory (RSS of its process)\n\n');
     printTable([
-      { when: 'after start (baseline)', 'RSS MiB': fixed(memoryAtStart.rssMiB, 0), 'peak MiB': fixed(memoryAtStart.peakMiB, 0), '÷ baseline': '1.00' },
-      { when: 'end of run', 'RSS MiB': fixed(memoryAtEnd.rssMiB, 0), 'peak MiB': fixed(memoryAtEnd.peakMiB, 0), '÷ baseline': fixed(memoryAtEnd.rssMiB / memoryAtStart.rssMiB) },
+      {
+        when: 'after start (baseline)',
+        'RSS MiB': fixed(memoryAtStart.rssMiB, 0),
+        'peak MiB': fixed(memoryAtStart.peakMiB, 0),
+        '÷ baseline': '1.00',
+      },
+      {
+        when: 'end of run',
+        'RSS MiB': fixed(memoryAtEnd.rssMiB, 0),
+        'peak MiB': fixed(memoryAtEnd.peakMiB, 0),
+        '÷ baseline': fixed(memoryAtEnd.rssMiB / memoryAtStart.rssMiB),
+      },
     ]);
     results.memory = { atStart: memoryAtStart, atEnd: memoryAtEnd };
 
@@ -142,7 +207,9 @@ async function main(): Promise<void> {
   } catch (error) {
     // A benchmark that fails because the server died should say so, with what the server said last.
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      out(`\nThe API server exited (${server.child.exitCode ?? server.child.signalCode}); its last output:\n${server.output().slice(-3000)}\n`);
+      out(
+        `\nThe API server exited (${server.child.exitCode ?? server.child.signalCode}); its last output:\n${server.output().slice(-3000)}\n`,
+      );
     }
     throw error;
   } finally {

@@ -29,7 +29,10 @@ interface Target {
 
 async function freshSite(database: BenchDatabase, baseUrl: string, accountId: number): Promise<Target> {
   const site = await buildSite({ database: database.database, baseUrl }, accountId);
-  const token = await buildToken({ database: database.database, baseUrl }, { accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  const token = await buildToken(
+    { database: database.database, baseUrl },
+    { accountId, siteIds: [site.siteId], channel: 'KIOSK' },
+  );
   return { baseUrl, siteId: site.siteId, token: token.token };
 }
 
@@ -51,7 +54,11 @@ async function drainWithEngine(target: Target): Promise<number> {
     if (!created.ok) throw new Error(created.message);
     for (const step of STEPS) {
       const id = created.value.visitId;
-      const done = await (step === 'checkout' ? kiosk.checkOut(id) : step === 'breakStart' ? kiosk.startBreak(id) : kiosk.endBreak(id));
+      const done = await (step === 'checkout'
+        ? kiosk.checkOut(id)
+        : step === 'breakStart'
+          ? kiosk.startBreak(id)
+          : kiosk.endBreak(id));
       if (!done.ok) throw new Error(done.message);
     }
   }
@@ -70,7 +77,11 @@ async function drainWithFetch(target: Target): Promise<number> {
   const headers = { Authorization: `Bearer ${target.token}`, 'Content-Type': 'application/json' };
   const people = `${target.baseUrl}/v1/sites/${target.siteId}/checkins/people`;
   const send = async (method: string, url: string, body: unknown) => {
-    const response = await fetch(url, { method, headers: { ...headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method,
+      headers: { ...headers, 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify(body),
+    });
     const payload = (await response.json()) as { checkinId: number };
     if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status}`);
     return payload;
@@ -79,7 +90,10 @@ async function drainWithFetch(target: Target): Promise<number> {
   let nextVisit = 0;
   const worker = async () => {
     for (let index = nextVisit++; index < VISITS; index = nextVisit++) {
-      const { checkinId } = await send('POST', people, { person: { firstName: `Plain${index}`, lastName: 'Client' }, ...at() });
+      const { checkinId } = await send('POST', people, {
+        person: { firstName: `Plain${index}`, lastName: 'Client' },
+        ...at(),
+      });
       for (const step of STEPS) {
         if (step === 'checkout') await send('PATCH', `${people}/${checkinId}`, at());
         else await send('POST', `${people}/${checkinId}/breaks/${step === 'breakStart' ? 'start' : 'end'}`, at());
@@ -95,7 +109,12 @@ const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0)
 
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_kiosk');
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', DB_POOL_MAX: '20', RATE_LIMIT_PER_MINUTE: '10000000' });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    DB_POOL_MAX: '20',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+  });
   try {
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     // A warm-up round of each, untimed: JIT, connection pools and Postgres caches.
@@ -110,13 +129,30 @@ async function main(): Promise<void> {
     }
     const ratio = mean(engine) / mean(plain);
     printTable([
-      { client: 'plain fetch (baseline)', 'actions/s': mean(plain).toFixed(0), rounds: plain.map((value) => value.toFixed(0)).join(' / '), ratio: '1.00' },
-      { client: 'kiosk sync engine', 'actions/s': mean(engine).toFixed(0), rounds: engine.map((value) => value.toFixed(0)).join(' / '), ratio: ratio.toFixed(2) },
+      {
+        client: 'plain fetch (baseline)',
+        'actions/s': mean(plain).toFixed(0),
+        rounds: plain.map((value) => value.toFixed(0)).join(' / '),
+        ratio: '1.00',
+      },
+      {
+        client: 'kiosk sync engine',
+        'actions/s': mean(engine).toFixed(0),
+        rounds: engine.map((value) => value.toFixed(0)).join(' / '),
+        ratio: ratio.toFixed(2),
+      },
     ]);
     process.stdout.write(
       `\n${ACTIONS} actions over ${VISITS} check-ins at concurrency ${CONCURRENCY}: the engine drains at ${ratio.toFixed(2)} of the plain client's rate (target > 0.70)\n`,
     );
-    await writeResults('kioskDrain', { actions: ACTIONS, visits: VISITS, concurrency: CONCURRENCY, plain, engine, ratio });
+    await writeResults('kioskDrain', {
+      actions: ACTIONS,
+      visits: VISITS,
+      concurrency: CONCURRENCY,
+      plain,
+      engine,
+      ratio,
+    });
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;

@@ -60,7 +60,16 @@ export async function runClosedLoop(options: {
   await Promise.all(Array.from({ length: options.connections }, client));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const { p50, p99 } = percentiles(latencies);
-  return { requests: latencies.length, perSecond: latencies.length / seconds, p50, p99, unexpected, latencies, seconds, firstError };
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50,
+    p99,
+    unexpected,
+    latencies,
+    seconds,
+    firstError,
+  };
 }
 
 /**
@@ -78,7 +87,10 @@ export async function closedLoop(options: {
   onResponse?: (request: LoadRequest, status: number, body: string) => void;
 }): Promise<LoadResult> {
   const url = new URL(options.baseUrl);
-  const connections = Array.from({ length: options.connections }, () => new RawHttpConnection(url.hostname, Number(url.port)));
+  const connections = Array.from(
+    { length: options.connections },
+    () => new RawHttpConnection(url.hostname, Number(url.port)),
+  );
   const idle = [...connections];
   try {
     return await runClosedLoop({
@@ -91,7 +103,12 @@ export async function closedLoop(options: {
           const connection = idle.pop();
           if (!connection) throw new Error('no idle connection: the loop ran more tasks than connections');
           try {
-            const { status, body } = await connection.request(request.method, request.path, request.headers ?? {}, request.body);
+            const { status, body } = await connection.request(
+              request.method,
+              request.path,
+              request.headers ?? {},
+              request.body,
+            );
             options.onResponse?.(request, status, body);
             return status === options.expectStatus;
           } finally {

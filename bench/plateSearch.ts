@@ -11,7 +11,16 @@ import { type VehicleCheckinFilter, vehicleCheckinSearchSql } from '../server/sr
 import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
-import { percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, timeSequential, writeResults } from './harness';
+import {
+  percentiles,
+  printTable,
+  runBench,
+  siteIdsOf,
+  startBenchDatabase,
+  timeInterleaved,
+  timeSequential,
+  writeResults,
+} from './harness';
 import { sql } from '../server/src/db/sql';
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 100_000);
@@ -71,7 +80,10 @@ function scansOfVisits(node: PlanNode): string[] {
 
 async function explain(db: Db, filter: VehicleCheckinFilter): Promise<{ scans: string[]; text: string }> {
   const { statement } = vehicleCheckinSearchSql(filter);
-  const json = await queryRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(db, sql`EXPLAIN (FORMAT JSON) ${statement}`);
+  const json = await queryRows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+    db,
+    sql`EXPLAIN (FORMAT JSON) ${statement}`,
+  );
   const text = await queryRows<{ 'QUERY PLAN': string }>(db, sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement}`);
   const root = json[0]?.['QUERY PLAN'][0]?.Plan;
   return { scans: root ? scansOfVisits(root) : [], text: text.map((row) => row['QUERY PLAN']).join('\n') };
@@ -80,46 +92,66 @@ async function explain(db: Db, filter: VehicleCheckinFilter): Promise<{ scans: s
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_plates');
   const db = database.database;
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
   try {
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const siteIds = await siteIdsOf(database.database, world, SITES);
     const started = Date.now();
     await seed(db, world.accountId, siteIds);
-    process.stdout.write(`Seeded ${VISITS} vehicle visits (${PLATES} plates, one with ${BUSY_VISITS}) over ${SITES} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
+    process.stdout.write(
+      `Seeded ${VISITS} vehicle visits (${PLATES} plates, one with ${BUSY_VISITS}) over ${SITES} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`,
+    );
 
     const api = apiClient(server.baseUrl, world.token);
-    const search = (body: Record<string, unknown>) => api.post<{ data: VehicleCheckin[]; nextCursor: string | null }>('/v1/checkins/vehicles/search', body);
+    const search = (body: Record<string, unknown>) =>
+      api.post<{ data: VehicleCheckin[]; nextCursor: string | null }>('/v1/checkins/vehicles/search', body);
     // Rotate over plates that have an open visit, each typed as a gate would (lower case, a space).
     let turn = 0;
-    const openPlate = () => plateOf(3 * (1 + (turn++ % Math.floor((PLATES - 1) / 3)))).toLowerCase().replace('-', ' ');
+    const openPlate = () =>
+      plateOf(3 * (1 + (turn++ % Math.floor((PLATES - 1) / 3))))
+        .toLowerCase()
+        .replace('-', ' ');
     const busyFirst = await search({ licensePlate: BUSY, limit: 50 });
     if (busyFirst.body.data[0]?.status !== 'IN') throw new Error('the busy plate’s open visit is not first');
     const sample = await search({ licensePlate: openPlate() });
-    if (!sample.body.data[0] || !['IN', 'PENDING'].includes(sample.body.data[0].status)) throw new Error('the open visit is not first');
+    if (!sample.body.data[0] || !['IN', 'PENDING'].includes(sample.body.data[0].status))
+      throw new Error('the open visit is not first');
     const busyCursor = busyFirst.body.nextCursor ?? undefined;
     const account = world.accountId;
 
-    const shapes: Array<{ name: string; request: () => Promise<{ status: number }>; filter?: VehicleCheckinFilter; target?: boolean }> = [
+    const shapes: Array<{
+      name: string;
+      request: () => Promise<{ status: number }>;
+      filter?: VehicleCheckinFilter;
+      target?: boolean;
+    }> = [
       { name: 'baseline: GET one site', request: () => api.get(`/v1/sites/${world.siteId}`) },
       {
-        name: 'search by plate (open visit first)', target: true,
+        name: 'search by plate (open visit first)',
+        target: true,
         request: () => search({ licensePlate: openPlate() }),
         filter: { accountId: account, plateNorm: normalizePlate(plateOf(3)), limit: 50 },
       },
       {
-        name: `search busy plate (${BUSY_VISITS} visits)`, target: true,
+        name: `search busy plate (${BUSY_VISITS} visits)`,
+        target: true,
         request: () => search({ licensePlate: BUSY }),
         filter: { accountId: account, plateNorm: normalizePlate(BUSY), limit: 50 },
       },
       {
-        name: 'busy plate, second page', target: true,
+        name: 'busy plate, second page',
+        target: true,
         request: () => search({ licensePlate: BUSY, cursor: busyCursor }),
         filter: { accountId: account, plateNorm: normalizePlate(BUSY), limit: 50, cursor: busyCursor },
       },
       {
         name: 'site list by plate',
-        request: () => api.get(`/v1/sites/${world.siteId}/checkins/vehicles?licensePlate=${encodeURIComponent(openPlate())}`),
+        request: () =>
+          api.get(`/v1/sites/${world.siteId}/checkins/vehicles?licensePlate=${encodeURIComponent(openPlate())}`),
         filter: { accountId: account, siteIds: [world.siteId], plateNorm: normalizePlate(plateOf(3)), limit: 50 },
       },
       {
@@ -150,10 +182,19 @@ async function main(): Promise<void> {
         allIndexed &&= !seq && scans.length > 0;
         plan = [...new Set(scans)].join(' + ');
         const { statement } = vehicleCheckinSearchSql(shape.filter);
-        sqlP50 = percentiles(await timeSequential(async () => void (await queryRows(db, statement)), SAMPLES)).p50.toFixed(2);
+        sqlP50 = percentiles(
+          await timeSequential(async () => void (await queryRows(db, statement)), SAMPLES),
+        ).p50.toFixed(2);
       }
       if (shape.target) targetMet &&= p50 < TARGET_MS;
-      rows.push({ shape: shape.name, 'p50 ms': p50.toFixed(2), 'p95 ms': p95.toFixed(2), 'p50 / baseline': (p50 / baseline).toFixed(2), 'SQL p50 ms': sqlP50, reads: plan });
+      rows.push({
+        shape: shape.name,
+        'p50 ms': p50.toFixed(2),
+        'p95 ms': p95.toFixed(2),
+        'p50 / baseline': (p50 / baseline).toFixed(2),
+        'SQL p50 ms': sqlP50,
+        reads: plan,
+      });
     }
     printTable(rows);
     const plateFilter = shapes[1]?.filter as VehicleCheckinFilter;
@@ -165,7 +206,16 @@ async function main(): Promise<void> {
         `plate search reads only the normalized-plate indexes: ${usesPlateIndex ? 'yes' : 'NO'}; ` +
         `no sequential scan of vehicle_checkins in any plan: ${allIndexed ? 'yes' : 'NO'}\n`,
     );
-    await writeResults('plates', { visits: VISITS, plates: PLATES, sites: SITES, rows, targetMet, usesPlateIndex, allIndexed, plan: text });
+    await writeResults('plates', {
+      visits: VISITS,
+      plates: PLATES,
+      sites: SITES,
+      rows,
+      targetMet,
+      usesPlateIndex,
+      allIndexed,
+      plan: text,
+    });
     if (!targetMet || !usesPlateIndex || !allIndexed) process.exitCode = 1;
   } finally {
     server.child.kill('SIGTERM');

@@ -54,7 +54,10 @@ export class RawHttpConnection {
   private buffered: Buffer = Buffer.alloc(0);
   private pending: { resolve: (response: RawResponse) => void; reject: (error: Error) => void } | undefined;
 
-  constructor(private readonly host: string, private readonly port: number) {}
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
 
   private connect(): net.Socket {
     const socket = net.connect({ host: this.host, port: this.port, noDelay: true });
@@ -76,7 +79,12 @@ export class RawHttpConnection {
   }
 
   /** Sends `method path` with `headers` and `body`; resolves with the answer. One request at a time. */
-  request(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<RawResponse> {
+  request(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<RawResponse> {
     if (this.pending) return Promise.reject(new Error('one request at a time on a connection'));
     let head = `${method} ${path} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;

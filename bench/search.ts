@@ -9,7 +9,16 @@ import { type PersonCheckinFilter, personCheckinSearchSql } from '../server/src/
 import { type World, buildWorld } from '../test/support/factories';
 import { type ApiClient, apiClient } from '../test/support/http';
 import { spawnServer } from '../test/support/serverProcess';
-import { isEntryPoint, percentiles, printTable, runBench, siteIdsOf, startBenchDatabase, timeInterleaved, writeResults } from './harness';
+import {
+  isEntryPoint,
+  percentiles,
+  printTable,
+  runBench,
+  siteIdsOf,
+  startBenchDatabase,
+  timeInterleaved,
+  writeResults,
+} from './harness';
 import { sql } from '../server/src/db/sql';
 
 const CHECKINS = Number(process.env.BENCH_CHECKINS ?? 200_000);
@@ -64,8 +73,15 @@ export interface SearchShape {
 /** The list and search pages a client asks for, first the baseline (reading one site); `siteIds` from siteIdsOf. */
 export async function searchShapes(api: ApiClient, world: World, siteIds: number[]): Promise<SearchShape[]> {
   const site = world.siteId;
-  const firstPage = await api.post<{ nextCursor: string | null }>('/v1/checkins/people/search', { status: ['OUT'], limit: 50 });
-  const second = await api.post<{ nextCursor: string | null }>('/v1/checkins/people/search', { status: ['OUT'], limit: 50, cursor: firstPage.body.nextCursor });
+  const firstPage = await api.post<{ nextCursor: string | null }>('/v1/checkins/people/search', {
+    status: ['OUT'],
+    limit: 50,
+  });
+  const second = await api.post<{ nextCursor: string | null }>('/v1/checkins/people/search', {
+    status: ['OUT'],
+    limit: 50,
+    cursor: firstPage.body.nextCursor,
+  });
   const deepCursor = second.body.nextCursor ?? undefined;
   const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
   const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString();
@@ -83,12 +99,20 @@ export async function searchShapes(api: ApiClient, world: World, siteIds: number
     },
     {
       name: 'search all sites, OUT, month',
-      request: () => api.post('/v1/checkins/people/search', { status: ['OUT'], from: monthAgo, to: weekAgo, limit: 50 }),
-      filter: { accountId: world.accountId, status: ['OUT'], from: new Date(monthAgo), to: new Date(weekAgo), limit: 50 },
+      request: () =>
+        api.post('/v1/checkins/people/search', { status: ['OUT'], from: monthAgo, to: weekAgo, limit: 50 }),
+      filter: {
+        accountId: world.accountId,
+        status: ['OUT'],
+        from: new Date(monthAgo),
+        to: new Date(weekAgo),
+        limit: 50,
+      },
     },
     {
       name: 'search 5 sites, entrySource',
-      request: () => api.post('/v1/checkins/people/search', { siteIds: siteIds.slice(0, 5), entrySource: ['KIOSK'], limit: 50 }),
+      request: () =>
+        api.post('/v1/checkins/people/search', { siteIds: siteIds.slice(0, 5), entrySource: ['KIOSK'], limit: 50 }),
       filter: { accountId: world.accountId, siteIds: siteIds.slice(0, 5), entrySource: ['KIOSK'], limit: 50 },
     },
     {
@@ -151,13 +175,19 @@ export async function measureShapes(db: Executor, shapes: SearchShape[], samples
 async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_search');
   const db = database.database;
-  const server = await spawnServer({ DATABASE_URL: database.url, SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '1000000000' });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
   try {
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const siteIds = await siteIdsOf(database.database, world, SEARCH_SITES);
     const started = Date.now();
     await seedCheckins(db, world.accountId, siteIds, CHECKINS);
-    process.stdout.write(`Seeded ${CHECKINS} check-ins over ${siteIds.length} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
+    process.stdout.write(
+      `Seeded ${CHECKINS} check-ins over ${siteIds.length} sites in ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`,
+    );
 
     const shapes = await searchShapes(apiClient(server.baseUrl, world.token), world, siteIds);
     const timings = await measureShapes(db, shapes, SAMPLES);
@@ -165,7 +195,11 @@ async function main(): Promise<void> {
     const allFast = measured.every((timing) => timing.p50 < TARGET_MS);
     const allIndexed = measured.every((timing) => timing.plan === 'index');
     const rows = timings.map((timing) => ({
-      shape: timing.shape, 'p50 ms': timing.p50.toFixed(2), 'p95 ms': timing.p95.toFixed(2), 'p50 / baseline': timing.ratio.toFixed(2), plan: timing.plan,
+      shape: timing.shape,
+      'p50 ms': timing.p50.toFixed(2),
+      'p95 ms': timing.p95.toFixed(2),
+      'p50 / baseline': timing.ratio.toFixed(2),
+      plan: timing.plan,
     }));
     printTable(rows);
     process.stdout.write(

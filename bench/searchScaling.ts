@@ -46,7 +46,8 @@ export async function measureSearchScaling(input: {
   return steps;
 }
 
-const label = (rows: number) => (rows >= 1_000_000 ? `${(rows / 1_000_000).toFixed(1)}M` : `${Math.round(rows / 1000)}k`);
+const label = (rows: number) =>
+  rows >= 1_000_000 ? `${(rows / 1_000_000).toFixed(1)}M` : `${Math.round(rows / 1000)}k`;
 
 /**
  * One row per shape: p50 at each size with its ratio to that size's baseline; the growth from the smallest
@@ -64,7 +65,9 @@ export function scalingRows(steps: ScalingStep[]): Array<Record<string, string |
       row[`p50 ms @${label(step.tableRows)} (÷ baseline)`] = at ? `${at.p50.toFixed(2)} (${at.ratio.toFixed(2)})` : '-';
     }
     const largest = last.timings[index];
-    row[`growth ${label(first.tableRows)}→${label(last.tableRows)}`] = largest ? (largest.ratio / timing.ratio).toFixed(2) : '-';
+    row[`growth ${label(first.tableRows)}→${label(last.tableRows)}`] = largest
+      ? (largest.ratio / timing.ratio).toFixed(2)
+      : '-';
     row.plan = [...new Set(steps.map((step) => step.timings[index]?.plan ?? '-'))].join('/');
     return row;
   });

@@ -52,10 +52,17 @@ async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_fairness');
   const quietLatencies: number[] = [];
   let noisyReceived = 0;
-  const quiet = await listen(0, (body) => quietLatencies.push(Date.now() - Date.parse((JSON.parse(body) as { createdAt: string }).createdAt)));
-  const slow = await Promise.all(Array.from({ length: NOISY_SUBSCRIPTIONS }, () => listen(SLOW_MS, () => (noisyReceived += 1))));
+  const quiet = await listen(0, (body) =>
+    quietLatencies.push(Date.now() - Date.parse((JSON.parse(body) as { createdAt: string }).createdAt)),
+  );
+  const slow = await Promise.all(
+    Array.from({ length: NOISY_SUBSCRIPTIONS }, () => listen(SLOW_MS, () => (noisyReceived += 1))),
+  );
   const server = await spawnServer({
-    DATABASE_URL: database.url, SEED_DEMO: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_MINUTE: '1000000000',
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
   });
   try {
     const quietWorld = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
@@ -67,7 +74,9 @@ async function main(): Promise<void> {
     await subscribe(quietWorld, quiet.url);
     for (const receiver of slow) await subscribe(noisyWorld, receiver.url);
     const create = async (world: typeof quietWorld, name: string) => {
-      const response = await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, { person: { firstName: name, lastName: 'Fairness' } });
+      const response = await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, {
+        person: { firstName: name, lastName: 'Fairness' },
+      });
       if (response.status !== 201) throw new Error(`create failed: ${response.text}`);
     };
     const quietPhase = async () => {
@@ -75,7 +84,8 @@ async function main(): Promise<void> {
       await every(QUIET_EVERY_MS, PHASE_MS, (index) => create(quietWorld, `Quiet${index}`));
       const expected = Math.floor(PHASE_MS / QUIET_EVERY_MS);
       const deadline = Date.now() + 120_000;
-      while (quietLatencies.length < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (quietLatencies.length < expected && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       return [...quietLatencies];
     };
 
@@ -92,15 +102,36 @@ async function main(): Promise<void> {
     const b = percentiles(neighboured);
     const ratio = b.p50 / Math.max(1, a.p50);
     printTable([
-      { case: 'quiet account alone', deliveries: alone.length, 'p50 ms': a.p50.toFixed(0), 'p99 ms': a.p99.toFixed(0), 'max ms': Math.max(...alone).toFixed(0) },
-      { case: `with a noisy neighbour (${NOISY_SUBSCRIPTIONS} receivers × ${SLOW_MS} ms)`, deliveries: neighboured.length, 'p50 ms': b.p50.toFixed(0), 'p99 ms': b.p99.toFixed(0), 'max ms': Math.max(...neighboured).toFixed(0) },
+      {
+        case: 'quiet account alone',
+        deliveries: alone.length,
+        'p50 ms': a.p50.toFixed(0),
+        'p99 ms': a.p99.toFixed(0),
+        'max ms': Math.max(...alone).toFixed(0),
+      },
+      {
+        case: `with a noisy neighbour (${NOISY_SUBSCRIPTIONS} receivers × ${SLOW_MS} ms)`,
+        deliveries: neighboured.length,
+        'p50 ms': b.p50.toFixed(0),
+        'p99 ms': b.p99.toFixed(0),
+        'max ms': Math.max(...neighboured).toFixed(0),
+      },
     ]);
     process.stdout.write(
       `\nWebhook fairness: a quiet account's delivery latency with a noisy neighbour is ${ratio.toFixed(2)} × its latency alone (p50; ` +
         `p99 ${(b.p99 / Math.max(1, a.p99)).toFixed(2)} ×); target < ${TARGET}. The neighbour made ${noisyEvents} events ` +
         `(${noisyEvents * NOISY_SUBSCRIPTIONS} attempts owed), its receivers got ${noisyReceived} meanwhile.\n`,
     );
-    await writeResults('fairness', { alone: a, neighboured: b, ratio, p99Ratio: b.p99 / Math.max(1, a.p99), noisyEvents, noisyReceived, slowMs: SLOW_MS, noisySubscriptions: NOISY_SUBSCRIPTIONS });
+    await writeResults('fairness', {
+      alone: a,
+      neighboured: b,
+      ratio,
+      p99Ratio: b.p99 / Math.max(1, a.p99),
+      noisyEvents,
+      noisyReceived,
+      slowMs: SLOW_MS,
+      noisySubscriptions: NOISY_SUBSCRIPTIONS,
+    });
   } finally {
     // The noisy backlog is not waited for: the server is killed, the database thrown away.
     server.child.kill('SIGKILL');

@@ -59,7 +59,7 @@ async function runReceivers(): Promise<void> {
 }
 
 /** The receivers run in a process of their own, as a subscriber's servers would, not in the load generator's event loop. */
-async function startReceivers(): Promise<{ child: ChildProcess; report(): Promise<ReceiverReport> }> {
+async function startReceivers(): Promise<{ child: ChildProcess; report: () => Promise<ReceiverReport> }> {
   const child = fork(new URL(import.meta.url).pathname, ['receivers'], { execArgv: ['--import', 'tsx'] });
   const [first] = (await once(child, 'message')) as [ReceiverReport];
   void first;
@@ -81,7 +81,8 @@ function median(values: number[]): number {
 }
 
 function merge(results: LoadResult[]): LoadResult {
-  const mean = (pick: (result: LoadResult) => number) => results.reduce((sum, result) => sum + pick(result), 0) / results.length;
+  const mean = (pick: (result: LoadResult) => number) =>
+    results.reduce((sum, result) => sum + pick(result), 0) / results.length;
   return {
     requests: results.reduce((sum, result) => sum + result.requests, 0),
     perSecond: mean((result) => result.perSecond),
@@ -96,7 +97,10 @@ async function main(): Promise<void> {
   const receivers = await startReceivers();
   const { urls } = await receivers.report();
   const server = await spawnServer({
-    DATABASE_URL: database.url, SEED_DEMO: 'false', DB_POOL_MAX: '20', WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    DB_POOL_MAX: '20',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     // A load test, not a client: the per-token limit (600/min) would refuse it.
     RATE_LIMIT_PER_MINUTE: '1000000000',
   });
@@ -105,20 +109,28 @@ async function main(): Promise<void> {
     const subscriptions: CreatedWebhookSubscription[] = [];
     for (const url of urls) {
       const created = await world.api.post<CreatedWebhookSubscription>('/v1/webhooks/subscriptions', {
-        url, events: ['PERSON_CHECKIN_ENTERED'],
+        url,
+        events: ['PERSON_CHECKIN_ENTERED'],
       });
       if (created.status !== 201) throw new Error(`subscription not created: ${created.text}`);
       subscriptions.push(created.body);
     }
     const setEnabled = async (enabled: boolean) => {
       for (const subscription of subscriptions) {
-        const response = await world.api.patch(`/v1/webhooks/subscriptions/${subscription.subscriptionId}`, { enabled });
+        const response = await world.api.patch(`/v1/webhooks/subscriptions/${subscription.subscriptionId}`, {
+          enabled,
+        });
         if (response.status !== 200) throw new Error(`subscription not updated: ${response.text}`);
       }
     };
     const path = `/v1/sites/${world.siteId}/checkins/people`;
     const auth = { Authorization: `Bearer ${world.token}` };
-    const next = (index: number) => ({ method: 'POST', path, headers: auth, body: JSON.stringify({ person: { firstName: `Hook${index}`, lastName: 'Bench' } }) });
+    const next = (index: number) => ({
+      method: 'POST',
+      path,
+      headers: auth,
+      body: JSON.stringify({ person: { firstName: `Hook${index}`, lastName: 'Bench' } }),
+    });
 
     const rows: Array<Record<string, string | number>> = [];
     const results: Record<string, unknown> = {};
@@ -129,7 +141,13 @@ async function main(): Promise<void> {
       const three: LoadResult[] = [];
       const drains: number[] = [];
       const latencies: number[] = [];
-      const options = { baseUrl: server.baseUrl, connections, durationMs: DURATION_MS / ROUNDS, expectStatus: 201, next };
+      const options = {
+        baseUrl: server.baseUrl,
+        connections,
+        durationMs: DURATION_MS / ROUNDS,
+        expectStatus: 201,
+        next,
+      };
       const runWithout = async () => {
         await setEnabled(false);
         none.push(await closedLoop(options));
@@ -144,7 +162,8 @@ async function main(): Promise<void> {
         for (let report = await receivers.report(); ; report = await receivers.report()) {
           latencies.push(...report.latencies);
           if (report.count >= expected) break;
-          if (Date.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`deliveries did not catch up: ${report.count} of ${expected}`);
+          if (Date.now() - started > DRAIN_TIMEOUT_MS)
+            throw new Error(`deliveries did not catch up: ${report.count} of ${expected}`);
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
         drains.push(Date.now() - started);
@@ -168,9 +187,18 @@ async function main(): Promise<void> {
       pairMedians.push(median(pairRatios));
       const delivery = percentiles(latencies);
       results[`create@${connections}`] = {
-        none: base, threeSubscriptions: hooked, ratio, pairRatios, medianPairRatio: median(pairRatios), drainMs: drains, deliveryLatencyMs: delivery,
+        none: base,
+        threeSubscriptions: hooked,
+        ratio,
+        pairRatios,
+        medianPairRatio: median(pairRatios),
+        drainMs: drains,
+        deliveryLatencyMs: delivery,
       };
-      for (const [name, result] of [['create, no subscription', base], [`create, ${SUBSCRIPTIONS} subscriptions`, hooked]] as const) {
+      for (const [name, result] of [
+        ['create, no subscription', base],
+        [`create, ${SUBSCRIPTIONS} subscriptions`, hooked],
+      ] as const) {
         const subscribed = result === hooked;
         rows.push({
           case: name,

@@ -85,7 +85,10 @@ export async function measureWrites(input: {
     const connections = Math.max(...input.connectionCounts);
     await replayCreates({ databaseUrl: input.databaseUrl, recorded, connections, durationMs: input.warmupMs / 2 });
     await closedLoop({
-      baseUrl: input.baseUrl, connections, durationMs: input.warmupMs / 2, expectStatus: 201,
+      baseUrl: input.baseUrl,
+      connections,
+      durationMs: input.warmupMs / 2,
+      expectStatus: 201,
       next: (index) => ({ method: 'POST', path: people, headers: keyed(), body: personBody(index) }),
     });
   }
@@ -95,9 +98,18 @@ export async function measureWrites(input: {
   const idempotencyRatios: WriteReport['idempotencyRatios'] = [];
   let plates = 0;
   for (const connections of input.connectionCounts) {
-    const load = (durationMs: number, expectStatus: number, next: (index: number) => LoadRequest | undefined, collect?: Targets) =>
+    const load = (
+      durationMs: number,
+      expectStatus: number,
+      next: (index: number) => LoadRequest | undefined,
+      collect?: Targets,
+    ) =>
       closedLoop({
-        baseUrl: input.baseUrl, connections, durationMs, expectStatus, next,
+        baseUrl: input.baseUrl,
+        connections,
+        durationMs,
+        expectStatus,
+        next,
         onResponse: collect
           ? (_request, status, body) => {
               const id = status === expectStatus ? idOf(body) : undefined;
@@ -111,13 +123,46 @@ export async function measureWrites(input: {
     const runs: LoadResult[][] = [[], [], [], []];
     for (let round = 0; round < input.rounds; round += 1) {
       runs[0]?.push(await replayCreates({ databaseUrl: input.databaseUrl, recorded, connections, durationMs: slice }));
-      runs[1]?.push(await replayCreates({ databaseUrl: input.databaseUrl, recorded: recordedKeyed, connections, durationMs: slice }));
-      runs[2]?.push(await load(slice, 201, (index) => ({ method: 'POST', path: people, headers: auth, body: personBody(index) }), created));
-      runs[3]?.push(await load(slice, 201, (index) => ({ method: 'POST', path: people, headers: keyed(), body: personBody(index) }), created));
+      runs[1]?.push(
+        await replayCreates({
+          databaseUrl: input.databaseUrl,
+          recorded: recordedKeyed,
+          connections,
+          durationMs: slice,
+        }),
+      );
+      runs[2]?.push(
+        await load(
+          slice,
+          201,
+          (index) => ({ method: 'POST', path: people, headers: auth, body: personBody(index) }),
+          created,
+        ),
+      );
+      runs[3]?.push(
+        await load(
+          slice,
+          201,
+          (index) => ({ method: 'POST', path: people, headers: keyed(), body: personBody(index) }),
+          created,
+        ),
+      );
     }
-    const [ceiling, ceilingKeyed, create, createKeyed] = runs.map(mergeResults) as [LoadResult, LoadResult, LoadResult, LoadResult];
-    const plainRounds = (runs[2] ?? []).map((round, index) => round.perSecond / (runs[0]?.[index]?.perSecond ?? Number.NaN));
-    ceilingRatios.push({ connections, plain: create.perSecond / ceiling.perSecond, keyed: createKeyed.perSecond / ceilingKeyed.perSecond, plainRounds });
+    const [ceiling, ceilingKeyed, create, createKeyed] = runs.map(mergeResults) as [
+      LoadResult,
+      LoadResult,
+      LoadResult,
+      LoadResult,
+    ];
+    const plainRounds = (runs[2] ?? []).map(
+      (round, index) => round.perSecond / (runs[0]?.[index]?.perSecond ?? Number.NaN),
+    );
+    ceilingRatios.push({
+      connections,
+      plain: create.perSecond / ceiling.perSecond,
+      keyed: createKeyed.perSecond / ceilingKeyed.perSecond,
+      plainRounds,
+    });
     idempotencyRatios.push({ connections, ratio: createKeyed.perSecond / create.perSecond });
 
     const onBreak = new Targets();
@@ -133,19 +178,36 @@ export async function measureWrites(input: {
     const leaving = new Targets();
     for (const id of [...backIn.rest(), ...onBreak.rest(), ...created.rest()]) leaving.push(id);
     const checkout = await load(input.durationMs, 200, action('', 'PATCH', leaving));
-    const vehicleEntry = await load(input.durationMs, 201, () => ({
-      method: 'POST', path: vehicles, headers: keyed(), body: JSON.stringify({ licensePlate: `B${process.pid % 1000}X${++plates}` }),
-    }), visits);
+    const vehicleEntry = await load(
+      input.durationMs,
+      201,
+      () => ({
+        method: 'POST',
+        path: vehicles,
+        headers: keyed(),
+        body: JSON.stringify({ licensePlate: `B${process.pid % 1000}X${++plates}` }),
+      }),
+      visits,
+    );
     const vehicleExit = await load(input.durationMs, 200, () => {
       const id = visits.take();
-      return id === undefined ? undefined : { method: 'PATCH', path: `${vehicles}/${id}`, headers: keyed(), body: '{}' };
+      return id === undefined
+        ? undefined
+        : { method: 'PATCH', path: `${vehicles}/${id}`, headers: keyed(), body: '{}' };
     });
     const measured: Array<[string, LoadResult]> = [
-      [CASES.ceiling, ceiling], [CASES.ceilingKeyed, ceilingKeyed], [CASES.create, create], [CASES.createKeyed, createKeyed],
-      [CASES.breakStart, breakStart], [CASES.breakEnd, breakEnd], [CASES.checkout, checkout],
-      [CASES.vehicleEntry, vehicleEntry], [CASES.vehicleExit, vehicleExit],
+      [CASES.ceiling, ceiling],
+      [CASES.ceilingKeyed, ceilingKeyed],
+      [CASES.create, create],
+      [CASES.createKeyed, createKeyed],
+      [CASES.breakStart, breakStart],
+      [CASES.breakEnd, breakEnd],
+      [CASES.checkout, checkout],
+      [CASES.vehicleEntry, vehicleEntry],
+      [CASES.vehicleExit, vehicleExit],
     ];
-    for (const [name, result] of measured) cases.push({ name, connections, result: { ...result, latencies: undefined } });
+    for (const [name, result] of measured)
+      cases.push({ name, connections, result: { ...result, latencies: undefined } });
   }
   return { cases, ceilingRatios, idempotencyRatios };
 }

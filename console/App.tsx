@@ -71,5 +71,9 @@ function SignedInPage({ path }: { path: string }) {
   const { can } = useSession();
   const allowed = allowedPages(can);
   const page = allowed.find((candidate) => candidate.path === path) ?? allowed[0];
-  return page ? page.render() : <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />;
+  return page ? (
+    page.render()
+  ) : (
+    <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />
+  );
 }

@@ -17,8 +17,8 @@ import { TokensScreen } from './tokens/TokensScreen';
 export interface ConsolePage {
   path: string;
   name: string;
-  allowed(can: Permissions): boolean;
-  render(): ReactNode;
+  allowed: (can: Permissions) => boolean;
+  render: () => ReactNode;
 }
 
 /** The navigation, in its order (docs/running-a-site.md, The console). The first allowed page is home. */
@@ -33,7 +33,12 @@ export const pages: readonly ConsolePage[] = [
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
   { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
   // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
-  { path: '/console/vehicles', name: 'Vehicles', allowed: (can) => can.manageVehicles, render: () => <VehiclesScreen /> },
+  {
+    path: '/console/vehicles',
+    name: 'Vehicles',
+    allowed: (can) => can.manageVehicles,
+    render: () => <VehiclesScreen />,
+  },
   { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
   { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
   { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },

@@ -20,10 +20,13 @@ export function failureWords(outcome: Failure): string {
       return 'The server answered in a way this console does not understand. Reload the page.';
     case 'refused': {
       const { problem, status } = outcome;
-      if (problem?.code === 'INVALID_STATE' || status === 409) return problem?.detail ?? 'Someone else changed this meanwhile.';
+      if (problem?.code === 'INVALID_STATE' || status === 409)
+        return problem?.detail ?? 'Someone else changed this meanwhile.';
       if (problem && problem.code !== 'VALIDATION_FAILED' && byCode[problem.code]) return byCode[problem.code] ?? '';
       if (problem?.detail) return problem.detail;
-      return status >= 500 ? 'The server had a problem. Try again in a moment.' : 'That did not work. Check what you entered.';
+      return status >= 500
+        ? 'The server had a problem. Try again in a moment.'
+        : 'That did not work. Check what you entered.';
     }
   }
 }

@@ -20,7 +20,8 @@ const contentSecurityPolicy: Plugin = {
       tag: 'meta',
       attrs: {
         'http-equiv': 'Content-Security-Policy',
-        content: "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *",
+        content:
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *",
       },
       injectTo: 'head-prepend',
     },

@@ -11,7 +11,7 @@ import { useLive } from '../live/LiveData';
 import { type OnSiteRow, onSiteRows } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
 
-function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose(): void; onDone(): void }) {
+function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => void; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const action = useAction();
   const [key] = useState(newKey);
@@ -19,7 +19,9 @@ function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose(): void;
     event.preventDefault();
     const body = reason.trim() === '' ? {} : { reason: reason.trim() };
     const denied = await action.run<unknown>(() =>
-      row.kind === 'person' ? api.denyPerson(row.siteId, row.checkinId, body, key) : api.denyVehicle(row.siteId, row.checkinId, body, key),
+      row.kind === 'person'
+        ? api.denyPerson(row.siteId, row.checkinId, body, key)
+        : api.denyVehicle(row.siteId, row.checkinId, body, key),
     );
     if (denied) onDone();
   };
@@ -48,7 +50,9 @@ export function ApprovalsScreen() {
   const approveRow = async (row: OnSiteRow) => {
     const key = newKey();
     const done = await approve.run<unknown>(() =>
-      row.kind === 'person' ? api.approvePerson(row.siteId, row.checkinId, {}, key) : api.approveVehicle(row.siteId, row.checkinId, {}, key),
+      row.kind === 'person'
+        ? api.approvePerson(row.siteId, row.checkinId, {}, key)
+        : api.approveVehicle(row.siteId, row.checkinId, {}, key),
     );
     if (done) live.refresh();
   };
@@ -56,7 +60,9 @@ export function ApprovalsScreen() {
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
-      <p className="count" aria-live="polite">{live.sites === null ? 'Loading…' : `${pending.length} waiting`}</p>
+      <p className="count" aria-live="polite">
+        {live.sites === null ? 'Loading…' : `${pending.length} waiting`}
+      </p>
       <ErrorMessage text={live.error ?? approve.error} />
       {pending.length === 0 && live.sites !== null ? <p className="empty">Nobody is waiting for approval.</p> : null}
       <ul className="cards">
@@ -67,13 +73,18 @@ export function ApprovalsScreen() {
               <span className="muted">
                 {row.kind === 'vehicle' ? 'Vehicle' : 'Visitor'}
                 {row.company ? ` · ${row.company}` : ''}
-                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since {since(row.since, site.zone(row.siteId))}
+                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
+                {since(row.since, site.zone(row.siteId))}
               </span>
             </div>
             {mayDecide(row) ? (
               <div className="buttons">
-                <button type="button" className="go" disabled={approve.busy} onClick={() => void approveRow(row)}>Approve</button>
-                <button type="button" className="danger" onClick={() => setDenying(row)}>Deny</button>
+                <button type="button" className="go" disabled={approve.busy} onClick={() => void approveRow(row)}>
+                  Approve
+                </button>
+                <button type="button" className="danger" onClick={() => setDenying(row)}>
+                  Deny
+                </button>
               </div>
             ) : (
               <span className="muted">Security decides on vehicles.</span>

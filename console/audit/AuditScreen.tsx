@@ -45,8 +45,14 @@ export function AuditScreen() {
   const sites = useLive().sites ?? [];
   const [form, setForm] = useState<Form>(blank);
   const [applied, setApplied] = useState<Form>(blank);
-  const events = usePaged((cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }), JSON.stringify(applied));
-  const set = <K extends keyof Form>(name: K) => (value: Form[K]) => setForm((before) => ({ ...before, [name]: value }));
+  const events = usePaged(
+    (cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }),
+    JSON.stringify(applied),
+  );
+  const set =
+    <K extends keyof Form>(name: K) =>
+    (value: Form[K]) =>
+      setForm((before) => ({ ...before, [name]: value }));
   const lookup = siteLookup(sites);
   const siteName = (id: number | null) => (id === null ? 'Account' : lookup.name(id));
   const apply = (event: FormEvent) => {
@@ -59,7 +65,11 @@ export function AuditScreen() {
       <form className="filters" aria-label="Filters" onSubmit={apply}>
         <Field label="From" type="date" value={form.from} onChange={set('from')} />
         <Field label="To" type="date" value={form.to} onChange={set('to')} />
-        <Select label="Who" value={form.actor} onChange={(value) => set('actor')(value === 'user' || value === 'token' || value === 'operator' ? value : '')}>
+        <Select
+          label="Who"
+          value={form.actor}
+          onChange={(value) => set('actor')(value === 'user' || value === 'token' || value === 'operator' ? value : '')}
+        >
           <option value="">Anyone</option>
           <option value="user">Staff</option>
           <option value="token">API tokens and kiosks</option>
@@ -68,7 +78,9 @@ export function AuditScreen() {
         <Field label="Action" value={form.action} onChange={set('action')} placeholder="Like vehicle.created" />
         <SiteFilter sites={sites} value={form.siteId} onChange={set('siteId')} />
         <div className="filter-buttons">
-          <button type="submit" className="primary">Show</button>
+          <button type="submit" className="primary">
+            Show
+          </button>
         </div>
       </form>
       <ErrorMessage text={events.error} />
@@ -88,9 +100,15 @@ export function AuditScreen() {
             {events.items.map((event) => (
               <tr key={event.auditId}>
                 <th scope="row">{since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId))}</th>
-                <td data-label="Who">{event.actor.name} <span className="muted">({actorWords[event.actor.type] ?? event.actor.type})</span></td>
-                <td data-label="Action"><code>{event.action}</code></td>
-                <td data-label="Target">{event.target.type.replaceAll('_', ' ')} {event.target.id}</td>
+                <td data-label="Who">
+                  {event.actor.name} <span className="muted">({actorWords[event.actor.type] ?? event.actor.type})</span>
+                </td>
+                <td data-label="Action">
+                  <code>{event.action}</code>
+                </td>
+                <td data-label="Target">
+                  {event.target.type.replaceAll('_', ' ')} {event.target.id}
+                </td>
                 <td data-label="Site">{siteName(event.siteId)}</td>
               </tr>
             ))}

@@ -10,10 +10,10 @@ interface ConfirmProps {
   message: string;
   /** The confirming button's name (Delete, Disable, Revoke…). */
   confirm: string;
-  onClose(): void;
+  onClose: () => void;
   /** The write, with one Idempotency-Key per dialog (pressing again after a failure repeats the same write). */
-  action(key: string): Promise<HttpOutcome<unknown>>;
-  onDone(): void;
+  action: (key: string) => Promise<HttpOutcome<unknown>>;
+  onDone: () => void;
 }
 
 /** A destructive write asked twice: the page's button opens this, its own button does it. */

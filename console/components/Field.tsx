@@ -3,7 +3,7 @@ import { type InputHTMLAttributes, useId } from 'react';
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
   value: string;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   error?: string;
 }
 

@@ -1,11 +1,25 @@
 import type { ReactNode } from 'react';
 
 /** A dialog form's Cancel and its submit button, the submit held while the request is out. */
-export function FormButtons({ submit, busy, onCancel, tone = 'primary' }: { submit: ReactNode; busy: boolean; onCancel(): void; tone?: 'primary' | 'danger' }) {
+export function FormButtons({
+  submit,
+  busy,
+  onCancel,
+  tone = 'primary',
+}: {
+  submit: ReactNode;
+  busy: boolean;
+  onCancel: () => void;
+  tone?: 'primary' | 'danger';
+}) {
   return (
     <div className="buttons">
-      <button type="button" onClick={onCancel}>Cancel</button>
-      <button type="submit" className={tone} disabled={busy}>{submit}</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className={tone} disabled={busy}>
+        {submit}
+      </button>
     </div>
   );
 }

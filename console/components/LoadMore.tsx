@@ -1,5 +1,5 @@
 /** The next keyset page, when there is one. */
-export function LoadMore({ hasMore, busy, onClick }: { hasMore: boolean; busy: boolean; onClick(): void }) {
+export function LoadMore({ hasMore, busy, onClick }: { hasMore: boolean; busy: boolean; onClick: () => void }) {
   if (!hasMore) return null;
   return (
     <div className="more">

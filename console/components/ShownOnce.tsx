@@ -4,7 +4,15 @@ import { useId, useState } from 'react';
  * A secret or one-time link, shown this once with a copy button: the server keeps only its hash. Where the
  * browser refuses the clipboard, it says to copy by hand.
  */
-export function ShownOnce({ label, value, warning = 'You will not see this again.' }: { label: string; value: string; warning?: string }) {
+export function ShownOnce({
+  label,
+  value,
+  warning = 'You will not see this again.',
+}: {
+  label: string;
+  value: string;
+  warning?: string;
+}) {
   const id = useId();
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
@@ -24,7 +32,9 @@ export function ShownOnce({ label, value, warning = 'You will not see this again
           {copied === 'Copied.' ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <p className="warning" role="status">{warning}</p>
+      <p className="warning" role="status">
+        {warning}
+      </p>
       {copied && copied !== 'Copied.' ? <p className="hint">{copied}</p> : null}
     </div>
   );

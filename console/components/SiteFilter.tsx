@@ -2,13 +2,25 @@ import { useId } from 'react';
 import type { Site } from '../../shared/src/schemas/sites';
 
 /** "Site": all the user's sites, or one of them (only shown when there is more than one). */
-export function SiteFilter({ sites, value, onChange }: { sites: readonly Site[]; value: number | null; onChange(siteId: number | null): void }) {
+export function SiteFilter({
+  sites,
+  value,
+  onChange,
+}: {
+  sites: readonly Site[];
+  value: number | null;
+  onChange: (siteId: number | null) => void;
+}) {
   const id = useId();
   if (sites.length < 2) return null;
   return (
     <div className="field inline">
       <label htmlFor={id}>Site</label>
-      <select id={id} value={value ?? ''} onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}>
+      <select
+        id={id}
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}
+      >
         <option value="">All sites</option>
         {sites.map((site) => (
           <option key={site.siteId} value={site.siteId}>

@@ -6,5 +6,7 @@ export function since(iso: string, timeZone?: string, now = new Date()): string 
   const at = new Date(iso);
   const day = (date: Date) => date.toLocaleDateString('en-CA', { timeZone });
   const time = at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', timeZone });
-  return day(at) === day(now) ? time : `${at.toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone })}, ${time}`;
+  return day(at) === day(now)
+    ? time
+    : `${at.toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone })}, ${time}`;
 }

@@ -6,7 +6,7 @@ import { failureWords } from '../words';
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async <T,>(request: () => Promise<HttpOutcome<T>>): Promise<T | null> => {
+  const run = useCallback(async <T>(request: () => Promise<HttpOutcome<T>>): Promise<T | null> => {
     setBusy(true);
     setError(null);
     try {

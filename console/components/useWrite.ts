@@ -11,7 +11,7 @@ export function useWrite(fields: readonly string[]) {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const run = useCallback(
-    async <T,>(request: () => Promise<HttpOutcome<T>>): Promise<T | null> => {
+    async <T>(request: () => Promise<HttpOutcome<T>>): Promise<T | null> => {
       setBusy(true);
       setError(null);
       setFieldErrors({});
@@ -30,7 +30,13 @@ export function useWrite(fields: readonly string[]) {
         }
         setFieldErrors(placed);
         const someoneHere = Object.keys(placed).length > 0;
-        setError(someoneHere && rest.length === 0 ? 'Check the marked fields.' : rest.length > 0 ? rest.join(' ') : failureWords(outcome));
+        setError(
+          someoneHere && rest.length === 0
+            ? 'Check the marked fields.'
+            : rest.length > 0
+              ? rest.join(' ')
+              : failureWords(outcome),
+        );
         return null;
       } finally {
         setBusy(false);

@@ -62,7 +62,11 @@ export function HistoryScreen() {
         {can.vehicles ? (
           <div className="field">
             <label htmlFor={ids.kind}>Show</label>
-            <select id={ids.kind} value={form.kind} onChange={(event) => edit({ kind: event.target.value === 'vehicles' ? 'vehicles' : 'people' })}>
+            <select
+              id={ids.kind}
+              value={form.kind}
+              onChange={(event) => edit({ kind: event.target.value === 'vehicles' ? 'vehicles' : 'people' })}
+            >
               <option value="people">People</option>
               <option value="vehicles">Vehicles</option>
             </select>
@@ -79,19 +83,29 @@ export function HistoryScreen() {
         </div>
         <div className="field grow">
           <label htmlFor={ids.text}>Search</label>
-          <input id={ids.text} type="search" value={form.text} placeholder={placeholders[form.kind]} onChange={(event) => edit({ text: event.target.value })} />
+          <input
+            id={ids.text}
+            type="search"
+            value={form.text}
+            placeholder={placeholders[form.kind]}
+            onChange={(event) => edit({ text: event.target.value })}
+          />
         </div>
         <button type="submit" className="primary" disabled={live.sites === null}>
           Search
         </button>
       </form>
       <p className="hint">
-        {zone ? `Days are read in the site's time zone (${zone}). ` : ''}A visit is listed when it overlaps the days: it began before
-        the end of To, and ended after the start of From, or has not ended.
+        {zone ? `Days are read in the site's time zone (${zone}). ` : ''}A visit is listed when it overlaps the days: it
+        began before the end of To, and ended after the start of From, or has not ended.
       </p>
       <ErrorMessage text={list.error ?? live.error} />
       <p className="count" aria-live="polite">
-        {list.busy ? 'Searching…' : query ? `${list.rows.length === 1 ? '1 visit' : `${list.rows.length} visits`}${list.more ? ' so far' : ''}` : ''}
+        {list.busy
+          ? 'Searching…'
+          : query
+            ? `${list.rows.length === 1 ? '1 visit' : `${list.rows.length} visits`}${list.more ? ' so far' : ''}`
+            : ''}
       </p>
       {query && list.rows.length === 0 && !list.busy ? (
         <p className="empty">{query.kind === 'people' ? 'Nobody was on site then.' : 'No vehicle was on site then.'}</p>

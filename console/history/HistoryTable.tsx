@@ -7,7 +7,15 @@ import type { HistoryRow } from './historyRows';
 const stillThere = new Set(['IN', 'ON_BREAK']);
 
 /** The listed visits: a table on a desk, one card per visit on a phone; times on each site's clock. */
-export function HistoryTable({ query, rows, sites }: { query: HistoryQuery; rows: readonly HistoryRow[]; sites: readonly Site[] }) {
+export function HistoryTable({
+  query,
+  rows,
+  sites,
+}: {
+  query: HistoryQuery;
+  rows: readonly HistoryRow[];
+  sites: readonly Site[];
+}) {
   const people = query.kind === 'people';
   const site = siteLookup(sites);
   const columns = { name: people ? 'Name' : 'Plate', company: people ? 'Company' : 'Driver' };
@@ -38,7 +46,9 @@ export function HistoryTable({ query, rows, sites }: { query: HistoryQuery; rows
                 <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
               </td>
               <td data-label="Entered">{atSite(row.entryAt, timeZone)}</td>
-              <td data-label="Left">{row.exitAt ? atSite(row.exitAt, timeZone) : stillThere.has(row.status) ? 'Still on site' : '—'}</td>
+              <td data-label="Left">
+                {row.exitAt ? atSite(row.exitAt, timeZone) : stillThere.has(row.status) ? 'Still on site' : '—'}
+              </td>
               {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
             </tr>
           );

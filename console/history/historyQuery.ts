@@ -55,7 +55,8 @@ export function historyQuery(sites: readonly Site[], form: HistoryForm): History
 
 /** The search body of one page of the list (docs/api.md, Search). */
 export function searchBody(query: HistoryQuery, cursor: string | null) {
-  const text = query.text === undefined ? {} : query.kind === 'people' ? { q: query.text } : { licensePlate: query.text };
+  const text =
+    query.text === undefined ? {} : query.kind === 'people' ? { q: query.text } : { licensePlate: query.text };
   return {
     ...(query.siteIds ? { siteIds: query.siteIds } : {}),
     overlapsFrom: query.start,
@@ -82,7 +83,14 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function atSite(iso: string, timeZone: string): string {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat(undefined, { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+    formatter = new Intl.DateTimeFormat(undefined, {
+      timeZone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter.format(new Date(iso));

@@ -16,11 +16,23 @@ export interface HistoryRow {
 }
 
 export const personRow = (checkin: PersonCheckinAnswer): HistoryRow => ({
-  key: `p${checkin.checkinId}`, siteId: checkin.siteId, name: personName(checkin), company: checkin.person.company,
-  host: checkin.hostName, status: checkin.status, entryAt: checkin.entry.at, exitAt: checkin.exit?.at ?? null,
+  key: `p${checkin.checkinId}`,
+  siteId: checkin.siteId,
+  name: personName(checkin),
+  company: checkin.person.company,
+  host: checkin.hostName,
+  status: checkin.status,
+  entryAt: checkin.entry.at,
+  exitAt: checkin.exit?.at ?? null,
 });
 
 export const vehicleRow = (checkin: VehicleCheckinAnswer): HistoryRow => ({
-  key: `v${checkin.checkinId}`, siteId: checkin.siteId, name: checkin.licensePlate, company: checkin.driverName,
-  host: null, status: checkin.status, entryAt: checkin.entry.at, exitAt: checkin.exit?.at ?? null,
+  key: `v${checkin.checkinId}`,
+  siteId: checkin.siteId,
+  name: checkin.licensePlate,
+  company: checkin.driverName,
+  host: null,
+  status: checkin.status,
+  entryAt: checkin.entry.at,
+  exitAt: checkin.exit?.at ?? null,
 });

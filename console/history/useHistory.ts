@@ -11,9 +11,9 @@ export interface HistoryList {
   more: boolean;
   busy: boolean;
   error: string | null;
-  search(query: HistoryQuery): void;
-  loadMore(): void;
-  fail(problem: string): void;
+  search: (query: HistoryQuery) => void;
+  loadMore: () => void;
+  fail: (problem: string) => void;
 }
 
 type Page = HttpOutcome<{ data: HistoryRow[]; nextCursor: string | null }>;
@@ -27,7 +27,9 @@ function asRows<T>(outcome: HttpOutcome<{ data: T[]; nextCursor: string | null }
 /** One page of people or vehicles, as rows. */
 async function pageOf(query: HistoryQuery, cursor: string | null): Promise<Page> {
   const body = searchBody(query, cursor);
-  return query.kind === 'people' ? asRows(await api.searchPeople(body), personRow) : asRows(await api.searchVehicles(body), vehicleRow);
+  return query.kind === 'people'
+    ? asRows(await api.searchPeople(body), personRow)
+    : asRows(await api.searchVehicles(body), vehicleRow);
 }
 
 /**

@@ -12,7 +12,15 @@ import { PairingCode } from './PairingCode';
 export const modeWords: Record<string, string> = { visitor: 'Visitor (lobby)', gate: 'Gate (vehicles)' };
 
 /** Add a kiosk: Site, Mode, Name, then Add; the answer's pairing code is shown in the same dialog. */
-export function AddKioskDialog({ sites, onClose, onAdded }: { sites: readonly SiteAnswer[]; onClose(): void; onAdded(): void }) {
+export function AddKioskDialog({
+  sites,
+  onClose,
+  onAdded,
+}: {
+  sites: readonly SiteAnswer[];
+  onClose: () => void;
+  onAdded: () => void;
+}) {
   const siteId = useId();
   const modeId = useId();
   const [site, setSite] = useState(sites[0]?.siteId ?? 0);
@@ -41,12 +49,20 @@ export function AddKioskDialog({ sites, onClose, onAdded }: { sites: readonly Si
         <div className="field">
           <label htmlFor={siteId}>Site</label>
           <select id={siteId} value={site} onChange={(event) => setSite(Number(event.target.value))}>
-            {sites.map((each) => <option key={each.siteId} value={each.siteId}>{each.name}</option>)}
+            {sites.map((each) => (
+              <option key={each.siteId} value={each.siteId}>
+                {each.name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor={modeId}>Mode</label>
-          <select id={modeId} value={mode} onChange={(event) => setMode(event.target.value === 'gate' ? 'gate' : 'visitor')}>
+          <select
+            id={modeId}
+            value={mode}
+            onChange={(event) => setMode(event.target.value === 'gate' ? 'gate' : 'visitor')}
+          >
             <option value="visitor">{modeWords.visitor}</option>
             <option value="gate">{modeWords.gate}</option>
           </select>
@@ -60,12 +76,14 @@ export function AddKioskDialog({ sites, onClose, onAdded }: { sites: readonly Si
 }
 
 /** A pairing code just made for a kiosk (its earlier codes stopped working). */
-export function CodeDialog({ name, code, onClose }: { name: string; code: PairingCodeAnswer; onClose(): void }) {
+export function CodeDialog({ name, code, onClose }: { name: string; code: PairingCodeAnswer; onClose: () => void }) {
   return (
     <Dialog title={`Pair ${name}`} onClose={onClose}>
       <PairingCode code={code} />
       <div className="buttons">
-        <button type="button" className="primary" onClick={onClose}>Done</button>
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
       </div>
     </Dialog>
   );

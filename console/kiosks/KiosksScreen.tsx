@@ -39,11 +39,15 @@ export function KiosksScreen() {
     <section aria-labelledby="kiosks-title">
       <div className="page-head">
         <h1 id="kiosks-title">Kiosks</h1>
-        <button type="button" className="primary" disabled={openSites.length === 0} onClick={() => setAdding(true)}>Add a kiosk</button>
+        <button type="button" className="primary" disabled={openSites.length === 0} onClick={() => setAdding(true)}>
+          Add a kiosk
+        </button>
       </div>
       <ErrorMessage text={kiosks.error ?? sites.error ?? pairing.error} />
       {kiosks.value === null && !kiosks.error ? <p aria-busy="true">Loading…</p> : null}
-      {kiosks.value !== null && list.length === 0 ? <p className="empty">No kiosks yet. Add one, then enter its pairing code on the device.</p> : null}
+      {kiosks.value !== null && list.length === 0 ? (
+        <p className="empty">No kiosks yet. Add one, then enter its pairing code on the device.</p>
+      ) : null}
       {list.length > 0 ? (
         <table className="rows">
           <thead>
@@ -55,23 +59,39 @@ export function KiosksScreen() {
               <th scope="col">Pending</th>
               <th scope="col">Needs attention</th>
               <th scope="col">App version</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {list.map((kiosk) => (
               <tr key={kiosk.kioskId}>
-                <th scope="row" data-label="Name">{kiosk.name}</th>
+                <th scope="row" data-label="Name">
+                  {kiosk.name}
+                </th>
                 <td data-label="Site">{lookup.name(kiosk.siteId)}</td>
                 <td data-label="Mode">{modeWords[kiosk.mode] ?? kiosk.mode}</td>
-                <td data-label="Last seen">{kiosk.lastSeenAt ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId)) : kiosk.pairedAt ? 'Not yet' : 'Not paired yet'}</td>
+                <td data-label="Last seen">
+                  {kiosk.lastSeenAt
+                    ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId))
+                    : kiosk.pairedAt
+                      ? 'Not yet'
+                      : 'Not paired yet'}
+                </td>
                 <td data-label="Pending">{count(kiosk.pending)}</td>
-                <td data-label="Needs attention" className={kiosk.attention ? 'attention' : undefined}>{count(kiosk.attention)}</td>
+                <td data-label="Needs attention" className={kiosk.attention ? 'attention' : undefined}>
+                  {count(kiosk.attention)}
+                </td>
                 <td data-label="App version">{kiosk.appVersion ?? '—'}</td>
                 <td className="actions">
                   <div className="buttons">
-                    <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>New pairing code</button>
-                    <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>Revoke</button>
+                    <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>
+                      New pairing code
+                    </button>
+                    <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>
+                      Revoke
+                    </button>
                   </div>
                 </td>
               </tr>
@@ -79,7 +99,9 @@ export function KiosksScreen() {
           </tbody>
         </table>
       ) : null}
-      {adding ? <AddKioskDialog sites={openSites} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} /> : null}
+      {adding ? (
+        <AddKioskDialog sites={openSites} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} />
+      ) : null}
       {code ? <CodeDialog name={code.name} code={code.code} onClose={() => setCode(null)} /> : null}
       {revoking ? (
         <ConfirmDialog

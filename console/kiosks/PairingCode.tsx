@@ -25,15 +25,17 @@ export function PairingCode({ code }: { code: PairingCodeAnswer }) {
   }, [code.pairingCode]);
   return (
     <div className="pairing">
-      <p className="hint">On the kiosk's setup screen, enter this server's address and the pairing code, or scan the QR code.</p>
+      <p className="hint">
+        On the kiosk's setup screen, enter this server's address and the pairing code, or scan the QR code.
+      </p>
       <p className="pairing-label">Pairing code</p>
       <p className="pairing-code">{grouped(code.pairingCode)}</p>
       <p>
         Server address: <strong className="pairing-server">{window.location.origin}</strong>
       </p>
       <p>
-        Works once, until <strong>{clock(code.pairingExpiresAt)}</strong> (15 minutes). You will not see this code again; make a new one if
-        it runs out.
+        Works once, until <strong>{clock(code.pairingExpiresAt)}</strong> (15 minutes). You will not see this code
+        again; make a new one if it runs out.
       </p>
       {qr ? <img className="pairing-qr" src={qr} alt="Pairing QR code" width={220} height={220} /> : null}
       {qrFailed ? <p className="muted">The QR code could not be drawn; type the code instead.</p> : null}

@@ -6,6 +6,10 @@ import { pairingLink } from '../../shared/src/schemas/kiosks';
  * in Node (so a test can tell what it says).
  */
 export async function pairingQr(serverOrigin: string, code: string): Promise<string> {
-  const svg = await QRCode.toString(pairingLink(serverOrigin, code), { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const svg = await QRCode.toString(pairingLink(serverOrigin, code), {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 2,
+  });
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }

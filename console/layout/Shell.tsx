@@ -33,7 +33,9 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           {allowedPages(can).map((page) => (
             <NavLink key={page.path} to={page.path} current={path}>
               {page.name}
-              {page.path === '/console/alerts' && unacknowledged > 0 ? <span className="badge"> {unacknowledged}</span> : null}
+              {page.path === '/console/alerts' && unacknowledged > 0 ? (
+                <span className="badge"> {unacknowledged}</span>
+              ) : null}
             </NavLink>
           ))}
         </nav>

@@ -8,7 +8,7 @@ import { UnusableLink, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/invitation?code=: an invited user sets a name and password; a reset link asks only a password. */
-export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(user: StaffUserAnswer): void }) {
+export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn: (user: StaffUserAnswer) => void }) {
   const link = useLink(code);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -43,8 +43,17 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn(
       <h1>{isReset ? 'Choose a new password' : `Join ${link.link.accountName}`}</h1>
       {link.link.email ? <p>For {link.link.email}</p> : null}
       <form onSubmit={submit} noValidate>
-        {isReset ? null : <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />}
-        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={edit('password', setPassword)} error={errors.password} />
+        {isReset ? null : (
+          <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
+        )}
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={edit('password', setPassword)}
+          error={errors.password}
+        />
         <p className="hint">{passwordHint}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>

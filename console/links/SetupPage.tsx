@@ -8,7 +8,7 @@ import { UnusableLink, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/setup?code=: the account's first owner chooses a name, email and password, and is signed in. */
-export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user: StaffUserAnswer): void }) {
+export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (user: StaffUserAnswer) => void }) {
   const link = useLink(code);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -31,7 +31,12 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
 
   if (link.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
   if (link.kind === 'failed' || link.link.kind !== 'setup') {
-    return <UnusableLink title="Set up Gatehouse" message={link.kind === 'failed' ? link.message : 'This is not a setup link.'} />;
+    return (
+      <UnusableLink
+        title="Set up Gatehouse"
+        message={link.kind === 'failed' ? link.message : 'This is not a setup link.'}
+      />
+    );
   }
   return (
     <main className="card narrow">
@@ -39,8 +44,22 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn(user:
       <p>Create the first owner of {link.link.accountName}. The owner can invite the rest of the staff.</p>
       <form onSubmit={submit} noValidate>
         <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
-        <Field label="Email" type="email" autoComplete="username" value={email} onChange={edit('email', setEmail)} error={errors.email} />
-        <Field label="Password" type="password" autoComplete="new-password" value={password} onChange={edit('password', setPassword)} error={errors.password} />
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={edit('email', setEmail)}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={edit('password', setPassword)}
+          error={errors.password}
+        />
         <p className="hint">{passwordHint}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>

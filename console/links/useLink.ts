@@ -3,7 +3,8 @@ import type { SessionLinkAnswer } from '../../shared/src/client/staff';
 import { staffApi } from '../api';
 import { failureWords } from '../words';
 
-export type LinkState = { kind: 'loading' } | { kind: 'ready'; link: SessionLinkAnswer } | { kind: 'failed'; message: string };
+export type LinkState =
+  { kind: 'loading' } | { kind: 'ready'; link: SessionLinkAnswer } | { kind: 'failed'; message: string };
 
 /** What a one-time link is for (setup, invitation or reset), or why it cannot be used. */
 export function useLink(code: string): LinkState {

@@ -23,7 +23,7 @@ export interface LiveState {
 
 interface Live extends LiveState {
   /** Asks now (after an action), instead of waiting for the next tick. */
-  refresh(): void;
+  refresh: () => void;
 }
 
 const LiveContext = createContext<Live | null>(null);
@@ -32,7 +32,9 @@ const LiveContext = createContext<Live | null>(null);
 const MAX_PAGES = 10;
 
 /** Every page of a search (up to MAX_PAGES), as one outcome: the first failure, or all the rows. */
-async function allPages<T>(search: (cursor?: string) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>) {
+async function allPages<T>(
+  search: (cursor?: string) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>,
+) {
   const rows: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -20,16 +20,36 @@ function knownFields(fields: readonly ConfigFieldAnswer[]): ConfigField[] {
   return known;
 }
 
-function FormField({ field, value, error, onChange }: { field: ConfigField; value: string | boolean | undefined; error?: string; onChange(value: string | boolean): void }) {
+function FormField({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: ConfigField;
+  value: string | boolean | undefined;
+  error?: string;
+  onChange: (value: string | boolean) => void;
+}) {
   const id = useId();
   const described = error ? `${id}-error` : undefined;
   const label = field.required ? field.label : `${field.label} (optional)`;
   if (field.type === 'checkbox') {
     return (
       <div className="field checkbox">
-        <input id={id} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} aria-describedby={described} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={described}
+        />
         <label htmlFor={id}>{label}</label>
-        {error ? <p className="field-error" id={described}>{error}</p> : null}
+        {error ? (
+          <p className="field-error" id={described}>
+            {error}
+          </p>
+        ) : null}
       </div>
     );
   }
@@ -40,18 +60,41 @@ function FormField({ field, value, error, onChange }: { field: ConfigField; valu
       {field.type === 'select' ? (
         <select id={id} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described}>
           <option value="">Choose…</option>
-          {(field.options ?? []).map((option) => <option key={option}>{option}</option>)}
+          {(field.options ?? []).map((option) => (
+            <option key={option}>{option}</option>
+          ))}
         </select>
       ) : (
-        <input id={id} type={field.type === 'phone' ? 'tel' : field.type} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described} aria-invalid={error ? true : undefined} />
+        <input
+          id={id}
+          type={field.type === 'phone' ? 'tel' : field.type}
+          value={text}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={described}
+          aria-invalid={error ? true : undefined}
+        />
       )}
-      {error ? <p className="field-error" id={described}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={described}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
 /** Check in a visitor: the chosen site's form, built from its configuration, sent as a manual check-in. */
-export function CheckInDialog({ sites, initialSiteId, onClose, onDone }: { sites: readonly Site[]; initialSiteId: number | null; onClose(): void; onDone(): void }) {
+export function CheckInDialog({
+  sites,
+  initialSiteId,
+  onClose,
+  onDone,
+}: {
+  sites: readonly Site[];
+  initialSiteId: number | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const siteSelect = useId();
   const [siteId, setSiteId] = useState(initialSiteId);
   const [fields, setFields] = useState<ConfigField[] | null>(null);
@@ -104,14 +147,24 @@ export function CheckInDialog({ sites, initialSiteId, onClose, onDone }: { sites
           <div className="field">
             <label htmlFor={siteSelect}>Site</label>
             <select id={siteSelect} value={siteId ?? ''} onChange={(event) => setSiteId(Number(event.target.value))}>
-              {sites.map((site) => <option key={site.siteId} value={site.siteId}>{site.name}</option>)}
+              {sites.map((site) => (
+                <option key={site.siteId} value={site.siteId}>
+                  {site.name}
+                </option>
+              ))}
             </select>
           </div>
         ) : null}
         <ErrorMessage text={loadError} />
         {fields === null && !loadError ? <p aria-busy="true">Loading the form…</p> : null}
         {(fields ?? []).map((field) => (
-          <FormField key={field.name} field={field} value={values[field.name]} error={errors[field.name]} onChange={(value) => edit(field.name, value)} />
+          <FormField
+            key={field.name}
+            field={field}
+            value={values[field.name]}
+            error={errors[field.name]}
+            onChange={(value) => edit(field.name, value)}
+          />
         ))}
         <ErrorMessage text={action.error} />
         <FormButtons submit="Check in" busy={!fields || action.busy} onCancel={onClose} />

@@ -54,16 +54,22 @@ export function OnSiteScreen() {
               <th scope="col">Status</th>
               <th scope="col">Since</th>
               {sites.length > 1 ? <th scope="col">Site</th> : null}
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.key}>
-                <th scope="row" data-label="Name">{row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}</th>
+                <th scope="row" data-label="Name">
+                  {row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}
+                </th>
                 <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
                 <td data-label="Host">{row.host ?? '—'}</td>
-                <td data-label="Status"><span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span></td>
+                <td data-label="Status">
+                  <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
+                </td>
                 <td data-label="Since">{since(row.since, site.zone(row.siteId))}</td>
                 {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
                 <td className="actions">

@@ -13,22 +13,47 @@ export interface OnSiteRow {
   since: string;
 }
 
-export const personName = (checkin: PersonCheckinAnswer) => `${checkin.person.firstName} ${checkin.person.lastName}`.trim();
+export const personName = (checkin: PersonCheckinAnswer) =>
+  `${checkin.person.firstName} ${checkin.person.lastName}`.trim();
 
 /** People and vehicles of the chosen site (or all), longest on site first. */
-export function onSiteRows(people: readonly PersonCheckinAnswer[], vehicles: readonly VehicleCheckinAnswer[], siteId: number | null): OnSiteRow[] {
+export function onSiteRows(
+  people: readonly PersonCheckinAnswer[],
+  vehicles: readonly VehicleCheckinAnswer[],
+  siteId: number | null,
+): OnSiteRow[] {
   const rows: OnSiteRow[] = [
     ...people.map((checkin) => ({
-      key: `p${checkin.checkinId}`, kind: 'person' as const, siteId: checkin.siteId, checkinId: checkin.checkinId,
-      name: personName(checkin), company: checkin.person.company, host: checkin.hostName, status: checkin.status, since: checkin.entry.at,
+      key: `p${checkin.checkinId}`,
+      kind: 'person' as const,
+      siteId: checkin.siteId,
+      checkinId: checkin.checkinId,
+      name: personName(checkin),
+      company: checkin.person.company,
+      host: checkin.hostName,
+      status: checkin.status,
+      since: checkin.entry.at,
     })),
     ...vehicles.map((checkin) => ({
-      key: `v${checkin.checkinId}`, kind: 'vehicle' as const, siteId: checkin.siteId, checkinId: checkin.checkinId,
-      name: checkin.licensePlate, company: checkin.driverName, host: null, status: checkin.status, since: checkin.entry.at,
+      key: `v${checkin.checkinId}`,
+      kind: 'vehicle' as const,
+      siteId: checkin.siteId,
+      checkinId: checkin.checkinId,
+      name: checkin.licensePlate,
+      company: checkin.driverName,
+      host: null,
+      status: checkin.status,
+      since: checkin.entry.at,
     })),
   ];
   return rows.filter((row) => siteId === null || row.siteId === siteId).sort((a, b) => a.since.localeCompare(b.since));
 }
 
-const statusWords: Record<string, string> = { IN: 'In', ON_BREAK: 'On break', PENDING: 'Waiting for approval', STOP: 'Stopped', OUT: 'Left' };
+const statusWords: Record<string, string> = {
+  IN: 'In',
+  ON_BREAK: 'On break',
+  PENDING: 'Waiting for approval',
+  STOP: 'Stopped',
+  OUT: 'Left',
+};
 export const statusWord = (status: string) => statusWords[status] ?? status;

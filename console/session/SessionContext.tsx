@@ -6,7 +6,7 @@ export interface Session {
   user: StaffUserAnswer;
   can: Permissions;
   /** After a 401 from any request, or Sign out: back to the sign-in page. */
-  signedOut(): void;
+  signedOut: () => void;
 }
 
 export const SessionContext = createContext<Session | null>(null);

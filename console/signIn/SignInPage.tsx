@@ -6,7 +6,7 @@ import { Field } from '../components/Field';
 import { failureWords } from '../words';
 
 /** /console signed out: email and password; the server says the same for a wrong email or password. */
-export function SignInPage({ onSignedIn }: { onSignedIn(user: StaffUserAnswer): void }) {
+export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -32,7 +32,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn(user: StaffUserAnswer): 
       <h1>Gatehouse console</h1>
       <form onSubmit={submit} noValidate>
         <Field label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} />
-        <Field label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
         <ErrorMessage text={error} />
         <button className="primary" type="submit" disabled={busy}>
           Sign in

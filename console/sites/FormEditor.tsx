@@ -18,7 +18,7 @@ type Loaded = { draft: Draft; etag: string | null };
  * A site's check-in form: fields added, edited, moved and removed, a live preview, saved as a whole with
  * If-Match, so a change someone else saved meanwhile is refused (412) and shown, never overwritten.
  */
-export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteName: string; onBack(): void }) {
+export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteName: string; onBack: () => void }) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -98,7 +98,11 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     if (!checked.ok) {
       setErrors(checked.errors);
       const count = Object.keys(checked.errors.byField).length;
-      setSaveError([count > 0 ? 'Correct the marked fields, then save again.' : '', ...checked.errors.form].filter(Boolean).join(' '));
+      setSaveError(
+        [count > 0 ? 'Correct the marked fields, then save again.' : '', ...checked.errors.form]
+          .filter(Boolean)
+          .join(' '),
+      );
       return;
     }
     setErrors(noErrors);
@@ -119,7 +123,9 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     <section aria-labelledby="form-title" className="form-editor">
       <div className="page-head">
         <h1 id="form-title">Check-in form: {siteName}</h1>
-        <button type="button" onClick={() => (dirty ? setLeaving(true) : onBack())}>Back to sites</button>
+        <button type="button" onClick={() => (dirty ? setLeaving(true) : onBack())}>
+          Back to sites
+        </button>
       </div>
       <div className="editor-columns">
         <div className="editor-main">
@@ -141,17 +147,36 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
               first={index === 0}
               last={index === draft.fields.length - 1}
               focus={added === field.key}
-              onChange={(changed) => edit({ ...draft, fields: draft.fields.map((each) => (each.key === field.key ? changed : each)) }, field.key)}
+              onChange={(changed) =>
+                edit(
+                  { ...draft, fields: draft.fields.map((each) => (each.key === field.key ? changed : each)) },
+                  field.key,
+                )
+              }
               onMove={(by) => edit(moved(draft, index, by))}
-              onRemove={() => edit({ ...draft, fields: draft.fields.filter((each) => each.key !== field.key) }, field.key)}
+              onRemove={() =>
+                edit({ ...draft, fields: draft.fields.filter((each) => each.key !== field.key) }, field.key)
+              }
             />
           ))}
           <form className="add-field card" onSubmit={addField} noValidate>
-            <Field label="Field name" value={newName} onChange={setNewName} error={nameError} list="standard-fields" autoComplete="off" />
+            <Field
+              label="Field name"
+              value={newName}
+              onChange={setNewName}
+              error={nameError}
+              list="standard-fields"
+              autoComplete="off"
+            />
             <datalist id="standard-fields">
-              {missingStandard.map((name) => <option key={name} value={name} />)}
+              {missingStandard.map((name) => (
+                <option key={name} value={name} />
+              ))}
             </datalist>
-            <p className="hint">A standard field ({missingStandard.join(', ') || 'all are in the form'}) or a name of your own, such as badgeNumber.</p>
+            <p className="hint">
+              A standard field ({missingStandard.join(', ') || 'all are in the form'}) or a name of your own, such as
+              badgeNumber.
+            </p>
             <div className="buttons start">
               <button type="submit">Add field</button>
             </div>
@@ -160,13 +185,21 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
             <div className="error" role="alert">
               <p>{CONFLICT}</p>
               <p>Your changes stay on this screen until you reload.</p>
-              <button type="button" onClick={() => void load()}>Reload</button>
+              <button type="button" onClick={() => void load()}>
+                Reload
+              </button>
             </div>
           ) : null}
           <ErrorMessage text={saveError} />
-          {saved ? <p className="saved" role="status">Saved. Kiosks show the new form within 5 minutes.</p> : null}
+          {saved ? (
+            <p className="saved" role="status">
+              Saved. Kiosks show the new form within 5 minutes.
+            </p>
+          ) : null}
           <div className="buttons start">
-            <button type="button" className="primary" disabled={busy} onClick={() => void save()}>Save form</button>
+            <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+              Save form
+            </button>
           </div>
         </div>
         <FormPreview fields={draft.fields} />
@@ -175,8 +208,12 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
         <Dialog title="Leave without saving?" onClose={() => setLeaving(false)}>
           <p>Your changes to this form are not saved. They are lost if you leave now.</p>
           <div className="buttons">
-            <button type="button" onClick={() => setLeaving(false)}>Cancel</button>
-            <button type="button" className="danger" onClick={onBack}>Leave</button>
+            <button type="button" onClick={() => setLeaving(false)}>
+              Cancel
+            </button>
+            <button type="button" className="danger" onClick={onBack}>
+              Leave
+            </button>
           </div>
         </Dialog>
       ) : null}

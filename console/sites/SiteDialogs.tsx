@@ -13,13 +13,17 @@ const zones = (current: string) => {
 };
 
 /** The IANA time zones, the site's own first if the browser does not list it. */
-function TimezoneSelect({ value, onChange }: { value: string; onChange(zone: string): void }) {
+function TimezoneSelect({ value, onChange }: { value: string; onChange: (zone: string) => void }) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>Time zone</label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
-        {zones(value).map((zone) => <option key={zone} value={zone}>{zone.replaceAll('_', ' ')}</option>)}
+        {zones(value).map((zone) => (
+          <option key={zone} value={zone}>
+            {zone.replaceAll('_', ' ')}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -28,7 +32,7 @@ function TimezoneSelect({ value, onChange }: { value: string; onChange(zone: str
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** Add a site: Name and Time zone (the browser's by default); it starts with the default check-in form. */
-export function AddSiteDialog({ onClose, onDone }: { onClose(): void; onDone(): void }) {
+export function AddSiteDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState(browserZone);
   const [nameError, setNameError] = useState<string | undefined>();
@@ -53,7 +57,17 @@ export function AddSiteDialog({ onClose, onDone }: { onClose(): void; onDone(): 
 }
 
 /** Rename a site, or change its time zone: one PATCH of what changed. */
-export function EditSiteDialog({ site, what, onClose, onDone }: { site: SiteAnswer; what: 'name' | 'timezone'; onClose(): void; onDone(): void }) {
+export function EditSiteDialog({
+  site,
+  what,
+  onClose,
+  onDone,
+}: {
+  site: SiteAnswer;
+  what: 'name' | 'timezone';
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [name, setName] = useState(site.name);
   const [timezone, setTimezone] = useState(site.timezone);
   const [nameError, setNameError] = useState<string | undefined>();

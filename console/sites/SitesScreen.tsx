@@ -27,7 +27,14 @@ export function SitesScreen() {
   const formSiteId = Number(query.get('form'));
   const formSite = list.find((site) => site.siteId === formSiteId);
   if (query.has('form') && Number.isInteger(formSiteId) && formSiteId > 0) {
-    return <FormEditor key={formSiteId} siteId={formSiteId} siteName={formSite?.name ?? `Site ${formSiteId}`} onBack={() => navigate(PATH)} />;
+    return (
+      <FormEditor
+        key={formSiteId}
+        siteId={formSiteId}
+        siteName={formSite?.name ?? `Site ${formSiteId}`}
+        onBack={() => navigate(PATH)}
+      />
+    );
   }
 
   const setArchived = async (site: SiteAnswer, archived: boolean) => {
@@ -44,7 +51,11 @@ export function SitesScreen() {
       <div className="page-head">
         <h1 id="sites-title">Sites</h1>
         {/* A new site is visible to every all-sites user at once; others could not see it. */}
-        {user.allSites ? <button type="button" className="primary" onClick={() => setAdding(true)}>Add a site</button> : null}
+        {user.allSites ? (
+          <button type="button" className="primary" onClick={() => setAdding(true)}>
+            Add a site
+          </button>
+        ) : null}
       </div>
       <ErrorMessage text={sites.error ?? archive.error} />
       {sites.value === null && !sites.error ? <p aria-busy="true">Loading…</p> : null}
@@ -56,24 +67,40 @@ export function SitesScreen() {
               <th scope="col">Name</th>
               <th scope="col">Time zone</th>
               <th scope="col">Status</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {list.map((site) => (
               <tr key={site.siteId}>
-                <th scope="row" data-label="Name">{site.name}</th>
+                <th scope="row" data-label="Name">
+                  {site.name}
+                </th>
                 <td data-label="Time zone">{site.timezone.replaceAll('_', ' ')}</td>
-                <td data-label="Status">{site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}</td>
+                <td data-label="Status">
+                  {site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}
+                </td>
                 <td className="actions">
                   <div className="buttons">
-                    <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>Edit form</button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'name' })}>Rename</button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>Time zone</button>
+                    <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
+                      Edit form
+                    </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'name' })}>
+                      Rename
+                    </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>
+                      Time zone
+                    </button>
                     {site.archivedAt ? (
-                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>Restore</button>
+                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
+                        Restore
+                      </button>
                     ) : (
-                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>Archive</button>
+                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>
+                        Archive
+                      </button>
                     )}
                   </div>
                 </td>
@@ -83,7 +110,9 @@ export function SitesScreen() {
         </table>
       ) : null}
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
-      {editing ? <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} /> : null}
+      {editing ? (
+        <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} />
+      ) : null}
     </section>
   );
 }

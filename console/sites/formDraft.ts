@@ -22,7 +22,13 @@ export const lockedNames: readonly string[] = ['firstName', 'lastName'];
 export const isStandard = (name: string) => (standardFieldNames as readonly string[]).includes(name);
 
 const standardLabels: Record<string, string> = {
-  firstName: 'First name', lastName: 'Last name', email: 'Email', phone: 'Phone', company: 'Company', hostName: 'Host', purpose: 'Purpose of visit',
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  company: 'Company',
+  hostName: 'Host',
+  purpose: 'Purpose of visit',
 };
 const standardTypes: Record<string, string> = { email: 'email', phone: 'phone' };
 
@@ -32,31 +38,53 @@ export function draftOf(config: CheckinConfigAnswer): Draft {
   return {
     requiresApproval: config.requiresApproval,
     fields: config.fields.map((field) => ({
-      key: newKey(), name: field.name, label: field.label, type: field.type, required: field.required, optionsText: (field.options ?? []).join('\n'),
+      key: newKey(),
+      name: field.name,
+      label: field.label,
+      type: field.type,
+      required: field.required,
+      optionsText: (field.options ?? []).join('\n'),
     })),
   };
 }
 
 /** A new field at the end: a standard one gets its usual label and type, a custom one is optional text. */
 export function newField(name: string): DraftField {
-  return { key: newKey(), name, label: standardLabels[name] ?? name, type: standardTypes[name] ?? 'text', required: false, optionsText: '' };
+  return {
+    key: newKey(),
+    name,
+    label: standardLabels[name] ?? name,
+    type: standardTypes[name] ?? 'text',
+    required: false,
+    optionsText: '',
+  };
 }
 
 /** Why `name` cannot be added, or null when it can. */
 export function refuseName(draft: Draft, name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) return 'Use letters, digits and _ (starting with a letter), at most 64.';
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name))
+    return 'Use letters, digits and _ (starting with a letter), at most 64.';
   if (draft.fields.some((field) => field.name === name)) return `The form already has a field named ${name}.`;
   return null;
 }
 
 export const optionsOf = (field: DraftField): string[] =>
-  field.optionsText.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  field.optionsText
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
 
 /** The field as the kiosk would show it; null for a type this console does not know. */
 export function shownField(field: DraftField): ConfigField | null {
   const type = fieldTypes.find((known) => known === field.type);
   if (!type) return null;
-  return { name: field.name, label: field.label.trim() || field.name, type, required: field.required, ...(type === 'select' ? { options: optionsOf(field) } : {}) };
+  return {
+    name: field.name,
+    label: field.label.trim() || field.name,
+    type,
+    required: field.required,
+    ...(type === 'select' ? { options: optionsOf(field) } : {}),
+  };
 }
 
 export function moved(draft: Draft, index: number, by: -1 | 1): Draft {
@@ -75,7 +103,11 @@ export function checkDraft(draft: Draft): { ok: true; body: CheckinConfigUpdate 
   const body = {
     requiresApproval: draft.requiresApproval,
     fields: draft.fields.map((field) => ({
-      name: field.name, label: field.label, type: field.type, required: field.required, ...(field.type === 'select' ? { options: optionsOf(field) } : {}),
+      name: field.name,
+      label: field.label,
+      type: field.type,
+      required: field.required,
+      ...(field.type === 'select' ? { options: optionsOf(field) } : {}),
     })),
   };
   const parsed = CheckinConfigUpdate.safeParse(body);
@@ -94,8 +126,13 @@ export function checkDraft(draft: Draft): { ok: true; body: CheckinConfigUpdate 
 }
 
 function fieldWords(field: DraftField, property: PropertyKey | undefined, message: string): string {
-  if (property === 'label') return field.label.trim() === '' ? 'Give this field a label.' : 'Use at most 120 characters for the label.';
-  if (property === 'options') return optionsOf(field).length === 0 ? 'Give at least one option, one per line.' : 'Use at most 100 options of at most 120 characters each.';
-  if (property === 'type' && !(fieldTypes as readonly string[]).includes(field.type)) return `This console cannot save a field of type ${field.type}.`;
+  if (property === 'label')
+    return field.label.trim() === '' ? 'Give this field a label.' : 'Use at most 120 characters for the label.';
+  if (property === 'options')
+    return optionsOf(field).length === 0
+      ? 'Give at least one option, one per line.'
+      : 'Use at most 100 options of at most 120 characters each.';
+  if (property === 'type' && !(fieldTypes as readonly string[]).includes(field.type))
+    return `This console cannot save a field of type ${field.type}.`;
   return message;
 }

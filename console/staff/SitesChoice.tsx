@@ -7,7 +7,17 @@ export interface SiteChoice {
 }
 
 /** "All sites" (now and future), or some of them. */
-export function SitesChoice({ sites, value, onChange, error }: { sites: readonly Site[]; value: SiteChoice; onChange(next: SiteChoice): void; error?: string }) {
+export function SitesChoice({
+  sites,
+  value,
+  onChange,
+  error,
+}: {
+  sites: readonly Site[];
+  value: SiteChoice;
+  onChange: (next: SiteChoice) => void;
+  error?: string;
+}) {
   const toggle = (siteId: number, on: boolean) =>
     onChange({ ...value, siteIds: on ? [...value.siteIds, siteId] : value.siteIds.filter((id) => id !== siteId) });
   return (
@@ -16,7 +26,12 @@ export function SitesChoice({ sites, value, onChange, error }: { sites: readonly
       {value.allSites
         ? null
         : sites.map((site) => (
-            <Checkbox key={site.siteId} label={site.name} checked={value.siteIds.includes(site.siteId)} onChange={(on) => toggle(site.siteId, on)} />
+            <Checkbox
+              key={site.siteId}
+              label={site.name}
+              checked={value.siteIds.includes(site.siteId)}
+              onChange={(on) => toggle(site.siteId, on)}
+            />
           ))}
     </CheckGroup>
   );

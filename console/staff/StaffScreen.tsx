@@ -28,7 +28,9 @@ export function StaffScreen() {
   }, [run]);
   useEffect(reload, [reload]);
   const siteNames = (user: StaffUserAnswer) =>
-    user.allSites ? 'All sites' : user.siteIds.map((id) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') || 'None';
+    user.allSites
+      ? 'All sites'
+      : user.siteIds.map((id) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') || 'None';
   const doEnable = async (user: StaffUserAnswer) => {
     if (await enable.run(() => manageApi.updateUser(user.userId, { disabled: false }, newKey()))) reload();
   };
@@ -42,7 +44,9 @@ export function StaffScreen() {
     <section aria-labelledby="staff-title">
       <div className="page-head">
         <h1 id="staff-title">Staff</h1>
-        <button type="button" className="primary" onClick={() => setOpen({ kind: 'invite' })}>Invite</button>
+        <button type="button" className="primary" onClick={() => setOpen({ kind: 'invite' })}>
+          Invite
+        </button>
       </div>
       <ErrorMessage text={load.error ?? enable.error} />
       {users ? (
@@ -55,7 +59,9 @@ export function StaffScreen() {
               <th scope="col">Sites</th>
               <th scope="col">Last sign-in</th>
               <th scope="col">Status</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -69,12 +75,39 @@ export function StaffScreen() {
                 <td data-label="Status">{user.disabled ? 'Disabled' : 'Active'}</td>
                 <td className="actions">
                   <div className="buttons">
-                    <button type="button" onClick={() => setOpen({ kind: 'edit', user })} aria-label={`Edit ${user.name}`}>Edit</button>
-                    <button type="button" onClick={() => setOpen({ kind: 'reset', user })} aria-label={`Password reset link for ${user.name}`}>Password reset link</button>
+                    <button
+                      type="button"
+                      onClick={() => setOpen({ kind: 'edit', user })}
+                      aria-label={`Edit ${user.name}`}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => setOpen({ kind: 'reset', user })}
+                      aria-label={`Password reset link for ${user.name}`}
+                    >
+                      Password reset link
+                    </button>
                     {user.userId === me.userId ? null : user.disabled ? (
-                      <button type="button" className="go" disabled={enable.busy} onClick={() => void doEnable(user)} aria-label={`Enable ${user.name}`}>Enable</button>
+                      <button
+                        type="button"
+                        className="go"
+                        disabled={enable.busy}
+                        onClick={() => void doEnable(user)}
+                        aria-label={`Enable ${user.name}`}
+                      >
+                        Enable
+                      </button>
                     ) : (
-                      <button type="button" className="danger" onClick={() => setOpen({ kind: 'disable', user })} aria-label={`Disable ${user.name}`}>Disable</button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => setOpen({ kind: 'disable', user })}
+                        aria-label={`Disable ${user.name}`}
+                      >
+                        Disable
+                      </button>
                     )}
                   </div>
                 </td>

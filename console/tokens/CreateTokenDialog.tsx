@@ -20,20 +20,33 @@ function tomorrow(): string {
 }
 
 /** The token's plaintext, this once, with a copy button. */
-function CreatedToken({ created, onClose }: { created: CreatedTokenAnswer; onClose(): void }) {
+function CreatedToken({ created, onClose }: { created: CreatedTokenAnswer; onClose: () => void }) {
   return (
     <Dialog title={`Token ${created.name}`} onClose={onClose}>
       <ShownOnce label="Token" value={created.token} warning="You will not see this token again." />
-      <p className="hint">Systems send it in the header <code>Authorization: Bearer</code> and the token. Keep it in a secret store, not in code.</p>
+      <p className="hint">
+        Systems send it in the header <code>Authorization: Bearer</code> and the token. Keep it in a secret store, not
+        in code.
+      </p>
       <div className="buttons">
-        <button type="button" className="primary" onClick={onClose}>Done</button>
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
       </div>
     </Dialog>
   );
 }
 
 /** Create token: Name, scopes (only the user's own), sites or All sites, an optional expiry date. */
-export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readonly SiteAnswer[]; onClose(): void; onCreated(): void }) {
+export function CreateTokenDialog({
+  sites,
+  onClose,
+  onCreated,
+}: {
+  sites: readonly SiteAnswer[];
+  onClose: () => void;
+  onCreated: () => void;
+}) {
   const { user } = useSession();
   const mine: readonly Scope[] = isKnown(roles, user.role) ? roleScopes[user.role] : [];
   const [name, setName] = useState('');
@@ -55,15 +68,21 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
     // The end of the chosen day, where the browser is.
     const expiresAt = expires === '' ? undefined : new Date(`${expires}T23:59:59`).toISOString();
     const refusal =
-      name.trim() === '' ? 'Give the token a name, such as the system that uses it.'
-      : chosen.length === 0 ? 'Choose at least one scope.'
-      : !allSites && siteIds.length === 0 ? 'Choose the sites the token may use, or All sites.'
-      : expiresAt !== undefined && Date.parse(expiresAt) <= Date.now() ? 'Choose an expiry date after today, or none.'
-      : null;
+      name.trim() === ''
+        ? 'Give the token a name, such as the system that uses it.'
+        : chosen.length === 0
+          ? 'Choose at least one scope.'
+          : !allSites && siteIds.length === 0
+            ? 'Choose the sites the token may use, or All sites.'
+            : expiresAt !== undefined && Date.parse(expiresAt) <= Date.now()
+              ? 'Choose an expiry date after today, or none.'
+              : null;
     setProblem(refusal);
     if (refusal) return;
     const sitesPart = allSites ? { allSites: true } : { siteIds };
-    const made = await action.run(() => adminApi.createToken({ name: name.trim(), scopes: chosen, ...sitesPart, expiresAt }, key));
+    const made = await action.run(() =>
+      adminApi.createToken({ name: name.trim(), scopes: chosen, ...sitesPart, expiresAt }, key),
+    );
     if (made) {
       setCreated(made);
       onCreated();
@@ -78,8 +97,14 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
           <legend>Scopes</legend>
           {mine.map((scope) => (
             <label key={scope} className="choice">
-              <input type="checkbox" checked={chosen.includes(scope)} onChange={(event) => setChosen(toggle(chosen, scope, event.target.checked))} />
-              <span className="choice-text">{scope} <span className="muted">{scopeWords[scope]}</span></span>
+              <input
+                type="checkbox"
+                checked={chosen.includes(scope)}
+                onChange={(event) => setChosen(toggle(chosen, scope, event.target.checked))}
+              />
+              <span className="choice-text">
+                {scope} <span className="muted">{scopeWords[scope]}</span>
+              </span>
             </label>
           ))}
         </fieldset>
@@ -88,21 +113,33 @@ export function CreateTokenDialog({ sites, onClose, onCreated }: { sites: readon
           {user.allSites ? (
             <label className="choice">
               <input type="checkbox" checked={allSites} onChange={(event) => setAllSites(event.target.checked)} />
-              <span className="choice-text">All sites <span className="muted">now and future</span></span>
+              <span className="choice-text">
+                All sites <span className="muted">now and future</span>
+              </span>
             </label>
           ) : null}
           {allSites
             ? null
             : sites.map((site) => (
                 <label key={site.siteId} className="choice">
-                  <input type="checkbox" checked={siteIds.includes(site.siteId)} onChange={(event) => setSiteIds(toggle(siteIds, site.siteId, event.target.checked))} />
+                  <input
+                    type="checkbox"
+                    checked={siteIds.includes(site.siteId)}
+                    onChange={(event) => setSiteIds(toggle(siteIds, site.siteId, event.target.checked))}
+                  />
                   <span className="choice-text">{site.name}</span>
                 </label>
               ))}
         </fieldset>
         <div className="field">
           <label htmlFor={expiryId}>Expires (optional)</label>
-          <input id={expiryId} type="date" min={tomorrow()} value={expires} onChange={(event) => setExpires(event.target.value)} />
+          <input
+            id={expiryId}
+            type="date"
+            min={tomorrow()}
+            value={expires}
+            onChange={(event) => setExpires(event.target.value)}
+          />
         </div>
         <ErrorMessage text={problem ?? action.error} />
         <FormButtons submit="Create token" busy={action.busy} onCancel={onClose} />

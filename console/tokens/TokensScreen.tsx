@@ -8,7 +8,8 @@ import { useLoaded } from '../components/useLoaded';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import './tokens.css';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 
 /** The account's API tokens (kiosks' tokens are on the Kiosks page): create one, shown once; revoke one. */
 export function TokensScreen() {
@@ -21,14 +22,18 @@ export function TokensScreen() {
   const siteList = sites.value?.data ?? [];
   const list = tokens.value?.data ?? [];
   const sitesOf = (token: TokenAnswer) =>
-    token.allSites ? 'All sites' : token.siteIds.map((id) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') || 'None';
-
+    token.allSites
+      ? 'All sites'
+      : token.siteIds.map((id) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') ||
+        'None';
 
   return (
     <section aria-labelledby="tokens-title">
       <div className="page-head">
         <h1 id="tokens-title">API tokens</h1>
-        <button type="button" className="primary" onClick={() => setCreating(true)}>Create token</button>
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          Create token
+        </button>
       </div>
       <p className="hint">Tokens let other systems use the API. Kiosks get theirs when they are paired (see Kiosks).</p>
       <ErrorMessage text={tokens.error ?? sites.error} />
@@ -43,26 +48,40 @@ export function TokensScreen() {
               <th scope="col">Scopes</th>
               <th scope="col">Last used</th>
               <th scope="col">Expires</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {list.map((token) => (
               <tr key={token.tokenId}>
-                <th scope="row" data-label="Name">{token.name}</th>
+                <th scope="row" data-label="Name">
+                  {token.name}
+                </th>
                 <td data-label="Sites">{sitesOf(token)}</td>
-                <td data-label="Scopes"><span className="scopes">{token.scopes.join(' ')}</span></td>
+                <td data-label="Scopes">
+                  <span className="scopes">{token.scopes.join(' ')}</span>
+                </td>
                 <td data-label="Last used">{token.lastUsedAt ? since(token.lastUsedAt) : 'Never'}</td>
                 <td data-label="Expires">{token.expiresAt ? day(token.expiresAt) : 'Never'}</td>
                 <td className="actions">
-                  <button type="button" className="danger" onClick={() => setRevoking(token)}>Revoke</button>
+                  <button type="button" className="danger" onClick={() => setRevoking(token)}>
+                    Revoke
+                  </button>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
-      {creating ? <CreateTokenDialog sites={siteList.filter((site) => !site.archivedAt)} onClose={() => setCreating(false)} onCreated={() => void tokens.reload()} /> : null}
+      {creating ? (
+        <CreateTokenDialog
+          sites={siteList.filter((site) => !site.archivedAt)}
+          onClose={() => setCreating(false)}
+          onCreated={() => void tokens.reload()}
+        />
+      ) : null}
       {revoking ? (
         <ConfirmDialog
           title={`Revoke ${revoking.name}?`}

@@ -11,7 +11,15 @@ import { useWrite } from '../components/useWrite';
 const FIELDS = ['name', 'color', 'blocksEntry'] as const;
 
 /** Make a vehicle label, or edit one (`label` given). A label that blocks entry stops its vehicles at the gate. */
-export function LabelDialog({ label, onClose, onDone }: { label: VehicleLabelAnswer | null; onClose(): void; onDone(): void }) {
+export function LabelDialog({
+  label,
+  onClose,
+  onDone,
+}: {
+  label: VehicleLabelAnswer | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [name, setName] = useState(label?.name ?? '');
   const [color, setColor] = useState(label?.color ?? '');
   const [blocksEntry, setBlocksEntry] = useState(label?.blocksEntry ?? false);
@@ -21,15 +29,44 @@ export function LabelDialog({ label, onClose, onDone }: { label: VehicleLabelAns
     event.preventDefault();
     const trimmedColor = color.trim();
     const done = label
-      ? await write.run(() => manageApi.updateVehicleLabel(label.labelId, { name: name.trim(), color: trimmedColor === '' ? null : trimmedColor, blocksEntry }, key))
-      : await write.run(() => manageApi.createVehicleLabel({ name: name.trim(), color: trimmedColor === '' ? undefined : trimmedColor, blocksEntry }, key));
+      ? await write.run(() =>
+          manageApi.updateVehicleLabel(
+            label.labelId,
+            { name: name.trim(), color: trimmedColor === '' ? null : trimmedColor, blocksEntry },
+            key,
+          ),
+        )
+      : await write.run(() =>
+          manageApi.createVehicleLabel(
+            { name: name.trim(), color: trimmedColor === '' ? undefined : trimmedColor, blocksEntry },
+            key,
+          ),
+        );
     if (done) onDone();
   };
   return (
     <Dialog title={label ? `Edit label ${label.name}` : 'Add a label'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field label="Label name" value={name} onChange={(value) => { setName(value); write.clear('name'); }} error={write.fieldErrors.name} maxLength={64} />
-        <Field label="Label color" value={color} onChange={(value) => { setColor(value); write.clear('color'); }} error={write.fieldErrors.color} placeholder="Optional, like #b91c1c" />
+        <Field
+          label="Label name"
+          value={name}
+          onChange={(value) => {
+            setName(value);
+            write.clear('name');
+          }}
+          error={write.fieldErrors.name}
+          maxLength={64}
+        />
+        <Field
+          label="Label color"
+          value={color}
+          onChange={(value) => {
+            setColor(value);
+            write.clear('color');
+          }}
+          error={write.fieldErrors.color}
+          placeholder="Optional, like #b91c1c"
+        />
         <Checkbox label="Blocks entry" checked={blocksEntry} onChange={setBlocksEntry} />
         <p className="hint">A vehicle with a label that blocks entry is stopped at the gate and shown in Alerts.</p>
         <ErrorMessage text={write.error} />

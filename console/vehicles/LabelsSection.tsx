@@ -10,10 +10,10 @@ interface LabelsProps {
   error: string | null;
   hasMore: boolean;
   busy: boolean;
-  loadMore(): void;
-  changed(): void;
+  loadMore: () => void;
+  changed: () => void;
   mayEdit: boolean;
-  onEdit(label: VehicleLabelAnswer | null): void;
+  onEdit: (label: VehicleLabelAnswer | null) => void;
 }
 
 /** The account's vehicle labels; those that block entry say so. */
@@ -23,7 +23,11 @@ export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed,
     <section className="sub" aria-labelledby="labels-title">
       <div className="page-head">
         <h2 id="labels-title">Vehicle labels</h2>
-        {mayEdit ? <button type="button" onClick={() => onEdit(null)}>Add a label</button> : null}
+        {mayEdit ? (
+          <button type="button" onClick={() => onEdit(null)}>
+            Add a label
+          </button>
+        ) : null}
       </div>
       <ErrorMessage text={error} />
       {labels?.length === 0 ? <p className="empty">No labels yet.</p> : null}
@@ -32,15 +36,30 @@ export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed,
           <li key={label.labelId} className="card-row">
             <div className="card-main">
               <strong>
-                {label.color ? <span aria-hidden="true" style={{ color: label.color }}>● </span> : null}
+                {label.color ? (
+                  <span aria-hidden="true" style={{ color: label.color }}>
+                    ●{' '}
+                  </span>
+                ) : null}
                 {label.name}
               </strong>
-              <span className={label.blocksEntry ? 'tag blocks' : 'muted'}>{label.blocksEntry ? 'Blocks entry' : 'Does not block entry'}</span>
+              <span className={label.blocksEntry ? 'tag blocks' : 'muted'}>
+                {label.blocksEntry ? 'Blocks entry' : 'Does not block entry'}
+              </span>
             </div>
             {mayEdit ? (
               <div className="buttons">
-                <button type="button" onClick={() => onEdit(label)} aria-label={`Edit label ${label.name}`}>Edit</button>
-                <button type="button" className="danger" onClick={() => setDeleting(label)} aria-label={`Delete label ${label.name}`}>Delete</button>
+                <button type="button" onClick={() => onEdit(label)} aria-label={`Edit label ${label.name}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setDeleting(label)}
+                  aria-label={`Delete label ${label.name}`}
+                >
+                  Delete
+                </button>
               </div>
             ) : null}
           </li>

@@ -20,7 +20,17 @@ const initial = (vehicle: VehicleAnswer | null): Record<Text, string> => ({
 });
 
 /** Register a vehicle, or edit one (`vehicle` given): plate, details and labels in one form. */
-export function VehicleDialog({ vehicle, labels, onClose, onDone }: { vehicle: VehicleAnswer | null; labels: readonly VehicleLabelAnswer[]; onClose(): void; onDone(): void }) {
+export function VehicleDialog({
+  vehicle,
+  labels,
+  onClose,
+  onDone,
+}: {
+  vehicle: VehicleAnswer | null;
+  labels: readonly VehicleLabelAnswer[];
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [values, setValues] = useState(() => initial(vehicle));
   const [labelIds, setLabelIds] = useState<number[]>(vehicle?.labelIds ?? []);
   const [key] = useState(newKey);
@@ -29,7 +39,8 @@ export function VehicleDialog({ vehicle, labels, onClose, onDone }: { vehicle: V
     setValues((before) => ({ ...before, [name]: value }));
     write.clear(name);
   };
-  const toggle = (labelId: number, on: boolean) => setLabelIds((ids) => (on ? [...ids, labelId] : ids.filter((id) => id !== labelId)));
+  const toggle = (labelId: number, on: boolean) =>
+    setLabelIds((ids) => (on ? [...ids, labelId] : ids.filter((id) => id !== labelId)));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -41,7 +52,14 @@ export function VehicleDialog({ vehicle, labels, onClose, onDone }: { vehicle: V
       done = await write.run(() =>
         manageApi.updateVehicle(
           vehicle.vehicleId,
-          { licensePlate: trimmed('licensePlate'), make: optional('make'), model: optional('model'), color: optional('color'), description: optional('description'), labelIds },
+          {
+            licensePlate: trimmed('licensePlate'),
+            make: optional('make'),
+            model: optional('model'),
+            color: optional('color'),
+            description: optional('description'),
+            labelIds,
+          },
           key,
         ),
       );
@@ -49,14 +67,23 @@ export function VehicleDialog({ vehicle, labels, onClose, onDone }: { vehicle: V
       const optional = (name: Exclude<Text, 'licensePlate'>) => (trimmed(name) === '' ? undefined : trimmed(name));
       done = await write.run(() =>
         manageApi.createVehicle(
-          { licensePlate: trimmed('licensePlate'), make: optional('make'), model: optional('model'), color: optional('color'), description: optional('description'), labelIds },
+          {
+            licensePlate: trimmed('licensePlate'),
+            make: optional('make'),
+            model: optional('model'),
+            color: optional('color'),
+            description: optional('description'),
+            labelIds,
+          },
           key,
         ),
       );
     }
     if (done) onDone();
   };
-  const field = (name: Text, label: string) => <Field label={label} value={values[name]} onChange={edit(name)} error={write.fieldErrors[name]} />;
+  const field = (name: Text, label: string) => (
+    <Field label={label} value={values[name]} onChange={edit(name)} error={write.fieldErrors[name]} />
+  );
   return (
     <Dialog title={vehicle ? `Edit ${vehicle.licensePlate}` : 'Add a vehicle'} onClose={onClose}>
       <form onSubmit={submit} noValidate>

@@ -18,7 +18,10 @@ export function VehiclesScreen() {
   const { can } = useSession();
   const [typed, setTyped] = useState('');
   const [plate, setPlate] = useState('');
-  const vehicles = usePaged((cursor) => manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }), plate);
+  const vehicles = usePaged(
+    (cursor) => manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }),
+    plate,
+  );
   const labels = usePaged((cursor) => manageApi.listVehicleLabels({ cursor, limit: 200 }), 'labels');
   const [vehicle, setVehicle] = useState<Editing<VehicleAnswer>>(null);
   const [label, setLabel] = useState<Editing<VehicleLabelAnswer>>(null);
@@ -34,17 +37,33 @@ export function VehiclesScreen() {
     <section aria-labelledby="vehicles-title">
       <div className="page-head">
         <h1 id="vehicles-title">Vehicles</h1>
-        {can.manageVehicles ? <button type="button" className="primary" onClick={() => setVehicle({ item: null })}>Add a vehicle</button> : null}
+        {can.manageVehicles ? (
+          <button type="button" className="primary" onClick={() => setVehicle({ item: null })}>
+            Add a vehicle
+          </button>
+        ) : null}
       </div>
       <form className="filters" role="search" onSubmit={search}>
         <Field label="Search by plate" value={typed} onChange={setTyped} placeholder="Whole plate, like AB-123-CD" />
         <div className="filter-buttons">
           <button type="submit">Search</button>
-          {plate !== '' ? <button type="button" onClick={() => { setTyped(''); setPlate(''); }}>Show all</button> : null}
+          {plate !== '' ? (
+            <button
+              type="button"
+              onClick={() => {
+                setTyped('');
+                setPlate('');
+              }}
+            >
+              Show all
+            </button>
+          ) : null}
         </div>
       </form>
       <ErrorMessage text={vehicles.error} />
-      {vehicles.items?.length === 0 ? <p className="empty">{plate === '' ? 'No vehicles registered yet.' : `No vehicle with plate ${plate}.`}</p> : null}
+      {vehicles.items?.length === 0 ? (
+        <p className="empty">{plate === '' ? 'No vehicles registered yet.' : `No vehicle with plate ${plate}.`}</p>
+      ) : null}
       {vehicles.items && vehicles.items.length > 0 ? (
         <table className="rows">
           <thead>
@@ -52,25 +71,52 @@ export function VehiclesScreen() {
               <th scope="col">Plate</th>
               <th scope="col">Vehicle</th>
               <th scope="col">Labels</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {vehicles.items.map((item) => (
               <tr key={item.vehicleId}>
-                <th scope="row" className="plate">{item.licensePlate}</th>
-                <td data-label="Vehicle">{[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}{item.description ? ` · ${item.description}` : ''}</td>
+                <th scope="row" className="plate">
+                  {item.licensePlate}
+                </th>
+                <td data-label="Vehicle">
+                  {[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}
+                  {item.description ? ` · ${item.description}` : ''}
+                </td>
                 <td data-label="Labels">
-                  {item.labelIds.length === 0 ? '—' : item.labelIds.map((id) => {
-                    const found = labelOf(id);
-                    return <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>{found?.name ?? `Label ${id}`}{found?.blocksEntry ? ' (blocks entry)' : ''}</span>;
-                  })}
+                  {item.labelIds.length === 0
+                    ? '—'
+                    : item.labelIds.map((id) => {
+                        const found = labelOf(id);
+                        return (
+                          <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
+                            {found?.name ?? `Label ${id}`}
+                            {found?.blocksEntry ? ' (blocks entry)' : ''}
+                          </span>
+                        );
+                      })}
                 </td>
                 <td className="actions">
                   {can.manageVehicles ? (
                     <div className="buttons">
-                      <button type="button" onClick={() => setVehicle({ item })} aria-label={`Edit ${item.licensePlate}`}>Edit</button>
-                      <button type="button" className="danger" onClick={() => setDeleting(item)} aria-label={`Delete ${item.licensePlate}`}>Delete</button>
+                      <button
+                        type="button"
+                        onClick={() => setVehicle({ item })}
+                        aria-label={`Edit ${item.licensePlate}`}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => setDeleting(item)}
+                        aria-label={`Delete ${item.licensePlate}`}
+                      >
+                        Delete
+                      </button>
                     </div>
                   ) : null}
                 </td>
@@ -86,7 +132,10 @@ export function VehiclesScreen() {
         hasMore={labels.hasMore}
         busy={labels.busy}
         loadMore={labels.loadMore}
-        changed={() => { labels.reload(); vehicles.reload(); }}
+        changed={() => {
+          labels.reload();
+          vehicles.reload();
+        }}
         mayEdit={can.manageVehicles}
         onEdit={(item) => setLabel({ item })}
       />
@@ -95,10 +144,22 @@ export function VehiclesScreen() {
           vehicle={vehicle.item}
           labels={labels.items ?? []}
           onClose={() => setVehicle(null)}
-          onDone={() => { setVehicle(null); vehicles.reload(); }}
+          onDone={() => {
+            setVehicle(null);
+            vehicles.reload();
+          }}
         />
       ) : null}
-      {label ? <LabelDialog label={label.item} onClose={() => setLabel(null)} onDone={() => { setLabel(null); labels.reload(); }} /> : null}
+      {label ? (
+        <LabelDialog
+          label={label.item}
+          onClose={() => setLabel(null)}
+          onDone={() => {
+            setLabel(null);
+            labels.reload();
+          }}
+        />
+      ) : null}
       {deleting ? (
         <ConfirmDialog
           title={`Delete ${deleting.licensePlate}`}
@@ -106,7 +167,10 @@ export function VehiclesScreen() {
           confirm="Delete"
           onClose={() => setDeleting(null)}
           action={(key) => manageApi.deleteVehicle(deleting.vehicleId, key)}
-          onDone={() => { setDeleting(null); vehicles.reload(); }}
+          onDone={() => {
+            setDeleting(null);
+            vehicles.reload();
+          }}
         />
       ) : null}
     </section>

@@ -16,7 +16,8 @@ type Values = Record<(typeof FIELDS)[number], string>;
 const empty: Values = { firstName: '', lastName: '', email: '', phone: '', reason: '' };
 
 const nameOf = (entry: WatchlistEntryAnswer) => [entry.firstName, entry.lastName].filter(Boolean).join(' ');
-const describe = (entry: WatchlistEntryAnswer) => nameOf(entry) || entry.email || entry.phone || `Entry ${entry.entryId}`;
+const describe = (entry: WatchlistEntryAnswer) =>
+  nameOf(entry) || entry.email || entry.phone || `Entry ${entry.entryId}`;
 
 /** Blank fields are left out of a create (the API refuses empty strings for an email or phone). */
 function createBody(values: Values) {
@@ -34,11 +35,25 @@ function updateBody(values: Values) {
 
 const valuesOf = (entry: WatchlistEntryAnswer | null): Values =>
   entry
-    ? { firstName: entry.firstName ?? '', lastName: entry.lastName ?? '', email: entry.email ?? '', phone: entry.phone ?? '', reason: entry.reason ?? '' }
+    ? {
+        firstName: entry.firstName ?? '',
+        lastName: entry.lastName ?? '',
+        email: entry.email ?? '',
+        phone: entry.phone ?? '',
+        reason: entry.reason ?? '',
+      }
     : empty;
 
 /** Add an entry, or edit one (`entry` given). */
-function EntryDialog({ entry, onClose, onDone }: { entry: WatchlistEntryAnswer | null; onClose(): void; onDone(): void }) {
+function EntryDialog({
+  entry,
+  onClose,
+  onDone,
+}: {
+  entry: WatchlistEntryAnswer | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [values, setValues] = useState<Values>(() => valuesOf(entry));
   const [key] = useState(newKey);
   const write = useWrite(FIELDS);
@@ -64,7 +79,9 @@ function EntryDialog({ entry, onClose, onDone }: { entry: WatchlistEntryAnswer |
   return (
     <Dialog title={entry ? `Edit ${describe(entry)}` : 'Add to the watchlist'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <p className="hint">A visitor matching the email, the phone number or the full name is stopped and shown in Alerts.</p>
+        <p className="hint">
+          A visitor matching the email, the phone number or the full name is stopped and shown in Alerts.
+        </p>
         {field('firstName', 'First name')}
         {field('lastName', 'Last name')}
         {field('email', 'Email', 'email')}
@@ -86,7 +103,9 @@ export function WatchlistScreen() {
     <section aria-labelledby="watchlist-title">
       <div className="page-head">
         <h1 id="watchlist-title">Watchlist</h1>
-        <button type="button" className="primary" onClick={() => setEditing({ entry: null })}>Add to the watchlist</button>
+        <button type="button" className="primary" onClick={() => setEditing({ entry: null })}>
+          Add to the watchlist
+        </button>
       </div>
       <ErrorMessage text={list.error} />
       {list.items?.length === 0 ? <p className="empty">Nobody is on the watchlist.</p> : null}
@@ -99,7 +118,9 @@ export function WatchlistScreen() {
               <th scope="col">Phone</th>
               <th scope="col">Reason</th>
               <th scope="col">Added</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -112,8 +133,17 @@ export function WatchlistScreen() {
                 <td data-label="Added">{since(entry.createdAt)}</td>
                 <td className="actions">
                   <div className="buttons">
-                    <button type="button" onClick={() => setEditing({ entry })} aria-label={`Edit ${describe(entry)}`}>Edit</button>
-                    <button type="button" className="danger" onClick={() => setRemoving(entry)} aria-label={`Remove ${describe(entry)}`}>Remove</button>
+                    <button type="button" onClick={() => setEditing({ entry })} aria-label={`Edit ${describe(entry)}`}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => setRemoving(entry)}
+                      aria-label={`Remove ${describe(entry)}`}
+                    >
+                      Remove
+                    </button>
                   </div>
                 </td>
               </tr>

@@ -19,17 +19,23 @@ function lastAttempt(delivery: WebhookDeliveryAnswer): string {
 /** One subscription's deliveries, newest first, with Retry for each that failed. */
 export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptionAnswer }) {
   const { subscriptionId } = subscription;
-  const log = usePaged((cursor) => manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }), String(subscriptionId));
+  const log = usePaged(
+    (cursor) => manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }),
+    String(subscriptionId),
+  );
   const retry = useAction();
   const retryOne = async (delivery: WebhookDeliveryAnswer) => {
     const after = await retry.run(() => manageApi.retryDelivery(subscriptionId, delivery.deliveryId, newKey()));
-    if (after) log.setItems((items) => (items ?? []).map((item) => (item.deliveryId === after.deliveryId ? after : item)));
+    if (after)
+      log.setItems((items) => (items ?? []).map((item) => (item.deliveryId === after.deliveryId ? after : item)));
   };
   return (
     <section className="sub" aria-labelledby="log-title">
       <div className="page-head">
         <h2 id="log-title">Delivery log: {subscription.url}</h2>
-        <button type="button" onClick={log.reload}>Refresh</button>
+        <button type="button" onClick={log.reload}>
+          Refresh
+        </button>
       </div>
       <ErrorMessage text={log.error ?? retry.error} />
       {log.items?.length === 0 ? <p className="empty">Nothing was sent yet.</p> : null}
@@ -41,19 +47,35 @@ export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptio
               <th scope="col">Status</th>
               <th scope="col">Attempts</th>
               <th scope="col">Last answer</th>
-              <th scope="col"><span className="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {log.items.map((delivery) => (
               <tr key={delivery.deliveryId}>
-                <th scope="row">{eventWords(delivery.eventType)} <span className="muted">({since(delivery.createdAt)})</span></th>
-                <td data-label="Status" className={`status status-${delivery.status}`}>{statusWords[delivery.status] ?? delivery.status}</td>
-                <td data-label="Attempts">{delivery.attempts.length}{delivery.nextAttemptAt ? `, next at ${since(delivery.nextAttemptAt)}` : ''}</td>
+                <th scope="row">
+                  {eventWords(delivery.eventType)} <span className="muted">({since(delivery.createdAt)})</span>
+                </th>
+                <td data-label="Status" className={`status status-${delivery.status}`}>
+                  {statusWords[delivery.status] ?? delivery.status}
+                </td>
+                <td data-label="Attempts">
+                  {delivery.attempts.length}
+                  {delivery.nextAttemptAt ? `, next at ${since(delivery.nextAttemptAt)}` : ''}
+                </td>
                 <td data-label="Last answer">{lastAttempt(delivery)}</td>
                 <td className="actions">
                   {delivery.status === 'failed' ? (
-                    <button type="button" disabled={retry.busy} onClick={() => void retryOne(delivery)} aria-label={`Retry delivery ${delivery.deliveryId}`}>Retry</button>
+                    <button
+                      type="button"
+                      disabled={retry.busy}
+                      onClick={() => void retryOne(delivery)}
+                      aria-label={`Retry delivery ${delivery.deliveryId}`}
+                    >
+                      Retry
+                    </button>
                   ) : null}
                 </td>
               </tr>

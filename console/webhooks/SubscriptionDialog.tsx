@@ -21,12 +21,23 @@ export const eventWords = (kind: string) => {
 };
 
 /** Create a subscription (its signing secret then shown once), or edit one (`subscription` given). */
-export function SubscriptionDialog({ subscription, onClose, onDone }: { subscription: WebhookSubscriptionAnswer | null; onClose(): void; onDone(): void }) {
+export function SubscriptionDialog({
+  subscription,
+  onClose,
+  onDone,
+}: {
+  subscription: WebhookSubscriptionAnswer | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const sites = useLive().sites ?? [];
   const [url, setUrl] = useState(subscription?.url ?? '');
   const [description, setDescription] = useState(subscription?.description ?? '');
   const [events, setEvents] = useState<string[]>(subscription?.events ?? []);
-  const [choice, setChoice] = useState<SiteChoice>({ allSites: subscription ? subscription.siteIds === null : true, siteIds: subscription?.siteIds ?? [] });
+  const [choice, setChoice] = useState<SiteChoice>({
+    allSites: subscription ? subscription.siteIds === null : true,
+    siteIds: subscription?.siteIds ?? [],
+  });
   const [enabled, setEnabled] = useState(subscription?.enabled ?? true);
   const [secret, setSecret] = useState<string | null>(null);
   const [key] = useState(newKey);
@@ -45,11 +56,22 @@ export function SubscriptionDialog({ subscription, onClose, onDone }: { subscrip
     }
     const trimmed = description.trim();
     if (subscription) {
-      const body = { url: url.trim(), events: chosen, description: trimmed === '' ? null : trimmed, siteIds: choice.allSites ? null : choice.siteIds, enabled };
+      const body = {
+        url: url.trim(),
+        events: chosen,
+        description: trimmed === '' ? null : trimmed,
+        siteIds: choice.allSites ? null : choice.siteIds,
+        enabled,
+      };
       if (await write.run(() => manageApi.updateWebhook(subscription.subscriptionId, body, key))) onDone();
       return;
     }
-    const body = { url: url.trim(), events: chosen, description: trimmed === '' ? undefined : trimmed, siteIds: choice.allSites ? undefined : choice.siteIds };
+    const body = {
+      url: url.trim(),
+      events: chosen,
+      description: trimmed === '' ? undefined : trimmed,
+      siteIds: choice.allSites ? undefined : choice.siteIds,
+    };
     const created = await write.run(() => manageApi.createWebhook(body, key));
     if (created) {
       setSecret(created.secret);
@@ -62,18 +84,46 @@ export function SubscriptionDialog({ subscription, onClose, onDone }: { subscrip
       <Dialog title="Webhook added" onClose={onClose}>
         <p>The receiver verifies each delivery with this signing secret (Standard Webhooks).</p>
         <ShownOnce label="Signing secret" value={secret} />
-        <div className="buttons"><button type="button" className="primary" onClick={onClose}>Done</button></div>
+        <div className="buttons">
+          <button type="button" className="primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
       </Dialog>
     );
   }
   return (
     <Dialog title={subscription ? 'Edit webhook' : 'Add a webhook'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field label="URL" type="url" value={url} onChange={(value) => { setUrl(value); write.clear('url'); }} error={write.fieldErrors.url} placeholder="https://example.com/hooks/gatehouse" />
-        <Field label="Description" value={description} onChange={(value) => { setDescription(value); write.clear('description'); }} error={write.fieldErrors.description} maxLength={500} />
+        <Field
+          label="URL"
+          type="url"
+          value={url}
+          onChange={(value) => {
+            setUrl(value);
+            write.clear('url');
+          }}
+          error={write.fieldErrors.url}
+          placeholder="https://example.com/hooks/gatehouse"
+        />
+        <Field
+          label="Description"
+          value={description}
+          onChange={(value) => {
+            setDescription(value);
+            write.clear('description');
+          }}
+          error={write.fieldErrors.description}
+          maxLength={500}
+        />
         <CheckGroup legend="Events" error={write.fieldErrors.events}>
           {webhookEventKinds.map((kind) => (
-            <Checkbox key={kind} label={eventWords(kind)} checked={events.includes(kind)} onChange={(on) => toggle(kind, on)} />
+            <Checkbox
+              key={kind}
+              label={eventWords(kind)}
+              checked={events.includes(kind)}
+              onChange={(on) => toggle(kind, on)}
+            />
           ))}
         </CheckGroup>
         <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds} />

@@ -5,7 +5,15 @@ import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
 import { consoleAndFileLog } from './logFile';
 import { loadSettings } from './settings';
 import { lockKeyboard } from './keyboardLock';
-import { isAppUrl, keepOpenUntilQuit, kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } from './window';
+import {
+  isAppUrl,
+  keepOpenUntilQuit,
+  kioskWindowOptions,
+  lockNavigation,
+  recoverUnresponsive,
+  reloadFailedLoads,
+  reloadOnCrash,
+} from './window';
 
 /** The user-data folder's name, under the OS's app-data folder (~/.config on Linux, %APPDATA% on Windows). */
 export const USER_DATA_FOLDER = 'Gatehouse Kiosk';
@@ -35,10 +43,16 @@ export const RELAUNCH_AFTER_MS = 60_000;
  * leaves it stuck behind it. Logged, and the app starts afresh instead (the outbox is in IndexedDB); one
  * that fails within a minute of its start exits instead, for a supervisor (or a person) to look at.
  */
-export function relaunchOnUncaught(events: Pick<NodeJS.Process, 'on'>, log: (line: string) => void, uptimeMs: () => number): void {
+export function relaunchOnUncaught(
+  events: Pick<NodeJS.Process, 'on'>,
+  log: (line: string) => void,
+  uptimeMs: () => number,
+): void {
   events.on('uncaughtException', (error: Error) => {
     const again = uptimeMs() >= RELAUNCH_AFTER_MS;
-    log(`uncaught error in the main process, ${again ? 'restarting' : 'exiting (it started less than a minute ago)'}: ${error.stack ?? error.message}`);
+    log(
+      `uncaught error in the main process, ${again ? 'restarting' : 'exiting (it started less than a minute ago)'}: ${error.stack ?? error.message}`,
+    );
     if (again) app.relaunch();
     app.exit(1);
   });
@@ -65,7 +79,11 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
   const log = options.log ?? consoleAndFileLog(path.join(app.getPath('userData'), 'kiosk.log'));
   const quitAsked = (options.argv ?? process.argv).includes(QUIT_SWITCH);
   if (!app.requestSingleInstanceLock()) {
-    log(quitAsked ? 'asked the running Gatehouse kiosk to quit' : 'another Gatehouse kiosk is already running; focusing it instead');
+    log(
+      quitAsked
+        ? 'asked the running Gatehouse kiosk to quit'
+        : 'another Gatehouse kiosk is already running; focusing it instead',
+    );
     app.quit();
     return undefined;
   }
@@ -105,7 +123,11 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     // Only the app's own page may read the settings (they hold the kiosk token).
     ipcMain.handle(bridgeChannels.presetSettings, (event: IpcMainInvokeEvent) =>
       // The problems too: an installed kiosk has no console, and Settings is where someone looks.
-      isAppUrl(event.senderFrame?.url ?? '', APP_ORIGIN) ? (problems.length > 0 ? { ...settings, problems } : settings) : {},
+      isAppUrl(event.senderFrame?.url ?? '', APP_ORIGIN)
+        ? problems.length > 0
+          ? { ...settings, problems }
+          : settings
+        : {},
     );
     serveRenderer(options.rendererDir);
     // No menu, hence none of its accelerators (DevTools, reload, close, quit), even with the bar hidden.
@@ -140,7 +162,9 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
     window.once('ready-to-show', () => window.show());
     // A first load that fails is loaded again (reloadFailedLoads) rather than ending the app: resolved once
     // the window has shown the page, or at once if this load worked.
-    await window.loadURL(page).catch(() => new Promise<void>((resolve) => window.webContents.once('did-finish-load', () => resolve())));
+    await window
+      .loadURL(page)
+      .catch(() => new Promise<void>((resolve) => window.webContents.once('did-finish-load', () => resolve())));
     return window;
   });
 }

@@ -46,6 +46,7 @@ export function lockKeyboard(contents: WebContents, options: { devTools: boolean
     const effect = shortcutEffect(input);
     if (effect === undefined) return;
     event.preventDefault();
-    if (effect === 'devtools' && options.devTools && input.type === 'keyDown' && !input.isAutoRepeat) contents.toggleDevTools();
+    if (effect === 'devtools' && options.devTools && input.type === 'keyDown' && !input.isAutoRepeat)
+      contents.toggleDevTools();
   });
 }

@@ -35,7 +35,8 @@ export function rendererFile(rendererDir: string, url: string): string | undefin
 /** Serves the built renderer from disk; nothing outside its folder can be read through the scheme. */
 export function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return new Response('Method not allowed', { status: 405 });
     const file = rendererFile(rendererDir, request.url);
     if (!file) return new Response('Not found', { status: 404 });
     return net.fetch(pathToFileURL(file).toString());

@@ -1,4 +1,10 @@
-import type { BrowserWindow, BrowserWindowConstructorOptions, Event, RenderProcessGoneDetails, WebContents } from 'electron';
+import type {
+  BrowserWindow,
+  BrowserWindowConstructorOptions,
+  Event,
+  RenderProcessGoneDetails,
+  WebContents,
+} from 'electron';
 
 /**
  * The one kiosk window: full screen with no way out to the desktop, and a renderer that is a web page
@@ -6,7 +12,10 @@ import type { BrowserWindow, BrowserWindowConstructorOptions, Event, RenderProce
  * Developer tools would show the kiosk token (IndexedDB) to anyone at the keyboard: off unless the
  * KIOSK_DEVTOOLS debug switch asks for them.
  */
-export function kioskWindowOptions(preloadPath: string, options: { devTools?: boolean } = {}): BrowserWindowConstructorOptions {
+export function kioskWindowOptions(
+  preloadPath: string,
+  options: { devTools?: boolean } = {},
+): BrowserWindowConstructorOptions {
   return {
     kiosk: true,
     fullscreen: true,
@@ -68,8 +77,8 @@ export function lockNavigation(contents: WebContents, appOrigin: string): void {
 }
 
 export interface CrashClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
+  now: () => number;
+  setTimeout: (callback: () => void, ms: number) => unknown;
 }
 
 /** After this many crashes within the window, reloads are spaced out instead of immediate. */
@@ -114,7 +123,7 @@ export const UNRESPONSIVE_LIMIT_MS = 30_000;
  */
 export function recoverUnresponsive(
   window: BrowserWindow,
-  clock: CrashClock & { clearTimeout(timer: unknown): void },
+  clock: CrashClock & { clearTimeout: (timer: unknown) => void },
   log: (line: string) => void = () => {},
 ): void {
   let timer: unknown;
@@ -144,12 +153,22 @@ export const FAILED_LOAD_RETRY_MS = 5_000;
  * read): a blank window is a kiosk out of service. An aborted load (-3, one load replacing another) is no
  * failure.
  */
-export function reloadFailedLoads(contents: WebContents, url: string, clock: CrashClock, log: (line: string) => void = () => {}): void {
-  contents.on('did-fail-load', (_event: Event, errorCode: number, errorDescription: string, _validatedURL: string, isMainFrame: boolean) => {
-    if (!isMainFrame || errorCode === -3) return;
-    log(`the page did not load (${errorCode} ${errorDescription}); loading it again in ${FAILED_LOAD_RETRY_MS / 1000} s`);
-    clock.setTimeout(() => {
-      if (!contents.isDestroyed()) contents.loadURL(url).catch(() => undefined); // A failure is reported by did-fail-load again.
-    }, FAILED_LOAD_RETRY_MS);
-  });
+export function reloadFailedLoads(
+  contents: WebContents,
+  url: string,
+  clock: CrashClock,
+  log: (line: string) => void = () => {},
+): void {
+  contents.on(
+    'did-fail-load',
+    (_event: Event, errorCode: number, errorDescription: string, _validatedURL: string, isMainFrame: boolean) => {
+      if (!isMainFrame || errorCode === -3) return;
+      log(
+        `the page did not load (${errorCode} ${errorDescription}); loading it again in ${FAILED_LOAD_RETRY_MS / 1000} s`,
+      );
+      clock.setTimeout(() => {
+        if (!contents.isDestroyed()) contents.loadURL(url).catch(() => undefined); // A failure is reported by did-fail-load again.
+      }, FAILED_LOAD_RETRY_MS);
+    },
+  );
 }

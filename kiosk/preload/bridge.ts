@@ -23,7 +23,7 @@ export interface PresetSettings {
 export interface KioskBridge {
   readonly platform: 'electron';
   /** The settings from kiosk.json and the KIOSK_* variables, already validated by the main process. */
-  presetSettings(): Promise<PresetSettings>;
+  presetSettings: () => Promise<PresetSettings>;
 }
 
 /** IPC channel names, shared so the main process and the preload cannot drift apart. */

@@ -4,7 +4,15 @@ import { type KioskSettings, readSavedPin, readSettings, savePin, saveSettings }
 import type { PresetSettings } from '../preload/bridge';
 import { StatusBar } from './components/StatusBar';
 import { useSessionState } from './hooks/useSessionState';
-import { DEVICE_DATABASE, appPreset, completePreset, forgetQuery, presetFromQuery, sameSettings, startPreset } from './deviceSettings';
+import {
+  DEVICE_DATABASE,
+  appPreset,
+  completePreset,
+  forgetQuery,
+  presetFromQuery,
+  sameSettings,
+  startPreset,
+} from './deviceSettings';
 import { KioskShell } from './KioskShell';
 import { NO_TRIES, type PinTries } from './screens/pinTries';
 import { PinSuggestion } from './screens/PinSuggestion';
@@ -59,7 +67,9 @@ export function App() {
       const savedPin = await readSavedPin(device);
       const before = await readSettings(device);
       const { preset, ignored } = startPreset({ fromApp, fromQuery, savedPin, current: before });
-      let notice = ignored ? 'The settings in the address were not applied: Settings are locked with a PIN.' : undefined;
+      let notice = ignored
+        ? 'The settings in the address were not applied: Settings are locked with a PIN.'
+        : undefined;
       // A PIN in the address is kept on the device, so a reload without it does not open Settings.
       if (!ignored && fromQuery.settingsPin !== undefined) await savePin(device, fromQuery.settingsPin);
       const complete = completePreset(preset);
@@ -70,7 +80,16 @@ export function App() {
       const settings = await readSettings(device);
       forgetQuery(window);
       const lock = settingsLock(preset, savedPin);
-      if (current) setBoot({ state: 'ready', settings, prefill: preset, notice, presetProblems, lock, appLock: settingsLock(fromApp, undefined) });
+      if (current)
+        setBoot({
+          state: 'ready',
+          settings,
+          prefill: preset,
+          notice,
+          presetProblems,
+          lock,
+          appLock: settingsLock(fromApp, undefined),
+        });
     })();
     return () => {
       current = false;
@@ -80,7 +99,9 @@ export function App() {
   if (boot.state === 'starting') {
     return (
       <div className="shell">
-        <main className="screen"><p className="loading">Starting…</p></main>
+        <main className="screen">
+          <p className="loading">Starting…</p>
+        </main>
         <StatusBar status={undefined} />
       </div>
     );
@@ -88,7 +109,13 @@ export function App() {
   // Unpairing forgets a PIN saved from an address (kiosk/src/data/settings.ts): the app's lock alone is left.
   const saved = (settings: KioskSettings | undefined) => {
     const lock = settings === undefined ? boot.appLock : boot.lock;
-    setBoot({ ...boot, settings, notice: undefined, lock, suggestPin: boot.settings === undefined && settings !== undefined && lock === undefined });
+    setBoot({
+      ...boot,
+      settings,
+      notice: undefined,
+      lock,
+      suggestPin: boot.settings === undefined && settings !== undefined && lock === undefined,
+    });
   };
   if (boot.settings && boot.suggestPin) {
     const setPin = async (pin: string) => {
@@ -97,8 +124,12 @@ export function App() {
     };
     return (
       <div className="shell">
-        <header className="top-bar"><span className="brand">Gatehouse</span></header>
-        <main className="screen"><PinSuggestion onSet={setPin} onSkip={() => setBoot({ ...boot, suggestPin: false })} /></main>
+        <header className="top-bar">
+          <span className="brand">Gatehouse</span>
+        </header>
+        <main className="screen">
+          <PinSuggestion onSet={setPin} onSkip={() => setBoot({ ...boot, suggestPin: false })} />
+        </main>
         <StatusBar status={undefined} note="Paired" />
       </div>
     );
@@ -106,10 +137,18 @@ export function App() {
   if (!boot.settings) {
     return (
       <div className="shell">
-        <header className="top-bar"><span className="brand">Gatehouse</span></header>
+        <header className="top-bar">
+          <span className="brand">Gatehouse</span>
+        </header>
         <main className="screen">
           <SettingsGate lock={boot.lock} tries={pinTries} onTries={setPinTries}>
-            <SetupScreen device={device} current={undefined} prefill={boot.prefill} presetProblems={boot.presetProblems} onSaved={saved} />
+            <SetupScreen
+              device={device}
+              current={undefined}
+              prefill={boot.prefill}
+              presetProblems={boot.presetProblems}
+              onSaved={saved}
+            />
           </SettingsGate>
         </main>
         <StatusBar status={undefined} note="Not paired" />
@@ -117,8 +156,15 @@ export function App() {
     );
   }
   return (
-    <KioskShell device={device} settings={boot.settings} notice={boot.notice} presetProblems={boot.presetProblems} settingsLock={boot.lock}
-      pinTries={pinTries} onPinTries={setPinTries}
-      onSettingsSaved={saved} />
+    <KioskShell
+      device={device}
+      settings={boot.settings}
+      notice={boot.notice}
+      presetProblems={boot.presetProblems}
+      settingsLock={boot.lock}
+      pinTries={pinTries}
+      onPinTries={setPinTries}
+      onSettingsSaved={saved}
+    />
   );
 }

@@ -28,14 +28,24 @@ interface KioskShellProps {
   /** When set, Settings opens only after the PIN is entered, each time it is opened (or not at all, for a wrong PIN setting). */
   settingsLock: SettingsLock | undefined;
   pinTries: PinTries;
-  onPinTries(tries: PinTries): void;
-  onSettingsSaved(settings: KioskSettings | undefined): void;
+  onPinTries: (tries: PinTries) => void;
+  onSettingsSaved: (settings: KioskSettings | undefined) => void;
   /** How long without input before the visitor screens start afresh and Settings lock again (tests shorten it). */
   idleMs?: number;
 }
 
 /** A paired kiosk: the navigation, the screen of its mode, and the status bar, around one open kiosk. */
-export function KioskShell({ device, settings, notice, presetProblems, settingsLock, pinTries, onPinTries, onSettingsSaved, idleMs = idleDelay() }: KioskShellProps) {
+export function KioskShell({
+  device,
+  settings,
+  notice,
+  presetProblems,
+  settingsLock,
+  pinTries,
+  onPinTries,
+  onSettingsSaved,
+  idleMs = idleDelay(),
+}: KioskShellProps) {
   const kiosk = useKiosk(settings);
   const status = useObservable(kiosk?.status);
   const revoked = useObservable(kiosk?.revoked) ?? false;
@@ -58,11 +68,22 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   }, idleMs * ROLL_CALL_IDLE_FACTOR);
 
   const tab = (target: View, label: string, icon: IconName) => (
-    <button type="button" className={`tab${view === target ? ' is-current' : ''}`} aria-current={view === target ? 'page' : undefined}
-      onClick={() => { setView(target); if (target === 'home') setHomeKey((key) => key + 1); }}>
+    <button
+      type="button"
+      className={`tab${view === target ? ' is-current' : ''}`}
+      aria-current={view === target ? 'page' : undefined}
+      onClick={() => {
+        setView(target);
+        if (target === 'home') setHomeKey((key) => key + 1);
+      }}
+    >
       <Icon name={icon} size={22} />
       <span>{label}</span>
-      {target === 'attention' && attention > 0 ? <span className="tab-badge" aria-hidden="true">{attention}</span> : null}
+      {target === 'attention' && attention > 0 ? (
+        <span className="tab-badge" aria-hidden="true">
+          {attention}
+        </span>
+      ) : null}
     </button>
   );
 
@@ -70,24 +91,53 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   // when the guard looks at another tab are not lost, and he finds what they came to when he is back.
   // Keyed by the pairing: after a re-pairing the gate starts afresh, with no results of the site it left.
   const pairing = `${settings.serverUrl}|${settings.siteId}|${settings.token}`;
-  const gate = kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
+  const gate =
+    kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
   let screen = gate ? null : <p className="loading">Opening…</p>;
   if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
   // Roll call and Needs attention list visitors by name: behind the Settings PIN when one is set (the same
   // prompt and count of wrong PINs). Keyed by the view, so each is asked for anew and leaving locks it again.
   const staffOnly = (what: 'Roll call' | 'Needs attention', content: ReactNode) => (
-    <SettingsGate key={view} lock={settingsLock} what={what} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>{content}</SettingsGate>
+    <SettingsGate
+      key={view}
+      lock={settingsLock}
+      what={what}
+      tries={pinTries}
+      onTries={onPinTries}
+      onCancel={() => setView('home')}
+    >
+      {content}
+    </SettingsGate>
   );
-  if (kiosk && view === 'rollCall') screen = staffOnly('Roll call', <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />);
+  if (kiosk && view === 'rollCall')
+    screen = staffOnly('Roll call', <RollCall kiosk={kiosk} showVehicles={settings.mode === 'gate'} />);
   if (kiosk && view === 'attention') {
-    screen = staffOnly('Needs attention', <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />);
+    screen = staffOnly(
+      'Needs attention',
+      <NeedsAttention kiosk={kiosk} lock={settingsLock} pinTries={pinTries} onPinTries={onPinTries} />,
+    );
   }
   if (view === 'settings') {
     // The gate is shown anew each time Settings is opened, so leaving Settings locks it again.
     screen = (
-      <SettingsGate key={view} lock={settingsLock} tries={pinTries} onTries={onPinTries} onCancel={() => setView('home')}>
-        <SetupScreen device={device} current={settings} prefill={{}} presetProblems={presetProblems} onCancel={() => setView('home')}
-          onSaved={(next) => { setView('home'); onSettingsSaved(next); }} />
+      <SettingsGate
+        key={view}
+        lock={settingsLock}
+        tries={pinTries}
+        onTries={onPinTries}
+        onCancel={() => setView('home')}
+      >
+        <SetupScreen
+          device={device}
+          current={settings}
+          prefill={{}}
+          presetProblems={presetProblems}
+          onCancel={() => setView('home')}
+          onSaved={(next) => {
+            setView('home');
+            onSettingsSaved(next);
+          }}
+        />
       </SettingsGate>
     );
   }
@@ -95,8 +145,10 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
   return (
     <div className={`shell mode-${settings.mode}`}>
       <header className="top-bar">
-        <span className="brand">Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span>
-          {siteName ? <span className="brand-site">{siteName}</span> : null}</span>
+        <span className="brand">
+          Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span>
+          {siteName ? <span className="brand-site">{siteName}</span> : null}
+        </span>
         <nav className="tabs" aria-label="Kiosk">
           {tab('home', 'Home', settings.mode === 'gate' ? 'car' : 'home')}
           {tab('rollCall', 'Roll call', 'people')}
@@ -104,15 +156,26 @@ export function KioskShell({ device, settings, notice, presetProblems, settingsL
           {tab('settings', 'Settings', 'gear')}
         </nav>
       </header>
-      {notice ? <p className="banner" role="alert">{notice}</p> : null}
+      {notice ? (
+        <p className="banner" role="alert">
+          {notice}
+        </p>
+      ) : null}
       {revoked ? (
         <div className="banner revoked-banner">
           {/* What is saved stays in the outbox; a new pairing code for this site sends it. */}
           <p role="alert">This kiosk was revoked. Ask a manager to pair it again.</p>
-          {view === 'settings' ? null : <button type="button" className="button button-secondary" onClick={() => setView('settings')}>Pair again</button>}
+          {view === 'settings' ? null : (
+            <button type="button" className="button button-secondary" onClick={() => setView('settings')}>
+              Pair again
+            </button>
+          )}
         </div>
       ) : null}
-      <main className="screen">{gate}{screen}</main>
+      <main className="screen">
+        {gate}
+        {screen}
+      </main>
       <StatusBar status={status} revoked={revoked} />
     </div>
   );

@@ -41,8 +41,12 @@ function askToConfirm(field: ConfigField): string {
 /** The check-in form's words: sentences said to the visitor, beside the field they are about. */
 export const visitorFieldWords: FieldWords = {
   required: (field) => {
-    if (field.type === 'select') return isQuestion(field) ? 'Please choose an answer.' : `Please choose ${inSentence(field.label)}.`;
-    return askFor[field.name] ?? (isQuestion(field) ? 'Please answer this question.' : `Please fill in ${inSentence(field.label)}.`);
+    if (field.type === 'select')
+      return isQuestion(field) ? 'Please choose an answer.' : `Please choose ${inSentence(field.label)}.`;
+    return (
+      askFor[field.name] ??
+      (isQuestion(field) ? 'Please answer this question.' : `Please fill in ${inSentence(field.label)}.`)
+    );
   },
   notAccepted: askToConfirm,
   notBoolean: () => 'Please tick the box, or leave it empty.',

@@ -29,7 +29,9 @@ export const vehicleStatusWords: Record<VehicleStatus, string> = {
  * was behind, or it had none), what the server decided, said so: "The server decided: STOP — Blocked by
  * label: Banned". Undefined while the server has not answered, or when it agreed.
  */
-export function entryOverruled(visit: Pick<VehicleVisit, 'predicted' | 'predictedStopReason' | 'entryDecision'>): string | undefined {
+export function entryOverruled(
+  visit: Pick<VehicleVisit, 'predicted' | 'predictedStopReason' | 'entryDecision'>,
+): string | undefined {
   const decided = visit.entryDecision;
   if (!decided) return undefined;
   const sameReason = decided.status !== 'STOP' || decided.stopReason === (visit.predictedStopReason ?? null);
@@ -53,7 +55,8 @@ const serverReasons: Record<string, string> = {
   NOT_FOUND: 'The server does not know this site or visit. This kiosk may no longer have access to the site.',
   UNAUTHENTICATED: 'The server no longer accepts this kiosk. Ask an administrator to pair it again.',
   INSUFFICIENT_SCOPE: 'This kiosk is not allowed to do that. Ask an administrator.',
-  OCCURRED_AT_OUT_OF_RANGE: 'The server does not accept the time this was recorded at (more than 7 days ago, or ahead of its clock).',
+  OCCURRED_AT_OUT_OF_RANGE:
+    'The server does not accept the time this was recorded at (more than 7 days ago, or ahead of its clock).',
   OCCURRED_AT_IN_FUTURE: "This was recorded at a time ahead of the server's clock: this device's clock was wrong.",
   UNKNOWN_STATUS: 'The server shows this visit in a state this kiosk does not know. Ask reception.',
   VEHICLE_ALREADY_ON_SITE: 'This vehicle is already on site.',
@@ -78,7 +81,8 @@ const asSentence = (text: string) => (/[.!?]$/u.test(text) ? text : `${text}.`);
  * plate the rules refuse is explained by the rule it broke.
  */
 export function gateReason(refusal: { code: string; message: string; errors?: readonly FormError[] }): string {
-  const rules = refusal.code === 'VALIDATION_FAILED' ? (refusal.errors ?? []).map((error) => asSentence(error.message)) : [];
+  const rules =
+    refusal.code === 'VALIDATION_FAILED' ? (refusal.errors ?? []).map((error) => asSentence(error.message)) : [];
   return rules.length > 0 ? rules.join(' ') : plainReason(refusal.code, refusal.message);
 }
 

@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
  * dependency whose download step npm does not run here (allowScripts), so the package may be present with
  * no binary: its `require()` then throws, or names a file that does not exist.
  */
-export function electronBinary(load: () => unknown = () => createRequire(import.meta.url)('electron')): string | undefined {
+export function electronBinary(
+  load: () => unknown = () => createRequire(import.meta.url)('electron'),
+): string | undefined {
   let binary: unknown;
   try {
     binary = load();

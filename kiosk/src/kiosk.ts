@@ -73,11 +73,32 @@ export function openKiosk(options: KioskOptions) {
   const revocation = createRevocation();
   const fetch = revocation.watch(platform.fetch);
   const api = createApiClient({
-    baseUrl: options.serverUrl, token: options.token, fetch, now, timeoutMs: options.requestTimeoutMs, onServerTime: clock.observe,
+    baseUrl: options.serverUrl,
+    token: options.token,
+    fetch,
+    now,
+    timeoutMs: options.requestTimeoutMs,
+    onServerTime: clock.observe,
   });
-  const link = createKioskLinkClient({ baseUrl: options.serverUrl, token: options.token, fetch, now, timeoutMs: options.requestTimeoutMs });
+  const link = createKioskLinkClient({
+    baseUrl: options.serverUrl,
+    token: options.token,
+    fetch,
+    now,
+    timeoutMs: options.requestTimeoutMs,
+  });
   const pairing = { serverUrl: options.serverUrl, siteId };
-  const engine = createSyncEngine({ db, api, platform, siteId, mode: options.mode, pairing, stampClock: clock, revocation, ...options.sync });
+  const engine = createSyncEngine({
+    db,
+    api,
+    platform,
+    siteId,
+    mode: options.mode,
+    pairing,
+    stampClock: clock,
+    revocation,
+    ...options.sync,
+  });
   const beat = async (): Promise<HeartbeatAnswer> => {
     const { pending, attention } = await outboxCounts(db);
     const outcome = await link.heartbeat({ pending, attention, appVersion: options.appVersion ?? packageVersion });
@@ -85,14 +106,25 @@ export function openKiosk(options: KioskOptions) {
     return outcome.kind === 'refused' && outcome.status === 404 ? 'notAKiosk' : 'failed';
   };
   let stopBackground: Array<() => void> = [];
-  const ctx: CommandContext = { db, now, stamp: clock.stamp, randomUUID: () => platform.randomUUID(), onEnqueued: engine.kick };
+  const ctx: CommandContext = {
+    db,
+    now,
+    stamp: clock.stamp,
+    randomUUID: () => platform.randomUUID(),
+    onEnqueued: engine.kick,
+  };
   // An Entry's prediction comes from the kiosk's copy of the account's vehicles (works offline).
   const lookup: PlateLookup = async (plateKey) => {
     const known = await findKnownVehicle(db, plateKey);
     return { registered: known !== undefined, blockingLabelNames: known?.blockingLabelNames ?? [] };
   };
   const config = siteConfigSource({
-    db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing,
+    db,
+    api,
+    now,
+    hasLink: engine.hasLink,
+    isOnline: engine.isOnline,
+    pairing,
   });
   return {
     db,
@@ -108,9 +140,12 @@ export function openKiosk(options: KioskOptions) {
     /** A guard admits a PENDING vehicle. */
     vehicleAdmit: (visitId: string) => stamped(() => vehicleDecide(ctx, visitId, { type: 'APPROVE' })),
     /** A guard refuses a PENDING vehicle, saying why if he wants to. */
-    vehicleRefuse: (visitId: string, reason?: string) => stamped(() => vehicleDecide(ctx, visitId, { type: 'DENY', reason })),
+    vehicleRefuse: (visitId: string, reason?: string) =>
+      stamped(() => vehicleDecide(ctx, visitId, { type: 'DENY', reason })),
     vehicleExit: (licensePlate: string) =>
-      stamped(() => exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId, deviceNow: () => platform.clock.now() }, licensePlate)),
+      stamped(() =>
+        exitByPlate(ctx, { api, hasLink: engine.hasLink, siteId, deviceNow: () => platform.clock.now() }, licensePlate),
+      ),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
     findPeople: (typed: string) => findPeople(db, siteId, typed),
@@ -154,7 +189,16 @@ export function openKiosk(options: KioskOptions) {
       const { heartbeat } = options;
       if (heartbeat) {
         const intervalMs = heartbeat === true ? undefined : heartbeat.intervalMs;
-        stopBackground.push(scheduleHeartbeat({ clock: platform.clock, beat, hasLink: engine.hasLink, isRevoked: revocation.isRevoked, intervalMs, onError }).stop);
+        stopBackground.push(
+          scheduleHeartbeat({
+            clock: platform.clock,
+            beat,
+            hasLink: engine.hasLink,
+            isRevoked: revocation.isRevoked,
+            intervalMs,
+            onError,
+          }).stop,
+        );
       }
     },
     async close(): Promise<void> {

@@ -32,28 +32,45 @@ export function tooManyCodesWords(retryAfterMs: number | undefined): string {
 export async function pairWithCode(
   db: KioskDatabase,
   input: { serverUrl: string; code: string },
-  deps: { fetch: FetchLike; now(): number; timeoutMs?: number },
+  deps: { fetch: FetchLike; now: () => number; timeoutMs?: number },
 ): Promise<PairingResult> {
   const serverUrl = input.serverUrl.trim();
   const code = normalizePairingCode(input.code);
-  if (!KioskSettings.shape.serverUrl.safeParse(serverUrl).success) return { ok: false, message: 'Please give the server address, as https://gatehouse.example.com.' };
+  if (!KioskSettings.shape.serverUrl.safeParse(serverUrl).success)
+    return { ok: false, message: 'Please give the server address, as https://gatehouse.example.com.' };
   if (code === '') return { ok: false, message: 'Please give the pairing code shown in the console.' };
-  const client = createKioskLinkClient({ baseUrl: serverUrl, fetch: deps.fetch, now: deps.now, timeoutMs: deps.timeoutMs ?? 10_000 });
+  const client = createKioskLinkClient({
+    baseUrl: serverUrl,
+    fetch: deps.fetch,
+    now: deps.now,
+    timeoutMs: deps.timeoutMs ?? 10_000,
+  });
   const outcome = await client.pair(code);
-  if (outcome.kind === 'unreachable') return { ok: false, message: `Cannot reach ${serverUrl}. Check the address and the network.` };
+  if (outcome.kind === 'unreachable')
+    return { ok: false, message: `Cannot reach ${serverUrl}. Check the address and the network.` };
   if (outcome.kind === 'refused') {
-    if (outcome.status === 422 && outcome.problem?.code === 'PAIRING_CODE_INVALID') return { ok: false, message: PAIRING_CODE_INVALID_WORDS };
+    if (outcome.status === 422 && outcome.problem?.code === 'PAIRING_CODE_INVALID')
+      return { ok: false, message: PAIRING_CODE_INVALID_WORDS };
     if (outcome.status === 429) return { ok: false, message: tooManyCodesWords(outcome.retryAfterMs) };
-    if (outcome.status === 404) return { ok: false, message: 'This server does not take pairing codes. Check the address, or pair with a kiosk token.' };
+    if (outcome.status === 404)
+      return {
+        ok: false,
+        message: 'This server does not take pairing codes. Check the address, or pair with a kiosk token.',
+      };
   }
-  if (outcome.kind !== 'ok') return { ok: false, message: 'The server gave an unexpected answer. Check the server address.' };
+  if (outcome.kind !== 'ok')
+    return { ok: false, message: 'The server gave an unexpected answer. Check the server address.' };
   const { token, siteId, mode, name } = outcome.value;
-  if (mode !== 'visitor' && mode !== 'gate') return { ok: false, message: `This kiosk's mode (${mode}) is newer than this app. Update the app.` };
+  if (mode !== 'visitor' && mode !== 'gate')
+    return { ok: false, message: `This kiosk's mode (${mode}) is newer than this app. Update the app.` };
   const settings = KioskSettings.parse({ serverUrl, token, siteId, mode, kioskName: name });
   const change = await saveSettings(db, settings);
   if (!change.ok) {
     const waiting = `${change.pending} action${change.pending === 1 ? ' is' : 's are'} not synced yet`;
-    return { ok: false, message: `This code pairs the kiosk with another site or server, but ${waiting}. Ask a manager for a new code for this kiosk's site.` };
+    return {
+      ok: false,
+      message: `This code pairs the kiosk with another site or server, but ${waiting}. Ask a manager for a new code for this kiosk's site.`,
+    };
   }
   return { ok: true, settings };
 }

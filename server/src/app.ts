@@ -40,7 +40,8 @@ export function createApp(input: AppDeps): Koa {
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
     addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
-    exportThreads: input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
+    exportThreads:
+      input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
   };
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
   // proxy appended; earlier entries are whatever the client wrote.
@@ -64,7 +65,9 @@ export function createApp(input: AppDeps): Koa {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';
       // The server's own address as this request reached it (Host), when the Host header is a plain host.
-      const own = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : undefined;
+      const own = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(ctx.host)
+        ? `${ctx.protocol}://${ctx.host}`
+        : undefined;
       ctx.body = JSON.stringify(own ? withOrigin(openApi, own) : openApi);
       return;
     }
@@ -75,7 +78,10 @@ export function createApp(input: AppDeps): Koa {
     }
     if (ctx.path === '/healthz' && ctx.method === 'GET') {
       if (deps.healthy?.() === false) {
-        sendProblem(ctx, problem('UNAVAILABLE', 'The embedded database could not be restarted; the server is exiting.'));
+        sendProblem(
+          ctx,
+          problem('UNAVAILABLE', 'The embedded database could not be restarted; the server is exiting.'),
+        );
       } else {
         ctx.body = { status: 'ok' };
       }
@@ -95,7 +101,9 @@ export function createApp(input: AppDeps): Koa {
     await next();
     // allowedMethods answered 405 (or 501 for a method nothing takes) with an Allow header: send it as a problem (RFC 9110 §15.5.6).
     if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
-      throw problem('METHOD_NOT_ALLOWED', 'This endpoint does not take that method.', { headers: { Allow: ctx.response.get('Allow') } });
+      throw problem('METHOD_NOT_ALLOWED', 'This endpoint does not take that method.', {
+        headers: { Allow: ctx.response.get('Allow') },
+      });
     }
   });
   app.use(router.routes());

@@ -39,17 +39,25 @@ export function printBanner(input: {
   } else if (input.demoExists) {
     lines.push(
       '',
-      'The demo data is from an earlier start; its tokens were shown then, once. A new token: the console\'s',
+      "The demo data is from an earlier start; its tokens were shown then, once. A new token: the console's",
       'API tokens page (a kiosk: Kiosks, Add a kiosk, then pair it by code); for automation, set ADMIN_TOKEN and',
       'ask the management API (docs/api.md#management-api); or start afresh with an empty DATA_DIR.',
     );
   }
   if (input.setup && input.setup.links.length > 0) {
-    lines.push('', 'No owner yet: open a link to create the first owner (single use, valid 24 hours; a restart prints a new one):');
+    lines.push(
+      '',
+      'No owner yet: open a link to create the first owner (single use, valid 24 hours; a restart prints a new one):',
+    );
     for (const link of input.setup.links) {
-      lines.push(`  ${link.accountName} (account ${link.accountId}): ${linkUrl(input.publicUrl ?? base, 'setup', link.code)}`);
+      lines.push(
+        `  ${link.accountName} (account ${link.accountId}): ${linkUrl(input.publicUrl ?? base, 'setup', link.code)}`,
+      );
     }
-    if (input.setup.more > 0) lines.push(`  …and more accounts without an owner: create their users with POST /v1/admin/accounts/{accountId}/users.`);
+    if (input.setup.more > 0)
+      lines.push(
+        `  …and more accounts without an owner: create their users with POST /v1/admin/accounts/{accountId}/users.`,
+      );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

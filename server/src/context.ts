@@ -27,4 +27,9 @@ export interface AppDeps {
 }
 
 /** The dependencies with every optional part made. */
-export type ResolvedDeps = AppDeps & { metrics: Metrics; limiter: RateLimiter; addressLimiter: AddressLimiter; exportThreads: ExportThreads };
+export type ResolvedDeps = AppDeps & {
+  metrics: Metrics;
+  limiter: RateLimiter;
+  addressLimiter: AddressLimiter;
+  exportThreads: ExportThreads;
+};

@@ -2,9 +2,9 @@ import { pino } from 'pino';
 
 /** The few calls the code makes; structured fields travel as an object, never interpolated. */
 export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+  info: (message: string, fields?: Record<string, unknown>) => void;
+  warn: (message: string, fields?: Record<string, unknown>) => void;
+  error: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -14,7 +14,10 @@ const REDACT = ['authorization', 'token', 'secret', '*.authorization', '*.token'
 
 /** JSON lines on stdout (pino), one object per event. */
 export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
-  const log = pino({ level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' } }, destination ?? process.stdout);
+  const log = pino(
+    { level, base: undefined, redact: { paths: REDACT, censor: '[redacted]' } },
+    destination ?? process.stdout,
+  );
   return {
     info: (message, fields) => log.info(fields ?? {}, message),
     warn: (message, fields) => log.warn(fields ?? {}, message),

@@ -57,10 +57,14 @@ function checkpoint(): void {
 async function buildConsole(): Promise<void> {
   try {
     const result = await ensureConsoleBuild();
-    process.stdout.write(result.built ? `Console built in ${(result.ms / 1000).toFixed(1)} s.\n` : 'Console build is up to date.\n');
+    process.stdout.write(
+      result.built ? `Console built in ${(result.ms / 1000).toFixed(1)} s.\n` : 'Console build is up to date.\n',
+    );
   } catch (error) {
     // The API serves without it; /console then says how to build it.
-    process.stdout.write(`Console not built (${error instanceof Error ? error.message : String(error)}); the API runs without it.\n`);
+    process.stdout.write(
+      `Console not built (${error instanceof Error ? error.message : String(error)}); the API runs without it.\n`,
+    );
   }
 }
 
@@ -102,7 +106,9 @@ async function main(): Promise<void> {
   server.listen(env.PORT, env.HOST);
   await once(server, 'listening').catch((error: unknown) => {
     if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
-    throw new Error(`port ${env.PORT} on ${env.HOST} is already in use: stop what uses it, or set PORT to a free port.`);
+    throw new Error(
+      `port ${env.PORT} on ${env.HOST} is already in use: stop what uses it, or set PORT to a free port.`,
+    );
   });
   const purge = startIdempotencyPurge(database, env.IDEMPOTENCY_TTL_HOURS, log);
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
@@ -110,21 +116,33 @@ async function main(): Promise<void> {
   const retention = startPersonDataRetention(database, env.RETENTION_INTERVAL_MINUTES, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  printBanner({ host: env.HOST, port, embedded: embedded !== undefined, demo, demoExists: shouldSeedDemo(env) && demo === undefined,
-    setup, publicUrl: env.PUBLIC_URL });
+  printBanner({
+    host: env.HOST,
+    port,
+    embedded: embedded !== undefined,
+    demo,
+    demoExists: shouldSeedDemo(env) && demo === undefined,
+    setup,
+    publicUrl: env.PUBLIC_URL,
+  });
   // Every instance may dispatch (leases keep them apart), in a thread of its own; WEBHOOK_DISPATCHER=false
   // leaves it to `npm run worker`.
   const load = env.WEBHOOK_DISPATCHER ? startLoadSignal() : undefined;
   const dispatcher = load
     ? startDispatcherThread(
         {
-          databaseUrl: url, allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS, pollMs: env.WEBHOOK_POLL_MS, logLevel: env.LOG_LEVEL,
-          load: load.buffer, yieldMs: env.WEBHOOK_YIELD_MS,
+          databaseUrl: url,
+          allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+          pollMs: env.WEBHOOK_POLL_MS,
+          logLevel: env.LOG_LEVEL,
+          load: load.buffer,
+          yieldMs: env.WEBHOOK_YIELD_MS,
         },
         {
           log,
           onResults: (counts) => {
-            for (const [result, count] of Object.entries(counts)) if (count > 0) metrics.webhookDeliveries.inc({ result }, count);
+            for (const [result, count] of Object.entries(counts))
+              if (count > 0) metrics.webhookDeliveries.inc({ result }, count);
           },
         },
       )
@@ -161,14 +179,18 @@ async function main(): Promise<void> {
   shutdownHandler = shutdown;
   if (embedded) {
     const { port } = embedded;
-    supervised = superviseEmbeddedPostgres(embedded, () => startEmbeddedPostgres({ dataDir: env.DATA_DIR, port, existingOnly: true }), {
-      log,
-      onGiveUp: () => {
-        // Whatever the drain meets with no database, the process ends: a supervisor can then start it afresh.
-        setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS * 3).unref();
-        void shutdown('embedded PostgreSQL lost', 1);
+    supervised = superviseEmbeddedPostgres(
+      embedded,
+      () => startEmbeddedPostgres({ dataDir: env.DATA_DIR, port, existingOnly: true }),
+      {
+        log,
+        onGiveUp: () => {
+          // Whatever the drain meets with no database, the process ends: a supervisor can then start it afresh.
+          setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS * 3).unref();
+          void shutdown('embedded PostgreSQL lost', 1);
+        },
       },
-    });
+    );
   }
   // Serving: from here on a stop goes through shutdown, which stops the embedded PostgreSQL itself.
   stopOnFailure = undefined;
@@ -183,7 +205,8 @@ main().catch(async (error: unknown) => {
   await stopOnFailure?.stop();
   // Ctrl-C reaches initdb too (it runs in this process group): its failure can be seen before the signal's
   // own handler has run. A moment for that handler, so such a start reads as stopped, not as failed.
-  if (!(error instanceof StartInterrupted) && !interruptedBy) await new Promise((resolve) => setTimeout(resolve, SIGNAL_GRACE_MS));
+  if (!(error instanceof StartInterrupted) && !interruptedBy)
+    await new Promise((resolve) => setTimeout(resolve, SIGNAL_GRACE_MS));
   // Also when the step failed because of the signal: initdb then stops and removes what it had written,
   // so the next start initialises afresh.
   if (error instanceof StartInterrupted || interruptedBy) {

@@ -12,9 +12,14 @@ import { createLogger } from './logger';
 
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
-  if (!env.DATABASE_URL) throw new EnvError('Invalid environment variable DATABASE_URL: required by the worker (npm run worker)');
+  if (!env.DATABASE_URL)
+    throw new EnvError('Invalid environment variable DATABASE_URL: required by the worker (npm run worker)');
   const log = createLogger(env.LOG_LEVEL);
-  const database = createDatabase({ url: env.DATABASE_URL, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
+  const database = createDatabase({
+    url: env.DATABASE_URL,
+    poolMax: DISPATCHER_POOL_MAX,
+    sessionOptions: DISPATCHER_SESSION_OPTIONS,
+  });
   // Instances take turns migrating, so a worker may start before any server.
   await migrate(database, env.DATABASE_URL, log.warn);
   const dispatcher = startWebhookDispatcher({
@@ -44,7 +49,9 @@ main().catch((error: unknown) => {
   if (error instanceof EnvError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Gatehouse worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `Gatehouse worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

@@ -4,7 +4,17 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
-import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, cookieApi, fitsWidth, setupLinkFor, signIn } from '../support/consoleWeb';
+import {
+  DESK,
+  PHONE,
+  consoleBrowserHooks,
+  consolePage,
+  consoleScreenshot,
+  cookieApi,
+  fitsWidth,
+  setupLinkFor,
+  signIn,
+} from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import type { TestServer } from '../support/testServer';
 
@@ -15,7 +25,11 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
   let server: TestServer;
   let browser: Browser;
   let world: World;
-  const staff = { owner: 'olive.owner@example.com', reception: 'rita.reception@example.com', security: 'sam.security@example.com' };
+  const staff = {
+    owner: 'olive.owner@example.com',
+    reception: 'rita.reception@example.com',
+    security: 'sam.security@example.com',
+  };
 
   consoleBrowserHooks((started) => ({ server, browser } = started));
   beforeAll(async () => {
@@ -24,14 +38,21 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
 
   const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
   const cardOf = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
-  const open = async (page: Page, name: 'On site now' | 'Approvals') => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  const open = async (page: Page, name: 'On site now' | 'Approvals') =>
+    page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
   const requireApproval = (siteId: number, requiresApproval: boolean) =>
     world.api.put(`/v1/sites/${siteId}/checkins/people/config`, { ...defaultCheckinConfig, requiresApproval });
-  const person = async (siteId: number, checkinId: number) => (await world.api.get<PersonCheckin & Decided>(`/v1/sites/${siteId}/checkins/people/${checkinId}`)).body;
+  const person = async (siteId: number, checkinId: number) =>
+    (await world.api.get<PersonCheckin & Decided>(`/v1/sites/${siteId}/checkins/people/${checkinId}`)).body;
 
   /** The owner, made from the setup link, invites a user and that user sets a password from the invitation. */
   async function invite(ownerPage: Page, email: string, name: string, role: string) {
-    const created = await cookieApi(ownerPage, server.baseUrl).post<{ invitationUrl: string }>('/v1/users', { email, name, role, siteIds: [world.siteId] });
+    const created = await cookieApi(ownerPage, server.baseUrl).post<{ invitationUrl: string }>('/v1/users', {
+      email,
+      name,
+      role,
+      siteIds: [world.siteId],
+    });
     expect(created.status).toBe(201);
     const { context, page } = await consolePage(browser);
     await page.goto(created.body.invitationUrl);
@@ -81,18 +102,41 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts']);
 
     // A check-in made elsewhere shows without a reload; site 2's never does.
-    expect((await world.api.post(`/v1/sites/${world.otherSiteId}/checkins/people`, visitor('Otto', 'Elsewhere'))).status).toBe(201);
-    expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor('Ada', 'Lovelace', { person: { firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines' }, hostName: 'Charles' }))).status).toBe(201);
+    expect(
+      (await world.api.post(`/v1/sites/${world.otherSiteId}/checkins/people`, visitor('Otto', 'Elsewhere'))).status,
+    ).toBe(201);
+    expect(
+      (
+        await world.api.post(
+          `/v1/sites/${world.siteId}/checkins/people`,
+          visitor('Ada', 'Lovelace', {
+            person: { firstName: 'Ada', lastName: 'Lovelace', company: 'Analytical Engines' },
+            hostName: 'Charles',
+          }),
+        )
+      ).status,
+    ).toBe(201);
     await expect.poll(() => rowOf(page, 'Ada Lovelace').count(), { timeout: 5_000 }).toBe(1);
     expect(await rowOf(page, 'Ada Lovelace').innerText()).toMatch(/Analytical Engines[\s\S]*Charles[\s\S]*In/);
 
     // A PENDING visitor: approved here, the API names reception as who decided.
     await requireApproval(world.siteId, true);
-    const pending = (await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Grace', 'Hopper'))).body;
+    const pending = (
+      await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Grace', 'Hopper'))
+    ).body;
     expect(pending.status).toBe('PENDING');
     await requireApproval(world.otherSiteId, true);
-    expect((await world.api.post<PersonCheckin>(`/v1/sites/${world.otherSiteId}/checkins/people`, visitor('Paula', 'Pending'))).body.status).toBe('PENDING');
-    const plate = (await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'RC 1234' })).body;
+    expect(
+      (
+        await world.api.post<PersonCheckin>(
+          `/v1/sites/${world.otherSiteId}/checkins/people`,
+          visitor('Paula', 'Pending'),
+        )
+      ).body.status,
+    ).toBe('PENDING');
+    const plate = (
+      await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'RC 1234' })
+    ).body;
     expect(plate.status).toBe('PENDING');
     await open(page, 'Approvals');
     await expect.poll(() => cardOf(page, 'Grace Hopper').count(), { timeout: 5_000 }).toBe(1);
@@ -107,7 +151,10 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await cardOf(page, 'Grace Hopper').getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => cardOf(page, 'Grace Hopper').count()).toBe(0);
-    expect(await person(world.siteId, pending.checkinId)).toMatchObject({ status: 'IN', decidedBy: { type: 'user', name: 'Rita Reception' } });
+    expect(await person(world.siteId, pending.checkinId)).toMatchObject({
+      status: 'IN',
+      decidedBy: { type: 'user', name: 'Rita Reception' },
+    });
     await requireApproval(world.siteId, false);
 
     // By hand: the site's form, source MANUAL; then Check out.
@@ -122,7 +169,12 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await consoleScreenshot(page, 'console-check-in-desk');
     await dialog.getByRole('button', { name: 'Check in' }).click();
     await expect.poll(() => rowOf(page, 'Hedy Lamarr').count()).toBe(1);
-    const manual = (await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { siteIds: [world.siteId], q: 'Lamarr' })).body.data[0];
+    const manual = (
+      await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', {
+        siteIds: [world.siteId],
+        q: 'Lamarr',
+      })
+    ).body.data[0];
     expect(manual).toMatchObject({ status: 'IN', entry: { source: 'MANUAL' } });
     await consoleScreenshot(page, 'console-on-site-desk');
     await page.setViewportSize(PHONE);
@@ -131,23 +183,32 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await rowOf(page, 'Hedy Lamarr').getByRole('button', { name: 'Check out' }).click();
     await expect.poll(() => rowOf(page, 'Hedy Lamarr').count()).toBe(0);
-    expect(await person(world.siteId, manual?.checkinId ?? 0)).toMatchObject({ status: 'OUT', exit: { source: 'MANUAL' } });
+    expect(await person(world.siteId, manual?.checkinId ?? 0)).toMatchObject({
+      status: 'OUT',
+      exit: { source: 'MANUAL' },
+    });
 
     // Site 2 is nowhere: not listed, and its data is 404 to the cookie.
     expect(await page.getByText('Otto Elsewhere').count()).toBe(0);
     const api = cookieApi(page, server.baseUrl);
     expect((await api.get(`/v1/sites/${world.otherSiteId}/checkins/people`)).status).toBe(404);
     expect((await api.get(`/v1/sites/${world.otherSiteId}`)).status).toBe(404);
-    expect((await api.get<{ data: Array<{ siteId: number }> }>('/v1/sites')).body.data.map((site) => site.siteId)).toEqual([world.siteId]);
+    expect(
+      (await api.get<{ data: Array<{ siteId: number }> }>('/v1/sites')).body.data.map((site) => site.siteId),
+    ).toEqual([world.siteId]);
     await context.close();
   }, 90_000);
 
   it('security denies a vehicle with a reason, and an approval made elsewhere leaves the list', async () => {
     const { context, page } = await consolePage(browser, PHONE);
     await signIn(page, server.baseUrl, staff.security, PASSWORD);
-    const plate = (await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'XY 987' })).body;
+    const plate = (
+      await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'XY 987' })
+    ).body;
     await requireApproval(world.siteId, true);
-    const waiting = (await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Alan', 'Turing'))).body;
+    const waiting = (
+      await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Alan', 'Turing'))
+    ).body;
     await requireApproval(world.siteId, false);
     await open(page, 'Approvals');
     await expect.poll(() => cardOf(page, 'XY 987').count(), { timeout: 5_000 }).toBe(1);
@@ -158,22 +219,40 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await consoleScreenshot(page, 'console-deny-phone');
     await dialog.getByRole('button', { name: 'Deny' }).click();
     await expect.poll(() => cardOf(page, 'XY 987').count()).toBe(0);
-    const denied = (await world.api.get<VehicleCheckin & Decided>(`/v1/sites/${world.siteId}/checkins/vehicles/${plate.checkinId}`)).body;
-    expect(denied).toMatchObject({ status: 'STOP', denyReason: 'No delivery booked', decidedBy: { name: 'Sam Security' } });
+    const denied = (
+      await world.api.get<VehicleCheckin & Decided>(`/v1/sites/${world.siteId}/checkins/vehicles/${plate.checkinId}`)
+    ).body;
+    expect(denied).toMatchObject({
+      status: 'STOP',
+      denyReason: 'No delivery booked',
+      decidedBy: { name: 'Sam Security' },
+    });
 
     // Approved through the API by someone else: gone from this list within 5 s, without a reload.
-    expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people/${waiting.checkinId}/approve`, {})).status).toBe(200);
+    expect(
+      (await world.api.post(`/v1/sites/${world.siteId}/checkins/people/${waiting.checkinId}/approve`, {})).status,
+    ).toBe(200);
     await expect.poll(() => cardOf(page, 'Alan Turing').count(), { timeout: 5_000 }).toBe(0);
     await context.close();
   }, 60_000);
 
-  it('a watchlisted visitor\'s STOP is an alert with the entry\'s reason; Acknowledge lowers the count', async () => {
+  it("a watchlisted visitor's STOP is an alert with the entry's reason; Acknowledge lowers the count", async () => {
     const { context, page } = await consolePage(browser);
     await signIn(page, server.baseUrl, staff.reception, PASSWORD);
     const alertsLink = page.getByRole('navigation').getByRole('link', { name: /^Alerts/ });
     const before = await cookieApi(page, server.baseUrl).get<{ unacknowledged: number }>('/v1/alerts');
-    expect((await world.api.post('/v1/watchlist/people', { firstName: 'Mallory', lastName: 'Banned', reason: 'Trespass order until June' })).status).toBe(201);
-    const stop = (await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Mallory', 'Banned'))).body;
+    expect(
+      (
+        await world.api.post('/v1/watchlist/people', {
+          firstName: 'Mallory',
+          lastName: 'Banned',
+          reason: 'Trespass order until June',
+        })
+      ).status,
+    ).toBe(201);
+    const stop = (
+      await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Mallory', 'Banned'))
+    ).body;
     expect(stop.status).toBe('STOP');
     const count = before.body.unacknowledged + 1;
     await expect.poll(() => alertsLink.innerText(), { timeout: 5_000 }).toBe(`Alerts ${count}`);

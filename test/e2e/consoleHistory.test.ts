@@ -8,7 +8,15 @@ import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import { parseCsv } from '../support/csv';
 import { browserAvailable } from '../support/browser';
-import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, fitsWidth, signIn } from '../support/consoleWeb';
+import {
+  DESK,
+  PHONE,
+  consoleBrowserHooks,
+  consolePage,
+  consoleScreenshot,
+  fitsWidth,
+  signIn,
+} from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { screenshotDir } from '../support/kioskWeb';
 import { buildStaffUser } from '../support/staff';
@@ -19,7 +27,6 @@ import type { TestServer } from '../support/testServer';
 const ZONE = 'America/New_York';
 const HOUR = 3_600_000;
 const BULK = 52;
-
 
 describe.skipIf(!browserAvailable())('the console History in a real browser', () => {
   let server: TestServer;
@@ -33,41 +40,70 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
   consoleBrowserHooks((started) => ({ server, browser } = started));
 
   /** A visit at a site, entered (and maybe left) at the given instants. */
-  async function visit(siteId: number, first: string, last: string, entryAt: string, exitAt?: string, extra: Record<string, unknown> = {}) {
+  async function visit(
+    siteId: number,
+    first: string,
+    last: string,
+    entryAt: string,
+    exitAt?: string,
+    extra: Record<string, unknown> = {},
+  ) {
     const people = `/v1/sites/${siteId}/checkins/people`;
     const created = await world.api.post<PersonCheckin>(people, visitor(first, last, extra));
     expect(created.status).toBe(201);
     if (exitAt) expect((await world.api.post(`${people}/${created.body.checkinId}/checkout`)).status).toBe(200);
-    await queryRows(server.database, sql`UPDATE person_checkins SET entry_at = ${entryAt}::timestamptz,
-      exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${created.body.checkinId}`);
+    await queryRows(
+      server.database,
+      sql`UPDATE person_checkins SET entry_at = ${entryAt}::timestamptz,
+      exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${created.body.checkinId}`,
+    );
   }
 
   beforeAll(async () => {
     world = await buildWorld(server);
-    await queryRows(server.database, sql`UPDATE sites SET timezone = ${ZONE}, name = 'Main lobby' WHERE id = ${world.siteId}`);
-    await queryRows(server.database, sql`UPDATE sites SET timezone = 'Europe/Berlin', name = 'North gate' WHERE id = ${world.otherSiteId}`);
-    await visit(world.siteId, 'Ada', 'Overnight', at(-3), at(2), { person: { firstName: 'Ada', lastName: 'Overnight', company: 'Engines, "Analytical" Ltd' }, hostName: 'Charles' });
+    await queryRows(
+      server.database,
+      sql`UPDATE sites SET timezone = ${ZONE}, name = 'Main lobby' WHERE id = ${world.siteId}`,
+    );
+    await queryRows(
+      server.database,
+      sql`UPDATE sites SET timezone = 'Europe/Berlin', name = 'North gate' WHERE id = ${world.otherSiteId}`,
+    );
+    await visit(world.siteId, 'Ada', 'Overnight', at(-3), at(2), {
+      person: { firstName: 'Ada', lastName: 'Overnight', company: 'Engines, "Analytical" Ltd' },
+      hostName: 'Charles',
+    });
     await visit(world.siteId, 'Bea', 'Inside', at(9), at(10));
     await visit(world.siteId, 'Cy', 'Stillhere', at(20));
     await visit(world.siteId, 'Dot', 'Otherday', at(-30), at(-28));
     await visit(world.otherSiteId, 'Eli', 'Othersite', at(11), at(12));
     // Enough for a second page: they entered yesterday between 04:00 and 05:00 and left an hour later.
-    await queryRows(server.database, sql`
+    await queryRows(
+      server.database,
+      sql`
       INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at, exit_source, exit_at,
         last_event_at, created_at, updated_at)
       SELECT ${world.accountId}, ${world.siteId}, 'OUT', 'Bulk', 'Visitor ' || g, 'KIOSK', ${at(4)}::timestamptz + g * interval '1 minute',
         'KIOSK', ${at(5)}::timestamptz + g * interval '1 minute', now(), now(), now()
-      FROM generate_series(1, ${BULK}) AS g`);
+      FROM generate_series(1, ${BULK}) AS g`,
+    );
     const car = async (plate: string, driverName: string, entryAt: string, exitAt?: string) => {
       const arrived = await arrive(world.api, world.siteId, { licensePlate: plate, driverName });
       if (exitAt) expect((await world.api.post(`${vehicleVisit(arrived)}/checkout`)).status).toBeLessThan(300);
-      await queryRows(server.database, sql`UPDATE vehicle_checkins SET entry_at = ${entryAt}::timestamptz,
-        exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${arrived.checkinId}`);
+      await queryRows(
+        server.database,
+        sql`UPDATE vehicle_checkins SET entry_at = ${entryAt}::timestamptz,
+        exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${arrived.checkinId}`,
+      );
     };
     await car('HX 100', 'Dana Driver', at(-2), at(3));
     await car('HX 200', 'Ed Early', at(15));
     await car('HX 300', 'Flo Former', at(-40), at(-39));
-    manager = await buildStaffUser(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId, world.otherSiteId] });
+    manager = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'manager',
+      siteIds: [world.siteId, world.otherSiteId],
+    });
   });
 
   const names = async (page: Page) => page.locator('table.history tbody th[scope="row"]').allInnerTexts();
@@ -79,7 +115,10 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
     await page.getByRole('button', { name: 'Search', exact: true }).click();
   };
   const exported = async (page: Page): Promise<Array<Record<string, string>>> => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     const text = await fs.readFile(await download.path(), 'utf8');
     expect(text.startsWith('\uFEFF')).toBe(true);
     const [header = [], ...records] = parseCsv(text.slice(1));
@@ -107,14 +146,19 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
     expect(listed).not.toContain('Eli Othersite');
     // Times as the site's clock showed them: Ada came at 21:00 the day before and left at 02:00.
     const ada = page.getByRole('row').filter({ hasText: 'Ada Overnight' });
-    expect(await ada.innerText()).toMatch(/Engines, "Analytical" Ltd[\s\S]*Charles[\s\S]*Left[\s\S]*(09:00 PM|21:00)[\s\S]*(02:00 AM|02:00)/);
+    expect(await ada.innerText()).toMatch(
+      /Engines, "Analytical" Ltd[\s\S]*Charles[\s\S]*Left[\s\S]*(09:00 PM|21:00)[\s\S]*(02:00 AM|02:00)/,
+    );
     expect(await page.getByRole('row').filter({ hasText: 'Cy Stillhere' }).innerText()).toContain('Still on site');
     expect(await fitsWidth(page)).toBe(true);
     await consoleScreenshot(page, 'console-history-desk');
 
     const rows = await exported(page);
     expect(rows.map((row) => `${row.firstName} ${row.lastName}`).sort()).toEqual([...listed].sort());
-    expect(rows.find((row) => row.lastName === 'Overnight')).toMatchObject({ company: 'Engines, "Analytical" Ltd', site: 'Main lobby' });
+    expect(rows.find((row) => row.lastName === 'Overnight')).toMatchObject({
+      company: 'Engines, "Analytical" Ltd',
+      site: 'Main lobby',
+    });
 
     // The text search narrows both the list and the file.
     await search(page, 'Main lobby', yesterday, 'bea');
@@ -140,8 +184,12 @@ describe.skipIf(!browserAvailable())('the console History in a real browser', ()
     await context.close();
   }, 90_000);
 
-  it('reception has no History: it is the managers\' page (docs/running-a-site.md, Roles)', async () => {
-    const reception = await buildStaffUser(server, { accountId: world.accountId, role: 'reception', siteIds: [world.siteId] });
+  it("reception has no History: it is the managers' page (docs/running-a-site.md, Roles)", async () => {
+    const reception = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'reception',
+      siteIds: [world.siteId],
+    });
     const { context, page } = await consolePage(browser, DESK);
     await signIn(page, server.baseUrl, reception.email, reception.password);
     await expect.poll(() => page.getByRole('navigation').getByRole('link').allInnerTexts()).toContain('Alerts');

@@ -13,7 +13,9 @@ import { checkInThroughForm, kioskContext, outboxCount, screenshot } from '../su
 import { type StaffMember, buildStaffUser } from '../support/staff';
 import type { TestServer } from '../support/testServer';
 
-const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const REVOKED = 'This kiosk was revoked. Ask a manager to pair it again.';
 /** A pairing code as the console shows it: two groups of four from the unambiguous alphabet. */
 const CODE = /^[2-9A-HJ-NP-Z]{4} [2-9A-HJ-NP-Z]{4}$/;
@@ -28,19 +30,31 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
   consoleAndKioskHooks((started) => ({ server, browser, web } = started));
   beforeAll(async () => {
     world = await buildWorld(server);
-    manager = await buildStaffUser(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId], name: 'Max Manager' });
+    manager = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'manager',
+      siteIds: [world.siteId],
+      name: 'Max Manager',
+    });
   });
 
-  const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+  const rowOf = (page: Page, name: string) =>
+    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   const cell = async (page: Page, row: string, column: string) => {
     // After a reload the table may not be there yet: wait for its column, never read a cell by index -1.
     await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
     const headers = await page.getByRole('columnheader').allInnerTexts();
     const index = headers.findIndex((header) => header.trim().toLowerCase() === column.toLowerCase());
     if (index < 1) throw new Error(`no column ${column} in ${headers.join(', ')}`);
-    return rowOf(page, row).getByRole('cell').nth(index - 1).innerText();
+    return rowOf(page, row)
+      .getByRole('cell')
+      .nth(index - 1)
+      .innerText();
   };
-  const checkinPosts = (requests: Request[]) => requests.filter((request) => request.method() === 'POST' && /\/checkins\/people$/.test(new URL(request.url()).pathname)).length;
+  const checkinPosts = (requests: Request[]) =>
+    requests.filter(
+      (request) => request.method() === 'POST' && /\/checkins\/people$/.test(new URL(request.url()).pathname),
+    ).length;
 
   it('a manager adds a kiosk; a fresh kiosk pairs with the code alone and checks a visitor in; revoked, it stops syncing and says so', async () => {
     const { context, page } = await consolePage(browser);
@@ -89,7 +103,19 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     // A check-in the server cannot take yet stays pending on the kiosk, and its heartbeat says so.
     await kioskCtx.route('**/v1/sites/*/checkins/people', (route) =>
       route.request().method() === 'POST'
-        ? route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Unavailable', status: 503, detail: 'Down for a moment', code: 'UNAVAILABLE', instance: '/', requestId: 'test' }) })
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/problem+json',
+            body: JSON.stringify({
+              type: 'about:blank',
+              title: 'Unavailable',
+              status: 503,
+              detail: 'Down for a moment',
+              code: 'UNAVAILABLE',
+              instance: '/',
+              requestId: 'test',
+            }),
+          })
         : route.continue(),
     );
     await checkInThroughForm(kiosk, 'Kim', 'Kiosk');
@@ -113,12 +139,16 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     // The server is back: the visitor arrives, as a kiosk check-in.
     await kioskCtx.unroute('**/v1/sites/*/checkins/people');
     const search = async (q: string) =>
-      (await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { siteIds: [world.siteId], q })).body.data;
+      (await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { siteIds: [world.siteId], q }))
+        .body.data;
     await expect
-      .poll(async () => {
-        await kiosk.clock.fastForward('01:00');
-        return (await search('Kiosk'))[0]?.entry.source;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await kiosk.clock.fastForward('01:00');
+          return (await search('Kiosk'))[0]?.entry.source;
+        },
+        { timeout: 20_000 },
+      )
       .toBe('KIOSK');
 
     // Revoked: the next sync is refused, the screen says so, the unsent check-in stays, and no retry follows.

@@ -4,7 +4,16 @@ import type { Site } from '../../shared/src/schemas/sites';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import type { WebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
 import { browserAvailable } from '../support/browser';
-import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, noSidewaysScroll, setupLinkFor, signIn } from '../support/consoleWeb';
+import {
+  DESK,
+  PHONE,
+  consoleBrowserHooks,
+  consolePage,
+  consoleScreenshot,
+  noSidewaysScroll,
+  setupLinkFor,
+  signIn,
+} from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import type { TestServer } from '../support/testServer';
 import { type Receiver, startReceiver } from '../support/webhookReceiver';
@@ -53,7 +62,10 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
 
   /** The page at both sizes: no sideways scrolling, and a screenshot of each to look at. */
   async function checkSizes(page: Page, name: string) {
-    for (const [size, viewport] of [['desk', DESK], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desk', DESK],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       expect(await noSidewaysScroll(page), `${name} at ${size} scrolls sideways`).toBe(true);
       await consoleScreenshot(page, `console-${name}-${size}`);
@@ -85,7 +97,9 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await dialog(page).getByLabel('Email').fill('not an email');
     await dialog(page).getByLabel('Name').fill('Nobody');
     await dialog(page).getByRole('button', { name: 'Invite' }).click();
-    await expect.poll(() => dialog(page).getByRole('alert').innerText()).toBe('Choose at least one site, or All sites.');
+    await expect
+      .poll(() => dialog(page).getByRole('alert').innerText())
+      .toBe('Choose at least one site, or All sites.');
     await dialog(page).getByLabel(site.name).check();
     await dialog(page).getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => dialog(page).locator('.field-error').count()).toBe(1);
@@ -135,7 +149,8 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     const nav = page.getByRole('navigation');
     await nav.getByRole('link', { name: 'Vehicles' }).waitFor();
     await nav.getByRole('link', { name: 'Watchlist' }).waitFor();
-    for (const hidden of ['Staff', 'Webhooks', 'Audit log']) expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
+    for (const hidden of ['Staff', 'Webhooks', 'Audit log'])
+      expect(await nav.getByRole('link', { name: hidden }).count()).toBe(0);
 
     await open(page, 'Watchlist');
     await page.getByRole('button', { name: 'Add to the watchlist' }).click();
@@ -179,7 +194,9 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await dialog(page).getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => rowOf(page, 'ab-123 cd').innerText()).toContain('Red Volvo');
     // The label the console set blocks the vehicle at the gate.
-    const entry = await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'AB123CD' });
+    const entry = await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, {
+      licensePlate: 'AB123CD',
+    });
     expect(entry.body.status).toBe('STOP');
 
     await page.getByLabel('Search by plate').fill('AB123CD');
@@ -206,7 +223,9 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
     await checkSizes(page, 'webhook-secret');
     await dialog(page).getByRole('button', { name: 'Done' }).click();
 
-    expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor('Wendy', 'Hook'))).status).toBe(201);
+    expect((await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor('Wendy', 'Hook'))).status).toBe(
+      201,
+    );
     await receiver.waitFor(1);
     await page.getByRole('button', { name: `Delivery log of ${receiver.url('/hook')}` }).click();
     const failed = rowOf(page, 'Person check-in entered');
@@ -227,19 +246,36 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
       })
       .toContain('Delivered');
     expect(await failed.innerText()).toContain('HTTP 200');
-    expect(receiver.received.map((request) => request.id)).toEqual([receiver.received[0]?.id, receiver.received[0]?.id]);
+    expect(receiver.received.map((request) => request.id)).toEqual([
+      receiver.received[0]?.id,
+      receiver.received[0]?.id,
+    ]);
   }, 60_000);
 
   it('the audit log lists those writes, and filters them', async () => {
     const page = ownerPage;
     await open(page, 'Audit log');
-    const actions = ['user.created', 'user.updated', 'user.password_reset', 'watchlist_entry.created', 'watchlist_entry.updated', 'watchlist_entry.deleted',
-      'vehicle_label.created', 'vehicle.created', 'vehicle.updated', 'vehicle.deleted', 'webhook.created', 'webhook.delivery_retried'];
+    const actions = [
+      'user.created',
+      'user.updated',
+      'user.password_reset',
+      'watchlist_entry.created',
+      'watchlist_entry.updated',
+      'watchlist_entry.deleted',
+      'vehicle_label.created',
+      'vehicle.created',
+      'vehicle.updated',
+      'vehicle.deleted',
+      'webhook.created',
+      'webhook.delivery_retried',
+    ];
     const table = page.getByRole('table');
-    await expect.poll(async () => {
-      const text = await table.innerText().catch(() => '');
-      return actions.filter((action) => !text.includes(action));
-    }).toEqual([]);
+    await expect
+      .poll(async () => {
+        const text = await table.innerText().catch(() => '');
+        return actions.filter((action) => !text.includes(action));
+      })
+      .toEqual([]);
     expect(await rowOf(page, 'watchlist_entry.created').innerText()).toContain(security.name);
     await checkSizes(page, 'audit');
     await page.getByLabel('Action').fill('vehicle.created');
@@ -250,7 +286,9 @@ describe.skipIf(!browserAvailable())('console administration in a real browser',
 
   it('Load more fetches the next keyset page of vehicles, then disappears', async () => {
     for (let index = 0; index < 55; index++) {
-      expect((await world.api.post('/v1/profiles/vehicles', { licensePlate: `PG${String(index).padStart(3, '0')}` })).status).toBe(201);
+      expect(
+        (await world.api.post('/v1/profiles/vehicles', { licensePlate: `PG${String(index).padStart(3, '0')}` })).status,
+      ).toBe(201);
     }
     const page = ownerPage;
     await open(page, 'Vehicles');

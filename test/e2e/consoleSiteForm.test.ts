@@ -26,7 +26,8 @@ function ageKioskForm(page: Page, ms: number): Promise<void> {
           const store = db.transaction('siteConfigs', 'readwrite').objectStore('siteConfigs');
           const all = store.getAll();
           all.onsuccess = () => {
-            for (const row of all.result as Array<{ fetchedAt: number }>) store.put({ ...row, fetchedAt: row.fetchedAt - age });
+            for (const row of all.result as Array<{ fetchedAt: number }>)
+              store.put({ ...row, fetchedAt: row.fetchedAt - age });
             store.transaction.oncomplete = () => {
               db.close();
               resolve();
@@ -52,11 +53,17 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
   consoleAndKioskHooks((started) => ({ server, browser, web } = started));
   beforeAll(async () => {
     world = await buildWorld(server);
-    manager = await buildStaffUser(server, { accountId: world.accountId, role: 'manager', siteIds: [world.otherSiteId], name: 'Mona Manager' });
+    manager = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'manager',
+      siteIds: [world.otherSiteId],
+      name: 'Mona Manager',
+    });
     site2 = (await world.api.get<Site>(`/v1/sites/${world.otherSiteId}`)).body;
   });
 
-  const config = async () => (await world.api.get<CheckinConfig>(`/v1/sites/${world.otherSiteId}/checkins/people/config`)).body;
+  const config = async () =>
+    (await world.api.get<CheckinConfig>(`/v1/sites/${world.otherSiteId}/checkins/people/config`)).body;
   const fieldGroup = (page: Page, name: string) => page.getByRole('group', { name: new RegExp(`\\(${name}\\)$`) });
   const preview = (page: Page) => page.getByRole('group', { name: 'Kiosk form preview' });
 
@@ -77,9 +84,16 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
   }
 
   it('a manager adds a required select and a checkbox to site 2; the paired kiosk shows them at its next config refresh', async () => {
-    const kioskToken = await buildToken(server, { accountId: world.accountId, siteIds: [world.otherSiteId], channel: 'KIOSK' });
+    const kioskToken = await buildToken(server, {
+      accountId: world.accountId,
+      siteIds: [world.otherSiteId],
+      channel: 'KIOSK',
+    });
     const kiosk = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: kioskToken.token, siteId: world.otherSiteId, mode: 'visitor',
+      serverUrl: server.baseUrl,
+      token: kioskToken.token,
+      siteId: world.otherSiteId,
+      mode: 'visitor',
     });
     await kiosk.page.getByRole('button', { name: 'Check in', exact: true }).click();
     await kiosk.page.getByLabel('First name', { exact: true }).waitFor();
@@ -89,7 +103,9 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     const { context, page } = await consolePage(browser);
     await signIn(page, server.baseUrl, manager.email, manager.password);
     // A manager configures sites and kiosks, but neither staff nor API tokens; and cannot add a site.
-    expect(await page.getByRole('navigation').getByRole('link').allInnerTexts()).toEqual(expect.arrayContaining(['Sites', 'Kiosks']));
+    expect(await page.getByRole('navigation').getByRole('link').allInnerTexts()).toEqual(
+      expect.arrayContaining(['Sites', 'Kiosks']),
+    );
     expect(await page.getByRole('navigation').getByRole('link', { name: 'API tokens' }).count()).toBe(0);
     await page.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
     await page.getByRole('rowheader', { name: site2.name, exact: true }).waitFor();
@@ -114,8 +130,15 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await safety.getByRole('button', { name: 'Move up' }).click();
     // The preview is the kiosk's form: the checkbox now before the select, "optional" beside what is optional.
     const previewLabels = () => preview(page).locator('label').allInnerTexts();
-    await expect.poll(previewLabels).toEqual(['First name', 'Last name', 'Email', 'Company', 'I have read the safety rules', 'Visit type']);
-    expect(await preview(page).getByLabel('Visit type').locator('option').allInnerTexts()).toEqual(['Choose…', 'Meeting', 'Delivery', 'Interview']);
+    await expect
+      .poll(previewLabels)
+      .toEqual(['First name', 'Last name', 'Email', 'Company', 'I have read the safety rules', 'Visit type']);
+    expect(await preview(page).getByLabel('Visit type').locator('option').allInnerTexts()).toEqual([
+      'Choose…',
+      'Meeting',
+      'Delivery',
+      'Interview',
+    ]);
     expect(await preview(page).getByText('optional').count()).toBe(3);
     expect(await noSidewaysScroll(page)).toBe(true);
     await consoleScreenshot(page, 'console-form-editor-desk');
@@ -126,9 +149,27 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const saved = await config();
-    expect(saved.fields.map((field) => field.name)).toEqual(['firstName', 'lastName', 'email', 'company', 'safetyRules', 'visitType']);
-    expect(saved.fields.at(-1)).toEqual({ name: 'visitType', label: 'Visit type', type: 'select', required: true, options: ['Meeting', 'Delivery', 'Interview'] });
-    expect(saved.fields.at(-2)).toEqual({ name: 'safetyRules', label: 'I have read the safety rules', type: 'checkbox', required: false });
+    expect(saved.fields.map((field) => field.name)).toEqual([
+      'firstName',
+      'lastName',
+      'email',
+      'company',
+      'safetyRules',
+      'visitType',
+    ]);
+    expect(saved.fields.at(-1)).toEqual({
+      name: 'visitType',
+      label: 'Visit type',
+      type: 'select',
+      required: true,
+      options: ['Meeting', 'Delivery', 'Interview'],
+    });
+    expect(saved.fields.at(-2)).toEqual({
+      name: 'safetyRules',
+      label: 'I have read the safety rules',
+      type: 'checkbox',
+      required: false,
+    });
     await context.close();
 
     // Within the 5 minutes the kiosk still shows the form it holds; after them, the new one.
@@ -156,8 +197,15 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await kiosk.page.getByRole('button', { name: 'Check in', exact: true }).click();
     await kiosk.page.getByText('Welcome, Dora').waitFor();
     const search = async () =>
-      (await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { siteIds: [world.otherSiteId], q: 'Delivery' })).body.data;
-    await expect.poll(async () => (await search())[0]?.customFields, { timeout: 10_000 }).toEqual({ visitType: 'Delivery', safetyRules: true });
+      (
+        await world.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', {
+          siteIds: [world.otherSiteId],
+          q: 'Delivery',
+        })
+      ).body.data;
+    await expect
+      .poll(async () => (await search())[0]?.customFields, { timeout: 10_000 })
+      .toEqual({ visitType: 'Delivery', safetyRules: true });
     await kiosk.context.close();
   }, 120_000);
 
@@ -172,7 +220,10 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
 
     // Someone else renames Company while this editor is open.
     const before = await config();
-    const theirs = { requiresApproval: before.requiresApproval, fields: before.fields.map((field) => (field.name === 'company' ? { ...field, label: 'Organisation' } : field)) };
+    const theirs = {
+      requiresApproval: before.requiresApproval,
+      fields: before.fields.map((field) => (field.name === 'company' ? { ...field, label: 'Organisation' } : field)),
+    };
     expect((await world.api.put(`/v1/sites/${world.otherSiteId}/checkins/people/config`, theirs)).status).toBe(200);
 
     const company = fieldGroup(page, 'company');
@@ -192,7 +243,10 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await page.getByLabel('Requires approval').check();
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await config()).toMatchObject({ requiresApproval: true, fields: expect.arrayContaining([expect.objectContaining({ name: 'company', label: 'Organisation' })]) });
+    expect(await config()).toMatchObject({
+      requiresApproval: true,
+      fields: expect.arrayContaining([expect.objectContaining({ name: 'company', label: 'Organisation' })]),
+    });
 
     // Leaving with unsaved changes asks first.
     await company.getByRole('button', { name: 'Remove' }).click();

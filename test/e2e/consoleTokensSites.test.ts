@@ -2,7 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
-import { DESK, PHONE, consoleBrowserHooks, consolePage, consoleScreenshot, noSidewaysScroll, signIn } from '../support/consoleWeb';
+import {
+  DESK,
+  PHONE,
+  consoleBrowserHooks,
+  consolePage,
+  consoleScreenshot,
+  noSidewaysScroll,
+  signIn,
+} from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
 import { type StaffMember, buildStaffUser } from '../support/staff';
@@ -20,8 +28,10 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     owner = await buildStaffUser(server, { accountId: world.accountId, role: 'owner', name: 'Olga Owner' });
   });
 
-  const open = (page: Page, name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
-  const rowOf = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+  const open = (page: Page, name: string) =>
+    page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  const rowOf = (page: Page, name: string) =>
+    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
   async function fitsBothSizes(page: Page, name: string) {
     await consoleScreenshot(page, `${name}-desk`);
@@ -45,7 +55,8 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     await expect.poll(() => dialog.getByRole('alert').innerText()).toContain('Give the token a name');
     await dialog.getByLabel('Name').fill('Payroll export');
     // Only the scopes asked for: reading check-ins, for every site.
-    for (const box of await dialog.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').all()) await box.uncheck();
+    for (const box of await dialog.getByRole('group', { name: 'Scopes' }).getByRole('checkbox').all())
+      await box.uncheck();
     await dialog.getByRole('checkbox', { name: /^checkins:read/ }).check();
     expect(await dialog.getByRole('checkbox', { name: /^All sites/ }).isChecked()).toBe(true);
     await consoleScreenshot(page, 'console-token-create-desk');
@@ -115,7 +126,11 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     await row.getByRole('button', { name: 'Restore' }).click();
     await expect.poll(() => row.innerText()).toContain('Open');
     expect((await world.api.post(`/v1/sites/${siteId}/checkins/people`, visitor())).status).toBe(201);
-    expect((await sites()).find((site) => site.siteId === siteId)).toMatchObject({ name: 'Harbour gate', timezone: 'America/New_York', archivedAt: null });
+    expect((await sites()).find((site) => site.siteId === siteId)).toMatchObject({
+      name: 'Harbour gate',
+      timezone: 'America/New_York',
+      archivedAt: null,
+    });
     await context.close();
   }, 90_000);
 });

@@ -20,7 +20,10 @@ describe.skipIf(!browserAvailable())('GET /docs in a real browser', () => {
       if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) external.push(request.url());
     });
     await page.goto(`${server.baseUrl}/docs`);
-    await page.getByText('/sites/{siteId}/checkins/people/{checkinId}/breaks/start').first().waitFor({ timeout: 15_000 });
+    await page
+      .getByText('/sites/{siteId}/checkins/people/{checkinId}/breaks/start')
+      .first()
+      .waitFor({ timeout: 15_000 });
     const text = await page.textContent('body');
     expect(text).toContain('Create a person check-in');
     expect(text).toContain('/checkins/people/search');

@@ -20,13 +20,20 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: a visitor already
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
 
   const open = async (site: KioskTestSite, query?: Record<string, string>) =>
-    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', query });
+    openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      query,
+    });
 
   const checkInButton = (page: Page) => page.getByRole('button', { name: 'Check in', exact: true });
   const visitorHome = (page: Page) => page.getByRole('heading', { name: 'Welcome', exact: true });
   const findYourName = (page: Page) => page.getByLabel('Find your name');
   /** The visit offered under the search: a card whose name is a second-level heading (a chosen person's is the title). */
-  const offeredCard = (page: Page) => page.locator('.person-card').filter({ has: page.getByRole('heading', { level: 2, name: 'Ada Lovelace' }) });
+  const offeredCard = (page: Page) =>
+    page.locator('.person-card').filter({ has: page.getByRole('heading', { level: 2, name: 'Ada Lovelace' }) });
   const goodbye = (page: Page) => page.getByText('Goodbye, Ada');
 
   /** Fills the check-in form with a name already on site and submits it, up to the "already checked in" notice. */
@@ -58,20 +65,29 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: a visitor already
     expect(await offeredCard(page).textContent()).toContain('On site');
     // Focus is on the name offered (the button that led here is gone), not in the search, whose on-screen
     // keyboard would cover the offer.
-    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName ?? ''}: ${document.activeElement?.textContent ?? ''}`)).toBe('H2: Ada Lovelace');
+    await expect
+      .poll(() =>
+        page.evaluate(() => `${document.activeElement?.tagName ?? ''}: ${document.activeElement?.textContent ?? ''}`),
+      )
+      .toBe('H2: Ada Lovelace');
     await screenshot(page, 'kiosk-already-on-site-check-out');
 
     // The second tap of a double tap on the notice's Check out lands where that button was, now that the
     // offer is shown: no button may be there, or it would check out (or start a break) unseen.
-    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px ?? 0, py ?? 0)?.closest('button') == null, [x, y])).toBe(true);
+    expect(
+      await page.evaluate(([px, py]) => document.elementFromPoint(px ?? 0, py ?? 0)?.closest('button') == null, [x, y]),
+    ).toBe(true);
 
     await offeredCard(page).getByRole('button', { name: 'Check out', exact: true }).click();
     await goodbye(page).waitFor();
     await expect
-      .poll(async () => {
-        const response = await site.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${site.siteId}/checkins/people`);
-        return response.body.data.map((visit) => visit.status);
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const response = await site.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${site.siteId}/checkins/people`);
+          return response.body.data.map((visit) => visit.status);
+        },
+        { timeout: 15_000 },
+      )
       .toEqual(['OUT']);
     await context.close();
   }, 40_000);

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, kioskContext, type KioskWeb, openKioskPage, outboxCount, storeCount } from '../support/kioskWeb';
+import {
+  checkInThroughForm,
+  kioskBrowserHooks,
+  kioskContext,
+  type KioskWeb,
+  openKioskPage,
+  outboxCount,
+  storeCount,
+} from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -35,7 +43,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
 
   it('a check-in refused for a detail the server wants says which; Discard asks first and says the person leaves the Roll call', async () => {
     const site = await newSite();
-    const { context, page } = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
+    const { context, page } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+    });
     await refusedCheckIn(page, site, 'Rosa', 'Parks');
     expect((await rollCallNames(page)).join()).toContain('Parks, Rosa');
 
@@ -69,14 +82,22 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
   it('with a Settings PIN set, Discard needs that PIN', async () => {
     const site = await newSite();
     const { context, page } = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468',
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      pin: '2468',
     });
     await refusedCheckIn(page, site, 'Ida', 'Wells');
     await page.getByRole('button', { name: 'Needs attention' }).click();
     // Needs attention itself is behind the PIN (it lists visitors by name); Discard asks again.
     await page.getByLabel('Settings PIN').fill('2468');
     await page.getByRole('button', { name: 'Unlock' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Check-in of Ida Wells' }).getByRole('button', { name: 'Discard' }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Check-in of Ida Wells' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Discard this check-in of Ida Wells?' });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('Discarding needs the settings PIN');
@@ -97,13 +118,20 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
   it('Discard and Settings count wrong PINs together: switching prompts buys no more guesses', async () => {
     const site = await newSite();
     const { context, page } = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468',
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      pin: '2468',
     });
     await refusedCheckIn(page, site, 'Mary', 'Seacole');
     await page.getByRole('button', { name: 'Needs attention' }).click();
     await page.getByLabel('Settings PIN').fill('2468');
     await page.getByRole('button', { name: 'Unlock' }).click();
-    const discard = page.getByRole('listitem').filter({ hasText: 'Check-in of Mary Seacole' }).getByRole('button', { name: 'Discard' });
+    const discard = page
+      .getByRole('listitem')
+      .filter({ hasText: 'Check-in of Mary Seacole' })
+      .getByRole('button', { name: 'Discard' });
     await discard.click();
     const dialog = page.getByRole('dialog', { name: 'Discard this check-in of Mary Seacole?' });
     // Four wrong PINs at Discard (one short of the pause)…
@@ -134,7 +162,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
     // The browser's clock, so that "an hour later" takes no hour; it runs on by itself until moved.
     await context.clock.install();
     const page = await context.newPage();
-    const query = new URLSearchParams({ server: server.baseUrl, token: site.kioskToken, site: String(site.siteId), mode: 'visitor' });
+    const query = new URLSearchParams({
+      server: server.baseUrl,
+      token: site.kioskToken,
+      site: String(site.siteId),
+      mode: 'visitor',
+    });
     await page.goto(`${web.url}?${query}`);
     await statusBar(page).getByText('Online').waitFor();
 
@@ -160,7 +193,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
     const context = await kioskContext(browser);
     const page = await context.newPage();
     // Nothing listens on port 9: every request is refused at once.
-    const query = new URLSearchParams({ server: 'http://127.0.0.1:9', token: site.kioskToken, site: String(site.siteId), mode: 'visitor' });
+    const query = new URLSearchParams({
+      server: 'http://127.0.0.1:9',
+      token: site.kioskToken,
+      site: String(site.siteId),
+      mode: 'visitor',
+    });
     await page.goto(`${web.url}?${query}`);
     await statusBar(page).getByText('Offline').waitFor();
     await checkInThroughForm(page, 'Mary', 'Seacole');

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
-import { kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, screenshot, storeCount } from '../support/kioskWeb';
+import {
+  kioskBrowserHooks,
+  type KioskWeb,
+  openKioskPage,
+  outboxCount,
+  screenshot,
+  storeCount,
+} from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 /** Every text any confirmation showed from now on, so a Welcome shown for a moment is caught too. */
@@ -12,7 +19,8 @@ async function recordConfirmations(page: Page): Promise<() => Promise<string[]>>
     const seen: string[] = [];
     Object.assign(window, { confirmationTexts: seen });
     const look = () => {
-      for (const element of document.querySelectorAll('.confirmation, .form-notice')) seen.push(element.textContent ?? '');
+      for (const element of document.querySelectorAll('.confirmation, .form-notice'))
+        seen.push(element.textContent ?? '');
     };
     new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
@@ -34,7 +42,13 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
 
   const open = (site: KioskTestSite, pin?: string) =>
-    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin });
+    openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      pin,
+    });
   const statusBar = (page: Page) => page.getByRole('status');
   const watchlist = async (site: KioskTestSite, body: Record<string, string>) =>
     expect((await site.api.post('/v1/watchlist/people', body)).status).toBe(201);
@@ -43,7 +57,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
       (checkin) => `${checkin.person.firstName} ${checkin.status}`,
     );
   /** The digest is on the device (fetched with the first pull). */
-  const digestKept = (page: Page) => expect.poll(() => storeCount(page, 'watchlistDigests'), { timeout: 10_000 }).toBe(1);
+  const digestKept = (page: Page) =>
+    expect.poll(() => storeCount(page, 'watchlistDigests'), { timeout: 10_000 }).toBe(1);
 
   for (const network of ['online', 'offline'] as const) {
     it(`a watchlisted visitor checking in ${network} is asked to see reception, never welcomed; the server says STOP`, async () => {
@@ -78,7 +93,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
     }, 40_000);
   }
 
-  it('a digest fetched before the entry was added misses it: the server\'s STOP is recorded, and the kiosk then shows it', async () => {
+  it("a digest fetched before the entry was added misses it: the server's STOP is recorded, and the kiosk then shows it", async () => {
     const site = await kioskSite(server, 'Lobby');
     const { context, page } = await open(site);
     await digestKept(page);
@@ -104,7 +119,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
 
   it('with a PIN, Roll call and Needs attention are refused without it; an evacuation reaches Roll call in two taps plus the PIN', async () => {
     const site = await kioskSite(server, 'Lobby');
-    await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Grace', lastName: 'Hopper', company: 'Navy' } });
+    await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, {
+      person: { firstName: 'Grace', lastName: 'Hopper', company: 'Navy' },
+    });
     const { context, page } = await open(site, '2468');
     await expect.poll(() => statusBar(page).textContent()).toContain('All synced');
     const names = () => page.locator('main').textContent();
@@ -138,9 +155,16 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
 
   it('with a PIN, an unlocked Needs attention locks after a while without input, and Roll call only after ten times as long', async () => {
     const site = await kioskSite(server, 'Lobby');
-    await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Grace', lastName: 'Hopper' } });
+    await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, {
+      person: { firstName: 'Grace', lastName: 'Hopper' },
+    });
     const { context, page } = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', pin: '2468', query: { idle: '1000' },
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      pin: '2468',
+      query: { idle: '1000' },
     });
     const unlock = async (tab: string) => {
       await page.getByRole('button', { name: tab }).click();

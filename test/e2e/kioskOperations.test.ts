@@ -5,7 +5,16 @@ import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
-import { checkInThroughForm, kioskBrowserHooks, kioskContext, type KioskWeb, newestResult, openKioskPage, outboxCount, screenshot } from '../support/kioskWeb';
+import {
+  checkInThroughForm,
+  kioskBrowserHooks,
+  kioskContext,
+  type KioskWeb,
+  newestResult,
+  openKioskPage,
+  outboxCount,
+  screenshot,
+} from '../support/kioskWeb';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -31,7 +40,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   const setTokenSites = async (site: Site, siteIds: number[]) =>
     expect((await admin.patch(`/v1/admin/tokens/${site.kioskTokenId}`, { siteIds })).status).toBe(200);
 
-  it('a plate enters with a scanner\'s Enter and exits with Exit, and the server has that visit', async () => {
+  it("a plate enters with a scanner's Enter and exits with Exit, and the server has that visit", async () => {
     const site = await newSite();
     expect((await site.api.post('/v1/profiles/vehicles', { licensePlate: 'GH-100 AB' })).status).toBe(201);
     const { context, page } = await open(site, 'gate');
@@ -68,11 +77,26 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await screenshot(page, 'kiosk-gate');
 
     const visitsOf = async (licensePlate: string) =>
-      (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId], licensePlate })).body.data;
-    await expect.poll(async () => (await visitsOf('GH100AB')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['OUT']);
-    expect((await visitsOf('GH100AB'))[0]).toMatchObject({ licensePlate: 'GH-100 AB', entry: { source: 'KIOSK' }, exit: { source: 'KIOSK' } });
-    await expect.poll(async () => (await visitsOf('ZZ999')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['OUT']);
-    await expect.poll(async () => (await visitsOf('KL4711')).map((visit) => visit.status), { timeout: 10_000 }).toEqual(['PENDING']);
+      (
+        await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', {
+          siteIds: [site.siteId],
+          licensePlate,
+        })
+      ).body.data;
+    await expect
+      .poll(async () => (await visitsOf('GH100AB')).map((visit) => visit.status), { timeout: 10_000 })
+      .toEqual(['OUT']);
+    expect((await visitsOf('GH100AB'))[0]).toMatchObject({
+      licensePlate: 'GH-100 AB',
+      entry: { source: 'KIOSK' },
+      exit: { source: 'KIOSK' },
+    });
+    await expect
+      .poll(async () => (await visitsOf('ZZ999')).map((visit) => visit.status), { timeout: 10_000 })
+      .toEqual(['OUT']);
+    await expect
+      .poll(async () => (await visitsOf('KL4711')).map((visit) => visit.status), { timeout: 10_000 })
+      .toEqual(['PENDING']);
     await context.close();
   }, 40_000);
 
@@ -109,7 +133,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await plate.fill('');
 
     // A visit this kiosk does not know: Exit asks the server, slowly, and the guard scans the next plate meanwhile.
-    expect((await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status).toBe(201);
+    expect((await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status).toBe(
+      201,
+    );
     let searches = 0;
     await context.route('**/v1/checkins/vehicles/search', async (route) => {
       searches += 1;
@@ -152,7 +178,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await screenshot(page, 'kiosk-needs-attention');
 
     // While it waits, moving this kiosk to another site is refused (the action would be stranded).
-    const visible = await apiClient(server.baseUrl, site.kioskToken).get<{ data: Array<{ name: string }> }>('/v1/sites');
+    const visible = await apiClient(server.baseUrl, site.kioskToken).get<{ data: Array<{ name: string }> }>(
+      '/v1/sites',
+    );
     const otherName = visible.body.data[0]?.name ?? 'missing';
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('radio', { name: otherName, exact: true }).check();
@@ -175,7 +203,11 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await checkInThroughForm(page, 'Dan', 'Discard');
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Needs attention' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Check-in of Dan Discard' }).getByRole('button', { name: 'Discard' }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Check-in of Dan Discard' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
     // Discard asks first (the person leaves the Roll call): kioskAttention.test.ts holds the dialog itself.
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, discard' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Discarded Check-in of Dan Discard');
@@ -189,7 +221,11 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   it('opens Settings only with the PIN when the deployment set one, and locks it again on leaving', async () => {
     const site = await newSite();
     const { context, page } = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', pin: '2468',
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'gate',
+      pin: '2468',
     });
     // The PIN does not linger in the address bar.
     await expect.poll(() => page.evaluate(() => window.location.search)).toBe('');
@@ -228,20 +264,30 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     expect(await page.getByLabel('Settings PIN').isDisabled()).toBe(true);
     // Nor does a reload; and an address cannot give the locked kiosk another PIN or another pairing.
     await page.goto(`${web.url}?pin=0000&mode=visitor`);
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('not applied: Settings are locked with a PIN');
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('not applied: Settings are locked with a PIN');
     await page.getByLabel('License plate').waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect.poll(() => page.getByRole('alert').last().textContent()).toBe('Too many wrong PINs. Try again in a minute.');
+    await expect
+      .poll(() => page.getByRole('alert').last().textContent())
+      .toBe('Too many wrong PINs. Try again in a minute.');
     await context.close();
   }, 30_000);
 
   it('keeps Settings shut when the PIN set is not 4 to 12 digits, and asks for the PIN before a first pairing', async () => {
     const site = await newSite();
     const { context, page } = await openKioskPage(browser, web, {
-      serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', pin: '12',
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'gate',
+      pin: '12',
     });
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('is not 4 to 12 digits, so Settings stay locked');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('is not 4 to 12 digits, so Settings stay locked');
     expect(await page.getByLabel('Kiosk token').count()).toBe(0);
     expect(await page.getByLabel('Settings PIN').count()).toBe(0);
     await context.close();
@@ -260,7 +306,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     // The Electron preload's bridge, as the main process answers for a kiosk.json with a trailing comma.
     await context.addInitScript(() => {
       Object.assign(window, {
-        gatehouse: { platform: 'electron', presetSettings: async () => ({ problems: ['/etc/kiosk/kiosk.json is not valid JSON; ignored'] }) },
+        gatehouse: {
+          platform: 'electron',
+          presetSettings: async () => ({ problems: ['/etc/kiosk/kiosk.json is not valid JSON; ignored'] }),
+        },
       });
     });
     const page = await context.newPage();
@@ -312,7 +361,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     await page.keyboard.press('Enter');
     await expect.poll(() => result(page).innerText()).toMatch(/PR-1 V1\s+PENDING/);
     await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
-    const entered = await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId], licensePlate: 'PR1V1' });
+    const entered = await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', {
+      siteIds: [site.siteId],
+      licensePlate: 'PR1V1',
+    });
     expect(entered.body.data.map((visit) => visit.status)).toEqual(['PENDING']);
     await context.close();
   }, 30_000);

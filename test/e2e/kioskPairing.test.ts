@@ -7,7 +7,14 @@ import { pairingLink } from '../../shared/src/schemas/kiosks';
 import { browserAvailable } from '../support/browser';
 import { buildSite, buildToken, buildWorld } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
-import { checkInThroughForm, kioskBrowserHooks, kioskContext, type KioskWeb, outboxCount, screenshot } from '../support/kioskWeb';
+import {
+  checkInThroughForm,
+  kioskBrowserHooks,
+  kioskContext,
+  type KioskWeb,
+  outboxCount,
+  screenshot,
+} from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 // Pairing a kiosk with the code the console shows (docs/kiosk-sync.md, Pairing, heartbeat, revocation): no
@@ -23,7 +30,11 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
   async function lobby(): Promise<{ siteId: number; manager: ApiClient; api: ApiClient }> {
     const world = await buildWorld(server);
     const site = await buildSite(server, world.accountId, 'Lobby');
-    const { token } = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['kiosks:manage', 'checkins:read'] });
+    const { token } = await buildToken(server, {
+      accountId: world.accountId,
+      allSites: true,
+      scopes: ['kiosks:manage', 'checkins:read'],
+    });
     return { siteId: site.siteId, manager: apiClient(server.baseUrl, token), api: world.api };
   }
 
@@ -47,7 +58,8 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
 
   const serverNames = async (api: ApiClient, siteId: number) =>
     (await api.get<{ data: PersonCheckin[] }>(`/v1/sites/${siteId}/checkins/people`)).body.data
-      .map((visit) => `${visit.person.firstName} ${visit.status}`).sort();
+      .map((visit) => `${visit.person.firstName} ${visit.status}`)
+      .sort();
 
   it('pairs with the server address and the code alone, checks a visitor in, and its heartbeat reaches the server', async () => {
     const { siteId, manager, api } = await lobby();
@@ -71,9 +83,17 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
     expect(await serverNames(api, siteId)).toEqual(['Grace IN']);
 
     // The heartbeat at start: the console's Kiosks page reads it back.
-    const listed = async () => (await manager.get<{ data: Kiosk[] }>(`/v1/kiosks?siteIds=${siteId}`)).body.data.find((k) => k.kioskId === kiosk.kioskId);
+    const listed = async () =>
+      (await manager.get<{ data: Kiosk[] }>(`/v1/kiosks?siteIds=${siteId}`)).body.data.find(
+        (k) => k.kioskId === kiosk.kioskId,
+      );
     await expect.poll(async () => (await listed())?.lastSeenAt ?? null, { timeout: 10_000 }).not.toBeNull();
-    expect(await listed()).toMatchObject({ pairedAt: expect.any(String), appVersion: version, pending: expect.any(Number), attention: 0 });
+    expect(await listed()).toMatchObject({
+      pairedAt: expect.any(String),
+      appVersion: version,
+      pending: expect.any(Number),
+      attention: 0,
+    });
     await context.close();
   }, 40_000);
 
@@ -147,7 +167,9 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
     await page.getByRole('button', { name: 'Done' }).click();
     await checkInThroughForm(page, 'Bob', 'Pending');
     const alert = page.getByRole('alert').filter({ hasText: 'revoked' });
-    await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toBe('This kiosk was revoked. Ask a manager to pair it again.');
+    await expect
+      .poll(() => alert.textContent(), { timeout: 10_000 })
+      .toBe('This kiosk was revoked. Ask a manager to pair it again.');
     // Still saved on the device, and saving goes on: nothing is lost, nothing is sent.
     await page.getByRole('button', { name: 'Done' }).click();
     await checkInThroughForm(page, 'Cy', 'Pending');
@@ -179,7 +201,8 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
   it('after too many wrong codes says how long to wait', async () => {
     const anonymous = apiClient(server.baseUrl);
     let answer = 422;
-    for (let tries = 0; answer === 422 && tries < 20; tries += 1) answer = (await anonymous.post('/v1/kiosk/pair', { code: 'WRONG234' })).status;
+    for (let tries = 0; answer === 422 && tries < 20; tries += 1)
+      answer = (await anonymous.post('/v1/kiosk/pair', { code: 'WRONG234' })).status;
     expect(answer).toBe(429);
     const context = await kioskContext(browser);
     const page = await context.newPage();
@@ -187,7 +210,9 @@ describe.skipIf(!browserAvailable())('kiosk pairing with a code, in a real brows
     await page.getByLabel('Server address').fill(server.baseUrl);
     await page.getByLabel('Pairing code').fill('ZZZZ3333');
     await pairButton(page).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Too many wrong codes\. Try again in 1[45] minutes\.$/);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^Too many wrong codes\. Try again in 1[45] minutes\.$/);
     await context.close();
   }, 40_000);
 });

@@ -18,7 +18,11 @@ function layoutProblems(page: Page): Promise<string[]> {
     // The screen scrolls on its own (the bars stay): it must not scroll sideways either, nor its cards clip.
     for (const box of document.querySelectorAll('main, main *')) {
       // (A visually hidden box, 1 px wide for screen readers, is not a screen part.)
-      if (box.clientWidth > 1 && box.scrollWidth > box.clientWidth + 1 && getComputedStyle(box).overflowX !== 'visible') {
+      if (
+        box.clientWidth > 1 &&
+        box.scrollWidth > box.clientWidth + 1 &&
+        getComputedStyle(box).overflowX !== 'visible'
+      ) {
         problems.push(`${box.className || box.tagName} scrolls sideways (${box.scrollWidth} > ${box.clientWidth})`);
       }
     }
@@ -47,7 +51,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: phone widths', ()
 
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
 
-  for (const size of [{ width: 360, height: 640 }, { width: 390, height: 844 }]) {
+  for (const size of [
+    { width: 360, height: 640 },
+    { width: 390, height: 844 },
+  ]) {
     it(`every visitor screen fits ${size.width}×${size.height} without sideways scrolling or broken words`, async () => {
       const site = await kioskSite(server, 'Headquarters');
       await putCheckinConfig(site, [
@@ -59,7 +66,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: phone widths', ()
         { name: 'safety', label: 'I have read the safety rules', type: 'checkbox', required: true },
       ]);
       await site.api.post('/v1/watchlist/people', { firstName: 'Mallory', lastName: 'Mole' });
-      const { context, page } = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
+      const { context, page } = await openKioskPage(browser, web, {
+        serverUrl: server.baseUrl,
+        token: site.kioskToken,
+        siteId: site.siteId,
+        mode: 'visitor',
+      });
       await page.setViewportSize(size);
       const at = `${size.width}x${size.height}`;
       const problems: string[] = [];
@@ -121,7 +133,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: phone widths', ()
       await page.getByRole('button', { name: 'Check in', exact: true }).click();
       await page.getByText('Welcome, Rosa').waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
-      await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toContain('1 needs attention');
+      await expect
+        .poll(() => page.getByRole('status').textContent(), { timeout: 10_000 })
+        .toContain('1 needs attention');
       await page.getByRole('button', { name: 'Needs attention' }).click();
       await page.getByRole('button', { name: 'Discard' }).waitFor();
       await check('needs-attention');

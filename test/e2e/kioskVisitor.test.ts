@@ -4,7 +4,15 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { checkInThroughForm, kioskBrowserHooks, type KioskWeb, openKioskPage, outboxCount, personAction, screenshot } from '../support/kioskWeb';
+import {
+  checkInThroughForm,
+  kioskBrowserHooks,
+  type KioskWeb,
+  openKioskPage,
+  outboxCount,
+  personAction,
+  screenshot,
+} from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
 
 type Site = KioskTestSite;
@@ -40,7 +48,13 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
   kioskBrowserHooks((started) => ({ server, browser, web } = started));
   const newSite = () => kioskSite(server, 'Headquarters');
 
-  const open = (site: Site) => openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' });
+  const open = (site: Site) =>
+    openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+    });
   const statusBar = (page: Page) => page.getByRole('status');
 
   it('a whole visit made offline reaches the server once, with its break and the times it happened', async () => {
@@ -58,7 +72,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     await sleep(300);
     const breakStart = await timed(() => personAction(page, 'Break', 'Ada Lovelace', 'Start break'));
     await sleep(300);
-    const breakEnd = await timed(() => personAction(page, 'Break', 'Ada Lovelace', 'End break', 'kiosk-find-your-name'));
+    const breakEnd = await timed(() =>
+      personAction(page, 'Break', 'Ada Lovelace', 'End break', 'kiosk-find-your-name'),
+    );
     await page.getByRole('button', { name: 'Roll call' }).click();
     await page.getByRole('row', { name: /Lovelace, Ada/ }).waitFor();
     await screenshot(page, 'kiosk-roll-call');
@@ -77,7 +93,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     const visits = await serverVisits(site);
     expect(visits).toHaveLength(1);
     const [visit] = visits;
-    expect(visit).toMatchObject({ status: 'OUT', person: { firstName: 'Ada', lastName: 'Lovelace' }, entry: { source: 'KIOSK' }, exit: { source: 'KIOSK' } });
+    expect(visit).toMatchObject({
+      status: 'OUT',
+      person: { firstName: 'Ada', lastName: 'Lovelace' },
+      entry: { source: 'KIOSK' },
+      exit: { source: 'KIOSK' },
+    });
     expect(visit?.breaks).toHaveLength(1);
     // Each time is when the person pressed the button offline, not when the kiosk came back online.
     expectWithin(visit?.entry.at, checkin);
@@ -96,7 +117,13 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
       { name: 'company', label: 'Company', type: 'text', required: false },
       { name: 'email', label: 'Email', type: 'email', required: false },
       { name: 'hostName', label: 'Who are you visiting?', type: 'text', required: true },
-      { name: 'badge', label: 'Visitor type', type: 'select', required: true, options: ['Guest', 'Contractor', 'Delivery'] },
+      {
+        name: 'badge',
+        label: 'Visitor type',
+        type: 'select',
+        required: true,
+        options: ['Guest', 'Contractor', 'Delivery'],
+      },
       { name: 'safety', label: 'I have read the safety rules', type: 'checkbox', required: true },
     ]);
     const { context, page } = await open(site);
@@ -138,7 +165,10 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     const site = await newSite();
     const { context, page } = await open(site);
     /** What has the focus, as a screen reader would name it: the element's tag and its text. */
-    const focused = () => page.evaluate(() => `${document.activeElement?.tagName ?? 'none'}: ${document.activeElement?.textContent?.trim() ?? ''}`);
+    const focused = () =>
+      page.evaluate(
+        () => `${document.activeElement?.tagName ?? 'none'}: ${document.activeElement?.textContent?.trim() ?? ''}`,
+      );
 
     await checkInThroughForm(page, 'Ada', 'Lovelace');
     // The welcome is an alert, so it is read out although focus goes to Done at the same moment.
@@ -171,7 +201,14 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     const site = await newSite();
     const { context, page } = await open(site);
     await context.setOffline(true);
-    const names = ['Alan Turing', 'Barbara Liskov', 'Claude Shannon', 'Dorothy Vaughan', 'Edsger Dijkstra', 'Frances Allen'];
+    const names = [
+      'Alan Turing',
+      'Barbara Liskov',
+      'Claude Shannon',
+      'Dorothy Vaughan',
+      'Edsger Dijkstra',
+      'Frances Allen',
+    ];
     for (const name of names) {
       const [first, last] = name.split(' ') as [string, string];
       await checkInThroughForm(page, first, last);
@@ -193,7 +230,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
       held -= 1;
     });
     await context.setOffline(false);
-    await expect.poll(async () => (await serverVisits(site)).length, { timeout: 10_000, interval: 25 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await serverVisits(site)).length, { timeout: 10_000, interval: 25 })
+      .toBeGreaterThan(0);
     expect(await outboxCount(page)).toBeGreaterThan(0);
     // Answers the server committed and the page has not received: the reload loses them.
     const lostAnswers = held;
@@ -209,7 +248,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     expect(byName.get('Alan')).toMatchObject({ status: 'OUT' });
     expect(byName.get('Barbara')).toMatchObject({ status: 'ON_BREAK' });
     expect(byName.get('Barbara')?.breaks).toHaveLength(1);
-    for (const other of ['Claude', 'Dorothy', 'Edsger', 'Frances']) expect(byName.get(other)).toMatchObject({ status: 'IN', breaks: [] });
+    for (const other of ['Claude', 'Dorothy', 'Edsger', 'Frances'])
+      expect(byName.get(other)).toMatchObject({ status: 'IN', breaks: [] });
     await page.getByRole('button', { name: 'Roll call' }).click();
     await expect.poll(() => page.getByRole('row').count()).toBe(6); // header + 5 on site
     await context.close();
@@ -232,7 +272,9 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
         await page.evaluate(
           (expected) =>
             new Promise<number>((resolve) => {
-              const submit = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Check in' && button.type === 'submit');
+              const submit = [...document.querySelectorAll('button')].find(
+                (button) => button.textContent === 'Check in' && button.type === 'submit',
+              );
               const started = performance.now();
               const observer = new MutationObserver(() => {
                 if (document.body.textContent?.includes(expected)) {

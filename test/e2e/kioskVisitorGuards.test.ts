@@ -29,7 +29,13 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
 
   /** The visitor kiosk of `site`, with more of the address where a test needs it (a short idle delay, a PIN). */
   const open = (site: Site, more: { query?: Record<string, string>; pin?: string } = {}) =>
-    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor', ...more });
+    openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      ...more,
+    });
 
   const checkInButton = (page: Page) => page.getByRole('button', { name: 'Check in', exact: true });
   const visitorHome = (page: Page) => page.getByRole('heading', { name: 'Welcome', exact: true });
@@ -48,7 +54,12 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     await page.mouse.click(x, y);
     await sleep(150);
     // The second tap of the double tap lands on the confirmation, where the button was.
-    expect(await page.evaluate(([px, py]) => document.elementFromPoint(px ?? 0, py ?? 0)?.closest('.confirmation') != null, [x, y])).toBe(true);
+    expect(
+      await page.evaluate(
+        ([px, py]) => document.elementFromPoint(px ?? 0, py ?? 0)?.closest('.confirmation') != null,
+        [x, y],
+      ),
+    ).toBe(true);
     await page.mouse.click(x, y);
     await sleep(250);
     expect(await page.getByText('Welcome, Ada').isVisible()).toBe(true);

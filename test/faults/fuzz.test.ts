@@ -34,7 +34,11 @@ interface Answer {
 }
 
 async function send(method: string, request: FuzzRequest): Promise<Answer> {
-  const response = await fetch(`${harness.server.baseUrl}${request.path}${request.query}`, { method, headers: request.headers, body: request.body });
+  const response = await fetch(`${harness.server.baseUrl}${request.path}${request.query}`, {
+    method,
+    headers: request.headers,
+    body: request.body,
+  });
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -61,10 +65,19 @@ function expectProblem(answer: Answer, described: string): void {
 }
 
 /** The row counts may differ only by the key record a stored 409/422 adds. */
-function expectUnchanged(before: Record<string, number>, after: Record<string, number>, request: FuzzRequest, answer: Answer, described: string): void {
+function expectUnchanged(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  request: FuzzRequest,
+  answer: Answer,
+  described: string,
+): void {
   const changed = Object.keys({ ...before, ...after }).filter((table) => before[table] !== after[table]);
   const storedOutcome = request.key !== undefined && (answer.status === 409 || answer.status === 422);
-  const allowed = storedOutcome && changed.every((table) => table === 'idempotency_keys') && (after.idempotency_keys ?? 0) - (before.idempotency_keys ?? 0) === 1;
+  const allowed =
+    storedOutcome &&
+    changed.every((table) => table === 'idempotency_keys') &&
+    (after.idempotency_keys ?? 0) - (before.idempotency_keys ?? 0) === 1;
   if (!allowed) expect(changed, `${described} changed the database`).toEqual([]);
 }
 
@@ -75,14 +88,23 @@ describe('fuzzing every endpoint with malformed input', () => {
 
   it('refuses a body nested thousands deep with 422 (found by this fuzzer: it overflowed the stack, a 500)', async () => {
     const body = `{"name":"L","a":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
-    const answer = await send('POST', { path: '/v1/labels/people', query: '', headers: { Authorization: `Bearer ${fuzz.world.token}`, 'Content-Type': 'application/json' }, body, key: undefined });
+    const answer = await send('POST', {
+      path: '/v1/labels/people',
+      query: '',
+      headers: { Authorization: `Bearer ${fuzz.world.token}`, 'Content-Type': 'application/json' },
+      body,
+      key: undefined,
+    });
     expect(answer.status).toBe(422);
     expectProblem(answer, 'deep body');
     expect(answer.text).toContain('levels deep');
   });
 
   // Deletes last, so the seeded resources stay there for every other endpoint to reach past the 404.
-  const ordered = [...routes.filter((route) => route.method !== 'DELETE'), ...routes.filter((route) => route.method === 'DELETE')];
+  const ordered = [
+    ...routes.filter((route) => route.method !== 'DELETE'),
+    ...routes.filter((route) => route.method === 'DELETE'),
+  ];
   for (const route of ordered) {
     it(`${route.method} /v1${route.path}: no 5xx, problem+json errors, nothing written by a rejection`, async () => {
       await fc.assert(

@@ -22,7 +22,10 @@ export interface FuzzWorld {
   };
 }
 
-async function created(response: Promise<{ status: number; body: unknown; text: string }>, field: string): Promise<number> {
+async function created(
+  response: Promise<{ status: number; body: unknown; text: string }>,
+  field: string,
+): Promise<number> {
   const answer = await response;
   expect(answer.status, answer.text).toBe(201);
   const value = (answer.body as Record<string, unknown>)[field];
@@ -40,8 +43,14 @@ export async function seedFuzzWorld(server: TestServer): Promise<FuzzWorld> {
   return {
     world,
     ids: {
-      personCheckin: await created(api.post(`/v1/sites/${world.siteId}/checkins/people`, { person: { firstName: 'Fuzz', lastName: 'Seed' } }), 'checkinId'),
-      vehicleCheckin: await created(api.post(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'FUZZ 1' }), 'checkinId'),
+      personCheckin: await created(
+        api.post(`/v1/sites/${world.siteId}/checkins/people`, { person: { firstName: 'Fuzz', lastName: 'Seed' } }),
+        'checkinId',
+      ),
+      vehicleCheckin: await created(
+        api.post(`/v1/sites/${world.siteId}/checkins/vehicles`, { licensePlate: 'FUZZ 1' }),
+        'checkinId',
+      ),
       personLabel: await created(api.post('/v1/labels/people', { name: 'Fuzz label' }), 'labelId'),
       vehicleLabel: await created(api.post('/v1/labels/vehicles', { name: 'Fuzz vehicle label' }), 'labelId'),
       vehicle: await created(api.post('/v1/profiles/vehicles', { licensePlate: 'FUZZ 2' }), 'vehicleId'),
@@ -50,7 +59,10 @@ export async function seedFuzzWorld(server: TestServer): Promise<FuzzWorld> {
         api.post('/v1/webhooks/subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['PERSON_CHECKIN_ENTERED'] }),
         'subscriptionId',
       ),
-      spareToken: await created(admin.post(`/v1/admin/accounts/${world.accountId}/tokens`, { name: 'Spare', allSites: true }), 'tokenId'),
+      spareToken: await created(
+        admin.post(`/v1/admin/accounts/${world.accountId}/tokens`, { name: 'Spare', allSites: true }),
+        'tokenId',
+      ),
     },
   };
 }
@@ -82,11 +94,18 @@ export function validParam(fuzz: FuzzWorld, path: string, name: string): number 
   }
 }
 
-const fields = [{ name: 'firstName', label: 'First name', type: 'text', required: true }, { name: 'lastName', label: 'Last name', type: 'text', required: true }];
+const fields = [
+  { name: 'firstName', label: 'First name', type: 'text', required: true },
+  { name: 'lastName', label: 'Last name', type: 'text', required: true },
+];
 
 /** A valid body per route (`METHOD /path`), for the fuzzer to mutate one part of; routes not listed start from {}. */
 export const EXAMPLE_BODIES: Record<string, unknown> = {
-  'POST /sites/:siteId/checkins/people': { person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' }, labelIds: [], occurredAt: new Date().toISOString() },
+  'POST /sites/:siteId/checkins/people': {
+    person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+    labelIds: [],
+    occurredAt: new Date().toISOString(),
+  },
   'PUT /sites/:siteId/checkins/people/config': { requiresApproval: false, fields },
   'POST /checkins/people/search': { siteIds: [1], status: ['IN'], from: '2020-01-01T00:00:00Z', q: 'a', limit: 10 },
   'POST /checkins/vehicles/search': { siteIds: [1], licensePlate: 'AB 12', status: ['IN'], limit: 10 },
@@ -103,13 +122,23 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'POST /admin/accounts/:accountId/sites': { name: 'S', timezone: 'Europe/London' },
   'POST /admin/accounts/:accountId/tokens': { name: 'T', siteIds: [1], scopes: ['checkins:read'], channel: 'KIOSK' },
   'PATCH /admin/tokens/:tokenId': { scopes: ['checkins:read'], siteIds: [1] },
-  'POST /webhooks/subscriptions': { url: 'http://127.0.0.1:9/x', events: ['PERSON_CHECKIN_ENTERED'], siteIds: [1], description: 'd' },
+  'POST /webhooks/subscriptions': {
+    url: 'http://127.0.0.1:9/x',
+    events: ['PERSON_CHECKIN_ENTERED'],
+    siteIds: [1],
+    description: 'd',
+  },
   'PATCH /webhooks/subscriptions/:subscriptionId': { enabled: false, siteIds: null },
   'POST /sites/:siteId/checkins/people/:checkinId/deny': { reason: 'no' },
   'PATCH /sites/:siteId/checkins/people/:checkinId': { exit: { source: 'API' }, occurredAt: new Date().toISOString() },
   'POST /session': { email: 'fuzz@example.com', password: 'not the password at all' },
   'PUT /session/password': { currentPassword: 'not the password at all', newPassword: 'a new long passphrase' },
-  'POST /session/setup': { code: 'A'.repeat(43), name: 'Owner', email: 'owner@example.com', password: 'a new long passphrase' },
+  'POST /session/setup': {
+    code: 'A'.repeat(43),
+    name: 'Owner',
+    email: 'owner@example.com',
+    password: 'a new long passphrase',
+  },
   'POST /session/invitation': { code: 'A'.repeat(43), name: 'Invited', password: 'a new long passphrase' },
   'POST /users': { email: 'staff@example.com', name: 'Staff', role: 'reception', siteIds: [1] },
   'PATCH /users/:userId': { role: 'security', disabled: false },

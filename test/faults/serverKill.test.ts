@@ -54,8 +54,11 @@ describe('a server killed during keyed break starts and checkouts (SIGKILL)', ()
     const path = `/v1/sites/${world.siteId}/checkins/people`;
     const ids: number[] = [];
     for (let batch = 0; batch < CHECKINS; batch += CONCURRENCY) {
-      const created = await Promise.all(Array.from({ length: Math.min(CONCURRENCY, CHECKINS - batch) }, (_, offset) =>
-        world.api.post<PersonCheckin>(path, visitor(`Kill${batch + offset}`, 'Burst'))));
+      const created = await Promise.all(
+        Array.from({ length: Math.min(CONCURRENCY, CHECKINS - batch) }, (_, offset) =>
+          world.api.post<PersonCheckin>(path, visitor(`Kill${batch + offset}`, 'Burst')),
+        ),
+      );
       for (const response of created) {
         expect(response.status).toBe(201);
         ids.push(response.body.checkinId);

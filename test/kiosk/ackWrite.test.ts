@@ -8,27 +8,45 @@ const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** What `work` came to within `ms`, or 'still running'. */
-const within = <T>(ms: number, work: Promise<T>) => Promise.race([work, sleep(ms).then(() => 'still running' as const)]);
+const within = <T>(ms: number, work: Promise<T>) =>
+  Promise.race([work, sleep(ms).then(() => 'still running' as const)]);
 
-describe('the device cannot write down the server\'s answer (storage full)', () => {
+describe("the device cannot write down the server's answer (storage full)", () => {
   it('the pass ends and lets go of the sync lock, the queue backs off, and once writes work the answer is recorded: one check-in', async () => {
     const site = await buildKioskSite(harness.server);
     // Half the ceiling every time: the queue's pauses are 0.5 s, 1 s, 2 s… (not a random near-zero wait).
     const retryPolicy = fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
-    const { kiosk, platform, network, databaseName } = openTestKiosk(harness.server, site, { online: false, retryPolicy });
+    const { kiosk, platform, network, databaseName } = openTestKiosk(harness.server, site, {
+      online: false,
+      retryPolicy,
+    });
     kiosk.start();
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Quota' } });
     if (!ada.ok) throw new Error(ada.message);
     const [queued] = await kiosk.db.outbox.toArray();
     // Every acknowledgement write fails, as IndexedDB does when the device's storage is full.
-    const full = vi.spyOn(kiosk.db.outbox, 'bulkDelete').mockRejectedValue(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
+    const full = vi
+      .spyOn(kiosk.db.outbox, 'bulkDelete')
+      .mockRejectedValue(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
 
     network.setOnline(true);
-    expect(await within(5_000, kiosk.engine.syncNow().then(() => 'ended' as const))).toBe('ended');
-    expect(await within(1_000, platform.locks.withLock(`gatehouse-sync:${databaseName}`, async () => 'free' as const))).toBe('free');
+    expect(
+      await within(
+        5_000,
+        kiosk.engine.syncNow().then(() => 'ended' as const),
+      ),
+    ).toBe('ended');
+    expect(
+      await within(
+        1_000,
+        platform.locks.withLock(`gatehouse-sync:${databaseName}`, async () => 'free' as const),
+      ),
+    ).toBe('free');
     expect(network.stats.sent).toBe(1);
     // Still queued with its key, for a later pass; that pass comes after a pause, not in a loop.
-    expect(await kiosk.db.outbox.toArray()).toEqual([expect.objectContaining({ seq: queued?.seq, key: queued?.key, state: 'QUEUED' })]);
+    expect(await kiosk.db.outbox.toArray()).toEqual([
+      expect.objectContaining({ seq: queued?.seq, key: queued?.key, state: 'QUEUED' }),
+    ]);
     await until(async () => network.stats.sent >= 2, 5_000);
     await sleep(300);
     expect(network.stats.sent).toBe(2);

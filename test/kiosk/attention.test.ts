@@ -3,7 +3,15 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ConfigField } from '../../shared/src/schemas/sites';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { type KioskSite, attentionOf, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
+import {
+  type KioskSite,
+  attentionOf,
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  openTestKiosk,
+  serverPeople,
+} from './harness';
 
 const harness = kioskServerForFile();
 
@@ -37,7 +45,9 @@ describe('a refused action goes to Needs attention and holds back only its own v
     await drain(kiosk);
 
     const onServer = await serverPeople(site);
-    expect(onServer.map((checkin) => [checkin.person.firstName, checkin.status, checkin.breaks.length])).toEqual([['Bob', 'OUT', 1]]);
+    expect(onServer.map((checkin) => [checkin.person.firstName, checkin.status, checkin.breaks.length])).toEqual([
+      ['Bob', 'OUT', 1],
+    ]);
     const items = await attentionOf(kiosk);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
@@ -48,7 +58,10 @@ describe('a refused action goes to Needs attention and holds back only its own v
     expect(await kiosk.db.outbox.count()).toBe(2); // refused, and the break waiting behind it: nothing dropped
 
     const report = await kiosk.discard(items[0]?.action.seq ?? -1);
-    expect(report).toMatchObject({ visitRemoved: true, message: 'Discarded Check-in of Ada Lovelace and 1 later action that depended on it.' });
+    expect(report).toMatchObject({
+      visitRemoved: true,
+      message: 'Discarded Check-in of Ada Lovelace and 1 later action that depended on it.',
+    });
     expect(report?.discarded.map((action) => action.kind)).toEqual(['PERSON_CHECKIN', 'PERSON_BREAK_START']);
     expect(await kiosk.db.outbox.count()).toBe(0);
     expect((await kiosk.findPeople('ada')).length).toBe(0);
@@ -79,7 +92,11 @@ describe('a refused action goes to Needs attention and holds back only its own v
     await drain(kiosk);
     expect(await kiosk.db.outbox.count()).toBe(0);
     const [checkin] = await serverPeople(site);
-    expect(checkin).toMatchObject({ status: 'ON_BREAK', person: { firstName: 'Grace' }, entry: { at: grace.value.entryAt } });
+    expect(checkin).toMatchObject({
+      status: 'ON_BREAK',
+      person: { firstName: 'Grace' },
+      entry: { at: grace.value.entryAt },
+    });
     await kiosk.close();
   });
 
@@ -97,7 +114,10 @@ describe('a refused action goes to Needs attention and holds back only its own v
     expect((await kiosk.startBreak(alan.value.visitId)).ok).toBe(true);
     await drain(kiosk);
     const [refused] = await attentionOf(kiosk);
-    expect(refused).toMatchObject({ description: 'Break start of Alan Turing', action: { lastError: { status: 409, code: 'CHECKIN_CLOSED' } } });
+    expect(refused).toMatchObject({
+      description: 'Break start of Alan Turing',
+      action: { lastError: { status: 409, code: 'CHECKIN_CLOSED' } },
+    });
     // The projection replays the refused break over the server's OUT: the machine rejects it, so OUT shows.
     expect((await kiosk.db.people.get(alan.value.visitId))?.status).toBe('OUT');
     const report = await kiosk.discard(refused?.action.seq ?? -1);
@@ -108,13 +128,19 @@ describe('a refused action goes to Needs attention and holds back only its own v
 
   it('an action older than the 7-day window is refused (OCCURRED_AT_OUT_OF_RANGE) and waits for a person, not retried forever', async () => {
     const site = await buildKioskSite(harness.server);
-    const { kiosk, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -8 * 24 * 3_600_000 });
+    const { kiosk, network } = openTestKiosk(harness.server, site, {
+      online: false,
+      clockOffsetMs: -8 * 24 * 3_600_000,
+    });
     kiosk.start();
     await kiosk.checkIn({ person: { firstName: 'Old', lastName: 'Visit' } });
     network.setOnline(true);
     await drain(kiosk);
     const [refused] = await attentionOf(kiosk);
-    expect(refused?.action).toMatchObject({ attempts: 0, lastError: { status: 422, code: 'OCCURRED_AT_OUT_OF_RANGE' } });
+    expect(refused?.action).toMatchObject({
+      attempts: 0,
+      lastError: { status: 422, code: 'OCCURRED_AT_OUT_OF_RANGE' },
+    });
     expect(await serverPeople(site)).toEqual([]);
     await kiosk.close();
   });

@@ -37,7 +37,9 @@ describe('Needs attention keeps what the server did not accept', () => {
     // Once the configuration is fetched again (the cache is older than 5 minutes), the field has its label.
     reopened.platform.clock.shift(6 * 60_000);
     await reopened.kiosk.siteConfig();
-    expect((await attentionOf(reopened.kiosk))[0]?.fieldErrors).toEqual([{ field: 'Badge number', message: 'Badge number is required' }]);
+    expect((await attentionOf(reopened.kiosk))[0]?.fieldErrors).toEqual([
+      { field: 'Badge number', message: 'Badge number is required' },
+    ]);
     await reopened.kiosk.close();
   });
 
@@ -50,7 +52,11 @@ describe('Needs attention keeps what the server did not accept', () => {
     const [row] = await kiosk.db.outbox.toArray();
     await kiosk.db.outbox.update(row?.seq ?? -1, {
       state: 'ATTENTION',
-      lastError: { status: 422, code: 'VALIDATION_FAILED', message: 'The check-in does not meet the site configuration.' },
+      lastError: {
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        message: 'The check-in does not meet the site configuration.',
+      },
     });
     const [item] = await attentionOf(kiosk);
     expect(item).toMatchObject({ description: 'Check-in of Ada Lovelace', who: 'Ada Lovelace', fieldErrors: [] });
@@ -84,7 +90,12 @@ describe('the Roll call knows how old it is', () => {
     expect(await readPeoplePulledAt(reopened.kiosk.db, site.siteId + 1)).toBeUndefined();
 
     // Paired, then moved to another site: the new pairing has not been synced yet.
-    const settings = { serverUrl: harness.server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'visitor' as const };
+    const settings = {
+      serverUrl: harness.server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor' as const,
+    };
     expect(await saveSettings(reopened.kiosk.db, settings)).toEqual({ ok: true });
     reopened.network.setOnline(true);
     reopened.kiosk.start();

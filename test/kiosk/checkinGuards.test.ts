@@ -23,10 +23,19 @@ function context(): CommandContext {
 
 function visit(person: Partial<PersonVisit['person']>, entryAt = '2026-11-22T08:00:00.000Z'): PersonVisit {
   return {
-    visitId: randomUUID(), siteId: 1,
+    visitId: randomUUID(),
+    siteId: 1,
     person: { firstName: 'Ada', lastName: 'Lovelace', email: null, phone: null, company: null, ...person },
-    hostName: null, purpose: null, status: 'IN', entryAt, exitAt: null, breaks: [], lastEventAt: entryAt,
-    predicted: 'IN', confirmed: null, syncedAt: 0,
+    hostName: null,
+    purpose: null,
+    status: 'IN',
+    entryAt,
+    exitAt: null,
+    breaks: [],
+    lastEventAt: entryAt,
+    predicted: 'IN',
+    confirmed: null,
+    syncedAt: 0,
   };
 }
 
@@ -34,17 +43,30 @@ describe('checking in a value longer than the server accepts', () => {
   it('is refused in a sentence naming the field, and nothing is queued', async () => {
     const ctx = context();
     const result = await checkIn(ctx, 1, { person: { firstName: 'A'.repeat(101), lastName: 'Lovelace' } });
-    expect(result).toMatchObject({ ok: false, code: 'VALIDATION_FAILED', errors: [{ path: 'person.firstName', message: 'First name can be at most 100 characters' }] });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'VALIDATION_FAILED',
+      errors: [{ path: 'person.firstName', message: 'First name can be at most 100 characters' }],
+    });
     expect(await ctx.db.outbox.count()).toBe(0);
     expect(await ctx.db.people.count()).toBe(0);
   });
 
   it("names the field by the site's own label when the site's form is cached", async () => {
     const ctx = context();
-    const fields = defaultCheckinConfig.fields.map((field) => (field.name === 'lastName' ? { ...field, label: 'Family name' } : field));
-    await ctx.db.siteConfigs.put({ siteId: 1, config: { siteId: 1, requiresApproval: false, fields }, etag: null, fetchedAt: 0 });
+    const fields = defaultCheckinConfig.fields.map((field) =>
+      field.name === 'lastName' ? { ...field, label: 'Family name' } : field,
+    );
+    await ctx.db.siteConfigs.put({
+      siteId: 1,
+      config: { siteId: 1, requiresApproval: false, fields },
+      etag: null,
+      fetchedAt: 0,
+    });
     const result = await checkIn(ctx, 1, { person: { firstName: 'Ada', lastName: 'L'.repeat(101) } });
-    expect(result.ok ? [] : result.errors).toEqual([{ path: 'person.lastName', message: 'Family name can be at most 100 characters' }]);
+    expect(result.ok ? [] : result.errors).toEqual([
+      { path: 'person.lastName', message: 'Family name can be at most 100 characters' },
+    ]);
   });
 });
 
@@ -59,16 +81,24 @@ describe('who looks already checked in', () => {
 
   it('needs the same email only when both have one', () => {
     const withEmail = visit({ email: 'ada@example.com' });
-    expect(looksLikeSamePerson(withEmail, { firstName: 'Ada', lastName: 'Lovelace', email: 'ADA@example.com ' })).toBe(true);
-    expect(looksLikeSamePerson(withEmail, { firstName: 'Ada', lastName: 'Lovelace', email: 'other.ada@example.com' })).toBe(false);
+    expect(looksLikeSamePerson(withEmail, { firstName: 'Ada', lastName: 'Lovelace', email: 'ADA@example.com ' })).toBe(
+      true,
+    );
+    expect(
+      looksLikeSamePerson(withEmail, { firstName: 'Ada', lastName: 'Lovelace', email: 'other.ada@example.com' }),
+    ).toBe(false);
     expect(looksLikeSamePerson(withEmail, { firstName: 'Ada', lastName: 'Lovelace' })).toBe(true);
-    expect(looksLikeSamePerson(visit({}), { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' })).toBe(true);
+    expect(looksLikeSamePerson(visit({}), { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' })).toBe(
+      true,
+    );
   });
 
   it('lists the latest arrival first', () => {
     const early = visit({}, '2026-11-22T07:00:00.000Z');
     const late = visit({}, '2026-11-22T09:00:00.000Z');
     const other = visit({ firstName: 'Grace' }, '2026-11-22T10:00:00.000Z');
-    expect(visitsLike([early, other, late], { firstName: 'Ada', lastName: 'Lovelace' }).map((found) => found.entryAt)).toEqual([late.entryAt, early.entryAt]);
+    expect(
+      visitsLike([early, other, late], { firstName: 'Ada', lastName: 'Lovelace' }).map((found) => found.entryAt),
+    ).toEqual([late.entryAt, early.entryAt]);
   });
 });

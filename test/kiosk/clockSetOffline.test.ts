@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { attentionItems } from '../../kiosk/src/data/attention';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
-import { type KioskSite, buildKioskSite, drain, kioskServerForFile, serverPeople, serverVehicles, testRetryPolicy } from './harness';
+import {
+  type KioskSite,
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  serverPeople,
+  serverVehicles,
+  testRetryPolicy,
+} from './harness';
 
 // The stale clock correction: a kiosk learns that its clock is hours off, goes offline, and the device clock
 // is set right (NTP comes back, someone sets it) while it is offline. The actions queued then must still
@@ -43,7 +51,10 @@ const ok = <T>(result: { ok: true; value: T } | { ok: false; message: string }):
 };
 
 const expectAbout = (recorded: string | null | undefined, happenedAt: number) =>
-  expect(Math.abs(Date.parse(recorded ?? '') - happenedAt), `${recorded} vs ${new Date(happenedAt).toISOString()}`).toBeLessThan(CLOSE_MS);
+  expect(
+    Math.abs(Date.parse(recorded ?? '') - happenedAt),
+    `${recorded} vs ${new Date(happenedAt).toISOString()}`,
+  ).toBeLessThan(CLOSE_MS);
 
 /** Actions queued offline: a check-in with a break, and a check-in with its check-out, at real times. */
 async function queueVisitors(kiosk: ReturnType<typeof openClockKiosk>['kiosk']) {
@@ -133,7 +144,7 @@ describe('a device clock set right while the kiosk is offline', () => {
     await kiosk.close();
   });
 
-  it('an action queued before the device\'s own time was kept cannot be restamped: it waits for a person, in plain words', async () => {
+  it("an action queued before the device's own time was kept cannot be restamped: it waits for a person, in plain words", async () => {
     const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network } = openClockKiosk(site, -3 * HOURS);
     kiosk.start();

@@ -30,7 +30,9 @@ export async function playDay(
   for (let round = 0; round <= visitors + 4; round += 1) {
     if (round < visitors) {
       clock.shift(3 * 60_000);
-      const created = await kiosk.checkIn({ person: { firstName: `${tag}${round}`, lastName: 'Visitor', company: 'ACME' } });
+      const created = await kiosk.checkIn({
+        person: { firstName: `${tag}${round}`, lastName: 'Visitor', company: 'ACME' },
+      });
       if (!created.ok) throw new Error(`check-in refused: ${created.message}`);
       visits.push(created.value);
       actions += 1;
@@ -64,6 +66,12 @@ export function expectServerToMatch(server: PersonCheckin[], expected: Map<strin
       source: checkin.entry.source,
       exitAt: checkin.exit?.at ?? null,
       breaks: checkin.breaks.map(({ startedAt, endedAt }) => ({ startedAt, endedAt })),
-    }).toEqual({ status: visit.status, entryAt: visit.entryAt, source: 'KIOSK', exitAt: visit.exitAt, breaks: visit.breaks });
+    }).toEqual({
+      status: visit.status,
+      entryAt: visit.entryAt,
+      source: 'KIOSK',
+      exitAt: visit.exitAt,
+      breaks: visit.breaks,
+    });
   }
 }

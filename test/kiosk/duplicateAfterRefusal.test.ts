@@ -16,7 +16,8 @@ async function checkIn(kiosk: Kiosk, firstName: string, lastName: string): Promi
   return result.value;
 }
 
-const states = async (kiosk: Kiosk, visit: PersonVisit) => (await actionsOf(kiosk.db, visit.visitId)).map((action) => action.state);
+const states = async (kiosk: Kiosk, visit: PersonVisit) =>
+  (await actionsOf(kiosk.db, visit.visitId)).map((action) => action.state);
 
 describe('"already checked in" on the check-in form', () => {
   it('ignores a visit whose create the server refused, and still counts one synced or merely queued', async () => {
@@ -41,17 +42,23 @@ describe('"already checked in" on the check-in form', () => {
     expect(await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Rosa', lastName: 'Parks' })).toBeUndefined();
     // She stays on the Roll call (she is in the building); only the question leaves her out.
     expect((await kiosk.findPeople('Rosa Parks')).map((visit) => visit.visitId)).toEqual([rosa.visitId]);
-    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'ada', lastName: 'LOVELACE' }))?.visitId).toBe(ada.visitId);
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'ada', lastName: 'LOVELACE' }))?.visitId).toBe(
+      ada.visitId,
+    );
 
     // Offline, a check-in waits in the outbox: a real check-in on its way, so the question is still asked.
     network.setOnline(false);
     const grace = await checkIn(kiosk, 'Grace', 'Hopper');
     expect(await states(kiosk, grace)).toEqual(['QUEUED']);
-    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Grace', lastName: 'Hopper' }))?.visitId).toBe(grace.visitId);
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Grace', lastName: 'Hopper' }))?.visitId).toBe(
+      grace.visitId,
+    );
 
     // Rosa checked in again (still queued): that visit is the one she is asked about, not the refused one.
     const again = await checkIn(kiosk, 'Rosa', 'Parks');
-    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Rosa', lastName: 'Parks' }))?.visitId).toBe(again.visitId);
+    expect((await alreadyOnSite(kiosk.db, site.siteId, { firstName: 'Rosa', lastName: 'Parks' }))?.visitId).toBe(
+      again.visitId,
+    );
     await kiosk.close();
   });
 });

@@ -8,7 +8,7 @@ const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('a sync pass that throws (the device\'s storage fails under it)', () => {
+describe("a sync pass that throws (the device's storage fails under it)", () => {
   it('counts as a failed pass: the engine tries again by itself after a growing pause, never in a loop, and the queue goes once storage works', async () => {
     const site = await buildKioskSite(harness.server);
     // Half the ceiling every time: the queue's pauses are 0.5 s, 1 s, 2 s… (not a random near-zero wait).
@@ -19,7 +19,10 @@ describe('a sync pass that throws (the device\'s storage fails under it)', () =>
     const ada = await kiosk.checkIn({ person: { firstName: 'Ada', lastName: 'Broken' } });
     if (!ada.ok) throw new Error(ada.message);
     // Reading the outbox fails twice, as IndexedDB does when the device's storage breaks, then works again.
-    const broken = new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
+    const broken = new DOMException(
+      'The operation failed for reasons unrelated to the database itself.',
+      'UnknownError',
+    );
     const reads = vi.spyOn(kiosk.db.outbox, 'toArray').mockRejectedValueOnce(broken).mockRejectedValueOnce(broken);
 
     network.setOnline(true);

@@ -23,14 +23,17 @@ vi.mock('../../kiosk/src/sync/schedule', async (importOriginal) => {
 const harness = kioskServerForFile();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const broken = () => new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
+const broken = () =>
+  new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
 // Half the ceiling every time: pauses of 0.5 s, 1 s, 2 s… after one, two, three failed passes in a row.
 const halfJitter = () => fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
 
 describe('the sync engine after a pass that failed', () => {
   it('pulls with its next pass when the pull itself threw, not only when the periodic pull comes round', async () => {
     const site = await buildKioskSite(harness.server);
-    const grace = await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Grace', lastName: 'Pulled' } });
+    const grace = await site.api.post(`/v1/sites/${site.siteId}/checkins/people`, {
+      person: { firstName: 'Grace', lastName: 'Pulled' },
+    });
     expect(grace.status).toBe(201);
     // The harness's periodic pull is a minute away: only the engine's own retry can bring Grace in.
     const { kiosk, platform } = openTestKiosk(harness.server, site, { retryPolicy: halfJitter() });

@@ -12,7 +12,11 @@ const HOURS = 3_600_000;
 describe('exactly once through a bad network', () => {
   it('30% of requests lost and 30% of answers lost after the server committed: still each action exactly once', async () => {
     const site = await buildKioskSite(harness.server);
-    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -8 * HOURS, random: seededRandom(7) });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
+      online: false,
+      clockOffsetMs: -8 * HOURS,
+      random: seededRandom(7),
+    });
     kiosk.start();
     const { expected, actions } = await playDay(kiosk, platform.clock, 40, 'Faulty');
 

@@ -35,13 +35,22 @@ describe('the gate: entry and exit by plate', () => {
     expect(left.status).toBe('OUT');
     await drain(kiosk);
     const [visit] = await serverVehicles(site);
-    expect(visit).toMatchObject({ status: 'OUT', licensePlate: 'gh 101 ab', entry: { at: entered.entryAt, source: 'KIOSK' }, exit: { at: left.exitAt } });
+    expect(visit).toMatchObject({
+      status: 'OUT',
+      licensePlate: 'gh 101 ab',
+      entry: { at: entered.entryAt, source: 'KIOSK' },
+      exit: { at: left.exitAt },
+    });
     await kiosk.close();
   });
 
   it('offline, an unknown plate enters and leaves; online, the server gets one visit with both times', async () => {
     const site = await buildKioskSite(harness.server);
-    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
+      mode: 'gate',
+      online: false,
+      clockOffsetMs: -3 * HOURS,
+    });
     kiosk.start();
     const entered = visitOf(await kiosk.vehicleEntry('XY 999'));
     platform.clock.shift(HOURS);
@@ -51,13 +60,20 @@ describe('the gate: entry and exit by plate', () => {
     await drain(kiosk);
     const visits = await serverVehicles(site);
     expect(visits).toHaveLength(1);
-    expect(visits[0]).toMatchObject({ status: 'OUT', vehicleId: null, entry: { at: entered.entryAt }, exit: { at: left.exitAt } });
+    expect(visits[0]).toMatchObject({
+      status: 'OUT',
+      vehicleId: null,
+      entry: { at: entered.entryAt },
+      exit: { at: left.exitAt },
+    });
     await kiosk.close();
   });
 
   it('Exit of a plate this kiosk never saw asks the server by plate, then checks the visit out through the outbox', async () => {
     const site = await buildKioskSite(harness.server);
-    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'QR 77' });
+    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
+      licensePlate: 'QR 77',
+    });
     expect(created.status).toBe(201);
     const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate' });
 
@@ -69,7 +85,9 @@ describe('the gate: entry and exit by plate', () => {
       network.setOnline(online);
       const sent = network.stats.sent;
       expect(await kiosk.vehicleExit('QR 77$'), `online: ${online}`).toMatchObject({
-        ok: false, code: 'VALIDATION_FAILED', errors: [{ path: 'licensePlate' }],
+        ok: false,
+        code: 'VALIDATION_FAILED',
+        errors: [{ path: 'licensePlate' }],
       });
       expect(network.stats.sent).toBe(sent);
     }
@@ -86,7 +104,9 @@ describe('the gate: entry and exit by plate', () => {
 
   it('a gate kiosk pulls the vehicles on site, so Exit works offline for a visit another gate let in', async () => {
     const site = await buildKioskSite(harness.server);
-    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'LM-5' });
+    const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
+      licensePlate: 'LM-5',
+    });
     const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();
     await kiosk.engine.syncNow();
@@ -106,9 +126,13 @@ describe('the gate: entry and exit by plate', () => {
     await kiosk.close();
   });
 
-  it('a vehicle that left and came back while offline syncs in order: the old visit\'s exit reaches the server before the new entry', async () => {
+  it("a vehicle that left and came back while offline syncs in order: the old visit's exit reaches the server before the new entry", async () => {
     const site = await buildKioskSite(harness.server);
-    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -3 * HOURS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
+      mode: 'gate',
+      online: false,
+      clockOffsetMs: -3 * HOURS,
+    });
     kiosk.start();
     const first = visitOf(await kiosk.vehicleEntry('RE 1'));
     platform.clock.shift(HOURS);
@@ -130,7 +154,11 @@ describe('the gate: entry and exit by plate', () => {
   it('a new entry behind a refused entry and its exit is not stuck unseen: it reaches the server, the refused one waits in Needs attention', async () => {
     const site = await buildKioskSite(harness.server);
     // The first entry is more than 7 days old when it arrives: the server refuses it (OCCURRED_AT_OUT_OF_RANGE).
-    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false, clockOffsetMs: -8 * DAYS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
+      mode: 'gate',
+      online: false,
+      clockOffsetMs: -8 * DAYS,
+    });
     kiosk.start();
     const first = visitOf(await kiosk.vehicleEntry('RF 1'));
     platform.clock.shift(8 * DAYS - 2 * HOURS);
@@ -146,9 +174,16 @@ describe('the gate: entry and exit by plate', () => {
     // Only the first visit is left, in Needs attention with its exit behind it: nothing waits unseen.
     const refused = await attentionItems(kiosk.db);
     expect(refused).toEqual([
-      expect.objectContaining({ description: 'Entry of RF 1', waiting: 1, action: expect.objectContaining({ lastError: expect.objectContaining({ code: 'OCCURRED_AT_OUT_OF_RANGE' }) }) }),
+      expect.objectContaining({
+        description: 'Entry of RF 1',
+        waiting: 1,
+        action: expect.objectContaining({ lastError: expect.objectContaining({ code: 'OCCURRED_AT_OUT_OF_RANGE' }) }),
+      }),
     ]);
-    expect((await kiosk.db.outbox.toArray()).map((action) => [action.visitId, action.kind])).toEqual([[first.visitId, 'VEHICLE_ENTRY'], [first.visitId, 'VEHICLE_EXIT']]);
+    expect((await kiosk.db.outbox.toArray()).map((action) => [action.visitId, action.kind])).toEqual([
+      [first.visitId, 'VEHICLE_ENTRY'],
+      [first.visitId, 'VEHICLE_EXIT'],
+    ]);
     const report = await kiosk.discard(refused[0]?.action.seq ?? -1);
     expect(report?.message).toBe('Discarded Entry of RF 1 and 1 later action that depended on it.');
     expect(await kiosk.db.outbox.count()).toBe(0);

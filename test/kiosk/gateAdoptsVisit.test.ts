@@ -12,7 +12,15 @@ import { vehicleVisits } from '../../kiosk/src/data/visitKinds';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import type { FetchLike } from '../../kiosk/src/platform/platform';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
-import { type KioskSite, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverVehicles, testRetryPolicy } from './harness';
+import {
+  type KioskSite,
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  openTestKiosk,
+  serverVehicles,
+  testRetryPolicy,
+} from './harness';
 
 // Two gates of one site. A car came in through gate A (the server has its open visit); gate B is offline and
 // has not pulled it, so when the car leaves through gate B the guard's Entry (a scanner's mistake) makes a
@@ -87,12 +95,17 @@ async function twinPulledBeforePush(site: KioskSite, plate: string) {
   const gateB = offlineGateB(site, undefined, 1);
   const local = visitOf(await gateB.kiosk.vehicleEntry(plate.replace('-', ' ')));
   const now = gateB.platform.clock.now();
-  await applySnapshot(gateB.kiosk.db, vehicleVisits, { siteId: site.siteId, items: await serverVehicles(site), startedAt: now, now });
+  await applySnapshot(gateB.kiosk.db, vehicleVisits, {
+    siteId: site.siteId,
+    items: await serverVehicles(site),
+    startedAt: now,
+    now,
+  });
   return { ...gateB, fromGateA, local };
 }
 
 describe('a gate that recorded an Entry for a car another gate let in', () => {
-  it('takes the refused Entry\'s visit to be the server\'s: the Exit closes the visit from gate A, nothing waits', async () => {
+  it("takes the refused Entry's visit to be the server's: the Exit closes the visit from gate A, nothing waits", async () => {
     const site = await buildKioskSite(harness.server);
     const fromGateA = await enteredAtGateA(site, 'GA-100 B');
     const { kiosk, platform, network } = offlineGateB(site);
@@ -110,7 +123,12 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
 
     const onServer = await serverVehicles(site);
     expect(onServer).toHaveLength(1);
-    expect(onServer[0]).toMatchObject({ checkinId: fromGateA.checkinId, status: 'OUT', entry: { at: fromGateA.entry.at }, exit: { at: left.exitAt } });
+    expect(onServer[0]).toMatchObject({
+      checkinId: fromGateA.checkinId,
+      status: 'OUT',
+      entry: { at: fromGateA.entry.at },
+      exit: { at: left.exitAt },
+    });
     expect(await kiosk.db.outbox.toArray()).toEqual([]);
     expect(await attentionItems(kiosk.db)).toEqual([]);
     // The guard's On site list no longer has the car.
@@ -127,7 +145,9 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     platform.clock.shift(30 * 60_000);
     visitOf(await kiosk.vehicleExit('GA 500 B'));
     // ...and now it is back, let in by another gate: the server's open visit began after gate B's Entry.
-    const back = await site.api.post<{ checkinId: number }>(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'GA 500 B' });
+    const back = await site.api.post<{ checkinId: number }>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
+      licensePlate: 'GA 500 B',
+    });
     expect(back.status).toBe(201);
 
     network.setOnline(true);
@@ -138,11 +158,15 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     expect((await kiosk.db.outbox.toArray()).map((action) => action.kind)).toEqual(['VEHICLE_ENTRY', 'VEHICLE_EXIT']);
     const onServer = await serverVehicles(site);
     expect(onServer).toHaveLength(1);
-    expect(onServer[0]).toMatchObject({ checkinId: back.body.checkinId, status: expect.stringMatching(/^(IN|PENDING)$/), exit: null });
+    expect(onServer[0]).toMatchObject({
+      checkinId: back.body.checkinId,
+      status: expect.stringMatching(/^(IN|PENDING)$/),
+      exit: null,
+    });
     await kiosk.close();
   });
 
-  it('an Entry alone (pressed by mistake) leaves the gate showing the server\'s visit: IN since gate A let it in', async () => {
+  it("an Entry alone (pressed by mistake) leaves the gate showing the server's visit: IN since gate A let it in", async () => {
     const site = await buildKioskSite(harness.server);
     const fromGateA = await enteredAtGateA(site, 'GA-200 B');
     const { kiosk, network } = offlineGateB(site);
@@ -159,7 +183,9 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     expect(onSite.map((visit) => [visit.visitId, visit.serverId, visit.status, visit.entryAt])).toEqual([
       [local.visitId, fromGateA.checkinId, 'IN', fromGateA.entry.at],
     ]);
-    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([[fromGateA.checkinId, 'IN']]);
+    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([
+      [fromGateA.checkinId, 'IN'],
+    ]);
     await kiosk.close();
   });
 
@@ -167,7 +193,10 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     const site = await buildKioskSite(harness.server);
     const { kiosk, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-400 B');
     // Until the push, gate B shows the car twice: its own Entry (PENDING) and the visit from gate A.
-    expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.serverId ?? local.visitId)).toEqual([local.visitId, fromGateA.checkinId]);
+    expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.serverId ?? local.visitId)).toEqual([
+      local.visitId,
+      fromGateA.checkinId,
+    ]);
 
     network.setOnline(true);
     kiosk.start();
@@ -176,11 +205,13 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     expect(await kiosk.db.outbox.toArray()).toEqual([]);
     expect(await attentionItems(kiosk.db)).toEqual([]);
     const onSite = await vehiclesOnSite(kiosk.db, site.siteId);
-    expect(onSite.map((visit) => [visit.visitId, visit.serverId, visit.status])).toEqual([[local.visitId, fromGateA.checkinId, 'IN']]);
+    expect(onSite.map((visit) => [visit.visitId, visit.serverId, visit.status])).toEqual([
+      [local.visitId, fromGateA.checkinId, 'IN'],
+    ]);
     await kiosk.close();
   });
 
-  it('a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin\'s Exit goes', async () => {
+  it("a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin's Exit goes", async () => {
     const site = await buildKioskSite(harness.server);
     const { kiosk, platform, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-600 B');
     const twin = await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first();
@@ -195,9 +226,14 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
     await drain(kiosk);
 
     // The twin's Exit closed the server's visit; the refused Entry is a person's to settle, not adopted.
-    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([[fromGateA.checkinId, 'OUT']]);
+    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([
+      [fromGateA.checkinId, 'OUT'],
+    ]);
     expect(await attentionItems(kiosk.db)).toEqual([
-      expect.objectContaining({ description: 'Entry of GA 600 B', action: expect.objectContaining({ visitId: local.visitId }) }),
+      expect.objectContaining({
+        description: 'Entry of GA 600 B',
+        action: expect.objectContaining({ visitId: local.visitId }),
+      }),
     ]);
     expect((await kiosk.db.vehicles.get(local.visitId))?.serverId).toBeUndefined();
     expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.visitId)).not.toContain(twin.visitId);
@@ -207,32 +243,47 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   const notThatVisit: Array<[string, (problem: Record<string, unknown>) => Record<string, unknown>]> = [
     // A token that cannot view where the car is gets the refusal without the visit.
     ['without `current`', ({ current: _current, ...rest }) => rest],
-    ['with `current` at another site', (problem) => ({ ...problem, current: { ...(problem.current as object), siteId: 999_999 } })],
-    ['with `current` of another plate', (problem) => ({ ...problem, current: { ...(problem.current as object), licensePlate: 'OTHER 1' } })],
+    [
+      'with `current` at another site',
+      (problem) => ({ ...problem, current: { ...(problem.current as object), siteId: 999_999 } }),
+    ],
+    [
+      'with `current` of another plate',
+      (problem) => ({ ...problem, current: { ...(problem.current as object), licensePlate: 'OTHER 1' } }),
+    ],
   ];
 
-  it.each(notThatVisit)('a refusal %s is for a person: the Entry waits in Needs attention with the Exit behind it', async (_name, rewrite) => {
-    const site = await buildKioskSite(harness.server);
-    const fromGateA = await enteredAtGateA(site, 'GA-300 B');
-    const { kiosk, platform, network } = offlineGateB(site, rewrite);
-    kiosk.start();
-    const local = visitOf(await kiosk.vehicleEntry('GA 300 B'));
-    platform.clock.shift(30 * 60_000);
-    visitOf(await kiosk.vehicleExit('GA 300 B'));
+  it.each(notThatVisit)(
+    'a refusal %s is for a person: the Entry waits in Needs attention with the Exit behind it',
+    async (_name, rewrite) => {
+      const site = await buildKioskSite(harness.server);
+      const fromGateA = await enteredAtGateA(site, 'GA-300 B');
+      const { kiosk, platform, network } = offlineGateB(site, rewrite);
+      kiosk.start();
+      const local = visitOf(await kiosk.vehicleEntry('GA 300 B'));
+      platform.clock.shift(30 * 60_000);
+      visitOf(await kiosk.vehicleExit('GA 300 B'));
 
-    network.setOnline(true);
-    await drain(kiosk);
+      network.setOnline(true);
+      await drain(kiosk);
 
-    const refused = await attentionItems(kiosk.db);
-    expect(refused).toEqual([
-      expect.objectContaining({ description: 'Entry of GA 300 B', waiting: 1, action: expect.objectContaining({ lastError: expect.objectContaining({ code: 'VEHICLE_ALREADY_ON_SITE' }) }) }),
-    ]);
-    expect((await kiosk.db.outbox.toArray()).map((action) => [action.visitId, action.kind])).toEqual([
-      [local.visitId, 'VEHICLE_ENTRY'],
-      [local.visitId, 'VEHICLE_EXIT'],
-    ]);
-    expect((await kiosk.db.vehicles.get(local.visitId))?.serverId).toBeUndefined();
-    expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([[fromGateA.checkinId, 'IN']]);
-    await kiosk.close();
-  });
+      const refused = await attentionItems(kiosk.db);
+      expect(refused).toEqual([
+        expect.objectContaining({
+          description: 'Entry of GA 300 B',
+          waiting: 1,
+          action: expect.objectContaining({ lastError: expect.objectContaining({ code: 'VEHICLE_ALREADY_ON_SITE' }) }),
+        }),
+      ]);
+      expect((await kiosk.db.outbox.toArray()).map((action) => [action.visitId, action.kind])).toEqual([
+        [local.visitId, 'VEHICLE_ENTRY'],
+        [local.visitId, 'VEHICLE_EXIT'],
+      ]);
+      expect((await kiosk.db.vehicles.get(local.visitId))?.serverId).toBeUndefined();
+      expect((await serverVehicles(site)).map((visit) => [visit.checkinId, visit.status])).toEqual([
+        [fromGateA.checkinId, 'IN'],
+      ]);
+      await kiosk.close();
+    },
+  );
 });

@@ -67,7 +67,11 @@ export function openTestKiosk(
     siteId: site.siteId,
     mode: options.mode ?? 'visitor',
     requestTimeoutMs: 10_000,
-    sync: { retryPolicy: options.retryPolicy ?? testRetryPolicy(), concurrency: options.concurrency ?? 4, pullIntervalMs: 60_000 },
+    sync: {
+      retryPolicy: options.retryPolicy ?? testRetryPolicy(),
+      concurrency: options.concurrency ?? 4,
+      pullIntervalMs: 60_000,
+    },
   });
   return { kiosk, platform, network, databaseName };
 }
@@ -111,8 +115,10 @@ async function readAll<T>(api: ApiClient, path: string): Promise<T[]> {
 }
 
 /** Every person check-in of the site, whatever its status, as the server has it. */
-export const serverPeople = (site: KioskSite) => readAll<PersonCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/people`);
-export const serverVehicles = (site: KioskSite) => readAll<VehicleCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/vehicles`);
+export const serverPeople = (site: KioskSite) =>
+  readAll<PersonCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/people`);
+export const serverVehicles = (site: KioskSite) =>
+  readAll<VehicleCheckin>(site.api, `/v1/sites/${site.siteId}/checkins/vehicles`);
 
 /** What Needs attention lists now, read once from its live query. */
 export function attentionOf(kiosk: Pick<Kiosk, 'needsAttention'>): Promise<AttentionItem[]> {

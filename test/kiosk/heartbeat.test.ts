@@ -36,7 +36,7 @@ describe('heartbeat scheduling', () => {
     const clock = manualClock();
     let link = true;
     let beats = 0;
-    const beat = async (): Promise<HeartbeatAnswer> => (beats += 1, 'sent');
+    const beat = async (): Promise<HeartbeatAnswer> => ((beats += 1), 'sent');
     const heartbeat = scheduleHeartbeat({ clock, beat, hasLink: () => link, isRevoked: () => false });
     await settle();
     expect(beats).toBe(1);
@@ -57,7 +57,12 @@ describe('heartbeat scheduling', () => {
     const answers: HeartbeatAnswer[] = ['failed', 'notAKiosk'];
     const clock = manualClock();
     let beats = 0;
-    scheduleHeartbeat({ clock, beat: async () => (beats += 1, answers.shift() ?? 'sent'), hasLink: () => true, isRevoked: () => false });
+    scheduleHeartbeat({
+      clock,
+      beat: async () => ((beats += 1), answers.shift() ?? 'sent'),
+      hasLink: () => true,
+      isRevoked: () => false,
+    });
     await settle();
     expect(clock.fire()).toBe(true);
     await settle();
@@ -67,7 +72,12 @@ describe('heartbeat scheduling', () => {
     const revokedClock = manualClock();
     let revoked = false;
     let revokedBeats = 0;
-    scheduleHeartbeat({ clock: revokedClock, beat: async () => (revokedBeats += 1, 'sent'), hasLink: () => true, isRevoked: () => revoked });
+    scheduleHeartbeat({
+      clock: revokedClock,
+      beat: async () => ((revokedBeats += 1), 'sent'),
+      hasLink: () => true,
+      isRevoked: () => revoked,
+    });
     await settle();
     revoked = true;
     expect(revokedClock.fire()).toBe(true);
@@ -78,11 +88,16 @@ describe('heartbeat scheduling', () => {
 });
 
 describe('the kiosk heartbeat', () => {
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const problem = (status: number, code: string) =>
-    new Response(JSON.stringify({ type: 'urn:x', title: code, status, detail: code, code, instance: '/', requestId: 'r' }), {
-      status, headers: { 'Content-Type': 'application/problem+json' },
-    });
+    new Response(
+      JSON.stringify({ type: 'urn:x', title: code, status, detail: code, code, instance: '/', requestId: 'r' }),
+      {
+        status,
+        headers: { 'Content-Type': 'application/problem+json' },
+      },
+    );
 
   it('reports the pending and needs-attention counts and the app version; a 404 stops it silently', async () => {
     const beats: unknown[] = [];
@@ -98,8 +113,15 @@ describe('the kiosk heartbeat', () => {
     };
     const errors: unknown[] = [];
     const kiosk = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch }) }), databaseName: `heartbeat-${randomUUID()}`, databaseOptions: { indexedDB, IDBKeyRange },
-      serverUrl: 'http://stub.invalid', token: 'ck_kiosk', siteId: 1, mode: 'visitor', heartbeat: { intervalMs: 50 }, sync: { onError: (error) => errors.push(error) },
+      platform: testPlatform({ network: testNetwork({ fetch }) }),
+      databaseName: `heartbeat-${randomUUID()}`,
+      databaseOptions: { indexedDB, IDBKeyRange },
+      serverUrl: 'http://stub.invalid',
+      token: 'ck_kiosk',
+      siteId: 1,
+      mode: 'visitor',
+      heartbeat: { intervalMs: 50 },
+      sync: { onError: (error) => errors.push(error) },
     });
     await kiosk.checkIn({ person: { firstName: 'Pat', lastName: 'Pending' } });
     kiosk.start();
@@ -120,8 +142,13 @@ describe('the kiosk heartbeat', () => {
     const urls: string[] = [];
     const fetch = async (url: string): Promise<Response> => (urls.push(url), json(200, { data: [], nextCursor: null }));
     const kiosk = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch }) }), databaseName: `heartbeat-${randomUUID()}`, databaseOptions: { indexedDB, IDBKeyRange },
-      serverUrl: 'http://stub.invalid', token: 'ck_kiosk', siteId: 1, mode: 'visitor',
+      platform: testPlatform({ network: testNetwork({ fetch }) }),
+      databaseName: `heartbeat-${randomUUID()}`,
+      databaseOptions: { indexedDB, IDBKeyRange },
+      serverUrl: 'http://stub.invalid',
+      token: 'ck_kiosk',
+      siteId: 1,
+      mode: 'visitor',
     });
     kiosk.start();
     await kiosk.engine.syncNow();

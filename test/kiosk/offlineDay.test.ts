@@ -3,7 +3,15 @@ import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../kiosk/src/sync/status';
 import { expectServerToMatch, playDay } from './day';
-import { type KioskSite, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
+import {
+  type KioskSite,
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  openTestKiosk,
+  serverPeople,
+  until,
+} from './harness';
 
 const harness = kioskServerForFile();
 
@@ -16,7 +24,10 @@ describe('a day offline, then online', () => {
   });
 
   it('confirms every action at once offline, then gives the server exactly those visits, breaks and checkouts at their times', async () => {
-    const { kiosk, platform, network } = openTestKiosk(harness.server, site, { online: false, clockOffsetMs: -10 * HOURS });
+    const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
+      online: false,
+      clockOffsetMs: -10 * HOURS,
+    });
     const statuses: SyncStatus[] = [];
     const stop = kiosk.status.subscribe((status) => statuses.push(status));
     kiosk.start();

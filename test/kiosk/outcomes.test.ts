@@ -18,15 +18,37 @@ describe('outcomes written by a sync pass', () => {
     // Meanwhile another pass took it further: a refusal, then a Retry that gave it a new key.
     await db.outbox.update(sent.seq, { key: 'key-of-the-retry', state: 'QUEUED', attempts: 0 });
     await recordRetry(db, sent, error, Date.now() + 60_000);
-    await recordAttention(db, personVisits, sent, { status: 422, code: 'VALIDATION_FAILED', message: 'old answer' }, undefined, Date.now());
-    expect(await db.outbox.get(sent.seq)).toMatchObject({ key: 'key-of-the-retry', state: 'QUEUED', attempts: 0, lastError: null });
+    await recordAttention(
+      db,
+      personVisits,
+      sent,
+      { status: 422, code: 'VALIDATION_FAILED', message: 'old answer' },
+      undefined,
+      Date.now(),
+    );
+    expect(await db.outbox.get(sent.seq)).toMatchObject({
+      key: 'key-of-the-retry',
+      state: 'QUEUED',
+      attempts: 0,
+      lastError: null,
+    });
 
     // For the attempt it is for, each is written.
     const current = (await db.outbox.get(sent.seq))!;
     await recordRetry(db, current, error, Date.now() + 60_000);
     expect(await db.outbox.get(sent.seq)).toMatchObject({ attempts: 1, lastError: error });
-    await recordAttention(db, personVisits, current, { status: 422, code: 'VALIDATION_FAILED', message: 'refused' }, undefined, Date.now());
-    expect(await db.outbox.get(sent.seq)).toMatchObject({ state: 'ATTENTION', lastError: { code: 'VALIDATION_FAILED' } });
+    await recordAttention(
+      db,
+      personVisits,
+      current,
+      { status: 422, code: 'VALIDATION_FAILED', message: 'refused' },
+      undefined,
+      Date.now(),
+    );
+    expect(await db.outbox.get(sent.seq)).toMatchObject({
+      state: 'ATTENTION',
+      lastError: { code: 'VALIDATION_FAILED' },
+    });
     db.close();
   });
 });

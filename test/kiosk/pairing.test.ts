@@ -52,13 +52,19 @@ describe('pairing with a code', () => {
     // Typed as a person may: lower case, with a dash; the address as the start banner prints it.
     const typed = `${pairingCode.slice(0, 4).toLowerCase()}-${pairingCode.slice(4)}`;
     const result = await pairWithCode(db, { serverUrl: `${server.baseUrl}/v1`, code: typed }, deps);
-    expect(result).toMatchObject({ ok: true, settings: { serverUrl: `${server.baseUrl}/v1`, siteId: yard, mode: 'gate', kioskName: `Kiosk ${yard}` } });
+    expect(result).toMatchObject({
+      ok: true,
+      settings: { serverUrl: `${server.baseUrl}/v1`, siteId: yard, mode: 'gate', kioskName: `Kiosk ${yard}` },
+    });
     const saved = await readSettings(db);
     expect(saved?.token).toMatch(/^ck_/);
     // The token works: the kiosk sees its site.
     expect((await apiClient(server.baseUrl, saved?.token).get(`/v1/sites/${yard}`)).status).toBe(200);
 
-    expect(await pairWithCode(device(), { serverUrl: server.baseUrl, code: pairingCode }, deps)).toEqual({ ok: false, message: PAIRING_CODE_INVALID_WORDS });
+    expect(await pairWithCode(device(), { serverUrl: server.baseUrl, code: pairingCode }, deps)).toEqual({
+      ok: false,
+      message: PAIRING_CODE_INVALID_WORDS,
+    });
   });
 
   it('with actions pending, pairs again for the same site but not for another, and says why', async () => {
@@ -66,13 +72,16 @@ describe('pairing with a code', () => {
     const { lobby, yard, code } = await account();
     const db = device();
     expect((await pairWithCode(db, { serverUrl: server.baseUrl, code: await code(lobby) }, deps)).ok).toBe(true);
-    await checkIn({ db, now: () => Date.now(), randomUUID }, lobby, { person: { firstName: 'Pat', lastName: 'Pending' } });
+    await checkIn({ db, now: () => Date.now(), randomUUID }, lobby, {
+      person: { firstName: 'Pat', lastName: 'Pending' },
+    });
     const before = await readSettings(db);
 
     const elsewhere = await pairWithCode(db, { serverUrl: server.baseUrl, code: await code(yard) }, deps);
     expect(elsewhere).toEqual({
       ok: false,
-      message: 'This code pairs the kiosk with another site or server, but 1 action is not synced yet. Ask a manager for a new code for this kiosk\'s site.',
+      message:
+        "This code pairs the kiosk with another site or server, but 1 action is not synced yet. Ask a manager for a new code for this kiosk's site.",
     });
     expect(await readSettings(db)).toEqual(before);
 
@@ -85,13 +94,16 @@ describe('pairing with a code', () => {
   it('says what is missing or wrong in words, before and after asking the server', async () => {
     const db = device();
     expect(await pairWithCode(db, { serverUrl: 'gatehouse.example', code: 'ABCD2345' }, deps)).toEqual({
-      ok: false, message: 'Please give the server address, as https://gatehouse.example.com.',
+      ok: false,
+      message: 'Please give the server address, as https://gatehouse.example.com.',
     });
     expect(await pairWithCode(db, { serverUrl: harness.server.baseUrl, code: ' - ' }, deps)).toEqual({
-      ok: false, message: 'Please give the pairing code shown in the console.',
+      ok: false,
+      message: 'Please give the pairing code shown in the console.',
     });
     expect(await pairWithCode(db, { serverUrl: 'http://127.0.0.1:9', code: 'ABCD2345' }, deps)).toEqual({
-      ok: false, message: 'Cannot reach http://127.0.0.1:9. Check the address and the network.',
+      ok: false,
+      message: 'Cannot reach http://127.0.0.1:9. Check the address and the network.',
     });
     expect(await readSettings(db)).toBeUndefined();
   });

@@ -11,18 +11,26 @@ describe('the Pairing code field', () => {
     expect(readPairingInput(text)).toEqual({ serverUrl: 'https://gatehouse.example.com:8443', code: 'ABCD2345' });
     // As a scanner may send it: spaces around, the scheme in capitals, a code in lower case with a dash.
     expect(readPairingInput('  GATEHOUSE://pair?server=http%3A%2F%2F10.0.0.5%3A3000&code=abcd-2345\n')).toEqual({
-      serverUrl: 'http://10.0.0.5:3000', code: 'ABCD2345',
+      serverUrl: 'http://10.0.0.5:3000',
+      code: 'ABCD2345',
     });
     // Scanned into a field that already held something typed: the scan wins.
-    expect(readPairingInput(`WXYZ${pairingLink('https://g.example', 'EFGH6789')}`)).toEqual({ serverUrl: 'https://g.example', code: 'EFGH6789' });
+    expect(readPairingInput(`WXYZ${pairingLink('https://g.example', 'EFGH6789')}`)).toEqual({
+      serverUrl: 'https://g.example',
+      code: 'EFGH6789',
+    });
   });
 
   it('keeps anything else as the code typed, leaving the server address alone', () => {
     expect(readPairingInput('abcd 2345')).toEqual({ code: 'abcd 2345' });
     expect(readPairingInput('')).toEqual({ code: '' });
     // Half-way through a scan (no code yet), or another app's link: not a pairing, nothing taken from it.
-    expect(readPairingInput('gatehouse://pair?server=https%3A%2F%2Fg.example')).toEqual({ code: 'gatehouse://pair?server=https%3A%2F%2Fg.example' });
-    expect(readPairingInput('https://g.example/pair?server=x&code=ABCD2345')).toEqual({ code: 'https://g.example/pair?server=x&code=ABCD2345' });
+    expect(readPairingInput('gatehouse://pair?server=https%3A%2F%2Fg.example')).toEqual({
+      code: 'gatehouse://pair?server=https%3A%2F%2Fg.example',
+    });
+    expect(readPairingInput('https://g.example/pair?server=x&code=ABCD2345')).toEqual({
+      code: 'https://g.example/pair?server=x&code=ABCD2345',
+    });
   });
 
   it('says how long to wait after too many wrong codes, in whole minutes', () => {

@@ -22,15 +22,15 @@ async function cameBack(plate: string) {
 const kinds = async (db: KioskDatabase) => (await sendableHeads(db)).map((head) => head.kind);
 
 describe('which visit heads may go now (plate order)', () => {
-  it('a new entry waits while the plate\'s earlier visit still has a queued action, then goes', async () => {
+  it("a new entry waits while the plate's earlier visit still has a queued action, then goes", async () => {
     const { db, first } = await cameBack('PO 1');
     expect(await kinds(db)).toEqual(['VEHICLE_ENTRY']);
     // The first visit's entry acknowledged: its exit is now the head; the new entry still waits.
     const [entry] = await db.outbox.where('visitId').equals(first).sortBy('seq');
-    await db.outbox.delete(entry!.seq!);
+    await db.outbox.delete(entry!.seq);
     expect(await kinds(db)).toEqual(['VEHICLE_EXIT']);
     const [exit] = await db.outbox.where('visitId').equals(first).toArray();
-    await db.outbox.delete(exit!.seq!);
+    await db.outbox.delete(exit!.seq);
     expect(await kinds(db)).toEqual(['VEHICLE_ENTRY']);
     db.close();
   });
@@ -39,18 +39,24 @@ describe('which visit heads may go now (plate order)', () => {
     const { db, first, second } = await cameBack('PO 2');
     await db.outbox.where('visitId').equals(first).modify({ state: 'ATTENTION' });
     const heads = await sendableHeads(db);
-    expect(heads.map((head) => [head.visitId, head.kind])).toEqual([[first, 'VEHICLE_ENTRY'], [second, 'VEHICLE_ENTRY']]);
+    expect(heads.map((head) => [head.visitId, head.kind])).toEqual([
+      [first, 'VEHICLE_ENTRY'],
+      [second, 'VEHICLE_ENTRY'],
+    ]);
     db.close();
   });
 
-  it('an exit queued behind its refused entry does not hold the plate\'s new entry back; a Retry of the entry puts it back in line', async () => {
+  it("an exit queued behind its refused entry does not hold the plate's new entry back; a Retry of the entry puts it back in line", async () => {
     const { db, first, second } = await cameBack('PO 5');
     const [entry, exit] = await db.outbox.where('visitId').equals(first).sortBy('seq');
     // The server refused the first entry: its exit stays queued behind it, and cannot go until a person acts.
     await db.outbox.update(entry!.seq, { state: 'ATTENTION' });
     expect(exit).toMatchObject({ kind: 'VEHICLE_EXIT', state: 'QUEUED' });
     const heads = await sendableHeads(db);
-    expect(heads.map((head) => [head.visitId, head.kind])).toEqual([[first, 'VEHICLE_ENTRY'], [second, 'VEHICLE_ENTRY']]);
+    expect(heads.map((head) => [head.visitId, head.kind])).toEqual([
+      [first, 'VEHICLE_ENTRY'],
+      [second, 'VEHICLE_ENTRY'],
+    ]);
     // Retried, the first visit is on its way again: the new entry waits for its entry and exit, in order.
     await db.outbox.update(entry!.seq, { state: 'QUEUED' });
     expect((await sendableHeads(db)).map((head) => head.visitId)).toEqual([first]);
@@ -66,10 +72,16 @@ describe('which visit heads may go now (plate order)', () => {
       { status: null, code: 'OCCURRED_AT_IN_FUTURE', message: 'Clock' },
     ]) {
       await db.outbox.update(entry!.seq, { state: 'ATTENTION', lastError });
-      expect((await sendableHeads(db)).map((head) => head.visitId), lastError.code).toEqual([first]);
+      expect(
+        (await sendableHeads(db)).map((head) => head.visitId),
+        lastError.code,
+      ).toEqual([first]);
     }
     // Final for that entry (refused as invalid): the new entry goes.
-    await db.outbox.update(entry!.seq, { state: 'ATTENTION', lastError: { status: 422, code: 'VALIDATION_FAILED', message: 'Bad plate' } });
+    await db.outbox.update(entry!.seq, {
+      state: 'ATTENTION',
+      lastError: { status: 422, code: 'VALIDATION_FAILED', message: 'Bad plate' },
+    });
     expect(await sendableHeads(db)).toHaveLength(2);
     db.close();
   });

@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import type { PersonVisit } from '../../kiosk/src/data/types';
 import { seededRandom } from '../../kiosk/src/platform/testPlatform';
 import { expectServerToMatch } from './day';
-import { type KioskSite, type TestKiosk, buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
+import {
+  type KioskSite,
+  type TestKiosk,
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  openTestKiosk,
+  serverPeople,
+} from './harness';
 
 const harness = kioskServerForFile();
 
@@ -26,9 +34,16 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Command>({ type: 'checkIn' }) },
   {
     weight: 8,
-    arbitrary: fc.record({ type: fc.constant('step' as const), step: fc.constantFrom('startBreak' as const, 'endBreak' as const, 'checkOut' as const), who: fc.nat(40) }),
+    arbitrary: fc.record({
+      type: fc.constant('step' as const),
+      step: fc.constantFrom('startBreak' as const, 'endBreak' as const, 'checkOut' as const),
+      who: fc.nat(40),
+    }),
   },
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 60 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ type: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 60 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('online' as const), online: fc.boolean() }) },
   { weight: 2, arbitrary: faultsArb.map((faults): Command => ({ type: 'faults', ...faults })) },
   { weight: 2, arbitrary: fc.constant<Command>({ type: 'sync' }) },
@@ -97,10 +112,18 @@ async function run(site: KioskSite, commands: Command[], seed: number, initialFa
     const onServer = await serverPeople(site);
     expectServerToMatch(onServer, new Map(visits.map((visit) => [visit.person.firstName, visit])));
     // And the kiosk's own view of who is on site is the server's.
-    const local = (await kiosk.findPeople('')).map((visit) => ({ id: visit.serverId, status: visit.status, breaks: visit.breaks }));
+    const local = (await kiosk.findPeople('')).map((visit) => ({
+      id: visit.serverId,
+      status: visit.status,
+      breaks: visit.breaks,
+    }));
     const remote = onServer
       .filter((checkin) => checkin.status !== 'OUT')
-      .map((checkin) => ({ id: checkin.checkinId, status: checkin.status, breaks: checkin.breaks.map(({ startedAt, endedAt }) => ({ startedAt, endedAt })) }));
+      .map((checkin) => ({
+        id: checkin.checkinId,
+        status: checkin.status,
+        breaks: checkin.breaks.map(({ startedAt, endedAt }) => ({ startedAt, endedAt })),
+      }));
     const byId = (a: { id: number | undefined }, b: { id: number | undefined }) => (a.id ?? 0) - (b.id ?? 0);
     expect(local.sort(byId)).toEqual(remote.sort(byId));
   } finally {

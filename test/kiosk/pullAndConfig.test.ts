@@ -8,7 +8,15 @@ import { pullPeople } from '../../kiosk/src/sync/pull';
 import { ackWriter } from '../../kiosk/src/sync/ackWriter';
 import { pushOutbox } from '../../kiosk/src/sync/push';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { type KioskSite, buildKioskSite, kioskServerForFile, openTestKiosk, serverPeople, testRetryPolicy, until } from './harness';
+import {
+  type KioskSite,
+  buildKioskSite,
+  kioskServerForFile,
+  openTestKiosk,
+  serverPeople,
+  testRetryPolicy,
+  until,
+} from './harness';
 
 const harness = kioskServerForFile();
 
@@ -19,12 +27,24 @@ const push = (kiosk: Kiosk, now: () => number) => {
   const acks = ackWriter(kiosk.db, now, (error) => {
     throw error;
   });
-  return pushOutbox({ db: kiosk.db, api: kiosk.api, now, policy: testRetryPolicy(), concurrency: 2, isStopped: () => false, onReachability: () => {}, acks });
+  return pushOutbox({
+    db: kiosk.db,
+    api: kiosk.api,
+    now,
+    policy: testRetryPolicy(),
+    concurrency: 2,
+    isStopped: () => false,
+    onReachability: () => {},
+    acks,
+  });
 };
-const pull = (kiosk: Kiosk, now: () => number) => pullPeople({ db: kiosk.db, api: kiosk.api, now, onReachability: () => {} }, kiosk.siteId);
+const pull = (kiosk: Kiosk, now: () => number) =>
+  pullPeople({ db: kiosk.db, api: kiosk.api, now, onReachability: () => {} }, kiosk.siteId);
 
 async function integratorCheckIn(site: KioskSite, firstName: string): Promise<PersonCheckin> {
-  const response = await site.api.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName, lastName: 'Elsewhere' } });
+  const response = await site.api.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, {
+    person: { firstName, lastName: 'Elsewhere' },
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -70,7 +90,9 @@ describe('pull: the server state of the site refreshes the local view without lo
     await until(async () => ((await kiosk.db.outbox.get(1))?.nextAttemptAt ?? 0) <= now());
     await push(kiosk, now);
     const [onServer] = await serverPeople(site);
-    expect(await kiosk.findPeople('dan')).toMatchObject([{ visitId: dan.value.visitId, serverId: onServer?.checkinId }]);
+    expect(await kiosk.findPeople('dan')).toMatchObject([
+      { visitId: dan.value.visitId, serverId: onServer?.checkinId },
+    ]);
     await kiosk.close();
   });
 });
@@ -86,7 +108,9 @@ describe('site configuration: cached 5 minutes, served however old while offline
     expect((await kiosk.siteConfig())?.config).toEqual(first?.config);
     expect(network.stats.sent).toBe(sent);
 
-    const fields = [...(first?.config.fields ?? [])].map((field) => (field.name === 'company' ? { ...field, required: true } : field));
+    const fields = [...(first?.config.fields ?? [])].map((field) =>
+      field.name === 'company' ? { ...field, required: true } : field,
+    );
     await putCheckinConfig(site, fields, true);
     platform.clock.shift(2 * MINUTES);
     const changed = await kiosk.siteConfig();
@@ -109,7 +133,10 @@ describe('site configuration: cached 5 minutes, served however old while offline
     const site = await buildKioskSite(harness.server);
     const { kiosk } = openTestKiosk(harness.server, site, { online: false });
     expect(await kiosk.siteConfig()).toBeUndefined();
-    expect(await kiosk.checkIn({ person: { firstName: 'Solo' } })).toMatchObject({ ok: false, errors: [{ path: 'person.lastName' }] });
+    expect(await kiosk.checkIn({ person: { firstName: 'Solo' } })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'person.lastName' }],
+    });
     await kiosk.close();
   });
 });

@@ -34,19 +34,38 @@ function person(firstName: string, leftAt: number | null): PersonVisit {
   const exitAt = leftAt === null ? null : iso(leftAt);
   const status = leftAt === null ? 'IN' : 'OUT';
   return {
-    visitId: randomUUID(), siteId: 1, serverId: Math.floor(Math.random() * 1e9),
+    visitId: randomUUID(),
+    siteId: 1,
+    serverId: Math.floor(Math.random() * 1e9),
     person: { firstName, lastName: 'Visitor', email: `${firstName}@example.com`, phone: null, company: null },
-    hostName: null, purpose: null, status, entryAt, exitAt, breaks: [], lastEventAt: exitAt ?? entryAt,
-    predicted: 'IN', confirmed: { status, entryAt, exitAt, breaks: [], updatedAt: exitAt ?? entryAt }, syncedAt: 1,
+    hostName: null,
+    purpose: null,
+    status,
+    entryAt,
+    exitAt,
+    breaks: [],
+    lastEventAt: exitAt ?? entryAt,
+    predicted: 'IN',
+    confirmed: { status, entryAt, exitAt, breaks: [], updatedAt: exitAt ?? entryAt },
+    syncedAt: 1,
   };
 }
 
 function vehicle(plate: string, leftAt: number): VehicleVisit {
   const entryAt = iso(leftAt - HOUR);
   return {
-    visitId: randomUUID(), siteId: 1, serverId: Math.floor(Math.random() * 1e9), licensePlate: plate, plateKey: plate.replace(/\s/g, ''),
-    status: 'OUT', entryAt, exitAt: iso(leftAt), lastEventAt: iso(leftAt), predicted: 'IN',
-    confirmed: { status: 'OUT', entryAt, exitAt: iso(leftAt), updatedAt: iso(leftAt) }, syncedAt: 1,
+    visitId: randomUUID(),
+    siteId: 1,
+    serverId: Math.floor(Math.random() * 1e9),
+    licensePlate: plate,
+    plateKey: plate.replace(/\s/g, ''),
+    status: 'OUT',
+    entryAt,
+    exitAt: iso(leftAt),
+    lastEventAt: iso(leftAt),
+    predicted: 'IN',
+    confirmed: { status: 'OUT', entryAt, exitAt: iso(leftAt), updatedAt: iso(leftAt) },
+    syncedAt: 1,
   };
 }
 
@@ -56,8 +75,10 @@ describe('dropping visits that left more than 24 h ago', () => {
   it('drops synced people and vehicles that left over a day ago; keeps who is on site and who left within the day', async () => {
     const db = openDb();
     await db.people.bulkAdd([
-      person('Yesterday', NOW - 25 * HOUR), person('LastWeek', NOW - 6 * 24 * HOUR),
-      person('Recent', NOW - 23 * HOUR), person('OnSiteForDays', null),
+      person('Yesterday', NOW - 25 * HOUR),
+      person('LastWeek', NOW - 6 * 24 * HOUR),
+      person('Recent', NOW - 23 * HOUR),
+      person('OnSiteForDays', null),
     ]);
     await db.vehicles.bulkAdd([vehicle('OLD 1', NOW - 30 * HOUR), vehicle('NEW 2', NOW - HOUR)]);
 
@@ -125,10 +146,18 @@ describe('dropping visits that left more than 24 h ago', () => {
     db.close();
     const platform = testPlatform({ network: testNetwork({ online: false }) });
     const kiosk = openKiosk({
-      platform, databaseName, databaseOptions: { indexedDB, IDBKeyRange }, serverUrl: 'http://kiosk.invalid', token: 't', siteId: 1, mode: 'visitor',
+      platform,
+      databaseName,
+      databaseOptions: { indexedDB, IDBKeyRange },
+      serverUrl: 'http://kiosk.invalid',
+      token: 't',
+      siteId: 1,
+      mode: 'visitor',
     });
     kiosk.start();
-    await expect.poll(async () => (await kiosk.db.people.toArray()).map((visit) => visit.person.firstName)).toEqual(['Here']);
+    await expect
+      .poll(async () => (await kiosk.db.people.toArray()).map((visit) => visit.person.firstName))
+      .toEqual(['Here']);
     await kiosk.close();
   });
 });

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import { type PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { parseRetryAfter } from '../../shared/src/client/http';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { createMemoryLock } from '../../kiosk/src/platform/memoryLock';
@@ -74,7 +74,10 @@ describe('what is retried and what needs a person (docs/kiosk-sync.md, What happ
     ['422 IDEMPOTENCY_KEY_REUSED', problem(422, 'IDEMPOTENCY_KEY_REUSED')],
   ])('%s → Needs attention', (_name, outcome) => {
     const decision = decide(outcome, Resource);
-    expect(decision).toMatchObject({ type: 'attention', error: { status: outcome.status, code: outcome.problem.code } });
+    expect(decision).toMatchObject({
+      type: 'attention',
+      error: { status: outcome.status, code: outcome.problem.code },
+    });
   });
 
   it('401 → revoked: the action stays queued as it is, for the token of a new pairing', () => {
@@ -82,7 +85,9 @@ describe('what is retried and what needs a person (docs/kiosk-sync.md, What happ
   });
 
   it('keeps the current resource a 409 carries, so the kiosk can show the server state', () => {
-    expect(decide(problem(409, 'CHECKIN_CLOSED', { checkinId: 4 }), Resource)).toMatchObject({ current: { checkinId: 4 } });
+    expect(decide(problem(409, 'CHECKIN_CLOSED', { checkinId: 4 }), Resource)).toMatchObject({
+      current: { checkinId: 4 },
+    });
   });
 });
 
@@ -93,11 +98,22 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
   let inFlight = 0;
   let maxInFlight = 0;
   const checkin = (): z.infer<typeof PersonCheckin> => ({
-    checkinId: nextId++, siteId: 1, status: 'IN',
+    checkinId: nextId++,
+    siteId: 1,
+    status: 'IN',
     person: { firstName: 'Stub', lastName: 'Person', email: null, phone: null, company: null },
-    hostName: null, purpose: null, customFields: {}, labelIds: [],
-    entry: { source: 'KIOSK', at: '2026-11-21T09:00:00.000Z' }, exit: null, denyReason: null, breaks: [], decidedBy: null, decidedAt: null,
-    createdAt: '2026-11-21T09:00:00.000Z', updatedAt: '2026-11-21T09:00:00.000Z',
+    hostName: null,
+    purpose: null,
+    customFields: {},
+    labelIds: [],
+    entry: { source: 'KIOSK', at: '2026-11-21T09:00:00.000Z' },
+    exit: null,
+    denyReason: null,
+    breaks: [],
+    decidedBy: null,
+    decidedAt: null,
+    createdAt: '2026-11-21T09:00:00.000Z',
+    updatedAt: '2026-11-21T09:00:00.000Z',
   });
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -112,15 +128,27 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     const answer = answers.shift();
     if (!answer || answer.status < 300) return json(201, checkin());
     const code = answer.code ?? 'X';
-    return json(answer.status, { type: 'urn:x', title: code, status: answer.status, detail: code, code, instance: '/', requestId: 'r' }, answer.headers);
+    return json(
+      answer.status,
+      { type: 'urn:x', title: code, status: answer.status, detail: code, code, instance: '/', requestId: 'r' },
+      answer.headers,
+    );
   };
   return { fetch, requests, maxInFlight: () => maxInFlight };
 }
 
-function stubKiosk(fetch: ReturnType<typeof stubServer>['fetch'], options: { databaseName?: string; locks?: LockProvider } = {}) {
+function stubKiosk(
+  fetch: ReturnType<typeof stubServer>['fetch'],
+  options: { databaseName?: string; locks?: LockProvider } = {},
+) {
   const platform = testPlatform({ network: testNetwork({ fetch }), locks: options.locks });
   return openKiosk({
-    platform, databaseName: options.databaseName ?? `stub-${randomUUID()}`, serverUrl: 'http://stub.invalid', token: 't', siteId: 1, mode: 'visitor',
+    platform,
+    databaseName: options.databaseName ?? `stub-${randomUUID()}`,
+    serverUrl: 'http://stub.invalid',
+    token: 't',
+    siteId: 1,
+    mode: 'visitor',
   });
 }
 
@@ -140,7 +168,10 @@ describe('the engine against a scripted server', () => {
   });
 
   it('Retry keeps the key after an unstored refusal (404) and takes a new one after a stored one (422)', async () => {
-    const stub = stubServer([{ status: 404, code: 'NOT_FOUND' }, { status: 422, code: 'VALIDATION_FAILED' }]);
+    const stub = stubServer([
+      { status: 404, code: 'NOT_FOUND' },
+      { status: 422, code: 'VALIDATION_FAILED' },
+    ]);
     const kiosk = stubKiosk(stub.fetch);
     await kiosk.checkIn({ person: { firstName: 'Kim', lastName: 'Key' } });
     kiosk.start();

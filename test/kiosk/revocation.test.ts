@@ -3,7 +3,8 @@ import { createRevocation } from '../../kiosk/src/sync/revocation';
 
 // Which answers mean "this kiosk's token is no longer accepted" (docs/kiosk-sync.md, Pairing, heartbeat, revocation).
 
-const answer = (status: number, contentType: string) => async () => new Response('{}', { status, headers: { 'Content-Type': contentType } });
+const answer = (status: number, contentType: string) => async () =>
+  new Response('{}', { status, headers: { 'Content-Type': contentType } });
 
 describe('revocation', () => {
   it("is the API's 401 (problem+json), not a proxy's 401 page nor another refusal", async () => {
@@ -14,7 +15,10 @@ describe('revocation', () => {
     await revocation.watch(answer(403, 'application/problem+json'))('http://x/v1/sites', {});
     await revocation.watch(answer(200, 'application/json'))('http://x/v1/sites', {});
     expect(revocation.isRevoked()).toBe(false);
-    const response = await revocation.watch(answer(401, 'application/problem+json; charset=utf-8'))('http://x/v1/sites', {});
+    const response = await revocation.watch(answer(401, 'application/problem+json; charset=utf-8'))(
+      'http://x/v1/sites',
+      {},
+    );
     // The answer still reaches whoever asked, unread.
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({});

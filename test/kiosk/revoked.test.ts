@@ -12,7 +12,7 @@ const harness = kioskServerForFile();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether the kiosk says it is revoked, read once from its observable. */
-const isRevoked = (kiosk: { revoked: { subscribe(listener: (value: boolean) => void): () => void } }) => {
+const isRevoked = (kiosk: { revoked: { subscribe: (listener: (value: boolean) => void) => () => void } }) => {
   let value = false;
   kiosk.revoked.subscribe((next) => (value = next))();
   return value;
@@ -23,16 +23,26 @@ describe('a revoked kiosk', () => {
     const { server } = harness;
     const world = await buildWorld(server);
     const site = await buildSite(server, world.accountId, 'Lobby');
-    const { token: managerToken } = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['kiosks:manage'] });
+    const { token: managerToken } = await buildToken(server, {
+      accountId: world.accountId,
+      allSites: true,
+      scopes: ['kiosks:manage'],
+    });
     const manager = apiClient(server.baseUrl, managerToken);
-    const created = await manager.post<CreatedKiosk>('/v1/kiosks', { siteId: site.siteId, mode: 'visitor', name: 'Front desk' });
+    const created = await manager.post<CreatedKiosk>('/v1/kiosks', {
+      siteId: site.siteId,
+      mode: 'visitor',
+      name: 'Front desk',
+    });
     const kioskId = created.body.kiosk.kioskId;
     /** A fresh code for the kiosk, exchanged as a tablet does: the kiosk's new token (the one before stops working). */
     const pairAgain = async () => {
       const code = (await manager.post<{ pairingCode: string }>(`/v1/kiosks/${kioskId}/pairing-code`)).body.pairingCode;
       return (await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code })).body.token;
     };
-    const paired = (await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code: created.body.pairingCode })).body;
+    const paired = (
+      await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code: created.body.pairingCode })
+    ).body;
     const lobby = { siteId: site.siteId, kioskToken: paired.token, api: world.api };
     const first = openTestKiosk(server, lobby);
     const { kiosk } = first;
@@ -59,13 +69,18 @@ describe('a revoked kiosk', () => {
     // Every action stays queued, untouched: not in Needs attention, no attempt counted against it.
     const actions = await kiosk.db.outbox.toArray();
     expect(actions.map((action) => [action.kind, action.state, action.attempts, action.lastError])).toEqual([
-      ['PERSON_CHECKIN', 'QUEUED', 0, null], ['PERSON_CHECKOUT', 'QUEUED', 0, null],
+      ['PERSON_CHECKIN', 'QUEUED', 0, null],
+      ['PERSON_CHECKOUT', 'QUEUED', 0, null],
     ]);
     expect(await attentionOf(kiosk)).toEqual([]);
     await kiosk.close();
 
     // This device is paired again with a new code: a new token, the same device database.
-    const second = openTestKiosk(server, { ...lobby, kioskToken: await pairAgain() }, { databaseName: first.databaseName });
+    const second = openTestKiosk(
+      server,
+      { ...lobby, kioskToken: await pairAgain() },
+      { databaseName: first.databaseName },
+    );
     second.kiosk.start();
     await drain(second.kiosk);
     expect(await second.kiosk.db.outbox.count()).toBe(0);

@@ -18,10 +18,20 @@ afterEach(() => {
 function visit(firstName: string, status: KeptPersonStatus, siteId = 1): PersonVisit {
   const at = '2026-11-22T08:00:00.000Z';
   return {
-    visitId: randomUUID(), siteId, serverId: Math.floor(Math.random() * 1e9),
+    visitId: randomUUID(),
+    siteId,
+    serverId: Math.floor(Math.random() * 1e9),
     person: { firstName, lastName: 'Site', email: null, phone: null, company: null },
-    hostName: null, purpose: null, status, entryAt: at, exitAt: status === 'OUT' ? at : null, breaks: [], lastEventAt: at,
-    predicted: status, confirmed: { status, entryAt: at, exitAt: null, breaks: [], updatedAt: at }, syncedAt: 1,
+    hostName: null,
+    purpose: null,
+    status,
+    entryAt: at,
+    exitAt: status === 'OUT' ? at : null,
+    breaks: [],
+    lastEventAt: at,
+    predicted: status,
+    confirmed: { status, entryAt: at, exitAt: null, breaks: [], updatedAt: at },
+    syncedAt: 1,
   };
 }
 
@@ -35,15 +45,27 @@ async function siteWith(visits: PersonVisit[]): Promise<KioskDatabase> {
 describe('roll call', () => {
   it('lists everyone at the site but those who left, in statuses this kiosk knows or not (sorting before or after OUT)', async () => {
     const db = await siteWith([
-      visit('In', 'IN'), visit('Break', 'ON_BREAK'), visit('Pending', 'PENDING'), visit('Stop', 'STOP'),
+      visit('In', 'IN'),
+      visit('Break', 'ON_BREAK'),
+      visit('Pending', 'PENDING'),
+      visit('Stop', 'STOP'),
       visit('Left', 'OUT'),
       // Statuses a newer server added: below OUT, above it, and one that only starts like it.
-      visit('Away', 'AWAY'), visit('Zoned', 'ZONED'), visit('Outside', 'OUTSIDE'),
+      visit('Away', 'AWAY'),
+      visit('Zoned', 'ZONED'),
+      visit('Outside', 'OUTSIDE'),
       // Another site's people are not this site's roll call.
-      visit('Elsewhere', 'IN', 2), visit('Escorted', 'ESCORTED', 2),
+      visit('Elsewhere', 'IN', 2),
+      visit('Escorted', 'ESCORTED', 2),
     ]);
     expect((await rollCall(db, 1)).map((person) => `${person.person.firstName}:${person.status}`)).toEqual([
-      'Away:AWAY', 'Break:ON_BREAK', 'In:IN', 'Outside:OUTSIDE', 'Pending:PENDING', 'Stop:STOP', 'Zoned:ZONED',
+      'Away:AWAY',
+      'Break:ON_BREAK',
+      'In:IN',
+      'Outside:OUTSIDE',
+      'Pending:PENDING',
+      'Stop:STOP',
+      'Zoned:ZONED',
     ]);
     expect((await findPeople(db, 1, 'ou')).map((person) => person.status)).toEqual(['OUTSIDE']);
     expect((await rollCall(db, 2)).map((person) => person.status).sort()).toEqual(['ESCORTED', 'IN']);

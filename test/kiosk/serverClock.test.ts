@@ -17,15 +17,27 @@ const MINUTES = 60_000;
 /** A stub API whose clock is `skewMs` away from the device's: every answer carries its Date. */
 function stubServer(skewMs: number, contentType = 'application/json') {
   return async () => {
-    const body = contentType === 'application/json' ? JSON.stringify({ data: [], nextCursor: null }) : '<html>login</html>';
-    return new Response(body, { status: 200, headers: { 'Content-Type': contentType, Date: new Date(Date.now() + skewMs).toUTCString() } });
+    const body =
+      contentType === 'application/json' ? JSON.stringify({ data: [], nextCursor: null }) : '<html>login</html>';
+    return new Response(body, {
+      status: 200,
+      headers: { 'Content-Type': contentType, Date: new Date(Date.now() + skewMs).toUTCString() },
+    });
   };
 }
 
 async function occurredAtAfterPull(skewMs: number, contentType?: string) {
   const databaseName = `clock-${randomUUID()}`;
   const platform = testPlatform({ network: testNetwork({ fetch: stubServer(skewMs, contentType) }) });
-  const kiosk = openKiosk({ platform, databaseName, serverUrl: 'http://stub.invalid', token: 't', siteId: 1, mode: 'visitor', correctClock: true });
+  const kiosk = openKiosk({
+    platform,
+    databaseName,
+    serverUrl: 'http://stub.invalid',
+    token: 't',
+    siteId: 1,
+    mode: 'visitor',
+    correctClock: true,
+  });
   kiosk.start();
   await kiosk.engine.syncNow();
   await kiosk.engine.stop();
@@ -37,13 +49,18 @@ async function occurredAtAfterPull(skewMs: number, contentType?: string) {
 }
 
 describe('the time actions are stamped with', () => {
-  it('a device clock 10 minutes fast takes the server\'s, and keeps the correction for the next start, offline', async () => {
+  it("a device clock 10 minutes fast takes the server's, and keeps the correction for the next start, offline", async () => {
     const { databaseName, skewSeen } = await occurredAtAfterPull(-10 * MINUTES);
     expect(Math.abs(skewSeen + 10 * MINUTES)).toBeLessThan(2_500);
     // A new start with no network: the correction was kept in the database.
     const offline = openKiosk({
-      platform: testPlatform({ network: testNetwork({ online: false }) }), databaseName, serverUrl: 'http://stub.invalid', token: 't',
-      siteId: 1, mode: 'visitor', correctClock: true,
+      platform: testPlatform({ network: testNetwork({ online: false }) }),
+      databaseName,
+      serverUrl: 'http://stub.invalid',
+      token: 't',
+      siteId: 1,
+      mode: 'visitor',
+      correctClock: true,
     });
     const again = await offline.checkIn({ person: { firstName: 'Tam', lastName: 'Keeper' } });
     if (!again.ok) throw new Error(again.message);
@@ -52,12 +69,12 @@ describe('the time actions are stamped with', () => {
     await offline.close();
   });
 
-  it('a device clock days behind takes the server\'s (else every action would be refused as older than 7 days)', async () => {
+  it("a device clock days behind takes the server's (else every action would be refused as older than 7 days)", async () => {
     const { skewSeen } = await occurredAtAfterPull(9 * 24 * 60 * MINUTES);
     expect(Math.abs(skewSeen - 9 * 24 * 60 * MINUTES)).toBeLessThan(2_500);
   });
 
-  it('a clock less than a minute off is left alone, and a captive portal\'s clock is never taken', async () => {
+  it("a clock less than a minute off is left alone, and a captive portal's clock is never taken", async () => {
     expect(Math.abs((await occurredAtAfterPull(20_000)).skewSeen)).toBeLessThan(1_000);
     expect(Math.abs((await occurredAtAfterPull(-30 * MINUTES, 'text/html')).skewSeen)).toBeLessThan(1_000);
   });
@@ -149,8 +166,15 @@ describe('an action refused for a time in the future (422 OCCURRED_AT_OUT_OF_RAN
   const refusal: HttpOutcome<{ checkinId: number }> = {
     kind: 'refused',
     status: 422,
-    problem: { type: 'urn:problem:occurred-at-out-of-range', title: 'occurredAt out of range', status: 422, code: 'OCCURRED_AT_OUT_OF_RANGE',
-      detail: 'The time the event occurred is more than 5 minutes in the future.', instance: '/v1/sites/1/checkins/people', requestId: 'r' },
+    problem: {
+      type: 'urn:problem:occurred-at-out-of-range',
+      title: 'occurredAt out of range',
+      status: 422,
+      code: 'OCCURRED_AT_OUT_OF_RANGE',
+      detail: 'The time the event occurred is more than 5 minutes in the future.',
+      instance: '/v1/sites/1/checkins/people',
+      requestId: 'r',
+    },
     retryAfterMs: undefined,
   };
   const serverNowMs = Date.parse('2026-11-21T12:00:00.000Z');
@@ -164,25 +188,45 @@ describe('an action refused for a time in the future (422 OCCURRED_AT_OUT_OF_RAN
     ...overrides,
   });
 
-  it('is sent again at the device\'s own time plus the correction the answer brought', () => {
-    expect(decide(refusal, Resource, check())).toMatchObject({ type: 'restamp', occurredAt: '2026-11-21T11:40:00.000Z' });
+  it("is sent again at the device's own time plus the correction the answer brought", () => {
+    expect(decide(refusal, Resource, check())).toMatchObject({
+      type: 'restamp',
+      occurredAt: '2026-11-21T11:40:00.000Z',
+    });
     // The device clock set forward 2 hours (wrongly) while offline: the answer's correction puts it right.
-    const ahead = check({ occurredAt: new Date(serverNowMs - 20 * MINUTES + 2 * HOURS).toISOString(), deviceAt: serverNowMs - 20 * MINUTES + 2 * HOURS, correctionMs: -2 * HOURS });
+    const ahead = check({
+      occurredAt: new Date(serverNowMs - 20 * MINUTES + 2 * HOURS).toISOString(),
+      deviceAt: serverNowMs - 20 * MINUTES + 2 * HOURS,
+      correctionMs: -2 * HOURS,
+    });
     expect(decide(refusal, Resource, ahead)).toMatchObject({ type: 'restamp', occurredAt: '2026-11-21T11:40:00.000Z' });
   });
 
   it('waits for a person, in plain words, when the real time cannot be worked out', () => {
-    const cases = [check({ deviceAt: undefined }), check({ deviceAt: serverNowMs + HOURS }), check({ mayRestamp: false })];
+    const cases = [
+      check({ deviceAt: undefined }),
+      check({ deviceAt: serverNowMs + HOURS }),
+      check({ mayRestamp: false }),
+    ];
     for (const stamp of cases) {
       const decision = decide(refusal, Resource, stamp);
       expect(decision).toMatchObject({ type: 'attention', error: { status: 422, code: 'OCCURRED_AT_IN_FUTURE' } });
-      expect(decision.type === 'attention' ? decision.error.message : '').toMatch(/^It was recorded about 3 hours ahead of the server's clock/);
+      expect(decision.type === 'attention' ? decision.error.message : '').toMatch(
+        /^It was recorded about 3 hours ahead of the server's clock/,
+      );
     }
   });
 
   it('a time more than 7 days old is not restamped: it may really be that old', () => {
-    const old = check({ occurredAt: new Date(serverNowMs - 8 * 24 * HOURS).toISOString(), deviceAt: serverNowMs - 8 * 24 * HOURS, correctionMs: 8 * 24 * HOURS });
-    expect(decide(refusal, Resource, old)).toMatchObject({ type: 'attention', error: { code: 'OCCURRED_AT_OUT_OF_RANGE' } });
+    const old = check({
+      occurredAt: new Date(serverNowMs - 8 * 24 * HOURS).toISOString(),
+      deviceAt: serverNowMs - 8 * 24 * HOURS,
+      correctionMs: 8 * 24 * HOURS,
+    });
+    expect(decide(refusal, Resource, old)).toMatchObject({
+      type: 'attention',
+      error: { code: 'OCCURRED_AT_OUT_OF_RANGE' },
+    });
   });
 });
 
@@ -192,7 +236,10 @@ describe('the sync loop', () => {
       let step = 0;
       let passStarted = 0;
       const loop = guardedLoop({
-        locks: createMemoryLock(), lockName: `loop-${depth}`, pass: async () => void (passStarted = ++step), onError: () => undefined,
+        locks: createMemoryLock(),
+        lockName: `loop-${depth}`,
+        pass: async () => void (passStarted = ++step),
+        onError: () => undefined,
       });
       loop.request();
       for (let tick = 0; tick < depth; tick += 1) await Promise.resolve();

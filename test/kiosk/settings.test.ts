@@ -23,7 +23,14 @@ describe('pairing: never strand unsynced actions', () => {
     expect(await saveSettings(db, { ...paired, mode: 'gate', token: 'ck_rotated' })).toEqual({ ok: true });
     expect(await readSettings(db)).toEqual({ ...paired, mode: 'gate', token: 'ck_rotated' });
     // The same server written as the start banner prints its API: not a move.
-    expect(await saveSettings(db, { ...paired, mode: 'gate', token: 'ck_rotated', serverUrl: 'https://gatehouse.example/v1/' })).toEqual({ ok: true });
+    expect(
+      await saveSettings(db, {
+        ...paired,
+        mode: 'gate',
+        token: 'ck_rotated',
+        serverUrl: 'https://gatehouse.example/v1/',
+      }),
+    ).toEqual({ ok: true });
     expect(await db.outbox.count()).toBe(1);
 
     await db.outbox.clear();
@@ -52,13 +59,25 @@ describe('the Settings PIN given in an address', () => {
 });
 
 describe('pairing with another server or site starts from an empty local view', () => {
-  const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
   const checkin = (checkinId: number, siteId: number, firstName: string) => {
     const at = new Date().toISOString();
     return {
-      checkinId, siteId, status: 'IN', person: { firstName, lastName: 'P', email: null, phone: null, company: null },
-      hostName: null, purpose: null, customFields: {}, labelIds: [], entry: { source: 'KIOSK', at }, exit: null,
-      denyReason: null, breaks: [], createdAt: at, updatedAt: at,
+      checkinId,
+      siteId,
+      status: 'IN',
+      person: { firstName, lastName: 'P', email: null, phone: null, company: null },
+      hostName: null,
+      purpose: null,
+      customFields: {},
+      labelIds: [],
+      entry: { source: 'KIOSK', at },
+      exit: null,
+      denyReason: null,
+      breaks: [],
+      createdAt: at,
+      updatedAt: at,
     };
   };
   /** A server whose list is `list` and whose creates answer check-in 5 on `siteId`. */
@@ -76,7 +95,11 @@ describe('pairing with another server or site starts from an empty local view', 
     const onA = { ...paired, serverUrl: 'http://a.invalid' };
     const device = new KioskDatabase(databaseName);
     expect(await saveSettings(device, onA)).toEqual({ ok: true });
-    const a = openKiosk({ platform: testPlatform({ network: testNetwork({ fetch: stubServer([], 1) }) }), databaseName, ...onA });
+    const a = openKiosk({
+      platform: testPlatform({ network: testNetwork({ fetch: stubServer([], 1) }) }),
+      databaseName,
+      ...onA,
+    });
     await a.checkIn({ person: { firstName: 'Alice', lastName: 'P' } });
     a.start();
     await a.engine.syncNow();
@@ -87,10 +110,14 @@ describe('pairing with another server or site starts from an empty local view', 
     return databaseName;
   }
 
-  it('another server with the same site and check-in ids: its own visitor shows, not the old server\'s', async () => {
+  it("another server with the same site and check-in ids: its own visitor shows, not the old server's", async () => {
     const onB = { ...paired, serverUrl: 'http://b.invalid' };
     const databaseName = await movedFromA(onB);
-    const b = openKiosk({ platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 1, 'Bob')], 1) }) }), databaseName, ...onB });
+    const b = openKiosk({
+      platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 1, 'Bob')], 1) }) }),
+      databaseName,
+      ...onB,
+    });
     b.start();
     await b.engine.syncNow();
     expect((await rollCall(b.db, 1)).map((visit) => `${visit.person.firstName}#${visit.serverId}`)).toEqual(['Bob#5']);
@@ -102,7 +129,9 @@ describe('pairing with another server or site starts from an empty local view', 
     const databaseName = await movedFromA(onB);
     const errors: unknown[] = [];
     const b = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 2, 'Bob')], 2) }) }), databaseName, ...onB,
+      platform: testPlatform({ network: testNetwork({ fetch: stubServer([checkin(5, 2, 'Bob')], 2) }) }),
+      databaseName,
+      ...onB,
       sync: { onError: (error) => errors.push(error) },
     });
     b.start();

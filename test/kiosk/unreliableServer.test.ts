@@ -10,15 +10,25 @@ import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { stubPersonCheckin } from './stubAnswers';
 
 // A stub server in place of the real one: these are the ways a real network and server misbehave.
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const checkin = (firstName = 'Stub') => stubPersonCheckin(firstName, 'Person');
 
-function stubKiosk(fetch: (url: string, init: RequestInit) => Promise<Response>, options: Partial<Parameters<typeof openKiosk>[0]> = {}) {
+function stubKiosk(
+  fetch: (url: string, init: RequestInit) => Promise<Response>,
+  options: Partial<Parameters<typeof openKiosk>[0]> = {},
+) {
   const platform = testPlatform({ network: testNetwork({ fetch }) });
   const kiosk = openKiosk({
-    platform, databaseName: `unreliable-${randomUUID()}`, serverUrl: 'http://stub.invalid', token: 't', siteId: 1, mode: 'visitor', ...options,
+    platform,
+    databaseName: `unreliable-${randomUUID()}`,
+    serverUrl: 'http://stub.invalid',
+    token: 't',
+    siteId: 1,
+    mode: 'visitor',
+    ...options,
   });
   return { kiosk, platform };
 }
@@ -27,18 +37,22 @@ describe('a kiosk on an unreliable network or server', () => {
   it('with nothing queued, a failed pull does not leave it Offline for good: the next pull finds the server back', async () => {
     let down = true;
     let gets = 0;
-    const { kiosk } = stubKiosk(async (_url, init) => {
-      if ((init.method ?? 'GET') === 'GET') gets += 1;
-      if (down) throw new TypeError('fetch failed: the server is restarting');
-      return json(200, { data: [checkin('Other')], nextCursor: null });
-    }, { sync: { pullIntervalMs: 30, retryPolicy: fullJitterBackoff({ baseMs: 2, capMs: 25 }) } });
+    const { kiosk } = stubKiosk(
+      async (_url, init) => {
+        if ((init.method ?? 'GET') === 'GET') gets += 1;
+        if (down) throw new TypeError('fetch failed: the server is restarting');
+        return json(200, { data: [checkin('Other')], nextCursor: null });
+      },
+      { sync: { pullIntervalMs: 30, retryPolicy: fullJitterBackoff({ baseMs: 2, capMs: 25 }) } },
+    );
     let online: boolean | undefined;
     kiosk.status.subscribe((status) => (online = status.online));
     kiosk.start();
     await kiosk.engine.idle();
     down = false;
     const before = gets;
-    for (let waited = 0; waited < 3_000 && !(online && (await kiosk.db.people.count()) === 1); waited += 20) await sleep(20);
+    for (let waited = 0; waited < 3_000 && !(online && (await kiosk.db.people.count()) === 1); waited += 20)
+      await sleep(20);
     expect(gets).toBeGreaterThan(before);
     expect(online).toBe(true);
     expect(await kiosk.db.people.count()).toBe(1);
@@ -48,14 +62,17 @@ describe('a kiosk on an unreliable network or server', () => {
   it('a device clock set back after an outage does not pause the queue for as long as the clock moved', async () => {
     let down = true;
     let posts = 0;
-    const { kiosk, platform } = stubKiosk(async (_url, init) => {
-      if (down) throw new TypeError('fetch failed');
-      if ((init.method ?? 'GET') !== 'GET') {
-        posts += 1;
-        return json(201, checkin());
-      }
-      return json(200, { data: [], nextCursor: null });
-    }, { sync: { pullIntervalMs: 60_000, concurrency: 1, retryPolicy: fullJitterBackoff({ baseMs: 50, capMs: 200 }) } });
+    const { kiosk, platform } = stubKiosk(
+      async (_url, init) => {
+        if (down) throw new TypeError('fetch failed');
+        if ((init.method ?? 'GET') !== 'GET') {
+          posts += 1;
+          return json(201, checkin());
+        }
+        return json(200, { data: [], nextCursor: null });
+      },
+      { sync: { pullIntervalMs: 60_000, concurrency: 1, retryPolicy: fullJitterBackoff({ baseMs: 50, capMs: 200 }) } },
+    );
     for (const name of ['A', 'B', 'C']) await kiosk.checkIn({ person: { firstName: name, lastName: 'X' } });
     kiosk.start();
     await kiosk.engine.idle(); // three unanswered attempts in a row: the whole queue pauses (at most the cap)
@@ -72,17 +89,20 @@ describe('a kiosk on an unreliable network or server', () => {
 
   // Pages that did not come from the API: the action stays queued with its key (not Needs attention), and goes once the API answers.
   it.each([
-    ['a captive portal\'s page (a 200 that is not the API\'s JSON)', 200, '<html>Please log in to Lobby-WiFi</html>'],
-    ['a proxy\'s 4xx page (not the API\'s problem+json)', 407, '<html>407 Proxy Authentication Required</html>'],
+    ["a captive portal's page (a 200 that is not the API's JSON)", 200, '<html>Please log in to Lobby-WiFi</html>'],
+    ["a proxy's 4xx page (not the API's problem+json)", 407, '<html>407 Proxy Authentication Required</html>'],
   ])('%s is no answer: the action stays queued with its key', async (_what, status, page) => {
     let intercepted = true;
     const keys: Array<string | null> = [];
-    const { kiosk } = stubKiosk(async (_url, init) => {
-      if (intercepted) return new Response(page, { status, headers: { 'Content-Type': 'text/html' } });
-      if ((init.method ?? 'GET') === 'GET') return json(200, { data: [], nextCursor: null });
-      keys.push(new Headers(init.headers).get('Idempotency-Key'));
-      return json(201, checkin('Cap'));
-    }, { sync: { pullIntervalMs: 60_000, retryPolicy: fullJitterBackoff({ baseMs: 2, capMs: 25 }) } });
+    const { kiosk } = stubKiosk(
+      async (_url, init) => {
+        if (intercepted) return new Response(page, { status, headers: { 'Content-Type': 'text/html' } });
+        if ((init.method ?? 'GET') === 'GET') return json(200, { data: [], nextCursor: null });
+        keys.push(new Headers(init.headers).get('Idempotency-Key'));
+        return json(201, checkin('Cap'));
+      },
+      { sync: { pullIntervalMs: 60_000, retryPolicy: fullJitterBackoff({ baseMs: 2, capMs: 25 }) } },
+    );
     await kiosk.checkIn({ person: { firstName: 'Cap', lastName: 'Tive' } });
     kiosk.start();
     await kiosk.engine.idle();
@@ -101,17 +121,26 @@ describe('a kiosk on an unreliable network or server', () => {
     const { kiosk } = stubKiosk(async () => json(200, { data: [], nextCursor: null }));
     kiosk.db.close();
     const outcome = await kiosk.checkIn({ person: { firstName: 'Full', lastName: 'Disk' } });
-    expect(outcome).toMatchObject({ ok: false, code: 'NOT_SAVED', message: 'This device could not save it; nothing was recorded. Please try again.' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'NOT_SAVED',
+      message: 'This device could not save it; nothing was recorded. Please try again.',
+    });
     expect(await kiosk.vehicleEntry('NO-SAVE 1')).toMatchObject({ ok: false, code: 'NOT_SAVED' });
     await kiosk.close();
   });
 
   it('the check-in form does not wait for a server that does not answer: a stale cached form shows within the revalidation wait', async () => {
     let asked = 0;
-    const { kiosk } = stubKiosk((_url, init) => {
-      asked += 1;
-      return new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('timed out'))));
-    }, { requestTimeoutMs: 5_000 });
+    const { kiosk } = stubKiosk(
+      (_url, init) => {
+        asked += 1;
+        return new Promise<Response>((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new Error('timed out'))),
+        );
+      },
+      { requestTimeoutMs: 5_000 },
+    );
     const config = { siteId: 1, requiresApproval: false, fields: defaultCheckinConfig.fields };
     await kiosk.db.siteConfigs.put({ siteId: 1, etag: null, fetchedAt: Date.now() - 10 * 60_000, config });
     const started = Date.now();

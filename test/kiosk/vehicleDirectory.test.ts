@@ -35,26 +35,42 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
     const { api } = site;
     const banned = await created<VehicleLabel>(api, '/v1/labels/vehicles', { name: 'Banned' });
     const staff = await created<VehicleLabel>(api, '/v1/labels/vehicles', { name: 'Staff' });
-    const car = await created<Vehicle>(api, '/v1/profiles/vehicles', { licensePlate: 'ab-123', make: 'Volvo', labelIds: [staff.labelId, banned.labelId] });
+    const car = await created<Vehicle>(api, '/v1/profiles/vehicles', {
+      licensePlate: 'ab-123',
+      make: 'Volvo',
+      labelIds: [staff.labelId, banned.labelId],
+    });
     const van = await created<Vehicle>(api, '/v1/profiles/vehicles', { licensePlate: 'VAN 7' });
     const feed = watchFeed();
     const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate', fetch: feed.fetch });
     kiosk.start();
     await kiosk.engine.syncNow();
     expect(await findKnownVehicle(kiosk.db, 'AB123')).toEqual({
-      vehicleId: car.vehicleId, licensePlate: 'ab-123', plateKey: 'AB123', make: 'Volvo', model: null, color: null,
-      labelNames: ['Banned', 'Staff'], blockingLabelNames: [],
+      vehicleId: car.vehicleId,
+      licensePlate: 'ab-123',
+      plateKey: 'AB123',
+      make: 'Volvo',
+      model: null,
+      color: null,
+      labelNames: ['Banned', 'Staff'],
+      blockingLabelNames: [],
     });
     expect(await findKnownVehicle(kiosk.db, 'VAN7')).toMatchObject({ vehicleId: van.vehicleId, labelNames: [] });
     expect(await findKnownVehicle(kiosk.db, 'NOPE1')).toBeUndefined();
 
     // A label made blocking: the vehicles carrying it are blocked, without their coming again.
     expect((await api.patch(`/v1/labels/vehicles/${banned.labelId}`, { blocksEntry: true })).status).toBe(200);
-    expect((await api.put(`/v1/profiles/vehicles/${van.vehicleId}`, { color: 'white', labelIds: [banned.labelId] })).status).toBe(200);
+    expect(
+      (await api.put(`/v1/profiles/vehicles/${van.vehicleId}`, { color: 'white', labelIds: [banned.labelId] })).status,
+    ).toBe(200);
     feed.answers.length = 0;
     await kiosk.engine.syncNow();
     expect(await findKnownVehicle(kiosk.db, 'AB123')).toMatchObject({ blockingLabelNames: ['Banned'] });
-    expect(await findKnownVehicle(kiosk.db, 'VAN7')).toMatchObject({ color: 'white', labelNames: ['Banned'], blockingLabelNames: ['Banned'] });
+    expect(await findKnownVehicle(kiosk.db, 'VAN7')).toMatchObject({
+      color: 'white',
+      labelNames: ['Banned'],
+      blockingLabelNames: ['Banned'],
+    });
     expect(feed.answers).toHaveLength(1);
 
     // A new plate, a vehicle deleted, a label renamed.
@@ -63,7 +79,10 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
     expect((await api.patch(`/v1/labels/vehicles/${staff.labelId}`, { name: 'Crew' })).status).toBe(200);
     await kiosk.engine.syncNow();
     expect(await findKnownVehicle(kiosk.db, 'AB123')).toBeUndefined();
-    expect(await findKnownVehicle(kiosk.db, 'CD456')).toMatchObject({ vehicleId: car.vehicleId, labelNames: ['Banned', 'Crew'] });
+    expect(await findKnownVehicle(kiosk.db, 'CD456')).toMatchObject({
+      vehicleId: car.vehicleId,
+      labelNames: ['Banned', 'Crew'],
+    });
     expect(await findKnownVehicle(kiosk.db, 'VAN7')).toBeUndefined();
     expect(await kiosk.db.knownVehicles.count()).toBe(1);
 
@@ -107,7 +126,15 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
     const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();
     await kiosk.engine.syncNow();
-    await kiosk.db.knownVehicles.put({ vehicleId: 999_999, licensePlate: 'STALE', plateKey: 'STALE', make: null, model: null, color: null, labelIds: [] });
+    await kiosk.db.knownVehicles.put({
+      vehicleId: 999_999,
+      licensePlate: 'STALE',
+      plateKey: 'STALE',
+      make: null,
+      model: null,
+      color: null,
+      labelIds: [],
+    });
     await kiosk.db.meta.put({ key: VEHICLE_DIRECTORY_CURSOR, value: 'not-a-cursor' });
     await kiosk.engine.syncNow();
     expect(await findKnownVehicle(kiosk.db, 'STALE')).toBeUndefined();

@@ -45,19 +45,26 @@ describe('the kiosk tells a watchlisted visitor from its digest, before the serv
 
   it('keeps only hashes on the device: no name, email, phone or reason of the watchlist', async () => {
     const site = await buildKioskSite(harness.server);
-    await watchlist(site, { firstName: 'Mallory', lastName: 'Mole', email: 'mallory@example.com', phone: '555 0177', reason: 'Took a laptop' });
+    await watchlist(site, {
+      firstName: 'Mallory',
+      lastName: 'Mole',
+      email: 'mallory@example.com',
+      phone: '555 0177',
+      reason: 'Took a laptop',
+    });
     const { kiosk } = openTestKiosk(harness.server, site);
     kiosk.start();
     await kiosk.engine.syncNow();
     const kept = JSON.stringify(await kiosk.db.watchlistDigests.toArray());
     expect(kept).toMatch(/[0-9a-f]{64}/);
-    for (const plain of ['Mallory', 'mallory', 'Mole', 'mole', 'example.com', '5550177', 'laptop']) expect(kept).not.toContain(plain);
+    for (const plain of ['Mallory', 'mallory', 'Mole', 'mole', 'example.com', '5550177', 'laptop'])
+      expect(kept).not.toContain(plain);
     expect(await onWatchlist(kiosk.db, site.siteId, { email: 'MALLORY@example.com' })).toBe(true);
     expect(await onWatchlist(kiosk.db, site.siteId, { email: 'someone@example.com' })).toBe(false);
     await kiosk.close();
   });
 
-  it('a digest fetched before the entry misses it: the server\'s STOP still decides, and the kiosk keeps it', async () => {
+  it("a digest fetched before the entry misses it: the server's STOP still decides, and the kiosk keeps it", async () => {
     const site = await buildKioskSite(harness.server);
     const { kiosk, network } = openTestKiosk(harness.server, site);
     kiosk.start();
@@ -93,7 +100,14 @@ describe('the kiosk tells a watchlisted visitor from its digest, before the serv
     expect(second?.fetchedAt).toBeGreaterThanOrEqual(first?.fetchedAt ?? Infinity);
 
     // Paired with another site (or unpaired), the device forgets the account's digest with the rest.
-    expect(await saveSettings(kiosk.db, { serverUrl: harness.server.baseUrl, token: site.kioskToken, siteId: site.siteId + 1, mode: 'visitor' })).toEqual({ ok: true });
+    expect(
+      await saveSettings(kiosk.db, {
+        serverUrl: harness.server.baseUrl,
+        token: site.kioskToken,
+        siteId: site.siteId + 1,
+        mode: 'visitor',
+      }),
+    ).toEqual({ ok: true });
     expect(await kiosk.db.watchlistDigests.count()).toBe(0);
     await kiosk.close();
   });

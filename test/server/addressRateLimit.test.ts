@@ -34,7 +34,7 @@ describe('requests without a valid token, limited per client address', () => {
     await server?.close();
   });
 
-  it('a valid token spends its own budget, not the address\'s; forged tokens share the address\'s, then 429 with no database lookup', async () => {
+  it("a valid token spends its own budget, not the address's; forged tokens share the address's, then 429 with no database lookup", async () => {
     for (let i = 0; i < LIMIT / 2; i += 1) expect((await world.api.get('/v1/sites')).status).toBe(200);
 
     const forged = () => apiClient(server.baseUrl, generateToken()).get<Problem>('/v1/sites');
@@ -47,7 +47,9 @@ describe('requests without a valid token, limited per client address', () => {
     // No token at all, a malformed one, and the management API: the same address, the same spent budget.
     expectLimited(await apiClient(server.baseUrl).get<Problem>('/v1/sites'));
     expectLimited(await apiClient(server.baseUrl, 'not-a-token').get<Problem>('/v1/sites'));
-    expectLimited(await apiClient(server.baseUrl, TEST_ADMIN_TOKEN).post<Problem>('/v1/admin/accounts', { name: 'Flooded' }));
+    expectLimited(
+      await apiClient(server.baseUrl, TEST_ADMIN_TOKEN).post<Problem>('/v1/admin/accounts', { name: 'Flooded' }),
+    );
     // The valid token keeps working on its own budget (10 of 20 left).
     const valid = await world.api.get('/v1/sites');
     expect(valid.status).toBe(200);
@@ -55,7 +57,9 @@ describe('requests without a valid token, limited per client address', () => {
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY=true: a forged header does not buy a new budget', async () => {
-    const response = await apiClient(server.baseUrl).get<Problem>('/v1/sites', { headers: { 'X-Forwarded-For': '198.51.100.99' } });
+    const response = await apiClient(server.baseUrl).get<Problem>('/v1/sites', {
+      headers: { 'X-Forwarded-For': '198.51.100.99' },
+    });
     expectLimited(response);
   });
 });
@@ -65,7 +69,8 @@ describe('the management API, limited per client address', () => {
     const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '5' }, { clock: () => now });
     try {
       const admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
-      for (let i = 0; i < 5; i += 1) expect((await admin.post('/v1/admin/accounts', { name: `Account ${i}` })).status).toBe(201);
+      for (let i = 0; i < 5; i += 1)
+        expect((await admin.post('/v1/admin/accounts', { name: `Account ${i}` })).status).toBe(201);
       expectLimited(await admin.post<Problem>('/v1/admin/accounts', { name: 'One too many' }));
     } finally {
       await server.close();
@@ -77,7 +82,10 @@ describe('behind a proxy (TRUST_PROXY=true)', () => {
   it('takes the client address from the last X-Forwarded-For entry: each address has its own budget', async () => {
     const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' }, { clock: () => now });
     try {
-      const from = (address: string) => apiClient(server.baseUrl).get<Problem>('/v1/sites', { headers: { 'X-Forwarded-For': `203.0.113.1, ${address}` } });
+      const from = (address: string) =>
+        apiClient(server.baseUrl).get<Problem>('/v1/sites', {
+          headers: { 'X-Forwarded-For': `203.0.113.1, ${address}` },
+        });
       for (let i = 0; i < 3; i += 1) expect((await from('198.51.100.1')).status).toBe(401);
       expectLimited(await from('198.51.100.1'));
       expect((await from('198.51.100.2')).status).toBe(401);

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type Account, type AdminSite, type CreatedToken, type Token, defaultScopes, scopes } from '../../shared/src/schemas/admin';
+import {
+  type Account,
+  type AdminSite,
+  type CreatedToken,
+  type Token,
+  defaultScopes,
+  scopes,
+} from '../../shared/src/schemas/admin';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
@@ -35,7 +42,10 @@ async function newSite(accountId: number, body: Record<string, unknown> = { name
 }
 
 async function newToken(accountId: number, body: Record<string, unknown>): Promise<CreatedTokenBody> {
-  const response = await admin.post<CreatedTokenBody>(`/v1/admin/accounts/${accountId}/tokens`, { name: 'Integration', ...body });
+  const response = await admin.post<CreatedTokenBody>(`/v1/admin/accounts/${accountId}/tokens`, {
+    name: 'Integration',
+    ...body,
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -60,7 +70,11 @@ describe('with ADMIN_TOKEN unset the management API does not exist', () => {
       ['PATCH', `/v1/admin/tokens/${token.tokenId}`, { scopes: ['checkins:read'] }],
       ['DELETE', `/v1/admin/tokens/${token.tokenId}`, undefined],
     ];
-    for (const client of [apiClient(disabled.server.baseUrl), apiClient(disabled.server.baseUrl, TEST_ADMIN_TOKEN), apiClient(disabled.server.baseUrl, token.token)]) {
+    for (const client of [
+      apiClient(disabled.server.baseUrl),
+      apiClient(disabled.server.baseUrl, TEST_ADMIN_TOKEN),
+      apiClient(disabled.server.baseUrl, token.token),
+    ]) {
       for (const [method, path, body] of routes) {
         const response = await client.request<Problem>(method, path, { body });
         expect(response.status, `${method} ${path}`).toBe(404);
@@ -141,7 +155,12 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
     const account = await newAccount();
     const response = await admin.post<SiteBody>(`/v1/admin/accounts/${account.accountId}/sites`, { name: 'Main gate' });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ siteId: expect.any(Number), accountId: account.accountId, name: 'Main gate', timezone: 'UTC' });
+    expect(response.body).toEqual({
+      siteId: expect.any(Number),
+      accountId: account.accountId,
+      name: 'Main gate',
+      timezone: 'UTC',
+    });
   });
 
   it('keeps a valid IANA timezone', async () => {
@@ -150,13 +169,21 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
     expect(site.timezone).toBe('Europe/Berlin');
     const token = await newToken(account.accountId, { siteIds: [site.siteId] });
     const read = await apiClient(harness.server.baseUrl, token.token).get<Site>(`/v1/sites/${site.siteId}`);
-    expect(read.body).toEqual({ siteId: site.siteId, name: 'Berlin office', timezone: 'Europe/Berlin', archivedAt: null });
+    expect(read.body).toEqual({
+      siteId: site.siteId,
+      name: 'Berlin office',
+      timezone: 'Europe/Berlin',
+      archivedAt: null,
+    });
   });
 
   it('refuses an unknown timezone with 422 naming timezone', async () => {
     const account = await newAccount();
     for (const timezone of ['Mars/Olympus_Mons', 'utc+2', '']) {
-      const response = await admin.post<Problem>(`/v1/admin/accounts/${account.accountId}/sites`, { name: 'X', timezone });
+      const response = await admin.post<Problem>(`/v1/admin/accounts/${account.accountId}/sites`, {
+        name: 'X',
+        timezone,
+      });
       expectValidationFailed(response);
       expect(response.body.errors?.map((error) => error.path)).toContain('timezone');
     }
@@ -194,17 +221,29 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     expect(response.body.scopes).not.toContain('webhooks:manage');
     expect(response.body.scopes).not.toContain('sites:configure');
     // The integrator's defaults: every scope but those that manage the account or read it whole.
-    expect([...response.body.scopes].sort()).toEqual(
-      ['checkins:approve', 'checkins:read', 'checkins:write', 'labels:write', 'vehicles:read', 'vehicles:write', 'watchlist:manage'],
-    );
+    expect([...response.body.scopes].sort()).toEqual([
+      'checkins:approve',
+      'checkins:read',
+      'checkins:write',
+      'labels:write',
+      'vehicles:read',
+      'vehicles:write',
+      'watchlist:manage',
+    ]);
     expect(response.body.scopes).toContain('watchlist:manage');
     expect(JSON.stringify(response.body)).not.toMatch(/hash/i);
   });
 
-  it('a KIOSK-channel token created without scopes gets exactly the kiosk\'s five', async () => {
+  it("a KIOSK-channel token created without scopes gets exactly the kiosk's five", async () => {
     const account = await newAccount();
     const token = await newToken(account.accountId, { allSites: true, channel: 'KIOSK' });
-    expect([...token.scopes].sort()).toEqual(['checkins:approve', 'checkins:read', 'checkins:write', 'vehicles:read', 'vehicles:write']);
+    expect([...token.scopes].sort()).toEqual([
+      'checkins:approve',
+      'checkins:read',
+      'checkins:write',
+      'vehicles:read',
+      'vehicles:write',
+    ]);
   });
 
   it('keeps given scopes, channel and expiresAt', async () => {
@@ -227,7 +266,10 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const explicit = await newToken(account.accountId, { siteIds: [second.siteId] });
     const listed = await apiClient(harness.server.baseUrl, explicit.token).get<Page<Site>>('/v1/sites');
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({ data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC', archivedAt: null }], nextCursor: null });
+    expect(listed.body).toEqual({
+      data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC', archivedAt: null }],
+      nextCursor: null,
+    });
     const all = await newToken(account.accountId, { allSites: true });
     const listedAll = await apiClient(harness.server.baseUrl, all.token).get<Page<Site>>('/v1/sites');
     expect(listedAll.body.data.map((site) => site.siteId)).toEqual([first.siteId, second.siteId]);
@@ -239,7 +281,10 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const own = await newSite(account.accountId);
     const foreign = await newSite(other.accountId);
     for (const siteIds of [[foreign.siteId], [own.siteId, foreign.siteId], [2_000_000_000]]) {
-      const response = await admin.post<Problem>(`/v1/admin/accounts/${account.accountId}/tokens`, { name: 'X', siteIds });
+      const response = await admin.post<Problem>(`/v1/admin/accounts/${account.accountId}/tokens`, {
+        name: 'X',
+        siteIds,
+      });
       expectValidationFailed(response);
       expect(response.body.errors?.map((error) => error.path)).toContain('siteIds');
     }
@@ -261,7 +306,11 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
       expectValidationFailed(await admin.post<Problem>(path, { name: 'Bad', allSites: true, ...extra }));
     }
     expectValidationFailed(await admin.post<Problem>(path, { allSites: true }));
-    const past = await admin.post<Problem>(path, { name: 'Stale', allSites: true, expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    const past = await admin.post<Problem>(path, {
+      name: 'Stale',
+      allSites: true,
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     expectValidationFailed(past);
     expect(past.body.errors).toEqual([{ path: 'expiresAt', message: 'Must be in the future' }]);
   });
@@ -277,14 +326,22 @@ describe('PATCH /v1/admin/tokens/{tokenId}', () => {
   it('a removed scope is a 403 on the next request; an added one works at once', async () => {
     const account = await newAccount();
     const site = await newSite(account.accountId);
-    const token = await newToken(account.accountId, { siteIds: [site.siteId], scopes: ['checkins:read', 'checkins:write'] });
+    const token = await newToken(account.accountId, {
+      siteIds: [site.siteId],
+      scopes: ['checkins:read', 'checkins:write'],
+    });
     const api = apiClient(harness.server.baseUrl, token.token);
     const people = `/v1/sites/${site.siteId}/checkins/people`;
     expect((await api.post(people, visitor())).status).toBe(201);
 
     const patched = await admin.patch<TokenBody>(`/v1/admin/tokens/${token.tokenId}`, { scopes: ['checkins:read'] });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ tokenId: token.tokenId, scopes: ['checkins:read'], siteIds: [site.siteId], allSites: false });
+    expect(patched.body).toMatchObject({
+      tokenId: token.tokenId,
+      scopes: ['checkins:read'],
+      siteIds: [site.siteId],
+      allSites: false,
+    });
     expect(JSON.stringify(patched.body)).not.toContain(token.token);
     const refused = await api.post<Problem>(people, visitor());
     expect(refused.status).toBe(403);
@@ -317,7 +374,9 @@ describe('PATCH /v1/admin/tokens/{tokenId}', () => {
     const listed = await api.get<Page<Site>>('/v1/sites');
     expect(listed.body.data.map((site) => site.siteId)).toEqual([two.siteId]);
 
-    const grown = await admin.patch<TokenBody>(`/v1/admin/tokens/${token.tokenId}`, { siteIds: [one.siteId, two.siteId] });
+    const grown = await admin.patch<TokenBody>(`/v1/admin/tokens/${token.tokenId}`, {
+      siteIds: [one.siteId, two.siteId],
+    });
     expect(grown.body.siteIds).toEqual([one.siteId, two.siteId]);
     expect((await api.get(`/v1/sites/${one.siteId}`)).status).toBe(200);
     expect((await api.get(`/v1/sites/${two.siteId}`)).status).toBe(200);

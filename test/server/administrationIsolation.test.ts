@@ -19,15 +19,21 @@ type Page<T> = { data: T[] };
 beforeAll(async () => {
   const { world, stranger, server } = harness;
   const owner = (await staffClient(server, { accountId: world.accountId, role: 'owner' })).api;
-  kiosk = (await owner.post<CreatedKiosk>('/v1/kiosks', { siteId: world.siteId, mode: 'visitor', name: 'Ours' })).body.kiosk;
-  tokenId = (await owner.post<{ tokenId: number }>('/v1/tokens', { name: 'Ours', allSites: true, scopes: ['checkins:read'] })).body.tokenId;
+  kiosk = (await owner.post<CreatedKiosk>('/v1/kiosks', { siteId: world.siteId, mode: 'visitor', name: 'Ours' })).body
+    .kiosk;
+  tokenId = (
+    await owner.post<{ tokenId: number }>('/v1/tokens', { name: 'Ours', allSites: true, scopes: ['checkins:read'] })
+  ).body.tokenId;
   const token = await buildToken(server, {
     accountId: stranger.accountId,
     allSites: true,
     scopes: ['tokens:manage', 'kiosks:manage', 'sites:configure', 'checkins:read'],
   });
   outsiders.push({ name: 'another account’s token', api: apiClient(server.baseUrl, token.token) });
-  outsiders.push({ name: 'another account’s owner session', api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api });
+  outsiders.push({
+    name: 'another account’s owner session',
+    api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api,
+  });
 });
 
 describe('tenant isolation of sites, API tokens and kiosks (another account)', () => {
@@ -40,7 +46,11 @@ describe('tenant isolation of sites, API tokens and kiosks (another account)', (
       }
       expect((await api.patch(`/v1/sites/${world.siteId}`, { archived: true })).status, name).toBe(404);
       const form = { requiresApproval: true, fields: defaultCheckinConfig.fields };
-      expect((await api.put(`/v1/sites/${world.siteId}/checkins/people/config`, form, { headers: { 'If-Match': '*' } })).status, name).toBe(404);
+      expect(
+        (await api.put(`/v1/sites/${world.siteId}/checkins/people/config`, form, { headers: { 'If-Match': '*' } }))
+          .status,
+        name,
+      ).toBe(404);
     }
     expect((await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.archivedAt).toBeNull();
   });
@@ -52,19 +62,31 @@ describe('tenant isolation of sites, API tokens and kiosks (another account)', (
       expect(ids, name).not.toContain(kiosk.tokenId);
       expect((await api.delete(`/v1/tokens/${tokenId}`)).status, name).toBe(404);
       expect((await api.delete(`/v1/tokens/${kiosk.tokenId}`)).status, name).toBe(404);
-      expect((await api.post('/v1/tokens', { name: 'X', siteIds: [harness.world.siteId], scopes: ['checkins:read'] })).status, name).toBe(422);
+      expect(
+        (await api.post('/v1/tokens', { name: 'X', siteIds: [harness.world.siteId], scopes: ['checkins:read'] }))
+          .status,
+        name,
+      ).toBe(422);
     }
   });
 
   it('kiosks: not listed; its site is 404 as a filter and 422 for a new kiosk; codes and revoking are 404; heartbeats touch nothing', async () => {
     const { world } = harness;
     for (const { name, api } of outsiders) {
-      expect((await api.get<Page<Kiosk>>('/v1/kiosks')).body.data.map((item) => item.kioskId), name).not.toContain(kiosk.kioskId);
+      expect(
+        (await api.get<Page<Kiosk>>('/v1/kiosks')).body.data.map((item) => item.kioskId),
+        name,
+      ).not.toContain(kiosk.kioskId);
       expect((await api.get(`/v1/kiosks?siteIds=${world.siteId}`)).status, name).toBe(404);
-      expect((await api.post('/v1/kiosks', { siteId: world.siteId, mode: 'visitor', name: 'Theirs' })).status, name).toBe(422);
+      expect(
+        (await api.post('/v1/kiosks', { siteId: world.siteId, mode: 'visitor', name: 'Theirs' })).status,
+        name,
+      ).toBe(422);
       expect((await api.post(`/v1/kiosks/${kiosk.kioskId}/pairing-code`)).status, name).toBe(404);
       expect((await api.delete(`/v1/kiosks/${kiosk.kioskId}`)).status, name).toBe(404);
-      expect((await api.post('/v1/kiosk/heartbeat', { pending: 9, attention: 9, appVersion: 'x' })).status, name).toBe(404);
+      expect((await api.post('/v1/kiosk/heartbeat', { pending: 9, attention: 9, appVersion: 'x' })).status, name).toBe(
+        404,
+      );
     }
     const owner = (await staffClient(harness.server, { accountId: world.accountId, role: 'owner' })).api;
     const ours = (await owner.get<Page<Kiosk>>('/v1/kiosks')).body.data.find((item) => item.kioskId === kiosk.kioskId);
@@ -74,9 +96,13 @@ describe('tenant isolation of sites, API tokens and kiosks (another account)', (
   it('the management lists of one account hold nothing of another', async () => {
     const admin = apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
     const { stranger, world } = harness;
-    const sites = (await admin.get<Page<{ siteId: number }>>(`/v1/admin/accounts/${stranger.accountId}/sites`)).body.data.map((site) => site.siteId);
+    const sites = (
+      await admin.get<Page<{ siteId: number }>>(`/v1/admin/accounts/${stranger.accountId}/sites`)
+    ).body.data.map((site) => site.siteId);
     expect(sites).not.toContain(world.siteId);
-    const tokens = (await admin.get<Page<{ tokenId: number }>>(`/v1/admin/accounts/${stranger.accountId}/tokens`)).body.data.map((token) => token.tokenId);
+    const tokens = (
+      await admin.get<Page<{ tokenId: number }>>(`/v1/admin/accounts/${stranger.accountId}/tokens`)
+    ).body.data.map((token) => token.tokenId);
     expect(tokens).not.toContain(tokenId);
   });
 });

@@ -80,13 +80,21 @@ describe('401 UNAUTHENTICATED', () => {
   });
 
   it('with an expired token', async () => {
-    const { api } = await clientFor({ accountId, allSites: true, expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    const { api } = await clientFor({
+      accountId,
+      allSites: true,
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     expectUnauthenticated(await api.get<Problem>('/v1/sites'), true);
     expectUnauthenticated(await api.get<Problem>(people(siteA)), true);
   });
 
   it('a token with a future expiresAt still works', async () => {
-    const { api } = await clientFor({ accountId, allSites: true, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const { api } = await clientFor({
+      accountId,
+      allSites: true,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect((await api.get('/v1/sites')).status).toBe(200);
   });
 
@@ -127,8 +135,14 @@ describe('404 for sites the token cannot view (no existence leak)', () => {
   it('answers the same for an own site outside siteIds, another account’s site and a nonexistent site', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
     expect((await api.get<Site>(`/v1/sites/${siteA}`)).status).toBe(200);
-    for (const path of [(id: number) => `/v1/sites/${id}`, (id: number) => people(id), (id: number) => `${people(id)}/config`]) {
-      const responses = await Promise.all([siteB, foreignSiteId, 2_000_000_000].map((id) => api.get<Problem>(path(id))));
+    for (const path of [
+      (id: number) => `/v1/sites/${id}`,
+      (id: number) => people(id),
+      (id: number) => `${people(id)}/config`,
+    ]) {
+      const responses = await Promise.all(
+        [siteB, foreignSiteId, 2_000_000_000].map((id) => api.get<Problem>(path(id))),
+      );
       for (const response of responses) {
         expect(response.status).toBe(404);
         expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
@@ -300,7 +314,9 @@ describe('the token channel sets entry.source and the default exit.source', () =
     const outByPost = await api.post<PersonCheckin>(`${people(siteA)}/${another.body.checkinId}/checkout`);
     expect(outByPost.body.exit?.source).toBe('KIOSK');
     const explicit = await api.post<PersonCheckin>(people(siteA), visitor('Kiosk', 'Manual'));
-    const manual = await api.patch<PersonCheckin>(`${people(siteA)}/${explicit.body.checkinId}`, { exit: { source: 'MANUAL' } });
+    const manual = await api.patch<PersonCheckin>(`${people(siteA)}/${explicit.body.checkinId}`, {
+      exit: { source: 'MANUAL' },
+    });
     expect(manual.body.exit?.source).toBe('MANUAL');
   });
 

@@ -11,12 +11,18 @@ const databaseUrl = await createTestDatabase();
 const database = createDatabase({ url: databaseUrl, poolMax: 2 });
 afterAll(() => database.close());
 
-const checkins = async () => (await queryOne<{ count: number }>(database, sql`SELECT count(*)::int AS count FROM person_checkins`))?.count ?? 0;
+const checkins = async () =>
+  (await queryOne<{ count: number }>(database, sql`SELECT count(*)::int AS count FROM person_checkins`))?.count ?? 0;
 
 describe('the benchmark harness (npm run bench)', () => {
   it('replays the SQL of a create (recorded from the real app) as creates of their own: the database ceiling is real work', async () => {
     const world = await buildWorld({ database, baseUrl: '' });
-    const input = { databaseUrl, path: `/v1/sites/${world.siteId}/checkins/people`, token: world.token, body: JSON.stringify({ person: { firstName: 'Ceiling', lastName: 'Bench' } }) };
+    const input = {
+      databaseUrl,
+      path: `/v1/sites/${world.siteId}/checkins/people`,
+      token: world.token,
+      body: JSON.stringify({ person: { firstName: 'Ceiling', lastName: 'Bench' } }),
+    };
     for (const key of [undefined, 'ceiling-test-key']) {
       const recorded = await recordCreate({ ...input, key });
       // The token lookup, the precheck, the one guarded write: what the API sends PostgreSQL per create.
@@ -38,7 +44,11 @@ describe('the benchmark harness (npm run bench)', () => {
     });
     expect(result.requests).toBe(3);
     expect(result.unexpected).toBe(1);
-    const thrown = await runClosedLoop({ connections: 1, durationMs: 5_000, next: (index) => (index < 2 ? () => Promise.reject(new Error('reset')) : undefined) });
+    const thrown = await runClosedLoop({
+      connections: 1,
+      durationMs: 5_000,
+      next: (index) => (index < 2 ? () => Promise.reject(new Error('reset')) : undefined),
+    });
     expect(thrown).toMatchObject({ requests: 2, unexpected: 2, firstError: 'reset' });
     expect(mergeResults([result, thrown])).toMatchObject({ requests: 5, unexpected: 3, firstError: 'reset' });
   });

@@ -9,21 +9,37 @@ const setup = serverAndWorld();
 const people = () => `/v1/sites/${setup.world.siteId}/checkins/people`;
 
 /** A POST of raw bytes through node:http (fetch would not send a body it cannot label, nor bytes as they are). */
-function postBytes(body: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Record<string, unknown> }> {
+function postBytes(
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${setup.server.baseUrl}${people()}`, {
-      method: 'POST',
-      agent: false,
-      headers: { Authorization: `Bearer ${setup.world.token}`, 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers },
-    }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => parts.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, json: JSON.parse(text) as Record<string, unknown> });
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      `${setup.server.baseUrl}${people()}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          Authorization: `Bearer ${setup.world.token}`,
+          'Content-Type': 'application/json',
+          'Content-Length': String(body.length),
+          ...headers,
+        },
+      },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => parts.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            json: JSON.parse(text) as Record<string, unknown>,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -63,7 +79,11 @@ describe('Content-Encoding of a request body', () => {
 
 describe('bytes that are not UTF-8', () => {
   const withName = (bytes: number[]) =>
-    Buffer.concat([Buffer.from('{"person":{"firstName":"Ad'), Buffer.from(bytes), Buffer.from('","lastName":"Bytes"}}')]);
+    Buffer.concat([
+      Buffer.from('{"person":{"firstName":"Ad'),
+      Buffer.from(bytes),
+      Buffer.from('","lastName":"Bytes"}}'),
+    ]);
 
   const invalid: Array<[string, number[]]> = [
     ['a stray 0xFF byte', [0xff]],

@@ -27,7 +27,9 @@ afterAll(async () => {
 });
 
 /** Each event's createdAt (envelope and row) and its check-in's updatedAt, in the order they were written. */
-async function eventsOf(checkinId: number): Promise<Array<{ type: string; createdAt: string; rowAt: Date; updatedAt: string }>> {
+async function eventsOf(
+  checkinId: number,
+): Promise<Array<{ type: string; createdAt: string; rowAt: Date; updatedAt: string }>> {
   return queryRows(
     ahead.database,
     sql`SELECT payload->>'type' AS type, payload->>'createdAt' AS "createdAt", created_at AS "rowAt",
@@ -37,11 +39,12 @@ async function eventsOf(checkinId: number): Promise<Array<{ type: string; create
 }
 
 function expectGrowing(times: number[]): void {
-  for (let i = 1; i < times.length; i += 1) expect(times[i], `change ${i} after change ${i - 1}`).toBeGreaterThan(times[i - 1] ?? Infinity);
+  for (let i = 1; i < times.length; i += 1)
+    expect(times[i], `change ${i} after change ${i - 1}`).toBeGreaterThan(times[i - 1] ?? Infinity);
 }
 
-describe('the times of one check-in\'s changes', () => {
-  it('only grow, whichever instance (or however late a clock) makes the change: updatedAt and every event\'s createdAt', async () => {
+describe("the times of one check-in's changes", () => {
+  it("only grow, whichever instance (or however late a clock) makes the change: updatedAt and every event's createdAt", async () => {
     const people = `/v1/sites/${world.siteId}/checkins/people`;
     const created = await world.api.post<PersonCheckin>(people, visitor('Order', 'Person'));
     expect(created.status).toBe(201);
@@ -54,7 +57,10 @@ describe('the times of one check-in\'s changes', () => {
 
     const events = await eventsOf(created.body.checkinId);
     expect(events.map((event) => event.type)).toEqual([
-      'PERSON_CHECKIN_ENTERED', 'PERSON_BREAK_STARTED', 'PERSON_BREAK_ENDED', 'PERSON_CHECKIN_EXITED',
+      'PERSON_CHECKIN_ENTERED',
+      'PERSON_BREAK_STARTED',
+      'PERSON_BREAK_ENDED',
+      'PERSON_CHECKIN_EXITED',
     ]);
     expectGrowing(events.map((event) => Date.parse(event.createdAt)));
     expectGrowing(events.map((event) => event.rowAt.getTime()));
@@ -70,6 +76,10 @@ describe('the times of one check-in\'s changes', () => {
     const out = await late.patch<VehicleCheckin>(path, {});
     expect(out.status).toBe(200);
     expect(Date.parse(out.body.updatedAt)).toBeGreaterThan(Date.parse(visit.updatedAt));
-    expectGrowing((await eventsOf(visit.checkinId)).filter((event) => event.type.startsWith('VEHICLE')).map((event) => Date.parse(event.createdAt)));
+    expectGrowing(
+      (await eventsOf(visit.checkinId))
+        .filter((event) => event.type.startsWith('VEHICLE'))
+        .map((event) => Date.parse(event.createdAt)),
+    );
   });
 });

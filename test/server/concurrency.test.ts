@@ -23,10 +23,16 @@ describe('the database holds the invariants under concurrent requests', () => {
   it('20 simultaneous break starts on one check-in: exactly one 200, the rest 409 BREAK_ALREADY_OPEN', async () => {
     const checkin = await newCheckin();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => harness.world.api.post<{ code?: string }>(`${people()}/${checkin.checkinId}/breaks/start`)),
+      Array.from({ length: 20 }, () =>
+        harness.world.api.post<{ code?: string }>(`${people()}/${checkin.checkinId}/breaks/start`),
+      ),
     );
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
-    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'BREAK_ALREADY_OPEN')).toBe(true);
+    expect(
+      responses
+        .filter((response) => response.status === 409)
+        .every((response) => response.body.code === 'BREAK_ALREADY_OPEN'),
+    ).toBe(true);
     const open = await queryOne<{ count: number }>(
       harness.server.database,
       sql`SELECT count(*)::int AS count FROM person_breaks WHERE checkin_id = ${checkin.checkinId} AND ended_at IS NULL`,
@@ -37,10 +43,16 @@ describe('the database holds the invariants under concurrent requests', () => {
   it('20 simultaneous checkouts: exactly one 200, the rest 409 CHECKIN_CLOSED, one exit event', async () => {
     const checkin = await newCheckin();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => harness.world.api.patch<{ code?: string }>(`${people()}/${checkin.checkinId}`, {})),
+      Array.from({ length: 20 }, () =>
+        harness.world.api.patch<{ code?: string }>(`${people()}/${checkin.checkinId}`, {}),
+      ),
     );
     expect(statuses(responses).filter((status) => status === 200)).toHaveLength(1);
-    expect(responses.filter((response) => response.status === 409).every((response) => response.body.code === 'CHECKIN_CLOSED')).toBe(true);
+    expect(
+      responses
+        .filter((response) => response.status === 409)
+        .every((response) => response.body.code === 'CHECKIN_CLOSED'),
+    ).toBe(true);
     const events = await queryOne<{ count: number }>(
       harness.server.database,
       sql`SELECT count(*)::int AS count FROM outbox_events WHERE type = 'PERSON_CHECKIN_EXITED' AND payload->'data'->'checkin'->>'checkinId' = ${String(checkin.checkinId)}`,
@@ -53,7 +65,11 @@ describe('the database holds the invariants under concurrent requests', () => {
     const item = `${people()}/${checkin.checkinId}`;
     await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        index % 3 === 0 ? harness.world.api.post(`${item}/breaks/start`) : index % 3 === 1 ? harness.world.api.post(`${item}/breaks/end`) : harness.world.api.patch(item, {}),
+        index % 3 === 0
+          ? harness.world.api.post(`${item}/breaks/start`)
+          : index % 3 === 1
+            ? harness.world.api.post(`${item}/breaks/end`)
+            : harness.world.api.patch(item, {}),
       ),
     );
     const final = await harness.world.api.get<PersonCheckin>(item);
@@ -68,17 +84,31 @@ describe('the database holds the invariants under concurrent requests', () => {
       key: `race-${checkin.checkinId}-${index}`,
       path: ['/breaks/start', '/breaks/end', '/checkout'][index % 3] ?? '',
     }));
-    const first = await Promise.all(requests.map((request) => harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
-    const again = await Promise.all(requests.map((request) => harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key })));
+    const first = await Promise.all(
+      requests.map((request) =>
+        harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key }),
+      ),
+    );
+    const again = await Promise.all(
+      requests.map((request) =>
+        harness.world.api.post(`${item}${request.path}`, undefined, { idempotencyKey: request.key }),
+      ),
+    );
     expect(first.every((response) => response.status === 200 || response.status === 409)).toBe(true);
-    expect(again.map((response) => [response.status, response.text])).toEqual(first.map((response) => [response.status, response.text]));
+    expect(again.map((response) => [response.status, response.text])).toEqual(
+      first.map((response) => [response.status, response.text]),
+    );
     const db = harness.server.database;
     const breaks = await queryOne<{ started: number; open: number }>(
       db,
       sql`SELECT count(*)::int AS started, count(*) FILTER (WHERE ended_at IS NULL)::int AS open FROM person_breaks WHERE checkin_id = ${checkin.checkinId}`,
     );
-    const okStarts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/breaks/start').length;
-    const okCheckouts = first.filter((response, index) => response.status === 200 && requests[index]?.path === '/checkout').length;
+    const okStarts = first.filter(
+      (response, index) => response.status === 200 && requests[index]?.path === '/breaks/start',
+    ).length;
+    const okCheckouts = first.filter(
+      (response, index) => response.status === 200 && requests[index]?.path === '/checkout',
+    ).length;
     expect(breaks?.started).toBe(okStarts);
     expect(breaks?.open).toBe(0);
     expect(okCheckouts).toBe(1);
@@ -100,10 +130,22 @@ describe('the database holds the invariants under concurrent requests', () => {
             WHERE account_id = ${harness.world.accountId} AND id = ${checkin.checkinId} AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
       applied: sql`EXISTS (SELECT 1 FROM checkin)`,
     };
-    const record = { accountId: harness.world.accountId, key, fingerprint: 'f', status: 200, body: '{}', headers: {}, now: new Date(), since: new Date(0) };
+    const record = {
+      accountId: harness.world.accountId,
+      key,
+      fingerprint: 'f',
+      status: 200,
+      body: '{}',
+      headers: {},
+      now: new Date(),
+      since: new Date(0),
+    };
     await expect(saveOutcome(db, record, write)).rejects.toSatisfy(isStaleWrite);
     await expect(runGuardedWrite(db, write)).rejects.toSatisfy(isStaleWrite);
-    const stored = await queryOne<{ count: number }>(db, sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`);
+    const stored = await queryOne<{ count: number }>(
+      db,
+      sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`,
+    );
     expect(stored?.count).toBe(0);
     expect((await harness.world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
   });
@@ -112,12 +154,24 @@ describe('the database holds the invariants under concurrent requests', () => {
     let runs = 0;
     const key = `always-stale-${Date.now()}`;
     const attempt = runWrite({
-      db: harness.server.database, accountId: harness.world.accountId, key, stored: undefined, fingerprint: 'f', instance: '/test',
-      requestId: 'r', now: new Date(), since: new Date(0), atomicity: 'statement',
+      db: harness.server.database,
+      accountId: harness.world.accountId,
+      key,
+      stored: undefined,
+      fingerprint: 'f',
+      instance: '/test',
+      requestId: 'r',
+      now: new Date(),
+      since: new Date(0),
+      atomicity: 'statement',
       execute: async () => {
         runs += 1;
         // A write that never applies, as when another change always gets to the row first.
-        return { status: 200, body: {}, write: { ctes: (guard: Sql) => sql`never AS (SELECT 1 WHERE ${guard} AND false)`, applied: sql`false` } };
+        return {
+          status: 200,
+          body: {},
+          write: { ctes: (guard: Sql) => sql`never AS (SELECT 1 WHERE ${guard} AND false)`, applied: sql`false` },
+        };
       },
     });
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
@@ -132,9 +186,15 @@ describe('the database holds the invariants under concurrent requests', () => {
   it('the one-open-break rule is a database constraint, not only code', async () => {
     const checkin = await newCheckin();
     const db = harness.server.database;
-    await queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`);
+    await queryOne(
+      db,
+      sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`,
+    );
     await expect(
-      queryOne(db, sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`),
+      queryOne(
+        db,
+        sql`INSERT INTO person_breaks (account_id, checkin_id, started_at) VALUES (${harness.world.accountId}, ${checkin.checkinId}, now())`,
+      ),
     ).rejects.toMatchObject({ code: '23505', constraint: 'person_breaks_one_open' });
   });
 });

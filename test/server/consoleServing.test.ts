@@ -20,7 +20,13 @@ const get = (urlPath: string) => fetch(`${file.server.baseUrl}${urlPath}`);
 
 describe('the console served at /console', () => {
   it('answers every page path with index.html, uncached, under a CSP', async () => {
-    for (const urlPath of ['/console', '/console/', '/console/on-site', '/console/setup?code=abc', '/console/no/such/page']) {
+    for (const urlPath of [
+      '/console',
+      '/console/',
+      '/console/on-site',
+      '/console/setup?code=abc',
+      '/console/no/such/page',
+    ]) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);

@@ -16,14 +16,23 @@ const VEHICLES = '/v1/checkins/vehicles/export';
 // 25 October 2026 in Berlin: summer time (+02:00) ends at 03:00, the day has 25 hours.
 const DAY = 'from=2026-10-25&to=2026-10-25';
 
-
 /** The export as raw bytes (fetch's text() would drop the byte order mark) and as records keyed by header. */
-async function exportOf(api: ApiClient, path: string): Promise<{ status: number; type: string | null; bom: boolean; rows: Array<Record<string, string>>; header: string[] }> {
+async function exportOf(
+  api: ApiClient,
+  path: string,
+): Promise<{
+  status: number;
+  type: string | null;
+  bom: boolean;
+  rows: Array<Record<string, string>>;
+  header: string[];
+}> {
   const response = await api.get(path);
   const raw = await fetch(`${harness.server.baseUrl}${path}`, { headers: authHeaders.get(api) ?? {} });
   const bytes = new Uint8Array(await raw.arrayBuffer());
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  if (response.status !== 200) return { status: response.status, type: response.headers.get('content-type'), bom, rows: [], header: [] };
+  if (response.status !== 200)
+    return { status: response.status, type: response.headers.get('content-type'), bom, rows: [], header: [] };
   const [header = [], ...records] = parseCsv(response.text.replace(/^\uFEFF/, ''));
   const rows = records.map((record) => Object.fromEntries(header.map((name, index) => [name, record[index] ?? ''])));
   return { status: 200, type: response.headers.get('content-type'), bom, rows, header };
@@ -35,16 +44,22 @@ const ids: Record<string, number> = {};
 
 async function place(table: 'person_checkins' | 'vehicle_checkins', id: number, entryAt: string, exitAt?: string) {
   const at = sql`${entryAt}::timestamptz`;
-  await queryRows(harness.server.database, table === 'person_checkins'
-    ? sql`UPDATE person_checkins SET entry_at = ${at}, exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${id}`
-    : sql`UPDATE vehicle_checkins SET entry_at = ${at}, exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${id}`);
+  await queryRows(
+    harness.server.database,
+    table === 'person_checkins'
+      ? sql`UPDATE person_checkins SET entry_at = ${at}, exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${id}`
+      : sql`UPDATE vehicle_checkins SET entry_at = ${at}, exit_at = coalesce(${exitAt ?? null}::timestamptz, exit_at) WHERE id = ${id}`,
+  );
 }
 
 beforeAll(async () => {
   const { world, server } = harness;
   await queryRows(server.database, sql`UPDATE sites SET timezone = 'Europe/Berlin' WHERE id = ${world.siteId}`);
   const fields = [...defaultCheckinConfig.fields, { name: 'badge', label: 'Badge', type: 'text', required: false }];
-  expect((await world.api.put(`/v1/sites/${world.siteId}/checkins/people/config`, { requiresApproval: false, fields })).status).toBe(200);
+  expect(
+    (await world.api.put(`/v1/sites/${world.siteId}/checkins/people/config`, { requiresApproval: false, fields }))
+      .status,
+  ).toBe(200);
   const token = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['exports:read'] });
   exporter = apiClient(server.baseUrl, token.token);
   authHeaders.set(exporter, { Authorization: `Bearer ${token.token}` });
@@ -56,14 +71,22 @@ beforeAll(async () => {
     await place('person_checkins', created.body.checkinId, entryAt, exitAt);
     ids[name] = created.body.checkinId;
   };
-  await create('overnight', visitor('Night', 'Owl', { customFields: { badge: 'B-7' } }), '2026-10-24T20:00:00Z', '2026-10-25T09:00:00Z');
+  await create(
+    'overnight',
+    visitor('Night', 'Owl', { customFields: { badge: 'B-7' } }),
+    '2026-10-24T20:00:00Z',
+    '2026-10-25T09:00:00Z',
+  );
   await create('leftBefore', visitor('Early', 'Bird'), '2026-10-24T08:00:00Z', '2026-10-24T12:00:00Z');
   await create('formula', visitor('=HYPERLINK("http://evil")', 'Sum'), '2026-10-25T12:00:00Z');
   await create('tricky', visitor('Quote', 'Comma', { purpose: 'Talks, "demo"\nand lunch' }), '2026-10-25T13:00:00Z');
   const breaks = `${people}/${ids.tricky}/breaks`;
   expect((await world.api.post(`${breaks}/start`)).status).toBe(200);
   expect((await world.api.post(`${breaks}/end`)).status).toBe(200);
-  await queryRows(server.database, sql`UPDATE person_breaks SET started_at = '2026-10-25T13:10:00Z', ended_at = '2026-10-25T13:25:00Z' WHERE checkin_id = ${ids.tricky ?? 0}`);
+  await queryRows(
+    server.database,
+    sql`UPDATE person_breaks SET started_at = '2026-10-25T13:10:00Z', ended_at = '2026-10-25T13:25:00Z' WHERE checkin_id = ${ids.tricky ?? 0}`,
+  );
   await create('nextDay', visitor('Late', 'Comer'), '2026-10-25T23:30:00Z');
   const car = await arrive(world.api, world.siteId, { licensePlate: uniquePlate(), notes: '+1 trailer' });
   expect((await world.api.post(`${visit(car)}/checkout`)).status).toBeLessThan(300);
@@ -77,12 +100,36 @@ describe('CSV export of person check-ins', () => {
     expect(result.status).toBe(200);
     expect(result.type).toBe('text/csv; charset=utf-8');
     expect(result.bom).toBe(true);
-    expect(result.header).toEqual(['checkinId', 'site', 'status', 'firstName', 'lastName', 'email', 'phone', 'company', 'host', 'purpose',
-      'Badge', 'entrySource', 'entryTime', 'exitSource', 'exitTime', 'breaks', 'minutesOnBreak', 'decidedBy']);
+    expect(result.header).toEqual([
+      'checkinId',
+      'site',
+      'status',
+      'firstName',
+      'lastName',
+      'email',
+      'phone',
+      'company',
+      'host',
+      'purpose',
+      'Badge',
+      'entrySource',
+      'entryTime',
+      'exitSource',
+      'exitTime',
+      'breaks',
+      'minutesOnBreak',
+      'decidedBy',
+    ]);
     const exported = result.rows.map((row) => Number(row.checkinId));
     expect(exported).toEqual([ids.overnight, ids.formula, ids.tricky]);
     const overnight = result.rows[0];
-    expect(overnight).toMatchObject({ firstName: 'Night', status: 'OUT', Badge: 'B-7', breaks: '0', minutesOnBreak: '0' });
+    expect(overnight).toMatchObject({
+      firstName: 'Night',
+      status: 'OUT',
+      Badge: 'B-7',
+      breaks: '0',
+      minutesOnBreak: '0',
+    });
     expect(overnight?.entryTime).toBe('2026-10-24T22:00:00+02:00');
     expect(overnight?.exitTime).toBe('2026-10-25T10:00:00+01:00');
   });
@@ -91,7 +138,11 @@ describe('CSV export of person check-ins', () => {
     const result = await exportOf(exporter, `${PEOPLE}?${DAY}`);
     const byId = new Map(result.rows.map((row) => [Number(row.checkinId), row]));
     expect(byId.get(ids.formula ?? 0)?.firstName).toBe('\'=HYPERLINK("http://evil")');
-    expect(byId.get(ids.tricky ?? 0)).toMatchObject({ purpose: 'Talks, "demo"\nand lunch', breaks: '1', minutesOnBreak: '15' });
+    expect(byId.get(ids.tricky ?? 0)).toMatchObject({
+      purpose: 'Talks, "demo"\nand lunch',
+      breaks: '1',
+      minutesOnBreak: '15',
+    });
   });
 
   it('takes RFC 3339 instants as the range', async () => {
@@ -101,28 +152,41 @@ describe('CSV export of person check-ins', () => {
 
   it('is recorded in the audit log without personal data', async () => {
     await exportOf(exporter, `${PEOPLE}?${DAY}`);
-    const rows = await queryRows<{ action: string; target_type: string; actor_name: string }>(harness.server.database,
-      sql`SELECT action, target_type, actor_name FROM audit_events WHERE account_id = ${harness.world.accountId} ORDER BY id DESC LIMIT 1`);
+    const rows = await queryRows<{ action: string; target_type: string; actor_name: string }>(
+      harness.server.database,
+      sql`SELECT action, target_type, actor_name FROM audit_events WHERE account_id = ${harness.world.accountId} ORDER BY id DESC LIMIT 1`,
+    );
     expect(rows[0]).toMatchObject({ action: 'checkins.exported', target_type: 'account' });
   });
 
   it('needs exports:read: a token without it is 403; a manager session may export, reception may not', async () => {
     expect((await harness.world.api.get(`${PEOPLE}?${DAY}`)).status).toBe(403);
-    const manager = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'manager', siteIds: [harness.world.siteId] });
+    const manager = await staffClient(harness.server, {
+      accountId: harness.world.accountId,
+      role: 'manager',
+      siteIds: [harness.world.siteId],
+    });
     const managed = await manager.api.get(`${PEOPLE}?${DAY}`);
     expect(managed.status).toBe(200);
     expect(managed.text).toContain('Night');
     expect((await manager.api.get(`${PEOPLE}?siteIds=${harness.world.otherSiteId}&${DAY}`)).status).toBe(404);
-    const reception = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'reception', siteIds: [harness.world.siteId] });
+    const reception = await staffClient(harness.server, {
+      accountId: harness.world.accountId,
+      role: 'reception',
+      siteIds: [harness.world.siteId],
+    });
     expect((await reception.api.get(`${PEOPLE}?${DAY}`)).status).toBe(403);
   });
 
   it('streams every row across several pages, once each, in id order', async () => {
     const { world, server } = harness;
-    await queryRows(server.database, sql`
+    await queryRows(
+      server.database,
+      sql`
       INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at, last_event_at, created_at, updated_at)
       SELECT ${world.accountId}, ${world.otherSiteId}, 'IN', 'Bulk', 'Visitor ' || n, 'API', '2026-10-25T10:00:00Z', now(), now(), now()
-        FROM generate_series(1, 1201) AS n`);
+        FROM generate_series(1, 1201) AS n`,
+    );
     const result = await exportOf(exporter, `${PEOPLE}?siteIds=${world.otherSiteId}&${DAY}`);
     const exported = result.rows.map((row) => Number(row.checkinId));
     expect(exported).toHaveLength(1201);
@@ -144,10 +208,22 @@ describe('CSV export of vehicle check-ins', () => {
     const result = await exportOf(exporter, `${VEHICLES}?siteIds=${harness.world.siteId}&${DAY}`);
     expect(result.status).toBe(200);
     expect(result.bom).toBe(true);
-    expect(result.header).toEqual(['checkinId', 'site', 'status', 'licensePlate', 'driver', 'notes', 'entrySource', 'entryTime',
-      'exitSource', 'exitTime', 'stopReason', 'decidedBy']);
+    expect(result.header).toEqual([
+      'checkinId',
+      'site',
+      'status',
+      'licensePlate',
+      'driver',
+      'notes',
+      'entrySource',
+      'entryTime',
+      'exitSource',
+      'exitTime',
+      'stopReason',
+      'decidedBy',
+    ]);
     expect(result.rows).toHaveLength(1);
-    expect(result.rows[0]).toMatchObject({ checkinId: String(ids.car), status: 'OUT', notes: '\'+1 trailer' });
+    expect(result.rows[0]).toMatchObject({ checkinId: String(ids.car), status: 'OUT', notes: "'+1 trailer" });
     // 00:30 UTC is 02:30 summer time; 01:30 UTC is 02:30 again, winter time.
     expect(result.rows[0]?.entryTime).toBe('2026-10-25T02:30:00+02:00');
     expect(result.rows[0]?.exitTime).toBe('2026-10-25T02:30:00+01:00');

@@ -14,19 +14,25 @@ let headers: Record<string, string>;
 
 beforeAll(async () => {
   const { server, world } = harness;
-  await queryOne(server.database, sql`
+  await queryOne(
+    server.database,
+    sql`
     INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, purpose, entry_source, entry_at, exit_source, exit_at,
                                  last_event_at, created_at, updated_at)
     SELECT ${world.accountId}, ${world.siteId}, 'OUT', 'Ada', 'Visitor ' || g, repeat('x', 600), 'KIOSK', t, 'KIOSK', t + interval '1 hour', t, t, t
-      FROM generate_series(1, ${VISITS}) AS g, LATERAL (SELECT '2026-06-01T08:00:00Z'::timestamptz + g * interval '1 minute' AS t) AS x`);
+      FROM generate_series(1, ${VISITS}) AS g, LATERAL (SELECT '2026-06-01T08:00:00Z'::timestamptz + g * interval '1 minute' AS t) AS x`,
+  );
   const token = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['exports:read'] });
   headers = { Authorization: `Bearer ${token.token}` };
 });
 
 /** The export connections open on this test's database (each export thread has exactly one). */
 async function exportConnections(): Promise<number> {
-  const row = await queryOne<{ n: number }>(harness.server.database, sql`
-    SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'gatehouse-export' AND datname = current_database()`);
+  const row = await queryOne<{ n: number }>(
+    harness.server.database,
+    sql`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'gatehouse-export' AND datname = current_database()`,
+  );
   return row?.n ?? 0;
 }
 
@@ -40,7 +46,7 @@ async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<bo
 }
 
 /** An export whose first bytes were read, then left unread: the thread waits on the socket. */
-async function heldExport(): Promise<{ abort(): void; rest(): Promise<number> }> {
+async function heldExport(): Promise<{ abort: () => void; rest: () => Promise<number> }> {
   const controller = new AbortController();
   const response = await fetch(`${harness.server.baseUrl}${PATH}`, { headers, signal: controller.signal });
   expect(response.status).toBe(200);
@@ -92,7 +98,12 @@ describe('export threads', () => {
 
   it('drops an export whose client left while it waited for its turn, quietly and unaudited', async () => {
     const exported = async () =>
-      (await queryOne<{ n: number }>(harness.server.database, sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'checkins.exported'`))?.n ?? 0;
+      (
+        await queryOne<{ n: number }>(
+          harness.server.database,
+          sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'checkins.exported'`,
+        )
+      )?.n ?? 0;
     const first = await heldExport();
     const second = await heldExport();
     const audited = await exported();
@@ -115,19 +126,32 @@ describe('export threads', () => {
 
   it('cuts the download and logs when the export fails mid-stream', async () => {
     const held = await heldExport();
-    await queryRows(harness.server.database, sql`
-      SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse-export' AND datname = current_database()`);
+    await queryRows(
+      harness.server.database,
+      sql`
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gatehouse-export' AND datname = current_database()`,
+    );
     await expect(held.rest()).rejects.toThrow();
-    expect(harness.server.logs.some((line) => line.level === 'error' && line.message.includes('streamed response failed'))).toBe(true);
+    expect(
+      harness.server.logs.some((line) => line.level === 'error' && line.message.includes('streamed response failed')),
+    ).toBe(true);
     expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
   });
 
   it('refuses with 503 and Retry-After once an export has waited its time for a slot', async () => {
     const { server, world } = harness;
-    const threads = createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: server.databaseUrl, concurrency: 1, queueMs: 300 });
+    const threads = createExportThreads({
+      ...EXPORT_THREAD_DEFAULTS,
+      databaseUrl: server.databaseUrl,
+      concurrency: 1,
+      queueMs: 300,
+    });
     const filter = { accountId: world.accountId, from: '2026-01-01', to: '2026-12-31', now: new Date() };
     const running = await threads.start({ kind: 'people', filter, custom: [] });
-    const refusal = await threads.start({ kind: 'people', filter, custom: [] }).then(() => undefined, (error: unknown) => error);
+    const refusal = await threads.start({ kind: 'people', filter, custom: [] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refusal).toBeInstanceOf(ProblemError);
     expect(refusal).toMatchObject({ code: 'UNAVAILABLE', extras: { headers: { 'Retry-After': '1' } } });
     await running.next();

@@ -8,7 +8,7 @@ import { VEHICLES, uniquePlate, visits } from '../support/vehicles';
 import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
-const db = () => (harness.server.database);
+const db = () => harness.server.database;
 
 /** The database as it was before migration 0014 (the triggers go with their functions). */
 async function undoMigration(): Promise<void> {
@@ -17,7 +17,8 @@ async function undoMigration(): Promise<void> {
     sql`DROP TABLE vehicle_feed`,
     sql`DROP SEQUENCE vehicle_feed_seq`,
     sql`ALTER TABLE vehicle_checkins DROP COLUMN stop_reason`,
-  ]) await queryRows(db(), statement);
+  ])
+    await queryRows(db(), statement);
 }
 
 describe('migration 0014: stopReason and the vehicle change feed', () => {
@@ -53,7 +54,10 @@ describe('migration 0014: stopReason and the vehicle change feed', () => {
       removedVehicleIds: [],
     });
     expect(changes.body.vehicles.map((vehicle) => vehicle.vehicleId)).not.toContain(deleted?.id);
-    expect((await api.get<VehicleCheckin>(`${visits(siteId)}/${stop?.id}`)).body).toMatchObject({ status: 'STOP', stopReason: null });
+    expect((await api.get<VehicleCheckin>(`${visits(siteId)}/${stop?.id}`)).body).toMatchObject({
+      status: 'STOP',
+      stopReason: null,
+    });
     // And the triggers are back: a new vehicle is a change after the cursor.
     const registered = await api.post<{ vehicleId: number }>(VEHICLES, { licensePlate: uniquePlate() });
     const next = await api.get<VehicleChanges>(`${VEHICLES}/changes?cursor=${changes.body.nextCursor}`);

@@ -25,17 +25,28 @@ let exporter: ApiClient;
 
 async function place(table: 'person' | 'vehicle', id: number, entryAt: string, exitAt?: string) {
   const exit = sql`coalesce(${exitAt ?? null}::timestamptz, exit_at)`;
-  await queryRows(harness.server.database, table === 'person'
-    ? sql`UPDATE person_checkins SET entry_at = ${entryAt}::timestamptz, exit_at = ${exit} WHERE id = ${id}`
-    : sql`UPDATE vehicle_checkins SET entry_at = ${entryAt}::timestamptz, exit_at = ${exit} WHERE id = ${id}`);
+  await queryRows(
+    harness.server.database,
+    table === 'person'
+      ? sql`UPDATE person_checkins SET entry_at = ${entryAt}::timestamptz, exit_at = ${exit} WHERE id = ${id}`
+      : sql`UPDATE vehicle_checkins SET entry_at = ${entryAt}::timestamptz, exit_at = ${exit} WHERE id = ${id}`,
+  );
 }
 
 /** Every page of a search, following its cursors, `limit` rows at a time. */
-async function allPages<T extends { checkinId: number }>(path: string, body: Record<string, unknown>, limit: number): Promise<number[]> {
+async function allPages<T extends { checkinId: number }>(
+  path: string,
+  body: Record<string, unknown>,
+  limit: number,
+): Promise<number[]> {
   const seen: number[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const response = await harness.world.api.post<{ data: T[]; nextCursor: string | null }>(path, { ...body, limit, ...(cursor ? { cursor } : {}) });
+    const response = await harness.world.api.post<{ data: T[]; nextCursor: string | null }>(path, {
+      ...body,
+      limit,
+      ...(cursor ? { cursor } : {}),
+    });
     expect(response.status).toBe(200);
     seen.push(...response.body.data.map((row) => row.checkinId));
     if (!response.body.nextCursor) return seen;
@@ -81,7 +92,10 @@ const expected = () => [ids.inside, ids.endedInside, ids.stillOnSite, ids.spanni
 
 describe('search: overlapsFrom and overlapsTo', () => {
   it('lists the visits that overlap the range: begun before it and ended inside, still on site, inside, spanning', async () => {
-    const response = await harness.world.api.post<{ data: PersonCheckin[] }>(SEARCH, { siteIds: [harness.world.siteId], ...RANGE });
+    const response = await harness.world.api.post<{ data: PersonCheckin[] }>(SEARCH, {
+      siteIds: [harness.world.siteId],
+      ...RANGE,
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.map((row) => row.checkinId)).toEqual(expected());
   });
@@ -95,19 +109,33 @@ describe('search: overlapsFrom and overlapsTo', () => {
     const found = await harness.world.api.post<{ data: PersonCheckin[] }>(SEARCH, { ...RANGE, q: 'overnight' });
     expect(found.body.data.map((row) => row.checkinId)).toEqual([ids.endedInside]);
     const since = await harness.world.api.post<{ data: PersonCheckin[] }>(SEARCH, { overlapsFrom: TO });
-    expect(since.body.data.map((row) => row.checkinId)).toEqual([ids.after, ids.atTheEnd, ids.stillOnSite, ids.spanning]);
+    expect(since.body.data.map((row) => row.checkinId)).toEqual([
+      ids.after,
+      ids.atTheEnd,
+      ids.stillOnSite,
+      ids.spanning,
+    ]);
   });
 
   it('refuses a range that ends before it starts (422)', async () => {
     const response = await harness.world.api.post<Problem>(SEARCH, { overlapsFrom: TO, overlapsTo: FROM });
     expectProblem(response, 422, 'VALIDATION_FAILED');
-    expectProblem(await harness.world.api.post<Problem>(VEHICLE_SEARCH, { overlapsFrom: 'yesterday' }), 422, 'VALIDATION_FAILED');
+    expectProblem(
+      await harness.world.api.post<Problem>(VEHICLE_SEARCH, { overlapsFrom: 'yesterday' }),
+      422,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('works for vehicles the same way, with and without a plate', async () => {
     expect(await allPages<VehicleCheckin>(VEHICLE_SEARCH, RANGE, 1)).toEqual([carIds.endedInside, carIds.stillOnSite]);
-    const car = await harness.world.api.get<VehicleCheckin>(`/v1/sites/${harness.world.siteId}/checkins/vehicles/${carIds.stillOnSite}`);
-    const byPlate = await harness.world.api.post<{ data: VehicleCheckin[] }>(VEHICLE_SEARCH, { ...RANGE, licensePlate: car.body.licensePlate });
+    const car = await harness.world.api.get<VehicleCheckin>(
+      `/v1/sites/${harness.world.siteId}/checkins/vehicles/${carIds.stillOnSite}`,
+    );
+    const byPlate = await harness.world.api.post<{ data: VehicleCheckin[] }>(VEHICLE_SEARCH, {
+      ...RANGE,
+      licensePlate: car.body.licensePlate,
+    });
     expect(byPlate.body.data.map((row) => row.checkinId)).toEqual([carIds.stillOnSite]);
   });
 });
@@ -120,7 +148,8 @@ function scansOf(plan: unknown, found = { rowsRead: 0, seqScans: 0 }): { rowsRea
     const type = String(node['Node Type'] ?? '');
     if (type === 'Seq Scan') found.seqScans++;
     if (/Scan$/.test(type) && !type.startsWith('Bitmap Index')) {
-      for (const key of ['Actual Rows', 'Rows Removed by Filter', 'Rows Removed by Index Recheck']) found.rowsRead += Number(node[key] ?? 0);
+      for (const key of ['Actual Rows', 'Rows Removed by Filter', 'Rows Removed by Index Recheck'])
+        found.rowsRead += Number(node[key] ?? 0);
     }
     for (const value of Object.values(node)) if (typeof value === 'object') scansOf(value, found);
   }
@@ -133,21 +162,27 @@ describe('search: the overlap is read from indexes', () => {
     const { siteId } = await buildSite(harness.server, accountId);
     const db = harness.server.database;
     // 40,000 visits a minute apart, 90 minutes each; 1 in 5,000 never left.
-    await queryOne(db, sql`
+    await queryOne(
+      db,
+      sql`
       INSERT INTO person_checkins (account_id, site_id, status, first_name, last_name, entry_source, entry_at,
         exit_source, exit_at, last_event_at, created_at, updated_at)
       SELECT ${accountId}, ${siteId}, CASE WHEN g % 5000 = 0 THEN 'IN' ELSE 'OUT' END, 'Bulk', 'Visitor' || g, 'KIOSK',
         now() - g * interval '1 minute', CASE WHEN g % 5000 = 0 THEN NULL ELSE 'KIOSK' END,
         CASE WHEN g % 5000 = 0 THEN NULL ELSE now() - g * interval '1 minute' + interval '90 minutes' END, now(), now(), now()
-      FROM generate_series(1, 40000) AS g`);
+      FROM generate_series(1, 40000) AS g`,
+    );
     await queryOne(db, sql`ANALYZE person_checkins`);
     const start = new Date(Date.now() - 14 * 86_400_000);
     const end = new Date(start.getTime() + 86_400_000);
     // A page larger than the answer: every part is read to its end.
     const filter = { accountId, siteIds: [siteId], overlapsFrom: start, overlapsTo: end, limit: 2000 };
-    const plain = await queryRows<{ id: number }>(db, sql`SELECT c.id FROM person_checkins c
+    const plain = await queryRows<{ id: number }>(
+      db,
+      sql`SELECT c.id FROM person_checkins c
       WHERE c.account_id = ${accountId} AND ${overlapSql(sql`${start}::timestamptz`, sql`${end}::timestamptz`)}
-      ORDER BY c.entry_at DESC, c.id DESC`);
+      ORDER BY c.entry_at DESC, c.id DESC`,
+    );
     expect(plain.length).toBeGreaterThan(1440);
     const { statement } = personCheckinSearchSql(filter);
     const explained = await queryOne<{ 'QUERY PLAN': unknown }>(db, sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
@@ -165,7 +200,10 @@ describe('export: q', () => {
   const exported = async (query: string) => {
     const response = await exporter.get(`${EXPORT}?${query}`);
     expect(response.status).toBe(200);
-    const [, ...lines] = response.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [, ...lines] = response.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     return lines.map((line) => Number(line.split(',')[0])).sort((a, b) => a - b);
   };
 
@@ -186,11 +224,16 @@ describe('export: q', () => {
     const vehicles = async (query: string) => {
       const response = await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}${query}`);
       expect(response.status).toBe(200);
-      const [, ...lines] = response.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const [, ...lines] = response.text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       return lines.map((line) => Number(line.split(',')[0])).sort((a, b) => a - b);
     };
     expect(await vehicles('')).toEqual([carIds.endedInside, carIds.stillOnSite].map(Number).sort((a, b) => a - b));
-    const car = await harness.world.api.get<VehicleCheckin>(`/v1/sites/${harness.world.siteId}/checkins/vehicles/${carIds.stillOnSite}`);
+    const car = await harness.world.api.get<VehicleCheckin>(
+      `/v1/sites/${harness.world.siteId}/checkins/vehicles/${carIds.stillOnSite}`,
+    );
     const spaced = car.body.licensePlate.toLowerCase().replace(/-/g, ' ');
     expect(await vehicles(`&licensePlate=${encodeURIComponent(spaced)}`)).toEqual([carIds.stillOnSite]);
     expect((await exporter.get(`/v1/checkins/vehicles/export?from=${FROM}&to=${TO}&licensePlate=--`)).status).toBe(400);

@@ -26,14 +26,22 @@ function rawRequest(
   options: { headers?: Record<string, string>; chunks?: Buffer[] } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${harness.server.baseUrl}${path}`, { method, headers: options.headers, agent: false }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => parts.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(parts).toString('utf8') }),
-      );
-      response.on('error', reject);
-    });
+    const request = http.request(
+      `${harness.server.baseUrl}${path}`,
+      { method, headers: options.headers, agent: false },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => parts.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     // The server may answer (413) and close before it has read everything we send: that is fine.
     request.on('error', reject);
     for (const chunk of options.chunks ?? []) request.write(chunk);
@@ -41,7 +49,8 @@ function rawRequest(
   });
 }
 
-const LEAK = /\bat\s+\S+\s+\(|\.ts:\d+|node_modules|\bSELECT\b|\bINSERT\b|\bUPDATE\s+\w+\s+SET\b|\bFROM\s+\w+|\bWHERE\b|relation "|syntax error|SQLSTATE|Sequelize|violates/i;
+const LEAK =
+  /\bat\s+\S+\s+\(|\.ts:\d+|node_modules|\bSELECT\b|\bINSERT\b|\bUPDATE\s+\w+\s+SET\b|\bFROM\s+\w+|\bWHERE\b|relation "|syntax error|SQLSTATE|Sequelize|violates/i;
 
 /** Every error: problem+json with all RFC 9457 members, the request path as instance, the X-Request-Id echoed, nothing leaked. */
 function expectProblem(
@@ -74,7 +83,12 @@ function expectRawProblem(response: RawResponse, status: number, code: string, i
   for (const [name, value] of Object.entries(response.headers)) {
     if (typeof value === 'string') headers.set(name, value);
   }
-  return expectProblem({ status: response.status, headers, body: undefined, text: response.text }, status, code, instance);
+  return expectProblem(
+    { status: response.status, headers, body: undefined, text: response.text },
+    status,
+    code,
+    instance,
+  );
 }
 
 async function count(): Promise<number> {
@@ -94,7 +108,11 @@ describe('request bodies', () => {
     const head = Buffer.from('{"person":{"firstName":"Big","lastName":"Chunks"},"purpose":"');
     const filler = Buffer.alloc(8 * 1024, 'x');
     const response = await rawRequest('POST', people(), {
-      headers: { Authorization: `Bearer ${harness.world.token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      headers: {
+        Authorization: `Bearer ${harness.world.token}`,
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      },
       chunks: [head, ...Array.from({ length: 9 }, () => filler), Buffer.from('"}')],
     });
     expectRawProblem(response, 413, 'PAYLOAD_TOO_LARGE', people());
@@ -139,13 +157,19 @@ describe('request bodies', () => {
 
   it('refuses malformed JSON with 400 MALFORMED_JSON', async () => {
     for (const rawBody of ['{"person":', '{person: {}}', "{'a': 1}", '{"a":1}}']) {
-      const response = await harness.world.api.request<Problem>('POST', people(), { rawBody, headers: { 'Content-Type': 'application/json' } });
+      const response = await harness.world.api.request<Problem>('POST', people(), {
+        rawBody,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expectProblem(response, 400, 'MALFORMED_JSON', people());
     }
   });
 
   it('refuses an unknown field with 422 VALIDATION_FAILED listing {path, message}', async () => {
-    const response = await harness.world.api.post<Problem>(people(), visitor('Un', 'Known', { entry: { source: 'KIOSK' } }));
+    const response = await harness.world.api.post<Problem>(
+      people(),
+      visitor('Un', 'Known', { entry: { source: 'KIOSK' } }),
+    );
     const body = expectProblem(response, 422, 'VALIDATION_FAILED', people());
     expect(Array.isArray(body.errors)).toBe(true);
     expect(body.errors?.length).toBeGreaterThan(0);
@@ -158,7 +182,10 @@ describe('request bodies', () => {
   });
 
   it('names the nested path of a field that fails validation', async () => {
-    const response = await harness.world.api.post<Problem>(people(), { person: { firstName: 'Ada', lastName: 'L', nickname: 'x' }, labelIds: ['a'] });
+    const response = await harness.world.api.post<Problem>(people(), {
+      person: { firstName: 'Ada', lastName: 'L', nickname: 'x' },
+      labelIds: ['a'],
+    });
     const body = expectProblem(response, 422, 'VALIDATION_FAILED', people());
     const text = (body.errors ?? []).map((error) => `${error.path}: ${error.message}`).join('\n');
     expect(text).toMatch(/person/);
@@ -168,11 +195,19 @@ describe('request bodies', () => {
 
   it('says in plain words what is missing: a required field, or the whole body; and what a query parameter holds', async () => {
     const missing = await harness.world.api.post<Problem>('/v1/profiles/vehicles', { make: 'Volvo' });
-    expect(expectProblem(missing, 422, 'VALIDATION_FAILED', '/v1/profiles/vehicles').errors).toEqual([{ path: 'licensePlate', message: 'Required' }]);
-    const empty = await harness.world.api.request<Problem>('POST', people(), { headers: { 'Content-Type': 'application/json' } });
-    expect(expectProblem(empty, 422, 'VALIDATION_FAILED', people()).errors).toEqual([{ path: '', message: 'The body must be a JSON object' }]);
+    expect(expectProblem(missing, 422, 'VALIDATION_FAILED', '/v1/profiles/vehicles').errors).toEqual([
+      { path: 'licensePlate', message: 'Required' },
+    ]);
+    const empty = await harness.world.api.request<Problem>('POST', people(), {
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(expectProblem(empty, 422, 'VALIDATION_FAILED', people()).errors).toEqual([
+      { path: '', message: 'The body must be a JSON object' },
+    ]);
     const status = await harness.world.api.get<Problem>(`${people()}?status=IN,LEFT`);
-    expect(expectProblem(status, 400, 'INVALID_QUERY', people()).detail).toMatch(/^Query parameter status: Invalid option/);
+    expect(expectProblem(status, 400, 'INVALID_QUERY', people()).detail).toMatch(
+      /^Query parameter status: Invalid option/,
+    );
     const stray = await harness.world.api.get<Problem>(`${people()}?foo=1&bar=2`);
     expect(expectProblem(stray, 400, 'INVALID_QUERY', people()).detail).toBe('Unknown query parameter foo, bar');
   });
@@ -190,11 +225,18 @@ describe('request bodies', () => {
   });
 
   it('refuses a lone UTF-16 surrogate (which PostgreSQL text and jsonb cannot hold) with 422 naming the field, not a 500', async () => {
-    const body = '{"person":{"firstName":"Ada","lastName":"Lone\\ud800"},"customFields":{"x\\udc00":"v","ok":"\\ud83d\\ude00"}}';
-    const response = await harness.world.api.request<Problem>('POST', people(), { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    const body =
+      '{"person":{"firstName":"Ada","lastName":"Lone\\ud800"},"customFields":{"x\\udc00":"v","ok":"\\ud83d\\ude00"}}';
+    const response = await harness.world.api.request<Problem>('POST', people(), {
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.status, response.text).toBe(422);
     expect(response.body.code).toBe('VALIDATION_FAILED');
-    expect(response.body.errors?.map((error) => error.path).sort()).toEqual(['customFields.x\udc00', 'person.lastName']);
+    expect(response.body.errors?.map((error) => error.path).sort()).toEqual([
+      'customFields.x\udc00',
+      'person.lastName',
+    ]);
     // A well-formed pair (an emoji) is fine.
     const emoji = await harness.world.api.post(people(), visitor('Ada', 'Smile\ud83d\ude00'));
     expect(emoji.status).toBe(201);
@@ -202,7 +244,10 @@ describe('request bodies', () => {
 
   it('refuses a NUL character (which PostgreSQL text cannot hold) with 422 naming the field, not a 500', async () => {
     const before = await count();
-    const response = await harness.world.api.post<Problem>(people(), visitor('Nul\u0000Byte', 'Person', { customFields: { 'k\u0000': 'v' } }));
+    const response = await harness.world.api.post<Problem>(
+      people(),
+      visitor('Nul\u0000Byte', 'Person', { customFields: { 'k\u0000': 'v' } }),
+    );
     const body = expectProblem(response, 422, 'VALIDATION_FAILED', people());
     const paths = (body.errors ?? []).map((error) => error.path);
     expect(paths).toContain('person.firstName');
@@ -214,10 +259,17 @@ describe('request bodies', () => {
   it('refuses a field named __proto__ (which validation would drop without a word) with 422 naming it', async () => {
     const before = await count();
     // Sent as text: JSON.parse makes it a field of its own, as it does for any client's body.
-    const body = '{"person":{"firstName":"Ada","lastName":"Lovelace","__proto__":{"x":1}},"customFields":{"__proto__":"x"}}';
-    const response = await harness.world.api.request<Problem>('POST', people(), { rawBody: body, headers: { 'Content-Type': 'application/json' } });
+    const body =
+      '{"person":{"firstName":"Ada","lastName":"Lovelace","__proto__":{"x":1}},"customFields":{"__proto__":"x"}}';
+    const response = await harness.world.api.request<Problem>('POST', people(), {
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json' },
+    });
     const problem = expectProblem(response, 422, 'VALIDATION_FAILED', people());
-    expect((problem.errors ?? []).map((error) => error.path).sort()).toEqual(['customFields.__proto__', 'person.__proto__']);
+    expect((problem.errors ?? []).map((error) => error.path).sort()).toEqual([
+      'customFields.__proto__',
+      'person.__proto__',
+    ]);
     expect(await count()).toBe(before);
   });
 });
@@ -236,7 +288,9 @@ describe('problem details', () => {
   });
 
   it('requestId in the body is the X-Request-Id the client sent', async () => {
-    const response = await harness.world.api.get<Problem>('/v1/sites/abc', { headers: { 'X-Request-Id': 'client-req.42:A_b' } });
+    const response = await harness.world.api.get<Problem>('/v1/sites/abc', {
+      headers: { 'X-Request-Id': 'client-req.42:A_b' },
+    });
     const body = expectProblem(response, 404, 'NOT_FOUND', '/v1/sites/abc');
     expect(body.requestId).toBe('client-req.42:A_b');
   });
@@ -258,7 +312,12 @@ describe('path ids', () => {
     for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
       const item = `${people()}/${id}`;
       expectProblem(await harness.world.api.get<Problem>(item), 404, 'NOT_FOUND', item);
-      expectProblem(await harness.world.api.post<Problem>(`${item}/breaks/start`, {}), 404, 'NOT_FOUND', `${item}/breaks/start`);
+      expectProblem(
+        await harness.world.api.post<Problem>(`${item}/breaks/start`, {}),
+        404,
+        'NOT_FOUND',
+        `${item}/breaks/start`,
+      );
       expectProblem(await harness.world.api.patch<Problem>(item, {}), 404, 'NOT_FOUND', item);
     }
     for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
@@ -272,13 +331,29 @@ describe('path ids', () => {
     for (const id of ['123456', '2147483647', '2147483648', '9007199254740991', '9999999999999999']) {
       const cases: Array<[string, () => Promise<ApiResponse<Problem>>, string]> = [
         ['GET', () => harness.world.api.get<Problem>(`/v1/sites/${id}`), `/v1/sites/${id}`],
-        ['GET', () => harness.world.api.get<Problem>(`/v1/sites/${id}/checkins/people/config`), `/v1/sites/${id}/checkins/people/config`],
-        ['POST', () => harness.world.api.post<Problem>(`/v1/sites/${id}/checkins/people`, visitor()), `/v1/sites/${id}/checkins/people`],
+        [
+          'GET',
+          () => harness.world.api.get<Problem>(`/v1/sites/${id}/checkins/people/config`),
+          `/v1/sites/${id}/checkins/people/config`,
+        ],
+        [
+          'POST',
+          () => harness.world.api.post<Problem>(`/v1/sites/${id}/checkins/people`, visitor()),
+          `/v1/sites/${id}/checkins/people`,
+        ],
         ['GET', () => harness.world.api.get<Problem>(`${people()}/${id}`), `${people()}/${id}`],
-        ['POST', () => harness.world.api.post<Problem>(`${people()}/${id}/breaks/start`, {}), `${people()}/${id}/breaks/start`],
+        [
+          'POST',
+          () => harness.world.api.post<Problem>(`${people()}/${id}/breaks/start`, {}),
+          `${people()}/${id}/breaks/start`,
+        ],
         ['GET', () => harness.world.api.get<Problem>(`/v1/labels/people/${id}`), `/v1/labels/people/${id}`],
         ['DELETE', () => harness.world.api.delete<Problem>(`/v1/watchlist/people/${id}`), `/v1/watchlist/people/${id}`],
-        ['POST', () => admin.post<Problem>(`/v1/admin/accounts/${id}/sites`, { name: 'Nowhere' }), `/v1/admin/accounts/${id}/sites`],
+        [
+          'POST',
+          () => admin.post<Problem>(`/v1/admin/accounts/${id}/sites`, { name: 'Nowhere' }),
+          `/v1/admin/accounts/${id}/sites`,
+        ],
         ['DELETE', () => admin.delete<Problem>(`/v1/admin/tokens/${id}`), `/v1/admin/tokens/${id}`],
       ];
       for (const [method, send, path] of cases) {
@@ -303,7 +378,13 @@ describe('routing', () => {
 
   it('a wrong method on a known path is a 405 problem', async () => {
     const site = `/v1/sites/${harness.world.siteId}`;
-    for (const [method, path] of [['DELETE', '/v1/sites/1'], ['DELETE', site], ['POST', site], ['PUT', '/v1/sites'], ['DELETE', people()]] as const) {
+    for (const [method, path] of [
+      ['DELETE', '/v1/sites/1'],
+      ['DELETE', site],
+      ['POST', site],
+      ['PUT', '/v1/sites'],
+      ['DELETE', people()],
+    ] as const) {
       const response = await harness.world.api.request<Problem>(method, path);
       expectProblem(response, 405, 'METHOD_NOT_ALLOWED', path);
       // RFC 9110: a 405 names the methods the resource takes.
@@ -320,7 +401,9 @@ describe('routing', () => {
   });
 
   it('a method nothing implements on a known path is a problem too, never an HTML page', async () => {
-    const response = await rawRequest('PROPFIND', `/v1/sites/${harness.world.siteId}`, { headers: { Authorization: `Bearer ${harness.world.token}` } });
+    const response = await rawRequest('PROPFIND', `/v1/sites/${harness.world.siteId}`, {
+      headers: { Authorization: `Bearer ${harness.world.token}` },
+    });
     expect([405, 501]).toContain(response.status);
     const body = expectRawProblem(response, response.status, 'METHOD_NOT_ALLOWED', `/v1/sites/${harness.world.siteId}`);
     expect(body.status).toBe(response.status);
@@ -376,8 +459,18 @@ describe('CORS', () => {
       await harness.world.api.get('/healthz', { headers: origin }),
     ]) {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
-      for (const name of ['Date', 'ETag', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']) {
+      const exposed = (response.headers.get('access-control-expose-headers') ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase());
+      for (const name of [
+        'Date',
+        'ETag',
+        'Idempotent-Replayed',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'X-Request-Id',
+      ]) {
         expect(exposed).toContain(name.toLowerCase());
       }
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -395,7 +488,9 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    const allowed = (response.headers.get('access-control-allow-headers') ?? '').split(',').map((name) => name.trim().toLowerCase());
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase());
     for (const name of ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id']) {
       expect(allowed).toContain(name.toLowerCase());
     }
@@ -483,20 +578,34 @@ describe('Idempotency-Key syntax', () => {
   });
 
   it('answers a bad key without a valid token 401 (authentication first), and with a token a scope short 403', async () => {
-    const anonymous = await apiClient(harness.server.baseUrl).post<Problem>(people(), visitor('No', 'Token'), { idempotencyKey: 'has space' });
+    const anonymous = await apiClient(harness.server.baseUrl).post<Problem>(people(), visitor('No', 'Token'), {
+      idempotencyKey: 'has space',
+    });
     expectProblem(anonymous, 401, 'UNAUTHENTICATED', people());
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    const reader = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId], scopes: ['checkins:read'] });
-    const short = await apiClient(harness.server.baseUrl, reader.token).post<Problem>(people(), visitor('Read', 'Only'), { idempotencyKey: 'has space' });
+    const reader = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      siteIds: [harness.world.siteId],
+      scopes: ['checkins:read'],
+    });
+    const short = await apiClient(harness.server.baseUrl, reader.token).post<Problem>(
+      people(),
+      visitor('Read', 'Only'),
+      { idempotencyKey: 'has space' },
+    );
     expectProblem(short, 403, 'INSUFFICIENT_SCOPE', people());
   });
 
   it('accepts a key of exactly 255 visible characters', async () => {
     const key = `${'a'.repeat(250)}~!#$%`;
     expect(key).toHaveLength(255);
-    const first = await harness.world.api.post<PersonCheckin>(people(), visitor('Long', 'Key'), { idempotencyKey: key });
+    const first = await harness.world.api.post<PersonCheckin>(people(), visitor('Long', 'Key'), {
+      idempotencyKey: key,
+    });
     expect(first.status).toBe(201);
-    const again = await harness.world.api.post<PersonCheckin>(people(), visitor('Long', 'Key'), { idempotencyKey: key });
+    const again = await harness.world.api.post<PersonCheckin>(people(), visitor('Long', 'Key'), {
+      idempotencyKey: key,
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.checkinId).toBe(first.body.checkinId);
@@ -504,16 +613,22 @@ describe('Idempotency-Key syntax', () => {
 
   it('a quoted key "abc" and the bare abc are the same key', async () => {
     const before = await count();
-    const first = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), { idempotencyKey: '"abc"' });
+    const first = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), {
+      idempotencyKey: '"abc"',
+    });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const bare = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), { idempotencyKey: 'abc' });
+    const bare = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), {
+      idempotencyKey: 'abc',
+    });
     expect(bare.status).toBe(201);
     expect(bare.headers.get('idempotent-replayed')).toBe('true');
     expect(bare.text).toBe(first.text);
     expect(await count()).toBe(before + 1);
 
-    const quotedAgain = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), { idempotencyKey: '"abc"' });
+    const quotedAgain = await harness.world.api.post<PersonCheckin>(people(), visitor('Quoted', 'Key'), {
+      idempotencyKey: '"abc"',
+    });
     expect(quotedAgain.headers.get('idempotent-replayed')).toBe('true');
     expect(quotedAgain.body.checkinId).toBe(first.body.checkinId);
 
@@ -522,7 +637,7 @@ describe('Idempotency-Key syntax', () => {
   });
 });
 
-describe('requests Node\'s HTTP parser refuses', () => {
+describe("requests Node's HTTP parser refuses", () => {
   /** Writes raw bytes to the server and reads everything it answers until it closes the connection. */
   async function raw(bytes: string): Promise<{ head: string; body: string }> {
     const url = new URL(harness.server.baseUrl);
@@ -543,7 +658,11 @@ describe('requests Node\'s HTTP parser refuses', () => {
     const malformed = await raw('HELLO THERE\r\n\r\n');
     expect(malformed.head).toMatch(/^HTTP\/1\.1 400 /);
     expect(malformed.head).toMatch(/content-type: application\/problem\+json/i);
-    expect(JSON.parse(malformed.body)).toMatchObject({ status: 400, code: 'MALFORMED_REQUEST', requestId: expect.any(String) });
+    expect(JSON.parse(malformed.body)).toMatchObject({
+      status: 400,
+      code: 'MALFORMED_REQUEST',
+      requestId: expect.any(String),
+    });
 
     const huge = await raw(`GET /v1/sites HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(huge.head).toMatch(/^HTTP\/1\.1 431 /);
@@ -555,8 +674,10 @@ describe('requests Node\'s HTTP parser refuses', () => {
     const before = harness.server.logs.length;
     const socket = net.connect(Number(url.port), url.hostname);
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-    socket.write(`POST /v1/sites/${harness.world.siteId}/checkins/people HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${harness.world.token}\r\n` +
-      'Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{"person":');
+    socket.write(
+      `POST /v1/sites/${harness.world.siteId}/checkins/people HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${harness.world.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{"person":',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -565,4 +686,3 @@ describe('requests Node\'s HTTP parser refuses', () => {
     expect(logged.filter((line) => line.message === 'request').map((line) => line.fields?.status)).toEqual([400]);
   });
 });
-

@@ -13,7 +13,7 @@ import { type Sql, sql } from '../../server/src/db/sql';
 const harness = serverAndWorld();
 
 const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
-const db = () => (harness.server.database);
+const db = () => harness.server.database;
 
 async function count(statement: Sql): Promise<number> {
   return (await queryOne<{ count: number }>(db(), statement))?.count ?? -1;
@@ -22,7 +22,9 @@ async function count(statement: Sql): Promise<number> {
 const checkinsNamed = (firstName: string) =>
   count(sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${firstName}`);
 const eventsFor = (checkinId: number) =>
-  count(sql`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)}`);
+  count(
+    sql`SELECT count(*)::int AS count FROM outbox_events WHERE payload->'data'->'checkin'->>'checkinId' = ${String(checkinId)}`,
+  );
 
 describe('a completed key replays its stored response with no second effect', () => {
   it('create: same status and bytes (original requestId too), Idempotent-Replayed, one check-in, one event', async () => {
@@ -43,14 +45,26 @@ describe('a completed key replays its stored response with no second effect', ()
     const created = await harness.world.api.post<PersonCheckin>(people(), visitor());
     const item = `${people()}/${created.body.checkinId}`;
     const startKey = randomUUID();
-    const started = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
-    const startedAgain = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, { idempotencyKey: startKey });
+    const started = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, {
+      idempotencyKey: startKey,
+    });
+    const startedAgain = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`, undefined, {
+      idempotencyKey: startKey,
+    });
     expect(startedAgain.status).toBe(200);
     expect(startedAgain.text).toBe(started.text);
 
     const outKey = randomUUID();
-    const out = await harness.world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
-    const outAgain = await harness.world.api.patch<PersonCheckin>(item, { exit: { source: 'MANUAL' } }, { idempotencyKey: outKey });
+    const out = await harness.world.api.patch<PersonCheckin>(
+      item,
+      { exit: { source: 'MANUAL' } },
+      { idempotencyKey: outKey },
+    );
+    const outAgain = await harness.world.api.patch<PersonCheckin>(
+      item,
+      { exit: { source: 'MANUAL' } },
+      { idempotencyKey: outKey },
+    );
     expect(out.status).toBe(200);
     expect(outAgain.status).toBe(200);
     expect(outAgain.headers.get('idempotent-replayed')).toBe('true');
@@ -103,9 +117,13 @@ describe('a key used for a different request is refused', () => {
   it('same body on a different path → 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();
     await harness.world.api.post(people(), visitor('Path', 'One'), { idempotencyKey: key });
-    const reused = await harness.world.api.post<Problem>(`/v1/sites/${harness.world.otherSiteId}/checkins/people`, visitor('Path', 'One'), {
-      idempotencyKey: key,
-    });
+    const reused = await harness.world.api.post<Problem>(
+      `/v1/sites/${harness.world.otherSiteId}/checkins/people`,
+      visitor('Path', 'One'),
+      {
+        idempotencyKey: key,
+      },
+    );
     expect(reused.status).toBe(422);
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
@@ -114,7 +132,11 @@ describe('a key used for a different request is refused', () => {
     const key = randomUUID();
     const body = { hostName: 'Grace', person: { lastName: 'Order', firstName: 'Key' } };
     const first = await harness.world.api.post(people(), body, { idempotencyKey: key });
-    const reordered = await harness.world.api.post(people(), { person: { firstName: 'Key', lastName: 'Order' }, hostName: 'Grace' }, { idempotencyKey: key });
+    const reordered = await harness.world.api.post(
+      people(),
+      { person: { firstName: 'Key', lastName: 'Order' }, hostName: 'Grace' },
+      { idempotencyKey: key },
+    );
     expect(first.status).toBe(201);
     expect(reordered.status).toBe(201);
     expect(reordered.headers.get('idempotent-replayed')).toBe('true');
@@ -124,7 +146,9 @@ describe('a key used for a different request is refused', () => {
 describe('what is not stored runs afresh on retry', () => {
   it('a 404 (site not visible) is not stored; the same key then works on a visible site', async () => {
     const key = randomUUID();
-    const missing = await harness.world.api.post<Problem>('/v1/sites/999999/checkins/people', visitor(), { idempotencyKey: key });
+    const missing = await harness.world.api.post<Problem>('/v1/sites/999999/checkins/people', visitor(), {
+      idempotencyKey: key,
+    });
     expect(missing.status).toBe(404);
     const created = await harness.world.api.post(people(), visitor('After', 'NotFound'), { idempotencyKey: key });
     expect(created.status).toBe(201);
@@ -132,7 +156,11 @@ describe('what is not stored runs afresh on retry', () => {
 
   it('a body that fails schema validation (422 before the handler) is not stored', async () => {
     const key = randomUUID();
-    const invalid = await harness.world.api.post<Problem>(people(), { person: { firstName: 'X' }, entry: { source: 'API' } }, { idempotencyKey: key });
+    const invalid = await harness.world.api.post<Problem>(
+      people(),
+      { person: { firstName: 'X' }, entry: { source: 'API' } },
+      { idempotencyKey: key },
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.body.code).toBe('VALIDATION_FAILED');
     const fixed = await harness.world.api.post(people(), visitor('Fixed', 'Body'), { idempotencyKey: key });
@@ -144,7 +172,10 @@ describe('what is not stored runs afresh on retry', () => {
     await harness.world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     // Minutes past the retention it still counts: an occurredAt may lie 5 minutes ahead of the server, so a
     // create resent then could still be inside its 7-day window.
-    await queryOne(db(), sql`UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = ${key}`);
+    await queryOne(
+      db(),
+      sql`UPDATE idempotency_keys SET created_at = now() - interval '168 hours 3 minutes' WHERE key = ${key}`,
+    );
     const late = await harness.world.api.post(people(), visitor('Expired', 'Key'), { idempotencyKey: key });
     expect(late.headers.get('idempotent-replayed')).toBe('true');
     expect(await checkinsNamed('Expired')).toBe(1);
@@ -165,10 +196,16 @@ describe('keys are scoped to the account, and access is checked before any repla
   it('the same key in another account is a different key', async () => {
     const other = await buildWorld(harness.server);
     const key = randomUUID();
-    const mine = await harness.world.api.post<PersonCheckin>(people(), visitor('Scope', 'Mine'), { idempotencyKey: key });
-    const theirs = await other.api.post<PersonCheckin>(`/v1/sites/${other.siteId}/checkins/people`, visitor('Scope', 'Mine'), {
+    const mine = await harness.world.api.post<PersonCheckin>(people(), visitor('Scope', 'Mine'), {
       idempotencyKey: key,
     });
+    const theirs = await other.api.post<PersonCheckin>(
+      `/v1/sites/${other.siteId}/checkins/people`,
+      visitor('Scope', 'Mine'),
+      {
+        idempotencyKey: key,
+      },
+    );
     expect(theirs.status).toBe(201);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.checkinId).not.toBe(mine.body.checkinId);
@@ -178,12 +215,23 @@ describe('keys are scoped to the account, and access is checked before any repla
     const key = randomUUID();
     await harness.world.api.post(people(), visitor('Access', 'First'), { idempotencyKey: key });
     const elsewhere = await buildSite(harness.server, harness.world.accountId);
-    const narrow = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [elsewhere.siteId] });
-    const replay = await apiClient(harness.server.baseUrl, narrow.token).post<Problem>(people(), visitor('Access', 'First'), {
-      idempotencyKey: key,
+    const narrow = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      siteIds: [elsewhere.siteId],
     });
+    const replay = await apiClient(harness.server.baseUrl, narrow.token).post<Problem>(
+      people(),
+      visitor('Access', 'First'),
+      {
+        idempotencyKey: key,
+      },
+    );
     expect(replay.status).toBe(404);
-    const unauthenticated = await apiClient(harness.server.baseUrl).post<Problem>(people(), visitor('Access', 'First'), { idempotencyKey: key });
+    const unauthenticated = await apiClient(harness.server.baseUrl).post<Problem>(
+      people(),
+      visitor('Access', 'First'),
+      { idempotencyKey: key },
+    );
     expect(unauthenticated.status).toBe(401);
   });
 });
@@ -193,7 +241,9 @@ describe('concurrent requests with one key', () => {
     const key = randomUUID();
     const name = `Burst-${key}`;
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => harness.world.api.post<{ checkinId?: number; code?: string }>(people(), visitor(name), { idempotencyKey: key })),
+      Array.from({ length: 50 }, () =>
+        harness.world.api.post<{ checkinId?: number; code?: string }>(people(), visitor(name), { idempotencyKey: key }),
+      ),
     );
     const created = responses.filter((response) => response.status === 201);
     const busy = responses.filter((response) => response.status === 409);

@@ -8,7 +8,7 @@ import { serverAndWorld } from '../support/serverAndWorld';
 import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
-const db = () => (harness.server.database);
+const db = () => harness.server.database;
 const people = () => `/v1/sites/${harness.world.siteId}/checkins/people`;
 
 /** A real failure nothing classifies: the statement names a column the database no longer has. */
@@ -25,7 +25,12 @@ describe('an unexpected failure (500 INTERNAL)', () => {
       const read = await world.api.get<Problem>(people(), { headers: { 'X-Request-Id': 'broken-read-1' } });
       expect(read.status).toBe(500);
       expect(read.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(read.body).toMatchObject({ code: 'INTERNAL', status: 500, requestId: 'broken-read-1', instance: people() });
+      expect(read.body).toMatchObject({
+        code: 'INTERNAL',
+        status: 500,
+        requestId: 'broken-read-1',
+        instance: people(),
+      });
       expect(read.text).not.toMatch(/purpose|column|select|person_checkins/i);
 
       const write = await world.api.post<Problem>(people(), visitor(name), { idempotencyKey: key });
@@ -37,7 +42,10 @@ describe('an unexpected failure (500 INTERNAL)', () => {
     const logged = server.logs.find((line) => line.level === 'error' && line.fields?.requestId === 'broken-read-1');
     expect(String(logged?.fields?.error)).toMatch(/purpose/);
     // Neither the check-in nor the key's record was kept: the same key now creates it.
-    const count = await queryOne<{ count: number }>(db(), sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${name}`);
+    const count = await queryOne<{ count: number }>(
+      db(),
+      sql`SELECT count(*)::int AS count FROM person_checkins WHERE first_name = ${name}`,
+    );
     expect(count?.count).toBe(0);
     const retried = await world.api.post<PersonCheckin>(people(), visitor(name), { idempotencyKey: key });
     expect(retried.status).toBe(201);

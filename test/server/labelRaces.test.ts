@@ -44,7 +44,10 @@ async function checkinsCarrying(labelId: number): Promise<number> {
 /** Resolves once `request` settled, or once a statement containing `text` is waiting for a lock. */
 async function settledOrWaiting(request: Promise<unknown>, text: string): Promise<void> {
   let settled = false;
-  void request.then(() => (settled = true), () => (settled = true));
+  void request.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   const client = await connect();
   try {
     for (let i = 0; i < 500 && !settled; i += 1) {
@@ -82,8 +85,14 @@ describe('deleting a person label while check-ins are created with it', () => {
     try {
       // Holds the create's insert at its site reference: it has passed every label check, not committed.
       await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM sites WHERE account_id = $1 AND id = $2 FOR UPDATE', [harness.world.accountId, harness.world.siteId]);
-      const create = harness.world.api.post<PersonCheckin>(people(), visitor('Held', 'Create', { labelIds: [label.labelId] }));
+      await holder.query('SELECT 1 FROM sites WHERE account_id = $1 AND id = $2 FOR UPDATE', [
+        harness.world.accountId,
+        harness.world.siteId,
+      ]);
+      const create = harness.world.api.post<PersonCheckin>(
+        people(),
+        visitor('Held', 'Create', { labelIds: [label.labelId] }),
+      );
       await settledOrWaiting(create, 'INSERT INTO person_checkins');
       const remove = harness.world.api.delete(`/v1/labels/people/${label.labelId}`);
       await settledOrWaiting(remove, 'person_labels');
@@ -100,7 +109,10 @@ describe('deleting a person label while check-ins are created with it', () => {
 
   it('a create that starts while the DELETE is running is refused like an unknown label', async () => {
     const label = await createLabel();
-    const tagged = await harness.world.api.post<PersonCheckin>(people(), visitor('Tagged', 'Before', { labelIds: [label.labelId] }));
+    const tagged = await harness.world.api.post<PersonCheckin>(
+      people(),
+      visitor('Tagged', 'Before', { labelIds: [label.labelId] }),
+    );
     expect(tagged.status).toBe(201);
     const holder = await connect();
     try {
@@ -112,7 +124,10 @@ describe('deleting a person label while check-ins are created with it', () => {
       ]);
       const remove = harness.world.api.delete(`/v1/labels/people/${label.labelId}`);
       await settledOrWaiting(remove, 'array_remove');
-      const create = harness.world.api.post<PersonCheckin>(people(), visitor('Late', 'Create', { labelIds: [label.labelId] }));
+      const create = harness.world.api.post<PersonCheckin>(
+        people(),
+        visitor('Late', 'Create', { labelIds: [label.labelId] }),
+      );
       await settledOrWaiting(create, 'INSERT INTO person_checkins');
       await holder.query('COMMIT');
       const [removed, created] = await Promise.all([remove, create]);
@@ -159,7 +174,9 @@ describe('deleting a person label while check-ins are created with it', () => {
 describe('renaming a label that does not exist', () => {
   it('person label: 404, even when another label has the name', async () => {
     const taken = await createLabel();
-    const renamed = await harness.world.api.patch<Problem>('/v1/labels/people/99999999', { name: taken.name.toUpperCase() });
+    const renamed = await harness.world.api.patch<Problem>('/v1/labels/people/99999999', {
+      name: taken.name.toUpperCase(),
+    });
     expect(renamed.status).toBe(404);
     expect(renamed.body.code).toBe('NOT_FOUND');
 
@@ -173,11 +190,16 @@ describe('renaming a label that does not exist', () => {
   it('person label: an existing label still gets 409 for a taken name, and may keep its own', async () => {
     const taken = await createLabel();
     const mine = await createLabel();
-    const clash = await harness.world.api.patch<Problem & { current?: PersonLabel }>(`/v1/labels/people/${mine.labelId}`, { name: taken.name });
+    const clash = await harness.world.api.patch<Problem & { current?: PersonLabel }>(
+      `/v1/labels/people/${mine.labelId}`,
+      { name: taken.name },
+    );
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('LABEL_NAME_TAKEN');
     expect(clash.body.current?.labelId).toBe(taken.labelId);
-    const own = await harness.world.api.patch<PersonLabel>(`/v1/labels/people/${mine.labelId}`, { name: mine.name.toUpperCase() });
+    const own = await harness.world.api.patch<PersonLabel>(`/v1/labels/people/${mine.labelId}`, {
+      name: mine.name.toUpperCase(),
+    });
     expect(own.status).toBe(200);
     expect(own.body.name).toBe(mine.name.toUpperCase());
   });
@@ -204,7 +226,9 @@ describe('label names that only the lower() of PostgreSQL makes equal', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('LOCK TABLE person_labels IN SHARE MODE');
-      const racing = Promise.all(names.map((name) => harness.world.api.post<PersonLabel>('/v1/labels/people', { name })));
+      const racing = Promise.all(
+        names.map((name) => harness.world.api.post<PersonLabel>('/v1/labels/people', { name })),
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
       await holder.query('COMMIT');
       answers = await racing;

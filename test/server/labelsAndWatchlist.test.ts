@@ -28,13 +28,20 @@ function expectProblem(response: { status: number; headers: Headers; body: Probl
   expect(response.body.code).toBe(code);
 }
 
-async function createLabel(body: { name: string; color?: string }, api: ApiClient = harness.world.api): Promise<PersonLabel> {
+async function createLabel(
+  body: { name: string; color?: string },
+  api: ApiClient = harness.world.api,
+): Promise<PersonLabel> {
   const response = await api.post<PersonLabel>(LABELS, body);
   expect(response.status).toBe(201);
   return response.body;
 }
 
-async function checkIn(body: unknown, siteId = harness.world.siteId, api: ApiClient = harness.world.api): Promise<PersonCheckin> {
+async function checkIn(
+  body: unknown,
+  siteId = harness.world.siteId,
+  api: ApiClient = harness.world.api,
+): Promise<PersonCheckin> {
   const response = await api.post<PersonCheckin>(people(siteId), body);
   expect(response.status).toBe(201);
   return response.body;
@@ -67,7 +74,9 @@ describe('person labels', () => {
     expect(list.status).toBe(200);
     expect(list.body.data).toContainEqual(created);
 
-    const renamed = await harness.world.api.patch<PersonLabel>(`${LABELS}/${created.labelId}`, { name: `${name} Gold` });
+    const renamed = await harness.world.api.patch<PersonLabel>(`${LABELS}/${created.labelId}`, {
+      name: `${name} Gold`,
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ labelId: created.labelId, name: `${name} Gold`, color: '#1a2B3c' });
 
@@ -90,7 +99,9 @@ describe('person labels', () => {
 
   it('clears the color with PATCH color: null and leaves it when color is not sent', async () => {
     const created = await createLabel({ name: uniqueName('Colored'), color: '#00ff00' });
-    const kept = await harness.world.api.patch<PersonLabel>(`${LABELS}/${created.labelId}`, { name: uniqueName('Still colored') });
+    const kept = await harness.world.api.patch<PersonLabel>(`${LABELS}/${created.labelId}`, {
+      name: uniqueName('Still colored'),
+    });
     expect(kept.body.color).toBe('#00ff00');
     const cleared = await harness.world.api.patch<PersonLabel>(`${LABELS}/${created.labelId}`, { color: null });
     expect(cleared.status).toBe(200);
@@ -135,7 +146,9 @@ describe('person labels', () => {
     expect((await harness.world.api.get<PersonLabel>(`${LABELS}/${second.labelId}`)).body.name).toBe(second.name);
 
     // Changing only the case of a label's own name is no conflict.
-    const recased = await harness.world.api.patch<PersonLabel>(`${LABELS}/${first.labelId}`, { name: name.toUpperCase() });
+    const recased = await harness.world.api.patch<PersonLabel>(`${LABELS}/${first.labelId}`, {
+      name: name.toUpperCase(),
+    });
     expect(recased.status).toBe(200);
     expect(recased.body.name).toBe(name.toUpperCase());
   });
@@ -147,13 +160,22 @@ describe('person labels', () => {
       const name = uniqueName('Contested');
       const responses = await Promise.all([
         ...labels.map((label, index) =>
-          harness.world.api.patch<PersonLabel | Problem>(`${LABELS}/${label.labelId}`, { name: index % 2 ? name.toUpperCase() : name })),
+          harness.world.api.patch<PersonLabel | Problem>(`${LABELS}/${label.labelId}`, {
+            name: index % 2 ? name.toUpperCase() : name,
+          }),
+        ),
         harness.world.api.post<PersonLabel | Problem>(LABELS, { name: name.toLowerCase() }),
         harness.world.api.post<PersonLabel | Problem>(LABELS, { name }),
       ]);
       const statuses = responses.map((response) => response.status);
-      expect(statuses.filter((status) => status === 200 || status === 201), JSON.stringify(statuses)).toHaveLength(1);
-      expect(statuses.filter((status) => status === 409), JSON.stringify(statuses)).toHaveLength(responses.length - 1);
+      expect(
+        statuses.filter((status) => status === 200 || status === 201),
+        JSON.stringify(statuses),
+      ).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status === 409),
+        JSON.stringify(statuses),
+      ).toHaveLength(responses.length - 1);
       for (const response of responses) {
         if (response.status === 409) expect((response.body as Problem).code).toBe('LABEL_NAME_TAKEN');
       }
@@ -168,7 +190,11 @@ describe('person labels', () => {
     expect(theirs.labelId).not.toBe(mine.labelId);
 
     expectProblem(await harness.stranger.api.get<Problem>(`${LABELS}/${mine.labelId}`), 404, 'NOT_FOUND');
-    expectProblem(await harness.stranger.api.patch<Problem>(`${LABELS}/${mine.labelId}`, { name: 'Hijacked' }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.stranger.api.patch<Problem>(`${LABELS}/${mine.labelId}`, { name: 'Hijacked' }),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await harness.stranger.api.delete<Problem>(`${LABELS}/${mine.labelId}`), 404, 'NOT_FOUND');
     const theirList = await harness.stranger.api.get<Page<PersonLabel>>(`${LABELS}?limit=200`);
     expect(theirList.body.data.map((label) => label.labelId)).not.toContain(mine.labelId);
@@ -203,7 +229,11 @@ describe('person labels', () => {
     expect((await reader.get(`${LABELS}/${label.labelId}`)).status).toBe(200);
     expect((await reader.get(LABELS)).status).toBe(200);
     expectProblem(await reader.post<Problem>(LABELS, { name: uniqueName('Nope') }), 403, 'INSUFFICIENT_SCOPE');
-    expectProblem(await reader.patch<Problem>(`${LABELS}/${label.labelId}`, { name: 'Nope' }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(
+      await reader.patch<Problem>(`${LABELS}/${label.labelId}`, { name: 'Nope' }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     expectProblem(await reader.delete<Problem>(`${LABELS}/${label.labelId}`), 403, 'INSUFFICIENT_SCOPE');
     expect((await harness.world.api.get<PersonLabel>(`${LABELS}/${label.labelId}`)).body).toEqual(label);
 
@@ -231,11 +261,17 @@ describe('labels on check-ins', () => {
     const mine = await createLabel({ name: uniqueName('Mine') });
     const theirs = await createLabel({ name: uniqueName('Theirs') }, harness.stranger.api);
     for (const labelIds of [[987_654_321], [2_147_483_648], [theirs.labelId], [mine.labelId, theirs.labelId]]) {
-      const response = await harness.world.api.post<Problem>(people(harness.world.siteId), visitor('Bad', 'Label', { labelIds }));
+      const response = await harness.world.api.post<Problem>(
+        people(harness.world.siteId),
+        visitor('Bad', 'Label', { labelIds }),
+      );
       expectProblem(response, 422, 'VALIDATION_FAILED');
       expect(response.body.errors?.some((error) => error.path.startsWith('labelIds'))).toBe(true);
     }
-    const notAnId = await harness.world.api.post<Problem>(people(harness.world.siteId), visitor('Bad', 'Label', { labelIds: ['x'] }));
+    const notAnId = await harness.world.api.post<Problem>(
+      people(harness.world.siteId),
+      visitor('Bad', 'Label', { labelIds: ['x'] }),
+    );
     expectProblem(notAnId, 422, 'VALIDATION_FAILED');
     expect(notAnId.body.errors?.some((error) => error.path.startsWith('labelIds'))).toBe(true);
   });
@@ -244,7 +280,10 @@ describe('labels on check-ins', () => {
     const doomed = await createLabel({ name: uniqueName('Doomed') });
     const kept = await createLabel({ name: uniqueName('Kept') });
     const both = await checkIn(visitor('Both', 'Labels', { labelIds: [doomed.labelId, kept.labelId] }));
-    const onlyDoomed = await checkIn(visitor('Only', 'Doomed', { labelIds: [doomed.labelId] }), harness.world.otherSiteId);
+    const onlyDoomed = await checkIn(
+      visitor('Only', 'Doomed', { labelIds: [doomed.labelId] }),
+      harness.world.otherSiteId,
+    );
     const onlyKept = await checkIn(visitor('Only', 'Kept', { labelIds: [kept.labelId] }));
 
     expect((await harness.world.api.delete(`${LABELS}/${doomed.labelId}`)).status).toBe(204);
@@ -255,7 +294,10 @@ describe('labels on check-ins', () => {
     const listed = await harness.world.api.get<Page<PersonCheckin>>(`${people(harness.world.siteId)}?limit=200`);
     expect(listed.body.data.some((item) => item.labelIds.includes(doomed.labelId))).toBe(false);
 
-    const reuse = await harness.world.api.post<Problem>(people(harness.world.siteId), visitor('Late', 'Comer', { labelIds: [doomed.labelId] }));
+    const reuse = await harness.world.api.post<Problem>(
+      people(harness.world.siteId),
+      visitor('Late', 'Comer', { labelIds: [doomed.labelId] }),
+    );
     expectProblem(reuse, 422, 'VALIDATION_FAILED');
   });
 });
@@ -272,9 +314,19 @@ describe('watchlist', () => {
   }
 
   it('creates (201), lists and deletes (204) entries', async () => {
-    const entry = await addEntry({ email: 'listed@example.com', firstName: 'List', lastName: 'Ed', reason: 'Trespass' });
+    const entry = await addEntry({
+      email: 'listed@example.com',
+      firstName: 'List',
+      lastName: 'Ed',
+      reason: 'Trespass',
+    });
     expect(entry).toMatchObject({
-      entryId: expect.any(Number), email: 'listed@example.com', phone: null, firstName: 'List', lastName: 'Ed', reason: 'Trespass',
+      entryId: expect.any(Number),
+      email: 'listed@example.com',
+      phone: null,
+      firstName: 'List',
+      lastName: 'Ed',
+      reason: 'Trespass',
     });
     const list = await harness.world.api.get<Page<WatchlistEntry>>(`${WATCHLIST}?limit=200`);
     expect(list.status).toBe(200);
@@ -358,7 +410,9 @@ describe('watchlist', () => {
 
   it('lets a person who matches nothing in, and lets a person in once their entry is deleted', async () => {
     const entry = await addEntry({ email: 'former@example.com' });
-    expect((await checkIn({ person: { firstName: 'Inno', lastName: 'Cent', email: 'innocent@example.com' } })).status).toBe('IN');
+    expect(
+      (await checkIn({ person: { firstName: 'Inno', lastName: 'Cent', email: 'innocent@example.com' } })).status,
+    ).toBe('IN');
     const before = await checkIn({ person: { firstName: 'For', lastName: 'Mer', email: 'former@example.com' } });
     expect(before.status).toBe('STOP');
 
@@ -373,13 +427,22 @@ describe('watchlist', () => {
     const siteId = (await buildSite(harness.server, harness.world.accountId)).siteId;
     const config = await harness.world.api.get<CheckinConfig>(`${people(siteId)}/config`);
     expect(config.status).toBe(200);
-    const put = await harness.world.api.put(`${people(siteId)}/config`, { requiresApproval: true, fields: config.body.fields });
+    const put = await harness.world.api.put(`${people(siteId)}/config`, {
+      requiresApproval: true,
+      fields: config.body.fields,
+    });
     expect(put.status).toBe(200);
     const entry = await addEntry({ email: 'blocked@example.com' });
     try {
-      const stopped = await checkIn({ person: { firstName: 'Block', lastName: 'Ed', email: 'BLOCKED@example.com' } }, siteId);
+      const stopped = await checkIn(
+        { person: { firstName: 'Block', lastName: 'Ed', email: 'BLOCKED@example.com' } },
+        siteId,
+      );
       expect(stopped.status).toBe('STOP');
-      const pending = await checkIn({ person: { firstName: 'Wait', lastName: 'Ing', email: 'waiting@example.com' } }, siteId);
+      const pending = await checkIn(
+        { person: { firstName: 'Wait', lastName: 'Ing', email: 'waiting@example.com' } },
+        siteId,
+      );
       expect(pending.status).toBe('PENDING');
     } finally {
       await removeEntry(entry);
@@ -387,11 +450,20 @@ describe('watchlist', () => {
   });
 
   it('never matches another account’s watchlist', async () => {
-    const theirs = await addEntry({ email: 'rival@example.com', phone: '+1 (555) 0199', firstName: 'Riv', lastName: 'Al' }, harness.stranger.api);
+    const theirs = await addEntry(
+      { email: 'rival@example.com', phone: '+1 (555) 0199', firstName: 'Riv', lastName: 'Al' },
+      harness.stranger.api,
+    );
     try {
-      const mine = await checkIn({ person: { firstName: 'Riv', lastName: 'Al', email: 'rival@example.com', phone: '15550199' } });
+      const mine = await checkIn({
+        person: { firstName: 'Riv', lastName: 'Al', email: 'rival@example.com', phone: '15550199' },
+      });
       expect(mine.status).toBe('IN');
-      const theirCheckin = await checkIn({ person: { firstName: 'Riv', lastName: 'Al' } }, harness.stranger.siteId, harness.stranger.api);
+      const theirCheckin = await checkIn(
+        { person: { firstName: 'Riv', lastName: 'Al' } },
+        harness.stranger.siteId,
+        harness.stranger.api,
+      );
       expect(theirCheckin.status).toBe('STOP');
 
       const myList = await harness.world.api.get<Page<WatchlistEntry>>(`${WATCHLIST}?limit=200`);

@@ -22,7 +22,11 @@ const SEARCH = '/v1/checkins/people/search';
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const ids = (items: PersonCheckin[]) => items.map((item) => item.checkinId);
 
-async function checkIn(siteId: number, body: unknown = visitor(), api: ApiClient = harness.world.api): Promise<PersonCheckin> {
+async function checkIn(
+  siteId: number,
+  body: unknown = visitor(),
+  api: ApiClient = harness.world.api,
+): Promise<PersonCheckin> {
   const response = await api.post<PersonCheckin>(people(siteId), body);
   expect(response.status).toBe(201);
   return response.body;
@@ -40,7 +44,9 @@ function newestFirst(items: PersonCheckin[]): number[] {
 }
 
 /** Follows nextCursor from the first page to the last, counting pages. */
-async function walk(fetchPage: (cursor: string | undefined) => Promise<Page>): Promise<{ ids: number[]; pages: number }> {
+async function walk(
+  fetchPage: (cursor: string | undefined) => Promise<Page>,
+): Promise<{ ids: number[]; pages: number }> {
   const seen: number[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -106,7 +112,11 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
   });
 
   it('answers 404 NOT_FOUND for a site the token cannot view', async () => {
-    const single = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId], scopes: ['checkins:read'] });
+    const single = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      siteIds: [harness.world.siteId],
+      scopes: ['checkins:read'],
+    });
     const oneSite = apiClient(harness.server.baseUrl, single.token);
     expect((await oneSite.get(people(harness.world.siteId))).status).toBe(200);
     expectProblem(await oneSite.get<Problem>(people(harness.world.otherSiteId)), 404, 'NOT_FOUND');
@@ -131,7 +141,11 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toMatch(/NUL/);
     }
-    expectProblem(await harness.world.api.get<Problem>(`/v1/sites/${harness.world.siteId}/checkins/vehicles?licensePlate=AB%00`), 400, 'INVALID_QUERY');
+    expectProblem(
+      await harness.world.api.get<Problem>(`/v1/sites/${harness.world.siteId}/checkins/vehicles?licensePlate=AB%00`),
+      400,
+      'INVALID_QUERY',
+    );
   });
 
   it('refuses an unknown status with 400 INVALID_QUERY', async () => {
@@ -143,7 +157,8 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
 
   it('takes limit from 1 to 200', async () => {
     const siteId = await freshSite();
-    for (let index = 0; index < 3; index += 1) await checkIn(siteId, visitor('Lim', `It${index}`, { occurredAt: minutesAgo(30 - index) }));
+    for (let index = 0; index < 3; index += 1)
+      await checkIn(siteId, visitor('Lim', `It${index}`, { occurredAt: minutesAgo(30 - index) }));
 
     const one = await listPage(siteId, 'limit=1');
     expect(one.data).toHaveLength(1);
@@ -190,7 +205,9 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     created.push(await checkIn(siteId, visitor('Solo', 'Three', { occurredAt: minutesAgo(5) })));
     expect(created.filter((item) => item.entry.at === shared)).toHaveLength(4);
 
-    const result = await walk((cursor) => listPage(siteId, `limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const result = await walk((cursor) =>
+      listPage(siteId, `limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    );
     expect(result.ids).toEqual(newestFirst(created));
     expect(new Set(result.ids).size).toBe(created.length);
     expect(result.pages).toBe(Math.ceil(created.length / 2));
@@ -200,7 +217,8 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     const siteId = await freshSite();
     const at = minutesAgo(40);
     const created: PersonCheckin[] = [];
-    for (let index = 0; index < 5; index += 1) created.push(await checkIn(siteId, visitor('Micro', `S${index}`, { occurredAt: at })));
+    for (let index = 0; index < 5; index += 1)
+      created.push(await checkIn(siteId, visitor('Micro', `S${index}`, { occurredAt: at })));
     // Data imported from elsewhere can hold Postgres' full precision: sub-millisecond offsets a JS Date cannot hold.
     await harness.server.sequelize.query(
       `UPDATE person_checkins SET entry_at = entry_at + (id % 3) * interval '1 microsecond' + interval '400 microseconds'
@@ -212,7 +230,9 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       .map((item) => item.checkinId);
 
     for (const limit of [1, 2]) {
-      const result = await walk((cursor) => listPage(siteId, `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      const result = await walk((cursor) =>
+        listPage(siteId, `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      );
       expect(result.ids).toEqual(expected);
     }
   });
@@ -221,7 +241,9 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     const siteId = await freshSite();
     const existing: PersonCheckin[] = [];
     for (let index = 0; index < 6; index += 1) {
-      existing.push(await checkIn(siteId, visitor('Early', `Bird${index}`, { occurredAt: minutesAgo(60 - index * 10) })));
+      existing.push(
+        await checkIn(siteId, visitor('Early', `Bird${index}`, { occurredAt: minutesAgo(60 - index * 10) })),
+      );
     }
     const order = newestFirst(existing);
 
@@ -233,9 +255,14 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     // Newer than everything; at the very time of the page's last row (a higher id sorts before it); in the middle of what is left.
     await checkIn(siteId, visitor('Late', 'Newest'));
     await checkIn(siteId, visitor('Late', 'SameTime', { occurredAt: lastSeen.entry.at }));
-    const middle = await checkIn(siteId, visitor('Late', 'Middle', { occurredAt: new Date(Date.parse(lastSeen.entry.at) - 5 * 60_000).toISOString() }));
+    const middle = await checkIn(
+      siteId,
+      visitor('Late', 'Middle', { occurredAt: new Date(Date.parse(lastSeen.entry.at) - 5 * 60_000).toISOString() }),
+    );
 
-    const rest = await walk(async (cursor) => listPage(siteId, `limit=2&cursor=${encodeURIComponent(cursor ?? first.nextCursor ?? '')}`));
+    const rest = await walk(async (cursor) =>
+      listPage(siteId, `limit=2&cursor=${encodeURIComponent(cursor ?? first.nextCursor ?? '')}`),
+    );
     const all = [...ids(first.data), ...rest.ids];
     expect(new Set(all).size).toBe(all.length);
     expect(all.filter((id) => order.includes(id))).toEqual(order);
@@ -254,7 +281,9 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       'x'.repeat(600),
     ];
     for (const cursor of forged) {
-      const response = await harness.world.api.get<Problem>(`${people(harness.world.siteId)}?cursor=${encodeURIComponent(cursor)}`);
+      const response = await harness.world.api.get<Problem>(
+        `${people(harness.world.siteId)}?cursor=${encodeURIComponent(cursor)}`,
+      );
       expectProblem(response, 400, 'INVALID_QUERY');
     }
   });
@@ -276,18 +305,29 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toContain('other filters');
     }
-    const searched = await harness.world.api.post<Problem>(SEARCH, { siteIds: [siteA], status: ['OUT'], limit: 1, cursor: first.nextCursor });
+    const searched = await harness.world.api.post<Problem>(SEARCH, {
+      siteIds: [siteA],
+      status: ['OUT'],
+      limit: 1,
+      cursor: first.nextCursor,
+    });
     expectProblem(searched, 400, 'INVALID_QUERY');
   });
 
   it('refuses, on the lists ordered by id, a cursor whose id no 32-bit id can be (400, not a database error)', async () => {
     const lists = {
-      '/v1/sites': 'sites', '/v1/labels/people': 'person_labels', '/v1/labels/vehicles': 'vehicle_labels',
-      '/v1/watchlist/people': 'watchlist_people', '/v1/webhooks/subscriptions': 'webhook_subscriptions',
+      '/v1/sites': 'sites',
+      '/v1/labels/people': 'person_labels',
+      '/v1/labels/vehicles': 'vehicle_labels',
+      '/v1/watchlist/people': 'watchlist_people',
+      '/v1/webhooks/subscriptions': 'webhook_subscriptions',
     };
     for (const [path, list] of Object.entries(lists)) {
       // Issued for this very list (the scope is right), so only the id can be what is refused.
-      const beyond = encodeCursor({ atMicros: 0, id: 3_000_000_000 }, cursorScope(list, { accountId: harness.world.accountId }));
+      const beyond = encodeCursor(
+        { atMicros: 0, id: 3_000_000_000 },
+        cursorScope(list, { accountId: harness.world.accountId }),
+      );
       const response = await harness.world.api.get<Problem>(`${path}?cursor=${beyond}`);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toBe('The cursor is not one this API issued.');
@@ -296,12 +336,20 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
 
   it('refuses a query parameter on a route that takes none with 400 INVALID_QUERY', async () => {
     const created = await checkIn(harness.world.siteId);
-    for (const path of [`${people(harness.world.siteId)}/${created.checkinId}?foo=1`, `/v1/sites/${harness.world.siteId}/checkins/people/config?foo=1`, `/v1/sites/${harness.world.siteId}?x=`]) {
+    for (const path of [
+      `${people(harness.world.siteId)}/${created.checkinId}?foo=1`,
+      `/v1/sites/${harness.world.siteId}/checkins/people/config?foo=1`,
+      `/v1/sites/${harness.world.siteId}?x=`,
+    ]) {
       const response = await harness.world.api.get<Problem>(path);
       expectProblem(response, 400, 'INVALID_QUERY');
       expect(response.body.detail).toMatch(/foo|x/);
     }
-    expectProblem(await harness.world.api.post<Problem>(`${people(harness.world.siteId)}?foo=1`, visitor()), 400, 'INVALID_QUERY');
+    expectProblem(
+      await harness.world.api.post<Problem>(`${people(harness.world.siteId)}?foo=1`, visitor()),
+      400,
+      'INVALID_QUERY',
+    );
   });
 });
 
@@ -325,16 +373,22 @@ describe('POST /v1/checkins/people/search', () => {
   }
 
   const idsOf = (...names: string[]) =>
-    newestFirst(names.map((name) => {
-      const item = made[name];
-      if (!item) throw new Error(`no check-in named ${name}`);
-      return item;
-    }));
+    newestFirst(
+      names.map((name) => {
+        const item = made[name];
+        if (!item) throw new Error(`no check-in named ${name}`);
+        return item;
+      }),
+    );
 
   beforeAll(async () => {
     account = await buildWorld(harness.server);
     thirdSiteId = (await buildSite(harness.server, account.accountId)).siteId;
-    const single = await buildToken(harness.server, { accountId: account.accountId, siteIds: [account.siteId], scopes: ['checkins:read', 'checkins:write'] });
+    const single = await buildToken(harness.server, {
+      accountId: account.accountId,
+      siteIds: [account.siteId],
+      scopes: ['checkins:read', 'checkins:write'],
+    });
     oneSite = apiClient(harness.server.baseUrl, single.token);
     const kioskToken = await buildToken(harness.server, { accountId: account.accountId, channel: 'KIOSK' });
     kiosk = apiClient(harness.server.baseUrl, kioskToken.token);
@@ -354,25 +408,46 @@ describe('POST /v1/checkins/people/search', () => {
       person: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example', company: 'US Navy' },
       occurredAt: at(80),
     });
-    await create('alan', account.otherSiteId, {
-      person: { firstName: 'Alan', lastName: 'Turing', email: 'alan@bletchley.example', company: 'Bletchley Park' },
-      occurredAt: at(70),
-    }, kiosk);
+    await create(
+      'alan',
+      account.otherSiteId,
+      {
+        person: { firstName: 'Alan', lastName: 'Turing', email: 'alan@bletchley.example', company: 'Bletchley Park' },
+        occurredAt: at(70),
+      },
+      kiosk,
+    );
     await create('edsger', account.otherSiteId, {
       person: { firstName: 'Edsger', lastName: 'Dijkstra', email: 'ewd@tue.example', company: 'Eindhoven' },
       occurredAt: at(60),
     });
-    await create('underscore', thirdSiteId, { person: { firstName: 'Ann_e', lastName: 'Percy', company: '50% Off' }, occurredAt: at(50) });
-    await create('annie', thirdSiteId, { person: { firstName: 'Annie', lastName: 'Hall', company: '500 Ltd' }, occurredAt: at(40) });
-    await create('barbara', account.siteId, {
-      person: { firstName: 'Barbara', lastName: 'Liskov', email: 'LISKOV@MIT.example', company: 'MIT' },
-      occurredAt: at(30),
-    }, kiosk);
+    await create('underscore', thirdSiteId, {
+      person: { firstName: 'Ann_e', lastName: 'Percy', company: '50% Off' },
+      occurredAt: at(50),
+    });
+    await create('annie', thirdSiteId, {
+      person: { firstName: 'Annie', lastName: 'Hall', company: '500 Ltd' },
+      occurredAt: at(40),
+    });
+    await create(
+      'barbara',
+      account.siteId,
+      {
+        person: { firstName: 'Barbara', lastName: 'Liskov', email: 'LISKOV@MIT.example', company: 'MIT' },
+        occurredAt: at(30),
+      },
+      kiosk,
+    );
     // The same names in another account: never visible here.
-    await create('foreignAda', stranger.siteId, {
-      person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' },
-      occurredAt: at(85),
-    }, stranger.api);
+    await create(
+      'foreignAda',
+      stranger.siteId,
+      {
+        person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'Analytical Engines' },
+        occurredAt: at(85),
+      },
+      stranger.api,
+    );
 
     const item = (name: string, siteId: number) => `${people(siteId)}/${made[name]?.checkinId}`;
     expect((await account.api.patch(item('grace', account.siteId), { exit: { source: 'MANUAL' } })).status).toBe(200);
@@ -453,13 +528,17 @@ describe('POST /v1/checkins/people/search', () => {
       const original = Object.values(made).find((candidate) => candidate.checkinId === item.checkinId);
       expect(item.siteId).toBe(original?.siteId);
     }
-    expect(new Set(page.data.map((item) => item.siteId))).toEqual(new Set([account.siteId, account.otherSiteId, thirdSiteId]));
+    expect(new Set(page.data.map((item) => item.siteId))).toEqual(
+      new Set([account.siteId, account.otherSiteId, thirdSiteId]),
+    );
   });
 
   it('filters by status', async () => {
     expect(ids((await search({ status: ['OUT'] })).data)).toEqual(idsOf('grace', 'edsger'));
     expect(ids((await search({ status: ['ON_BREAK'] })).data)).toEqual(idsOf('alan'));
-    expect(ids((await search({ status: ['IN', 'ON_BREAK'] })).data)).toEqual(idsOf('ada', 'alan', 'underscore', 'annie', 'barbara'));
+    expect(ids((await search({ status: ['IN', 'ON_BREAK'] })).data)).toEqual(
+      idsOf('ada', 'alan', 'underscore', 'annie', 'barbara'),
+    );
     expect((await search({ status: ['PENDING', 'STOP'] })).data).toEqual([]);
     expect(ids((await search({ status: [] })).data)).toEqual(everyone());
   });
@@ -468,7 +547,9 @@ describe('POST /v1/checkins/people/search', () => {
     const fromKiosk = await search({ entrySource: ['KIOSK'] });
     expect(ids(fromKiosk.data)).toEqual(idsOf('alan', 'barbara'));
     expect(fromKiosk.data.every((item) => item.entry.source === 'KIOSK')).toBe(true);
-    expect(ids((await search({ entrySource: ['API'] })).data)).toEqual(idsOf('ada', 'grace', 'edsger', 'underscore', 'annie'));
+    expect(ids((await search({ entrySource: ['API'] })).data)).toEqual(
+      idsOf('ada', 'grace', 'edsger', 'underscore', 'annie'),
+    );
     expect(ids((await search({ entrySource: ['API', 'KIOSK'] })).data)).toEqual(everyone());
     expect((await search({ entrySource: ['QR_CODE'] })).data).toEqual([]);
 
@@ -513,14 +594,22 @@ describe('POST /v1/checkins/people/search', () => {
 
   it('matches q case-insensitively beyond ASCII', async () => {
     const own = await buildWorld(harness.server);
-    const elodie = await checkIn(own.siteId, { person: { firstName: 'Élodie', lastName: 'Øberg', company: 'ÅRHUS Ärzte' } }, own.api);
+    const elodie = await checkIn(
+      own.siteId,
+      { person: { firstName: 'Élodie', lastName: 'Øberg', company: 'ÅRHUS Ärzte' } },
+      own.api,
+    );
     for (const q of ['élo', 'ÉLO', 'øBERG', 'århus', 'årHUS ärz']) {
       expect(ids((await search({ q }, own.api)).data), `q=${q}`).toEqual([elodie.checkinId]);
     }
   });
 
   it('gives a token with no sites nothing', async () => {
-    const none = await buildToken(harness.server, { accountId: account.accountId, siteIds: [], scopes: ['checkins:read'] });
+    const none = await buildToken(harness.server, {
+      accountId: account.accountId,
+      siteIds: [],
+      scopes: ['checkins:read'],
+    });
     const api = apiClient(harness.server.baseUrl, none.token);
     expect(await search({}, api)).toEqual({ data: [], nextCursor: null });
     expect(await search({ siteIds: [] }, api)).toEqual({ data: [], nextCursor: null });
@@ -547,7 +636,9 @@ describe('POST /v1/checkins/people/search', () => {
     expect(ids((await search({ siteIds: [account.siteId], status: ['OUT'], q: 'gr' })).data)).toEqual(idsOf('grace'));
     expect((await search({ siteIds: [account.otherSiteId], q: 'gr' })).data).toEqual([]);
     expect(ids((await search({ entrySource: ['KIOSK'], status: ['IN'] })).data)).toEqual(idsOf('barbara'));
-    expect(ids((await search({ status: ['IN', 'ON_BREAK'], q: 'a', to: made.alan?.entry.at })).data)).toEqual(idsOf('ada', 'alan'));
+    expect(ids((await search({ status: ['IN', 'ON_BREAK'], q: 'a', to: made.alan?.entry.at })).data)).toEqual(
+      idsOf('ada', 'alan'),
+    );
     expect((await search({ exitSource: ['MANUAL'], entrySource: ['KIOSK'] })).data).toEqual([]);
     expect(ids((await search({ q: 'a', from: made.underscore?.entry.at }, oneSite)).data)).toEqual([]);
     expect(ids((await search({ q: 'b', status: ['IN'] }, oneSite)).data)).toEqual(idsOf('barbara'));
@@ -562,14 +653,22 @@ describe('POST /v1/checkins/people/search', () => {
     expect(walked.ids).toEqual(everyone());
     expect(walked.pages).toBe(4);
 
-    const filtered = await walk((cursor) => search({ limit: 1, status: ['IN', 'ON_BREAK'], ...(cursor ? { cursor } : {}) }));
+    const filtered = await walk((cursor) =>
+      search({ limit: 1, status: ['IN', 'ON_BREAK'], ...(cursor ? { cursor } : {}) }),
+    );
     expect(filtered.ids).toEqual(idsOf('ada', 'alan', 'underscore', 'annie', 'barbara'));
 
     expect(await searchAll({ siteIds: [thirdSiteId] })).toEqual(idsOf('underscore', 'annie'));
   });
 
   it('refuses a malformed cursor in the body with 400 INVALID_QUERY', async () => {
-    for (const cursor of ['garbage', Buffer.from('[1,-4]').toString('base64url'), Buffer.from('null').toString('base64url'), '', 'x'.repeat(600)]) {
+    for (const cursor of [
+      'garbage',
+      Buffer.from('[1,-4]').toString('base64url'),
+      Buffer.from('null').toString('base64url'),
+      '',
+      'x'.repeat(600),
+    ]) {
       const response = await account.api.post<Problem>(SEARCH, { cursor });
       expectProblem(response, 400, 'INVALID_QUERY');
     }
@@ -595,7 +694,9 @@ describe('POST /v1/checkins/people/search', () => {
       const response = await account.api.post<Problem>(SEARCH, body);
       expectProblem(response, 422, 'VALIDATION_FAILED');
       expect(response.body.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
-      const named = (response.body.errors ?? []).some((error) => error.path.startsWith(field) || error.message.includes(field));
+      const named = (response.body.errors ?? []).some(
+        (error) => error.path.startsWith(field) || error.message.includes(field),
+      );
       expect(named, `${JSON.stringify(body)} → ${JSON.stringify(response.body.errors)}`).toBe(true);
     }
   });
@@ -617,16 +718,22 @@ describe('POST /v1/checkins/people/search', () => {
 });
 
 describe('q beyond ASCII', () => {
-  it('matches whatever the case of accented letters, on a cluster with PostgreSQL\'s own Unicode case mapping', async () => {
+  it("matches whatever the case of accented letters, on a cluster with PostgreSQL's own Unicode case mapping", async () => {
     // A server given by TEST_DATABASE_URL is as its owner made it (its ctype may fold ASCII only).
     if (process.env.TEST_DATABASE_URL) return;
     const own = await buildWorld(harness.server);
-    const created = await own.api.post<PersonCheckin>(`/v1/sites/${own.siteId}/checkins/people`, visitor('Élodie', 'Οδοσ'));
+    const created = await own.api.post<PersonCheckin>(
+      `/v1/sites/${own.siteId}/checkins/people`,
+      visitor('Élodie', 'Οδοσ'),
+    );
     expect(created.status).toBe(201);
     // ΟΔΟΣ: JavaScript would lower its last letter to ς, PostgreSQL (as the stored name) to σ.
     for (const q of ['élo', 'ÉLO', 'οδοσ', 'ΟΔΟΣ']) {
       const found = await own.api.post<{ data: PersonCheckin[] }>('/v1/checkins/people/search', { q });
-      expect(found.body.data.map((visit) => visit.checkinId), `q=${q}`).toEqual([created.body.checkinId]);
+      expect(
+        found.body.data.map((visit) => visit.checkinId),
+        `q=${q}`,
+      ).toEqual([created.body.checkinId]);
     }
     // Not by luck of the machine's locales: the embedded cluster uses the builtin provider.
     const row = await queryOne<{ provider: string }>(
@@ -637,10 +744,12 @@ describe('q beyond ASCII', () => {
   });
 });
 
-
 describe('the source filters on a large account', () => {
   /** Every index a plan reads person_checkins by, and whether it sorts (EXPLAIN's JSON, walked). */
-  function scansOf(plan: unknown, found: { indexes: string[]; sorts: number; seqScans: number } = { indexes: [], sorts: 0, seqScans: 0 }) {
+  function scansOf(
+    plan: unknown,
+    found: { indexes: string[]; sorts: number; seqScans: number } = { indexes: [], sorts: 0, seqScans: 0 },
+  ) {
     if (plan === null || typeof plan !== 'object') return found;
     const node = plan as Record<string, unknown>;
     if (node['Relation Name'] === 'person_checkins') {
@@ -648,7 +757,8 @@ describe('the source filters on a large account', () => {
       if (node['Node Type'] === 'Seq Scan') found.seqScans += 1;
     }
     if (node['Node Type'] === 'Sort') found.sorts += 1;
-    for (const value of Object.values(node)) for (const child of Array.isArray(value) ? value : [value]) scansOf(child, found);
+    for (const value of Object.values(node))
+      for (const child of Array.isArray(value) ? value : [value]) scansOf(child, found);
     return found;
   }
 
@@ -680,7 +790,10 @@ describe('the source filters on a large account', () => {
     }
     // And the answers are the right ones, newest first, through the API.
     const token = await buildToken(harness.server, { accountId, siteIds: [siteId] });
-    const found = await apiClient(harness.server.baseUrl, token.token).post<Page>(SEARCH, { entrySource: ['WORKFORCE'], limit: 200 });
+    const found = await apiClient(harness.server.baseUrl, token.token).post<Page>(SEARCH, {
+      entrySource: ['WORKFORCE'],
+      limit: 200,
+    });
     expect(found.body.data).toHaveLength(20);
     expect(found.body.data.every((visit) => visit.entry.source === 'WORKFORCE')).toBe(true);
     expect(ids(found.body.data)).toEqual(newestFirst(found.body.data));

@@ -16,7 +16,9 @@ describe('the management API lists accounts, their sites and tokens', () => {
     const all: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: Page<{ accountId: number }> } = await admin().get(`/v1/admin/accounts?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: Page<{ accountId: number }> } = await admin().get(
+        `/v1/admin/accounts?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       all.push(...page.body.data.map((account) => account.accountId));
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -25,15 +27,19 @@ describe('the management API lists accounts, their sites and tokens', () => {
     expect([...all].sort((a, b) => a - b)).toEqual(all);
   });
 
-  it('lists one account\'s sites, archived ones too, and its live tokens without secrets', async () => {
+  it("lists one account's sites, archived ones too, and its live tokens without secrets", async () => {
     const { world, server } = harness;
     await world.api.patch(`/v1/sites/${world.otherSiteId}`, { archived: true });
-    const sites = await admin().get<Page<{ siteId: number; accountId: number }>>(`/v1/admin/accounts/${world.accountId}/sites`);
+    const sites = await admin().get<Page<{ siteId: number; accountId: number }>>(
+      `/v1/admin/accounts/${world.accountId}/sites`,
+    );
     expect(sites.body.data.map((site) => site.siteId)).toEqual([world.siteId, world.otherSiteId]);
     expect(sites.body.data.every((site) => site.accountId === world.accountId)).toBe(true);
     const revoked = await buildToken(server, { accountId: world.accountId, allSites: true });
     await admin().delete(`/v1/admin/tokens/${revoked.tokenId}`);
-    const tokens = await admin().get<Page<{ tokenId: number; accountId: number }>>(`/v1/admin/accounts/${world.accountId}/tokens`);
+    const tokens = await admin().get<Page<{ tokenId: number; accountId: number }>>(
+      `/v1/admin/accounts/${world.accountId}/tokens`,
+    );
     expect(tokens.status).toBe(200);
     expect(tokens.body.data.length).toBeGreaterThan(0);
     expect(tokens.body.data.map((token) => token.tokenId)).not.toContain(revoked.tokenId);

@@ -23,8 +23,12 @@ describe('GET /metrics after traffic', () => {
     expect(scrape.status).toBe(200);
     expect(scrape.headers.get('content-type')).toMatch(/text\/plain/);
     const text = scrape.text;
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/v1\/sites\/:siteId\/checkins\/people",status_code="201"\} 2/);
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/sites\/:siteId\/checkins\/people",status_code="200"\} 1/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="POST",route="\/v1\/sites\/:siteId\/checkins\/people",status_code="201"\} 2/,
+    );
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/sites\/:siteId\/checkins\/people",status_code="200"\} 1/,
+    );
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status_code="404"\} 1/);
     expect(text).not.toContain('/no/such/thing');
     expect(text).toMatch(/gatehouse_idempotent_replays_total 1/);
@@ -51,7 +55,12 @@ describe('structured logs never carry secrets', () => {
     let written = '';
     sink.on('data', (chunk: Buffer) => (written += chunk.toString()));
     const log = createLogger('info', sink);
-    log.info('hello', { authorization: 'Bearer ck_secret', token: 'ck_other', nested: { secret: 'whsec_x' }, requestId: 'r1' });
+    log.info('hello', {
+      authorization: 'Bearer ck_secret',
+      token: 'ck_other',
+      nested: { secret: 'whsec_x' },
+      requestId: 'r1',
+    });
     const line = JSON.parse(written.trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ msg: 'hello', requestId: 'r1', authorization: '[redacted]', token: '[redacted]' });
     expect(written).not.toContain('ck_secret');
@@ -86,11 +95,15 @@ describe('rate limit per token (RATE_LIMIT_PER_MINUTE)', () => {
     }
   });
 
-  it('counts a known token\'s refused requests too (403 scope, 404 site), with their headers', async () => {
+  it("counts a known token's refused requests too (403 scope, 404 site), with their headers", async () => {
     const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const world = await buildWorld(server);
-      const { token } = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['checkins:read'] });
+      const { token } = await buildToken(server, {
+        accountId: world.accountId,
+        siteIds: [world.siteId],
+        scopes: ['checkins:read'],
+      });
       const narrow = apiClient(server.baseUrl, token);
       const refused = [
         await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}`),
@@ -98,9 +111,15 @@ describe('rate limit per token (RATE_LIMIT_PER_MINUTE)', () => {
         await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}/checkins/people`),
       ];
       expect(refused.map((response) => [response.status, response.body.code])).toEqual([
-        [404, 'NOT_FOUND'], [403, 'INSUFFICIENT_SCOPE'], [404, 'NOT_FOUND'],
+        [404, 'NOT_FOUND'],
+        [403, 'INSUFFICIENT_SCOPE'],
+        [404, 'NOT_FOUND'],
       ]);
-      expect(refused.map((response) => /r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])).toEqual(['2', '1', '0']);
+      expect(refused.map((response) => /r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1])).toEqual([
+        '2',
+        '1',
+        '0',
+      ]);
       expect(refused.every((response) => response.headers.get('ratelimit-policy') === '"default";q=3;w=60')).toBe(true);
       expect((await narrow.get<Problem>(`/v1/sites/${world.otherSiteId}`)).status).toBe(429);
     } finally {
@@ -111,7 +130,10 @@ describe('rate limit per token (RATE_LIMIT_PER_MINUTE)', () => {
   it('is shared by two instances on one database: their counts add up after a sync', async () => {
     const now = new Date('2026-11-22T10:00:05.000Z');
     const first = await startTestServer({ RATE_LIMIT_PER_MINUTE: '10' }, { clock: () => now });
-    const second = await startTestServer({ RATE_LIMIT_PER_MINUTE: '10' }, { clock: () => now, databaseUrl: first.databaseUrl });
+    const second = await startTestServer(
+      { RATE_LIMIT_PER_MINUTE: '10' },
+      { clock: () => now, databaseUrl: first.databaseUrl },
+    );
     try {
       const world = await buildWorld(first);
       const path = `/v1/sites/${world.siteId}`;

@@ -16,7 +16,13 @@ import { routes } from '../../server/src/routes';
 import { mountRoutes } from '../../server/src/routes/mount';
 import { apiClient } from '../support/http';
 import { buildWorld } from '../support/factories';
-import { type OpenApiDocument, type Operation, documentValidator, operationsOf, resolveParameter } from '../support/openApiValidator';
+import {
+  type OpenApiDocument,
+  type Operation,
+  documentValidator,
+  operationsOf,
+  resolveParameter,
+} from '../support/openApiValidator';
 import { serverForFile } from '../support/serverAndWorld';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
 
@@ -47,7 +53,9 @@ const op = (key: string): Operation => {
   return found;
 };
 const parameterNames = (operation: Operation | undefined) =>
-  (operation?.parameters ?? []).map((parameter) => resolveParameter(doc, parameter)).map((parameter) => `${parameter.in}:${parameter.name}`);
+  (operation?.parameters ?? [])
+    .map((parameter) => resolveParameter(doc, parameter))
+    .map((parameter) => `${parameter.in}:${parameter.name}`);
 const headerNames = (operation: Operation, status: string) => Object.keys(operation.responses[status]?.headers ?? {});
 
 /** Redocly's recommended ruleset, on the file, offline; its problems as `rule: message`. */
@@ -56,8 +64,13 @@ async function redoclyProblems(target: string): Promise<{ errors: number; warnin
   await fs.writeFile(config, 'extends:\n  - recommended\n');
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   const cli = path.join(root, 'node_modules/.bin/redocly');
-  const output = await run(cli, ['lint', target, '--config', config, '--format=json'], { env, cwd: dir }).catch((error: { stdout: string }) => error);
-  const report = JSON.parse(output.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+  const output = await run(cli, ['lint', target, '--config', config, '--format=json'], { env, cwd: dir }).catch(
+    (error: { stdout: string }) => error,
+  );
+  const report = JSON.parse(output.stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: Array<{ ruleId: string; message: string }>;
+  };
   const { errors, warnings } = report.totals;
   return { errors, warnings, problems: report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`) };
 }
@@ -76,11 +89,20 @@ describe('GET /v1/openapi.json', () => {
   }, 60_000);
 
   it('names the types the interface document names, and every $ref resolves', () => {
-    const schemaOf = (content: unknown) => (content as { content: Record<string, { schema: unknown }> }).content['application/json']?.schema;
-    expect(schemaOf(op('POST /sites/{siteId}/checkins/people').requestBody)).toEqual({ $ref: '#/components/schemas/CreateCheckinRequest' });
-    expect(schemaOf(op('POST /checkins/people/search').requestBody)).toEqual({ $ref: '#/components/schemas/PeopleCheckinsSearchRequest' });
-    expect(schemaOf(op('POST /profiles/vehicles').responses['201'])).toEqual({ $ref: '#/components/schemas/VehicleResponse' });
-    expect(schemaOf(op('GET /sites/{siteId}/checkins/people/{checkinId}').responses['200'])).toEqual({ $ref: '#/components/schemas/PersonCheckin' });
+    const schemaOf = (content: unknown) =>
+      (content as { content: Record<string, { schema: unknown }> }).content['application/json']?.schema;
+    expect(schemaOf(op('POST /sites/{siteId}/checkins/people').requestBody)).toEqual({
+      $ref: '#/components/schemas/CreateCheckinRequest',
+    });
+    expect(schemaOf(op('POST /checkins/people/search').requestBody)).toEqual({
+      $ref: '#/components/schemas/PeopleCheckinsSearchRequest',
+    });
+    expect(schemaOf(op('POST /profiles/vehicles').responses['201'])).toEqual({
+      $ref: '#/components/schemas/VehicleResponse',
+    });
+    expect(schemaOf(op('GET /sites/{siteId}/checkins/people/{checkinId}').responses['200'])).toEqual({
+      $ref: '#/components/schemas/PersonCheckin',
+    });
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)];
     expect(refs.length).toBeGreaterThan(50);
     for (const [ref, kind = '', name = ''] of refs) expect(doc.components[kind], ref).toHaveProperty([name]);
@@ -98,7 +120,9 @@ describe('GET /v1/openapi.json', () => {
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>
-      layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${openApiPath(String(layer.path).replace(/^\/v1/, ''))}`),
+      layer.methods
+        .filter((method) => method !== 'HEAD')
+        .map((method) => `${method} ${openApiPath(String(layer.path).replace(/^\/v1/, ''))}`),
     );
     expect(new Set(served).size).toBe(served.length);
     expect([...operationsOf(doc)].sort()).toEqual([...served, 'GET /openapi.json'].sort());
@@ -116,9 +140,12 @@ describe('GET /v1/openapi.json', () => {
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
       // JSON, or the one other media type a route declares (text/csv for an export).
       if (success?.content) expect(Object.values(success.content)[0], key).toHaveProperty('example');
-      if (operation.requestBody) expect(operation.requestBody.content['application/json'], key).toHaveProperty('example');
+      if (operation.requestBody)
+        expect(operation.requestBody.content['application/json'], key).toHaveProperty('example');
     }
-    expect(op('POST /sites/{siteId}/checkins/people').description).toContain('Needs a token, or a staff session whose role has the scope `checkins:write`.');
+    expect(op('POST /sites/{siteId}/checkins/people').description).toContain(
+      'Needs a token, or a staff session whose role has the scope `checkins:write`.',
+    );
     expect(op('POST /admin/accounts').description).toContain('ADMIN_TOKEN');
   });
 
@@ -136,12 +163,16 @@ describe('GET /v1/openapi.json', () => {
   it('declares the headers the server sends and reads', () => {
     const config = op('GET /sites/{siteId}/checkins/people/config');
     expect(parameterNames(config)).toEqual(expect.arrayContaining(['header:If-None-Match', 'header:X-Request-Id']));
-    expect(headerNames(config, '200')).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'X-Request-Id', 'RateLimit', 'RateLimit-Policy']));
+    expect(headerNames(config, '200')).toEqual(
+      expect.arrayContaining(['ETag', 'Cache-Control', 'X-Request-Id', 'RateLimit', 'RateLimit-Policy']),
+    );
     expect(config.responses['304']).toMatchObject({ headers: { ETag: {} } });
     expect(config.responses['304']).not.toHaveProperty('content');
     expect(headerNames(op('PUT /sites/{siteId}/checkins/people/config'), '200')).toContain('ETag');
     const create = op('POST /sites/{siteId}/checkins/vehicles');
-    expect(parameterNames(create)).toEqual(expect.arrayContaining(['path:siteId', 'header:Idempotency-Key', 'header:X-Request-Id']));
+    expect(parameterNames(create)).toEqual(
+      expect.arrayContaining(['path:siteId', 'header:Idempotency-Key', 'header:X-Request-Id']),
+    );
     expect(headerNames(create, '201')).toContain('Idempotent-Replayed');
     expect(headerNames(create, '409')).toContain('Retry-After');
     expect(headerNames(create, '429')).toContain('Retry-After');
@@ -150,7 +181,8 @@ describe('GET /v1/openapi.json', () => {
     expect(create.responses).toHaveProperty('431');
     expect(parameterNames(op('POST /checkins/people/search'))).not.toContain('header:Idempotency-Key');
     for (const key of operationsOf(doc)) {
-      for (const [status, response] of Object.entries(op(key).responses)) expect(response.headers ?? {}, `${key} ${status}`).toHaveProperty(['X-Request-Id']);
+      for (const [status, response] of Object.entries(op(key).responses))
+        expect(response.headers ?? {}, `${key} ${status}`).toHaveProperty(['X-Request-Id']);
     }
   });
 
@@ -178,13 +210,18 @@ describe('GET /v1/openapi.json', () => {
     expect(validator.responseErrors(key, 409, conflict.body)).toEqual([]);
     expect(conflict.body).toMatchObject({ code: 'VEHICLE_ALREADY_ON_SITE', current: { licensePlate: 'DOC 1' } });
     // The schema of a 409 does check `current` (this test could fail).
-    expect(validator.responseErrors(key, 409, { ...(conflict.body as object), current: { licensePlate: 5 } })).not.toEqual([]);
+    expect(
+      validator.responseErrors(key, 409, { ...(conflict.body as object), current: { licensePlate: 5 } }),
+    ).not.toEqual([]);
   });
 
   it('types a 409 current per operation and bounds Problem.status', () => {
-    const conflictOf = (key: string) => (op(key).responses['409']?.content?.['application/problem+json']?.schema as { $ref: string }).$ref;
+    const conflictOf = (key: string) =>
+      (op(key).responses['409']?.content?.['application/problem+json']?.schema as { $ref: string }).$ref;
     expect(conflictOf('POST /sites/{siteId}/checkins/vehicles')).toBe('#/components/schemas/VehicleCheckinConflict');
-    expect(conflictOf('POST /sites/{siteId}/checkins/people/{checkinId}/breaks/start')).toBe('#/components/schemas/PersonCheckinConflict');
+    expect(conflictOf('POST /sites/{siteId}/checkins/people/{checkinId}/breaks/start')).toBe(
+      '#/components/schemas/PersonCheckinConflict',
+    );
     expect(conflictOf('POST /profiles/vehicles')).toBe('#/components/schemas/VehicleResponseConflict');
     expect(doc.components.schemas?.Problem).toMatchObject({ properties: { status: { minimum: 400, maximum: 599 } } });
   });

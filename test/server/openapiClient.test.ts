@@ -86,10 +86,18 @@ describe('a client generated from the served document', () => {
     await fs.symlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
 
     const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-    const compiled = await run(process.execPath, [tsc, '-p', dir]).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+    const compiled = await run(process.execPath, [tsc, '-p', dir]).catch((error: { stdout: string }) => ({
+      stdout: error.stdout,
+      failed: true,
+    }));
     expect(compiled.stdout).toBe('');
 
-    const { stdout } = await run(process.execPath, [path.join(dir, 'out/program.js'), server.baseUrl, world.token, String(world.siteId)]);
+    const { stdout } = await run(process.execPath, [
+      path.join(dir, 'out/program.js'),
+      server.baseUrl,
+      world.token,
+      String(world.siteId),
+    ]);
     const result = JSON.parse(stdout) as Record<string, unknown>;
     expect(result).toEqual({
       etag: expect.stringMatching(/^"/),

@@ -34,8 +34,17 @@ const refusals: Refusal[] = [
   { key: 'GET /sites', query: { limit: '0' } },
   { key: 'GET /sites/{siteId}', ...stray },
   { key: `GET ${P}/config`, ...stray },
-  { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [keptNames[0], { ...keptNames[1], type: 'checkbox' }] } },
-  { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [...keptNames, { name: 'floor', label: 'Floor', type: 'select', required: false }] } },
+  {
+    key: `PUT ${P}/config`,
+    body: { requiresApproval: false, fields: [keptNames[0], { ...keptNames[1], type: 'checkbox' }] },
+  },
+  {
+    key: `PUT ${P}/config`,
+    body: {
+      requiresApproval: false,
+      fields: [...keptNames, { name: 'floor', label: 'Floor', type: 'select', required: false }],
+    },
+  },
   { key: `PUT ${P}/config`, body: { requiresApproval: false, fields: [keptNames[0]] } },
   // Missing names, a fractional label id, a body field the server sets.
   { key: `POST ${P}`, body: { person: { email: 'ada@example.com' } } },
@@ -74,7 +83,10 @@ const refusals: Refusal[] = [
   { key: 'POST /admin/accounts/{accountId}/sites', body: { name: '' } },
   { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Both', siteIds: [1], allSites: true } },
   { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Neither' } },
-  { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Bad scope', allSites: true, scopes: ['everything'] } },
+  {
+    key: 'POST /admin/accounts/{accountId}/tokens',
+    body: { name: 'Bad scope', allSites: true, scopes: ['everything'] },
+  },
   { key: 'PATCH /admin/tokens/{tokenId}', body: { allSites: true, siteIds: [1] } },
   { key: 'DELETE /admin/tokens/{tokenId}', ...stray },
   // Plates: no letter or digit, too long once normalized, a character no plate has.
@@ -107,7 +119,10 @@ const refusals: Refusal[] = [
   { key: 'POST /checkins/vehicles/search', body: { status: ['ON_BREAK'] } },
   { key: 'POST /checkins/vehicles/search', body: { licensePlate: '--' } },
   { key: 'POST /checkins/vehicles/search', body: { overlapsTo: 'tomorrow' } },
-  { key: 'POST /webhooks/subscriptions', body: { url: 'ftp://hooks.example.com/x', events: ['VEHICLE_CHECKIN_ENTERED'] } },
+  {
+    key: 'POST /webhooks/subscriptions',
+    body: { url: 'ftp://hooks.example.com/x', events: ['VEHICLE_CHECKIN_ENTERED'] },
+  },
   { key: 'POST /webhooks/subscriptions', body: { url: 'https://hooks.example.com/x', events: [] } },
   { key: 'GET /webhooks/subscriptions', query: { limit: '-1' } },
   { key: 'GET /webhooks/subscriptions/{subscriptionId}', ...stray },
@@ -124,11 +139,18 @@ const refusals: Refusal[] = [
   { key: 'POST /session/invitation', body: { code: 'x', password: 'short' } },
   { key: 'GET /users', ...stray, owner: true },
   { key: 'POST /users', body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true }, owner: true },
-  { key: 'POST /users', body: { email: 'rita at example.com', name: 'Rita', role: 'reception', allSites: true }, owner: true },
+  {
+    key: 'POST /users',
+    body: { email: 'rita at example.com', name: 'Rita', role: 'reception', allSites: true },
+    owner: true,
+  },
   { key: 'GET /users/{userId}', ...stray, owner: true },
   { key: 'PATCH /users/{userId}', body: { disabled: 'yes' }, owner: true },
   { key: 'POST /users/{userId}/password-reset', ...stray, owner: true },
-  { key: 'POST /admin/accounts/{accountId}/users', body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true } },
+  {
+    key: 'POST /admin/accounts/{accountId}/users',
+    body: { email: 'rita@example.com', name: 'Rita', role: 'boss', allSites: true },
+  },
   { key: 'GET /alerts', query: { limit: '0' }, owner: true },
   { key: 'POST /alerts/{kind}/{checkinId}/acknowledge', ...stray, owner: true },
   { key: 'GET /audit-events', query: { actorType: 'robot' }, owner: true },
@@ -138,7 +160,11 @@ const refusals: Refusal[] = [
   { key: 'GET /account/retention', ...stray, owner: true },
   { key: 'PUT /account/retention', body: { personDataDays: 0 }, owner: true },
   { key: 'POST /privacy/erasure', body: { phone: 5 }, owner: true },
-  { key: 'GET /checkins/vehicles/export', query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' }, owner: true },
+  {
+    key: 'GET /checkins/vehicles/export',
+    query: { from: '2026-11-25', to: '2026-11-25', licensePlate: '--' },
+    owner: true,
+  },
   { key: 'POST /sites', body: { name: ' ', timezone: 'Mars/Olympus' } },
   { key: 'PATCH /sites/{siteId}', body: { archived: 'yes' } },
   { key: 'GET /tokens', query: { channel: 'ROBOT' }, owner: true },
@@ -166,7 +192,12 @@ describe('what the server refuses, the document refuses', () => {
   it('refuses each: the server with 422 (body) or 400 (query), the document by its schemas', async () => {
     const { world, server } = harness;
     const validator = documentValidator(doc);
-    const ids: Record<string, number | string> = { siteId: world.siteId, accountId: world.accountId, kind: 'person', code: 'c'.repeat(43) };
+    const ids: Record<string, number | string> = {
+      siteId: world.siteId,
+      accountId: world.accountId,
+      kind: 'person',
+      code: 'c'.repeat(43),
+    };
     const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
     const outcomes = await Promise.all(
       refusals.map(async (refusal) => {
@@ -177,10 +208,18 @@ describe('what the server refuses, the document refuses', () => {
         const client = refusal.owner ? owner.api : apiClient(server.baseUrl, token);
         const response = await client.request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
         const documentRefuses =
-          refusal.body !== undefined ? validator.refusesBody(refusal.key, refusal.body) : validator.refusesQuery(refusal.key, refusal.query ?? {});
+          refusal.body !== undefined
+            ? validator.refusesBody(refusal.key, refusal.body)
+            : validator.refusesQuery(refusal.key, refusal.query ?? {});
         // And the refusal itself is a response the document describes.
         const answerDocumented = validator.responseErrors(refusal.key, response.status, response.body).length === 0;
-        return { request: JSON.stringify(refusal), status: response.status, code: response.body.code, documentRefuses, answerDocumented };
+        return {
+          request: JSON.stringify(refusal),
+          status: response.status,
+          code: response.body.code,
+          documentRefuses,
+          answerDocumented,
+        };
       }),
     );
     const expected = refusals.map((refusal) => ({

@@ -17,7 +17,14 @@ async function checkIn(body: unknown = visitor()): Promise<PersonCheckin> {
 describe('a visit: create, break, end, checkout', () => {
   it('walks IN → ON_BREAK → IN → OUT with the full break history', async () => {
     const created = await checkIn(visitor('Ada', 'Lovelace', { hostName: 'Grace', purpose: 'Meeting' }));
-    expect(created).toMatchObject({ siteId: harness.world.siteId, status: 'IN', hostName: 'Grace', entry: { source: 'API' }, exit: null, breaks: [] });
+    expect(created).toMatchObject({
+      siteId: harness.world.siteId,
+      status: 'IN',
+      hostName: 'Grace',
+      entry: { source: 'API' },
+      exit: null,
+      breaks: [],
+    });
     const item = `${people()}/${created.checkinId}`;
 
     const started = await harness.world.api.post<PersonCheckin>(`${item}/breaks/start`);
@@ -40,7 +47,9 @@ describe('a visit: create, break, end, checkout', () => {
     expect(out.status).toBe(200);
     expect(out.body.status).toBe('OUT');
     expect(out.body.exit).toMatchObject({ source: 'MANUAL' });
-    expect(out.body.breaks.map((b) => b.breakId)).toEqual([...out.body.breaks.map((b) => b.breakId)].sort((a, b) => a - b));
+    expect(out.body.breaks.map((b) => b.breakId)).toEqual(
+      [...out.body.breaks.map((b) => b.breakId)].sort((a, b) => a - b),
+    );
 
     const read = await harness.world.api.get<PersonCheckin>(item);
     expect(read.body).toEqual(out.body);
@@ -92,8 +101,12 @@ describe('state conflicts are 409 with the check-in as current', () => {
     const item = `${people()}/${created.checkinId}`;
     await harness.world.api.patch(item, {});
     for (const [method, path] of [
-      ['POST', `${item}/breaks/start`], ['POST', `${item}/breaks/end`], ['PUT', `${item}/breaks/end`],
-      ['PATCH', item], ['POST', `${item}/checkout`], ['PATCH', `${item}/checkout`],
+      ['POST', `${item}/breaks/start`],
+      ['POST', `${item}/breaks/end`],
+      ['PUT', `${item}/breaks/end`],
+      ['PATCH', item],
+      ['POST', `${item}/checkout`],
+      ['PATCH', `${item}/checkout`],
     ] as const) {
       const response = await harness.world.api.request<Problem>(method, path);
       expect(response.status).toBe(409);
@@ -117,7 +130,10 @@ describe('state conflicts are 409 with the check-in as current', () => {
 describe('approval flow', () => {
   it('creates PENDING when the site requires approval; approve → IN, deny → STOP; no breaks until admitted', async () => {
     const config = await harness.world.api.get<{ fields: unknown[] }>(`${people()}/config`);
-    const put = await harness.world.api.put(`${people()}/config`, { requiresApproval: true, fields: config.body.fields });
+    const put = await harness.world.api.put(`${people()}/config`, {
+      requiresApproval: true,
+      fields: config.body.fields,
+    });
     expect(put.status).toBe(200);
     try {
       const first = await checkIn();
@@ -129,14 +145,18 @@ describe('approval flow', () => {
       // Every break action waits for the admission, and a time out of range is refused on the decision too.
       const endPending = await harness.world.api.post<Problem>(`${people()}/${first.checkinId}/breaks/end`);
       expect(endPending.body).toMatchObject({ code: 'CHECKIN_NOT_ADMITTED', current: { status: 'PENDING' } });
-      const approveLate = await harness.world.api.post<Problem>(`${people()}/${first.checkinId}/approve`, { occurredAt: new Date(Date.now() + 6 * 60_000).toISOString() });
+      const approveLate = await harness.world.api.post<Problem>(`${people()}/${first.checkinId}/approve`, {
+        occurredAt: new Date(Date.now() + 6 * 60_000).toISOString(),
+      });
       expect(approveLate.body.code).toBe('OCCURRED_AT_OUT_OF_RANGE');
       const approved = await harness.world.api.post<PersonCheckin>(`${people()}/${first.checkinId}/approve`);
       expect(approved.status).toBe(200);
       expect(approved.body.status).toBe('IN');
 
       const second = await checkIn();
-      const denied = await harness.world.api.post<PersonCheckin>(`${people()}/${second.checkinId}/deny`, { reason: 'No appointment' });
+      const denied = await harness.world.api.post<PersonCheckin>(`${people()}/${second.checkinId}/deny`, {
+        reason: 'No appointment',
+      });
       expect(denied.body).toMatchObject({ status: 'STOP', denyReason: 'No appointment' });
       const endStop = await harness.world.api.post<Problem>(`${people()}/${second.checkinId}/breaks/end`);
       expect(endStop.body.code).toBe('CHECKIN_NOT_ADMITTED');

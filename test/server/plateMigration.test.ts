@@ -10,8 +10,13 @@ import { raw, sql } from '../../server/src/db/sql';
 const harness = serverAndWorld();
 
 /** How plates were compared before migration 0009 (NFC), as rows written then hold them. */
-const oldNorm = (plate: string) => plate.normalize('NFC').replace(/[\s\-.·]/gu, '').toUpperCase().normalize('NFC');
-const db = () => (harness.server.database);
+const oldNorm = (plate: string) =>
+  plate
+    .normalize('NFC')
+    .replace(/[\s\-.·]/gu, '')
+    .toUpperCase()
+    .normalize('NFC');
+const db = () => harness.server.database;
 
 async function oldVehicle(licensePlate: string, deleted = false): Promise<number> {
   const row = await queryOne<{ id: number }>(
@@ -22,7 +27,12 @@ async function oldVehicle(licensePlate: string, deleted = false): Promise<number
   return row?.id ?? 0;
 }
 
-async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OUT', vehicleId: number | null = null): Promise<number> {
+async function oldVisit(
+  siteId: number,
+  licensePlate: string,
+  status: 'IN' | 'OUT',
+  vehicleId: number | null = null,
+): Promise<number> {
   const row = await queryOne<{ id: number }>(
     db(),
     sql`INSERT INTO vehicle_checkins (account_id, site_id, vehicle_id, license_plate, plate_norm, status, entry_source, entry_at,
@@ -35,7 +45,12 @@ async function oldVisit(siteId: number, licensePlate: string, status: 'IN' | 'OU
 }
 
 const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
-  (await queryOne<{ plate_norm: string }>(db(), sql`SELECT plate_norm FROM ${raw(table)} WHERE account_id = ${harness.world.accountId} AND id = ${id}`))?.plate_norm;
+  (
+    await queryOne<{ plate_norm: string }>(
+      db(),
+      sql`SELECT plate_norm FROM ${raw(table)} WHERE account_id = ${harness.world.accountId} AND id = ${id}`,
+    )
+  )?.plate_norm;
 
 /** Runs the migration as `migrate` would, and returns what it warned about. */
 const migrate = () => runMigration(harness.server.sequelize, up);
@@ -69,7 +84,8 @@ describe('migration 0009: plates compared in NFKC', () => {
     expect(await normOf('vehicle_checkins', openClash)).toBe('ＪＫ1');
     expect(await normOf('vehicle_checkins', openElsewhere)).toBe('JK1');
     expect(await normOf('vehicle_checkins', clashingOnSite)).toBe('ＣＤ1');
-    const visitKept = 'plate of vehicle check-in left in its old form: in NFKC another open visit of the site holds it, or its vehicle kept its old form';
+    const visitKept =
+      'plate of vehicle check-in left in its old form: in NFKC another open visit of the site holds it, or its vehicle kept its old form';
     expect(warnings.map((warning) => [warning.message, warning.fields?.id])).toEqual([
       ['plate of vehicle left in its old form: in NFKC another vehicle of the account holds it', clashing],
       ['plate of vehicle left in its old form: in NFKC it is no valid plate', invalid],
@@ -78,11 +94,21 @@ describe('migration 0009: plates compared in NFKC', () => {
     ]);
     // That vehicle, checked in again by its id, is found on site (before the fix, a second open visit).
     expect((await harness.world.api.post(visits(harness.world.siteId), { vehicleId: clashing })).status).toBe(409);
-    expect(warnings[0]?.fields).toMatchObject({ accountId: harness.world.accountId, licensePlate: 'ＣＤ-1', kept: 'ＣＤ1', wanted: 'CD1' });
+    expect(warnings[0]?.fields).toMatchObject({
+      accountId: harness.world.accountId,
+      licensePlate: 'ＣＤ-1',
+      kept: 'ＣＤ1',
+      wanted: 'CD1',
+    });
 
     // Run again (a migration stopped half-way is run again): nothing more changes, the same rows are named.
     const before = await queryRows(db(), sql`SELECT id, plate_norm FROM vehicle_checkins ORDER BY id`);
-    expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([clashing, invalid, openClash, clashingOnSite]);
+    expect((await migrate()).map((warning) => warning.fields?.id)).toEqual([
+      clashing,
+      invalid,
+      openClash,
+      clashingOnSite,
+    ]);
     expect(await queryRows(db(), sql`SELECT id, plate_norm FROM vehicle_checkins ORDER BY id`)).toEqual(before);
 
     // The gate, typing full-width, finds the registered vehicle: IN, not PENDING as an unknown plate.
@@ -91,7 +117,9 @@ describe('migration 0009: plates compared in NFKC', () => {
     const found = await harness.world.api.get<{ data: Vehicle[] }>(`${VEHICLES}?licensePlate=ab123`);
     expect(found.body.data.map((vehicle) => vehicle.vehicleId)).toEqual([fullWidth]);
     // And the same plate in plain letters is that visit's plate: one open visit per plate per site.
-    const again = await harness.world.api.post<VehicleCheckin>(visits(harness.world.otherSiteId), { licensePlate: 'AB 123' });
+    const again = await harness.world.api.post<VehicleCheckin>(visits(harness.world.otherSiteId), {
+      licensePlate: 'AB 123',
+    });
     expect(again.status).toBe(409);
   });
 });

@@ -34,20 +34,40 @@ async function openForms(world: World) {
 }
 
 /** A visit with every kind of person data, made at `entry` (and left at `exit`), under an Idempotency-Key. */
-async function visit(world: World, siteId: number, name: string, times: { entry: string; exit?: string }, person: Record<string, string> = {}) {
+async function visit(
+  world: World,
+  siteId: number,
+  name: string,
+  times: { entry: string; exit?: string },
+  person: Record<string, string> = {},
+) {
   const body = visitor(name, 'Visitor', {
-    person: { firstName: name, lastName: 'Visitor', email: `${name.toLowerCase()}@example.com`, phone: '+44 20 7946 0000', company: 'Acme', ...person },
-    hostName: 'Hilda Host', purpose: 'Meeting', customFields: { badge: 'B-7' },
+    person: {
+      firstName: name,
+      lastName: 'Visitor',
+      email: `${name.toLowerCase()}@example.com`,
+      phone: '+44 20 7946 0000',
+      company: 'Acme',
+      ...person,
+    },
+    hostName: 'Hilda Host',
+    purpose: 'Meeting',
+    customFields: { badge: 'B-7' },
   });
-  const created = await world.api.post<PersonCheckin>(people(siteId), body, { idempotencyKey: `create-${name}-${siteId}` });
+  const created = await world.api.post<PersonCheckin>(people(siteId), body, {
+    idempotencyKey: `create-${name}-${siteId}`,
+  });
   expect(created.status, name).toBe(201);
   const id = created.body.checkinId;
   if (times.exit) {
     expect((await world.api.post(`${people(siteId)}/${id}/breaks/start`)).status).toBe(200);
     expect((await world.api.post(`${people(siteId)}/${id}/checkout`)).status).toBe(200);
   }
-  await queryRows(harness.server.database, sql`UPDATE person_checkins SET entry_at = ${times.entry}::timestamptz,
-    exit_at = coalesce(${times.exit ?? null}::timestamptz, exit_at) WHERE id = ${id}`);
+  await queryRows(
+    harness.server.database,
+    sql`UPDATE person_checkins SET entry_at = ${times.entry}::timestamptz,
+    exit_at = coalesce(${times.exit ?? null}::timestamptz, exit_at) WHERE id = ${id}`,
+  );
   return { id, siteId, body, key: `create-${name}-${siteId}` };
 }
 type Visit = Awaited<ReturnType<typeof visit>>;
@@ -65,7 +85,13 @@ async function eventCopies(accountId: number, checkinId: number) {
 }
 
 function expectAnonymous(checkin: PersonCheckin) {
-  expect(checkin.person).toEqual({ firstName: 'Deleted', lastName: 'Deleted', email: null, phone: null, company: null });
+  expect(checkin.person).toEqual({
+    firstName: 'Deleted',
+    lastName: 'Deleted',
+    email: null,
+    phone: null,
+    company: null,
+  });
   expect(checkin.hostName).toBeNull();
   expect(checkin.purpose).toBeNull();
   expect(checkin.customFields).toEqual({});
@@ -95,11 +121,22 @@ describe('retention setting', () => {
     expect(set.body).toEqual({ personDataDays: 30 });
     expect((await owner.get('/v1/account/retention')).body).toEqual({ personDataDays: 30 });
     const audit = await owner.get<{ data: AuditEvent[] }>('/v1/audit-events?action=account.retention');
-    expect(audit.body.data[0]).toMatchObject({ action: 'account.retention', target: { type: 'account', id: harness.world.accountId }, siteId: null });
+    expect(audit.body.data[0]).toMatchObject({
+      action: 'account.retention',
+      target: { type: 'account', id: harness.world.accountId },
+      siteId: null,
+    });
   });
 
   it('refuses days outside 1..3650, fractions, text and a missing value with 422', async () => {
-    for (const body of [{ personDataDays: 0 }, { personDataDays: 3651 }, { personDataDays: 1.5 }, { personDataDays: '30' }, {}, { personDataDays: 30, extra: 1 }]) {
+    for (const body of [
+      { personDataDays: 0 },
+      { personDataDays: 3651 },
+      { personDataDays: 1.5 },
+      { personDataDays: '30' },
+      {},
+      { personDataDays: 30, extra: 1 },
+    ]) {
       const refused = await owner.put<{ code: string }>('/v1/account/retention', body);
       expect(refused.status, JSON.stringify(body)).toBe(422);
       expect(refused.body.code).toBe('VALIDATION_FAILED');
@@ -109,9 +146,18 @@ describe('retention setting', () => {
 
   it('is 403 without privacy:manage (a token, a manager), and for a token limited to some sites', async () => {
     const { world, server } = harness;
-    const manager = (await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })).api;
-    const limited = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['privacy:manage'] });
-    for (const [name, api] of [['token', world.api], ['manager', manager]] as const) {
+    const manager = (
+      await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })
+    ).api;
+    const limited = await buildToken(server, {
+      accountId: world.accountId,
+      siteIds: [world.siteId],
+      scopes: ['privacy:manage'],
+    });
+    for (const [name, api] of [
+      ['token', world.api],
+      ['manager', manager],
+    ] as const) {
       expect((await api.get('/v1/account/retention')).status, name).toBe(403);
       expect((await api.put('/v1/account/retention', { personDataDays: 1 })).status, name).toBe(403);
       expect((await api.post('/v1/privacy/erasure', { email: 'a@example.com' })).status, name).toBe(403);
@@ -156,22 +202,31 @@ describe('the retention job', () => {
       expect(copies.length, name).toBeGreaterThan(0);
       for (const copy of copies) expectAnonymous(copy);
       // A replayed create answers what is stored now: the anonymized check-in.
-      const replay = await world.api.post<PersonCheckin>(people(visits[name].siteId), visits[name].body, { idempotencyKey: visits[name].key });
+      const replay = await world.api.post<PersonCheckin>(people(visits[name].siteId), visits[name].body, {
+        idempotencyKey: visits[name].key,
+      });
       expect(replay.status).toBe(201);
       expectAnonymous(replay.body);
     }
     const after = (await read(world, visits.leftLongAgo)).body;
     expect({ ...after, person: null, hostName: null, purpose: null, customFields: null, updatedAt: null }).toEqual({
-      ...beforeRead, person: null, hostName: null, purpose: null, customFields: null, updatedAt: null,
+      ...beforeRead,
+      person: null,
+      hostName: null,
+      purpose: null,
+      customFields: null,
+      updatedAt: null,
     });
     expect(after.breaks).toHaveLength(1);
     expect((await read(world, visits.neverLeft)).body.status).toBe('IN');
 
     expectKept((await read(world, visits.leftLately)).body, 'Leftlately');
     expectKept((await read(world, visits.today)).body, 'Today');
-    for (const copy of await eventCopies(world.accountId, visits.leftLately.id)) expect(copy.person.firstName).toBe('Leftlately');
+    for (const copy of await eventCopies(world.accountId, visits.leftLately.id))
+      expect(copy.person.firstName).toBe('Leftlately');
     expectKept((await read(stranger, visits.stranger)).body, 'Stranger');
-    for (const copy of await eventCopies(stranger.accountId, visits.stranger.id)) expect(copy.person.firstName).toBe('Stranger');
+    for (const copy of await eventCopies(stranger.accountId, visits.stranger.id))
+      expect(copy.person.firstName).toBe('Stranger');
     expect(await queryOne(server.database, count)).toEqual(before);
   });
 
@@ -179,7 +234,11 @@ describe('the retention job', () => {
     const { server } = harness;
     const stamp = sql`SELECT anonymized_at FROM person_checkins WHERE id = ${visits.leftLongAgo.id}`;
     const first = await queryOne<{ anonymized_at: Date }>(server.database, stamp);
-    expect(await anonymizeExpiredVisits(server.database, new Date(NOW.getTime() + 60_000))).toEqual({ checkins: 0, events: 0, replies: 0 });
+    expect(await anonymizeExpiredVisits(server.database, new Date(NOW.getTime() + 60_000))).toEqual({
+      checkins: 0,
+      events: 0,
+      replies: 0,
+    });
     expect(await queryOne(server.database, stamp)).toEqual(first);
   });
 
@@ -190,22 +249,33 @@ describe('the retention job', () => {
     const owned = (await staffClient(server, { accountId: world.accountId, role: 'owner' })).api;
     expect((await owned.put('/v1/account/retention', { personDataDays: 1 })).status).toBe(200);
     const created = [];
-    for (let i = 0; i < 40; i++) created.push(await visit(world, i % 2 ? world.siteId : world.otherSiteId, `Crowd${i}`, { entry: daysAgo(3) }));
+    for (let i = 0; i < 40; i++)
+      created.push(await visit(world, i % 2 ? world.siteId : world.otherSiteId, `Crowd${i}`, { entry: daysAgo(3) }));
     const runs = await Promise.all([1, 2, 3].map(() => anonymizeExpiredVisits(server.database, NOW, { batch: 3 })));
     expect(runs.reduce((sum, run) => sum + run.checkins, 0)).toBe(40);
-    const left = await queryOne<{ n: number }>(server.database, sql`SELECT count(*)::int AS n FROM person_checkins
-      WHERE account_id = ${world.accountId} AND (anonymized_at IS NULL OR first_name <> 'Deleted')`);
+    const left = await queryOne<{ n: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS n FROM person_checkins
+      WHERE account_id = ${world.accountId} AND (anonymized_at IS NULL OR first_name <> 'Deleted')`,
+    );
     expect(left?.n).toBe(0);
   });
 });
 
 describe('erasure', () => {
-  const identifiers = { email: 'Grace@Example.com ', phone: '+1 (555) 010-0199', firstName: 'grace', lastName: ' HOPPER ' };
+  const identifiers = {
+    email: 'Grace@Example.com ',
+    phone: '+1 (555) 010-0199',
+    firstName: 'grace',
+    lastName: ' HOPPER ',
+  };
   let ids: Record<'byEmail' | 'byPhone' | 'byName' | 'someoneElse' | 'otherAccount', Visit>;
 
   beforeAll(async () => {
     const { world, stranger } = harness;
-    expect((await world.api.post('/v1/watchlist/people', { email: 'grace@example.com', reason: 'Kept on the list' })).status).toBe(201);
+    expect(
+      (await world.api.post('/v1/watchlist/people', { email: 'grace@example.com', reason: 'Kept on the list' })).status,
+    ).toBe(201);
     const recent = { entry: daysAgo(1) };
     ids = {
       byEmail: await visit(world, world.siteId, 'Byemail', recent, { email: 'GRACE@example.com' }),
@@ -224,35 +294,64 @@ describe('erasure', () => {
     for (const name of ['byEmail', 'byPhone', 'byName'] as const) {
       expectAnonymous((await read(world, ids[name])).body);
       for (const copy of await eventCopies(world.accountId, ids[name].id)) expectAnonymous(copy);
-      expectAnonymous((await world.api.post<PersonCheckin>(people(ids[name].siteId), ids[name].body, { idempotencyKey: ids[name].key })).body);
+      expectAnonymous(
+        (
+          await world.api.post<PersonCheckin>(people(ids[name].siteId), ids[name].body, {
+            idempotencyKey: ids[name].key,
+          })
+        ).body,
+      );
     }
     expectKept((await read(world, ids.someoneElse)).body, 'Someone');
     const theirs = (await read(stranger, ids.otherAccount)).body;
     expect(theirs.person.email).toBe('grace@example.com');
-    for (const copy of await eventCopies(stranger.accountId, ids.otherAccount.id)) expect(copy.person.email).toBe('grace@example.com');
+    for (const copy of await eventCopies(stranger.accountId, ids.otherAccount.id))
+      expect(copy.person.email).toBe('grace@example.com');
     const watchlist = await world.api.get<{ data: Array<{ email: string | null }> }>('/v1/watchlist/people');
     expect(watchlist.body.data.map((entry) => entry.email)).toContain('grace@example.com');
   });
 
   it('replays under its Idempotency-Key; asked again, finds nothing left', async () => {
-    expect((await owner.post('/v1/privacy/erasure', identifiers, { idempotencyKey: 'erase-grace' })).body).toEqual({ anonymized: 3 });
-    expect((await owner.post('/v1/privacy/erasure', identifiers, { idempotencyKey: 'erase-grace-2' })).body).toEqual({ anonymized: 0 });
+    expect((await owner.post('/v1/privacy/erasure', identifiers, { idempotencyKey: 'erase-grace' })).body).toEqual({
+      anonymized: 3,
+    });
+    expect((await owner.post('/v1/privacy/erasure', identifiers, { idempotencyKey: 'erase-grace-2' })).body).toEqual({
+      anonymized: 0,
+    });
   });
 
   it('is audited with a SHA-256 of the normalized identifiers, never the identifiers', async () => {
     const { server, world } = harness;
     const audit = await owner.get<{ data: AuditEvent[] }>('/v1/audit-events?action=privacy.erasure');
-    const hash = createHash('sha256').update(erasureHashText(erasureIdentifiers(identifiers))).digest('hex');
-    expect(audit.body.data[0]).toMatchObject({ target: { type: 'account', id: world.accountId }, detail: { identifiersHash: hash } });
-    const stored = await queryRows(server.database, sql`SELECT to_jsonb(e)::text AS row FROM audit_events e WHERE account_id = ${world.accountId}`);
+    const hash = createHash('sha256')
+      .update(erasureHashText(erasureIdentifiers(identifiers)))
+      .digest('hex');
+    expect(audit.body.data[0]).toMatchObject({
+      target: { type: 'account', id: world.accountId },
+      detail: { identifiersHash: hash },
+    });
+    const stored = await queryRows(
+      server.database,
+      sql`SELECT to_jsonb(e)::text AS row FROM audit_events e WHERE account_id = ${world.accountId}`,
+    );
     const text = JSON.stringify(stored).toLowerCase();
     for (const secret of ['grace', '5550100199', '555) 010', 'hopper']) expect(text).not.toContain(secret);
-    const replies = await queryRows(server.database, sql`SELECT body FROM idempotency_keys WHERE key LIKE 'erase-grace%'`);
+    const replies = await queryRows(
+      server.database,
+      sql`SELECT body FROM idempotency_keys WHERE key LIKE 'erase-grace%'`,
+    );
     expect(JSON.stringify(replies).toLowerCase()).not.toContain('grace@');
   });
 
   it('refuses a request without an identifier, half a name, a phone without digits, a stray field: 422', async () => {
-    for (const body of [{}, { firstName: 'Grace' }, { lastName: 'Hopper' }, { phone: 'none' }, { email: '  ' }, { email: 'a@example.com', reason: 'x' }]) {
+    for (const body of [
+      {},
+      { firstName: 'Grace' },
+      { lastName: 'Hopper' },
+      { phone: 'none' },
+      { email: '  ' },
+      { email: 'a@example.com', reason: 'x' },
+    ]) {
       const refused = await owner.post<{ code: string }>('/v1/privacy/erasure', body);
       expect(refused.status, JSON.stringify(body)).toBe(422);
       expect(refused.body.code).toBe('VALIDATION_FAILED');

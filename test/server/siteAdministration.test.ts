@@ -34,24 +34,42 @@ describe('sites made and changed by staff', () => {
     expect(config.body.fields).toEqual(defaultCheckinConfig.fields);
     expect((await world.api.post<Site>('/v1/sites', { name: 'Annex' })).body.timezone).toBe('UTC');
     expect(await actions(world.accountId)).toEqual(['site.create', 'site.create']);
-    const manager = (await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })).api;
+    const manager = (
+      await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })
+    ).api;
     const refused = await manager.post<Problem>('/v1/sites', { name: 'Mine' });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('INSUFFICIENT_SCOPE');
     expect(refused.body.detail).toContain('all sites');
-    const oneSite = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], scopes: ['sites:configure'] });
+    const oneSite = await buildToken(server, {
+      accountId: world.accountId,
+      siteIds: [world.siteId],
+      scopes: ['sites:configure'],
+    });
     expect((await apiClient(server.baseUrl, oneSite.token).post('/v1/sites', { name: 'Mine' })).status).toBe(403);
   });
 
   it('renames a site and moves its time zone; a manager only on their sites', async () => {
     const { world, server } = harness;
-    const manager = (await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })).api;
-    const renamed = await manager.patch<Site>(`/v1/sites/${world.siteId}`, { name: 'Front office', timezone: 'America/New_York' });
+    const manager = (
+      await staffClient(server, { accountId: world.accountId, role: 'manager', siteIds: [world.siteId] })
+    ).api;
+    const renamed = await manager.patch<Site>(`/v1/sites/${world.siteId}`, {
+      name: 'Front office',
+      timezone: 'America/New_York',
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ siteId: world.siteId, name: 'Front office', timezone: 'America/New_York', archivedAt: null });
+    expect(renamed.body).toMatchObject({
+      siteId: world.siteId,
+      name: 'Front office',
+      timezone: 'America/New_York',
+      archivedAt: null,
+    });
     expect((await manager.patch(`/v1/sites/${world.otherSiteId}`, { name: 'Not mine' })).status).toBe(404);
     expect((await manager.patch(`/v1/sites/${world.siteId}`, { timezone: 'Mars/Olympus' })).status).toBe(422);
-    const reception = (await staffClient(server, { accountId: world.accountId, role: 'reception', siteIds: [world.siteId] })).api;
+    const reception = (
+      await staffClient(server, { accountId: world.accountId, role: 'reception', siteIds: [world.siteId] })
+    ).api;
     expect((await reception.patch(`/v1/sites/${world.siteId}`, { name: 'X' })).status).toBe(403);
     expect(await actions(world.accountId)).toEqual(['site.update']);
   });
@@ -78,7 +96,9 @@ describe('sites made and changed by staff', () => {
     const withArchived = (await api.get<SitePage>('/v1/sites?archived=true')).body.data;
     expect(withArchived.find((site) => site.siteId === world.siteId)?.archivedAt).toBe(archived.body.archivedAt);
     // Archiving again keeps the first time.
-    expect((await api.patch<Site>(`/v1/sites/${world.siteId}`, { archived: true })).body.archivedAt).toBe(archived.body.archivedAt);
+    expect((await api.patch<Site>(`/v1/sites/${world.siteId}`, { archived: true })).body.archivedAt).toBe(
+      archived.body.archivedAt,
+    );
     const restored = await api.patch<Site>(`/v1/sites/${world.siteId}`, { archived: false });
     expect(restored.body.archivedAt).toBeNull();
     expect((await api.post(people(world.siteId), visitor())).status).toBe(201);
@@ -104,7 +124,9 @@ describe('the form PUT with If-Match', () => {
     expect(stale.headers.get('etag')).toBe(current);
     // The refusal is one the API reference describes.
     const doc = (await apiClient(harness.server.baseUrl).get<OpenApiDocument>('/v1/openapi.json')).body;
-    expect(documentValidator(doc).responseErrors('PUT /sites/{siteId}/checkins/people/config', 412, stale.body)).toEqual([]);
+    expect(
+      documentValidator(doc).responseErrors('PUT /sites/{siteId}/checkins/people/config', 412, stale.body),
+    ).toEqual([]);
     expect((await world.api.get<CheckinConfig>(path)).body.requiresApproval).toBe(true);
     // Without If-Match it replaces as before.
     expect((await world.api.put(path, theirs)).status).toBe(200);

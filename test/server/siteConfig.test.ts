@@ -56,18 +56,27 @@ describe('GET …/checkins/people/config', () => {
       expect(cached.text).toBe('');
       expect(cached.headers.get('etag')).toBe(etag);
     }
-    const stale = await harness.world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': '"something-else"' } });
+    const stale = await harness.world.api.get<CheckinConfig>(configPath(siteId), {
+      headers: { 'If-None-Match': '"something-else"' },
+    });
     expect(stale.status).toBe(200);
     expect(stale.body).toEqual(first.body);
   });
 
   it('needs checkins:read and a site the token can view', async () => {
     const siteId = await freshSite();
-    const noRead = await buildToken(harness.server, { accountId: harness.world.accountId, allSites: true, scopes: ['checkins:write'] });
+    const noRead = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      allSites: true,
+      scopes: ['checkins:write'],
+    });
     const forbidden = await apiClient(harness.server.baseUrl, noRead.token).get<Problem>(configPath(siteId));
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe('INSUFFICIENT_SCOPE');
-    const elsewhere = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId] });
+    const elsewhere = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      siteIds: [harness.world.siteId],
+    });
     const hidden = await apiClient(harness.server.baseUrl, elsewhere.token).get<Problem>(configPath(siteId));
     expect(hidden.status).toBe(404);
     expect(hidden.body.code).toBe('NOT_FOUND');
@@ -98,14 +107,19 @@ describe('PUT …/checkins/people/config', () => {
     const before = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     const oldEtag = before.headers.get('etag') ?? '';
 
-    const put = await harness.world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: true, fields: withBadge });
+    const put = await harness.world.api.put<CheckinConfig>(configPath(siteId), {
+      requiresApproval: true,
+      fields: withBadge,
+    });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ siteId, requiresApproval: true, fields: withBadge });
     const newEtag = put.headers.get('etag') ?? '';
     expect(newEtag).toMatch(/^(W\/)?"[^"]+"$/);
     expect(newEtag).not.toBe(oldEtag);
 
-    const revalidated = await harness.world.api.get<CheckinConfig>(configPath(siteId), { headers: { 'If-None-Match': oldEtag } });
+    const revalidated = await harness.world.api.get<CheckinConfig>(configPath(siteId), {
+      headers: { 'If-None-Match': oldEtag },
+    });
     expect(revalidated.status).toBe(200);
     expect(revalidated.body).toEqual(put.body);
     expect(revalidated.headers.get('etag')).toBe(newEtag);
@@ -114,7 +128,10 @@ describe('PUT …/checkins/people/config', () => {
 
     // Dropping a field is a replacement too: the optional fields may go.
     const minimal = defaultFields.slice(0, 2);
-    const replaced = await harness.world.api.put<CheckinConfig>(configPath(siteId), { requiresApproval: false, fields: minimal });
+    const replaced = await harness.world.api.put<CheckinConfig>(configPath(siteId), {
+      requiresApproval: false,
+      fields: minimal,
+    });
     expect(replaced.body).toEqual({ siteId, requiresApproval: false, fields: minimal });
     expect(replaced.headers.get('etag')).not.toBe(newEtag);
   });
@@ -129,51 +146,90 @@ describe('PUT …/checkins/people/config', () => {
 
   describe('refuses invalid configurations with 422 VALIDATION_FAILED and errors', () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['dropping firstName', { requiresApproval: false, fields: defaultFields.filter((field) => field.name !== 'firstName') }, 'fields'],
+      [
+        'dropping firstName',
+        { requiresApproval: false, fields: defaultFields.filter((field) => field.name !== 'firstName') },
+        'fields',
+      ],
       [
         'making lastName optional',
-        { requiresApproval: false, fields: defaultFields.map((field) => (field.name === 'lastName' ? { ...field, required: false } : field)) },
+        {
+          requiresApproval: false,
+          fields: defaultFields.map((field) => (field.name === 'lastName' ? { ...field, required: false } : field)),
+        },
         'fields',
       ],
       [
         'making firstName an email field',
-        { requiresApproval: false, fields: defaultFields.map((field) => (field.name === 'firstName' ? { ...field, type: 'email' } : field)) },
+        {
+          requiresApproval: false,
+          fields: defaultFields.map((field) => (field.name === 'firstName' ? { ...field, type: 'email' } : field)),
+        },
         'fields',
       ],
       [
         'a select without options',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'visitType', label: 'Visit type', type: 'select', required: true }] },
+        {
+          requiresApproval: false,
+          fields: [...defaultFields, { name: 'visitType', label: 'Visit type', type: 'select', required: true }],
+        },
         'fields.4.options',
       ],
       [
         'a select with an empty options list',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'visitType', label: 'Visit type', type: 'select', required: true, options: [] }] },
+        {
+          requiresApproval: false,
+          fields: [
+            ...defaultFields,
+            { name: 'visitType', label: 'Visit type', type: 'select', required: true, options: [] },
+          ],
+        },
         'fields.4.options',
       ],
       [
         'an unknown field property',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'badge', label: 'Badge', type: 'text', required: false, placeholder: '17' }] },
+        {
+          requiresApproval: false,
+          fields: [
+            ...defaultFields,
+            { name: 'badge', label: 'Badge', type: 'text', required: false, placeholder: '17' },
+          ],
+        },
         'fields.4.placeholder',
       ],
       [
         'an unknown field type',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'photo', label: 'Photo', type: 'image', required: false }] },
+        {
+          requiresApproval: false,
+          fields: [...defaultFields, { name: 'photo', label: 'Photo', type: 'image', required: false }],
+        },
         'fields.4.type',
       ],
       [
         'duplicate field names',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'email', label: 'Email again', type: 'email', required: true }] },
+        {
+          requiresApproval: false,
+          fields: [...defaultFields, { name: 'email', label: 'Email again', type: 'email', required: true }],
+        },
         'fields.4.name',
       ],
       [
         // No value could pass it (a standard field is text in the create body): a required one shuts the site.
         'a standard field (email) as a checkbox',
-        { requiresApproval: false, fields: defaultFields.map((field) => (field.name === 'email' ? { ...field, type: 'checkbox', required: true } : field)) },
+        {
+          requiresApproval: false,
+          fields: defaultFields.map((field) =>
+            field.name === 'email' ? { ...field, type: 'checkbox', required: true } : field,
+          ),
+        },
         'fields.2.type',
       ],
       [
         'a standard field (purpose) as an optional checkbox',
-        { requiresApproval: false, fields: [...defaultFields, { name: 'purpose', label: 'Business visit', type: 'checkbox', required: false }] },
+        {
+          requiresApproval: false,
+          fields: [...defaultFields, { name: 'purpose', label: 'Business visit', type: 'checkbox', required: false }],
+        },
         'fields.4.type',
       ],
       ['missing requiresApproval', { fields: defaultFields }, 'requiresApproval'],
@@ -204,11 +260,17 @@ describe('custom fields named like what every JavaScript object inherits', () =>
     expect((await harness.world.api.put(configPath(siteId), { requiresApproval: false, fields })).status).toBe(200);
     const none = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('No', 'Custom'));
     expect(none.status).toBe(201);
-    const some = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('Some', 'Custom', { customFields: { toString: '42' } }));
+    const some = await harness.world.api.post<PersonCheckin>(
+      people(siteId),
+      visitor('Some', 'Custom', { customFields: { toString: '42' } }),
+    );
     expect(some.status).toBe(201);
-    const all = await harness.world.api.post<PersonCheckin>(people(siteId), visitor('All', 'Custom', {
-      customFields: { constructor: 'Bob', toString: '7', valueOf: true },
-    }));
+    const all = await harness.world.api.post<PersonCheckin>(
+      people(siteId),
+      visitor('All', 'Custom', {
+        customFields: { constructor: 'Bob', toString: '7', valueOf: true },
+      }),
+    );
     expect(all.status).toBe(201);
     expect(all.body.customFields).toEqual({ constructor: 'Bob', toString: '7', valueOf: true });
   });
@@ -246,9 +308,9 @@ describe('a create is validated against the site configuration', () => {
     expect(expectValidationFailed(await create(withCustom({ safetyBriefing: true, visitType: 'Meeting' })))).toEqual([
       'customFields.badgeNumber',
     ]);
-    expect(expectValidationFailed(await create(withCustom({ badgeNumber: '', safetyBriefing: true, visitType: 'Meeting' })))).toEqual([
-      'customFields.badgeNumber',
-    ]);
+    expect(
+      expectValidationFailed(await create(withCustom({ badgeNumber: '', safetyBriefing: true, visitType: 'Meeting' }))),
+    ).toEqual(['customFields.badgeNumber']);
   });
 
   it('a required checkbox not true → customFields.safetyBriefing', async () => {
@@ -264,7 +326,9 @@ describe('a create is validated against the site configuration', () => {
 
   it('a select value not among its options → customFields.visitType', async () => {
     for (const visitType of ['Party', 'meeting']) {
-      const paths = expectValidationFailed(await create(withCustom({ badgeNumber: '17', safetyBriefing: true, visitType })));
+      const paths = expectValidationFailed(
+        await create(withCustom({ badgeNumber: '17', safetyBriefing: true, visitType })),
+      );
       expect(paths).toEqual(['customFields.visitType']);
     }
   });
@@ -292,7 +356,9 @@ describe('a create is validated against the site configuration', () => {
   });
 
   it('missing firstName → person.firstName; a missing required standard field → its path', async () => {
-    expect(expectValidationFailed(await create({ ...valid, person: { lastName: 'Lovelace' } }))).toEqual(['person.firstName']);
+    expect(expectValidationFailed(await create({ ...valid, person: { lastName: 'Lovelace' } }))).toEqual([
+      'person.firstName',
+    ]);
     const { hostName: _hostName, ...withoutHost } = valid;
     expect(expectValidationFailed(await create(withoutHost))).toEqual(['hostName']);
   });
@@ -334,7 +400,12 @@ describe('a create is validated against the site configuration', () => {
       customFields: { badgeNumber: '17', safetyBriefing: true, visitType: 'Meeting', parking: 'B12' },
     });
     const read = await harness.world.api.get<PersonCheckin>(`${people(siteId)}/${response.body.checkinId}`);
-    expect(read.body.customFields).toEqual({ badgeNumber: '17', safetyBriefing: true, visitType: 'Meeting', parking: 'B12' });
+    expect(read.body.customFields).toEqual({
+      badgeNumber: '17',
+      safetyBriefing: true,
+      visitType: 'Meeting',
+      parking: 'B12',
+    });
   });
 
   it('an optional field may be left out, and a site with the default configuration needs only the name', async () => {
@@ -344,7 +415,10 @@ describe('a create is validated against the site configuration', () => {
     const created = await harness.world.api.post<PersonCheckin>(people(plain), visitor('Bare', 'Minimum'));
     expect(created.status).toBe(201);
     expect(created.body.customFields).toEqual({});
-    const custom = await harness.world.api.post<Problem>(people(plain), visitor('Bare', 'Custom', { customFields: { badgeNumber: '1' } }));
+    const custom = await harness.world.api.post<Problem>(
+      people(plain),
+      visitor('Bare', 'Custom', { customFields: { badgeNumber: '1' } }),
+    );
     expect(expectValidationFailed(custom)).toEqual(['customFields.badgeNumber']);
   });
 

@@ -13,7 +13,10 @@ import { sql } from '../../server/src/db/sql';
 const database = createDatabase({ url: await createTestDatabase(), poolMax: 2 });
 afterAll(() => database.close());
 
-const run: RunSql = Object.assign((text: string, bind?: unknown[]) => database.sequelize.query(text, bind ? { bind } : {}), { warn: () => undefined });
+const run: RunSql = Object.assign(
+  (text: string, bind?: unknown[]) => database.sequelize.query(text, bind ? { bind } : {}),
+  { warn: () => undefined },
+);
 const NAMES = ['person_checkins_entry_source', 'person_checkins_exit_source'];
 
 const indexes = () =>
@@ -25,21 +28,30 @@ const indexes = () =>
 
 describe('migration 0011 (the source indexes)', () => {
   it('builds both indexes, again after a build that failed half way (left invalid) or never ran', async () => {
-    expect(await indexes()).toEqual([{ name: NAMES[0], valid: true }, { name: NAMES[1], valid: true }]);
+    expect(await indexes()).toEqual([
+      { name: NAMES[0], valid: true },
+      { name: NAMES[1], valid: true },
+    ]);
     // What a CREATE INDEX CONCURRENTLY interrupted by a crash leaves: the index, marked invalid (never used).
     await run(`UPDATE pg_index SET indisvalid = false WHERE indexrelid = '${NAMES[0]}'::regclass`);
     await run(`DROP INDEX ${NAMES[1]}`);
     expect(await indexes()).toEqual([{ name: NAMES[0], valid: false }]);
     await up({ context: run });
-    expect(await indexes()).toEqual([{ name: NAMES[0], valid: true }, { name: NAMES[1], valid: true }]);
+    expect(await indexes()).toEqual([
+      { name: NAMES[0], valid: true },
+      { name: NAMES[1], valid: true },
+    ]);
     // And once more, with nothing to do.
     await up({ context: run });
-    expect(await indexes()).toEqual([{ name: NAMES[0], valid: true }, { name: NAMES[1], valid: true }]);
+    expect(await indexes()).toEqual([
+      { name: NAMES[0], valid: true },
+      { name: NAMES[1], valid: true },
+    ]);
   });
 });
 
 describe('migrations run by two instances starting at once', () => {
-  it('both start: the one that waits for the lock does not stall the other\'s concurrent index builds', async () => {
+  it("both start: the one that waits for the lock does not stall the other's concurrent index builds", async () => {
     const serverUrl = inject('pgServerUrl');
     const name = `fresh_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: serverUrl });

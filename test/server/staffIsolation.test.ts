@@ -21,13 +21,33 @@ beforeAll(async () => {
   const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
   userId = owner.member.userId;
   await owner.api.post('/v1/watchlist/people', { email: 'isolated@example.com', reason: 'Private reason' });
-  stopped = (await owner.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, visitor('Iso', 'Lated', {
-    person: { firstName: 'Iso', lastName: 'Lated', email: 'isolated@example.com' },
-  }))).body;
+  stopped = (
+    await owner.api.post<PersonCheckin>(
+      `/v1/sites/${world.siteId}/checkins/people`,
+      visitor('Iso', 'Lated', {
+        person: { firstName: 'Iso', lastName: 'Lated', email: 'isolated@example.com' },
+      }),
+    )
+  ).body;
   expect(stopped.status).toBe('STOP');
-  const token = await buildToken(server, { accountId: stranger.accountId, allSites: true, scopes: ['users:manage', 'alerts:manage', 'audit:read', 'checkins:read', 'checkins:write', 'exports:read', 'privacy:manage'] });
+  const token = await buildToken(server, {
+    accountId: stranger.accountId,
+    allSites: true,
+    scopes: [
+      'users:manage',
+      'alerts:manage',
+      'audit:read',
+      'checkins:read',
+      'checkins:write',
+      'exports:read',
+      'privacy:manage',
+    ],
+  });
   outsiders.push({ name: 'another account’s token', api: apiClient(server.baseUrl, token.token) });
-  outsiders.push({ name: 'another account’s owner session', api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api });
+  outsiders.push({
+    name: 'another account’s owner session',
+    api: (await staffClient(server, { accountId: stranger.accountId, role: 'owner' })).api,
+  });
 });
 
 describe('tenant isolation of users, alerts, audit events and sessions (another account)', () => {
@@ -35,11 +55,24 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
     for (const { name, api } of outsiders) {
       const list = await api.get<{ data: StaffUser[] }>('/v1/users');
       expect(list.status, name).toBe(200);
-      expect(list.body.data.map((user) => user.userId), name).not.toContain(userId);
+      expect(
+        list.body.data.map((user) => user.userId),
+        name,
+      ).not.toContain(userId);
       expect((await api.get(`/v1/users/${userId}`)).status, name).toBe(404);
       expect((await api.patch(`/v1/users/${userId}`, { disabled: true })).status, name).toBe(404);
       expect((await api.post(`/v1/users/${userId}/password-reset`)).status, name).toBe(404);
-      expect((await api.post('/v1/users', { email: 'x@example.com', name: 'X', role: 'owner', siteIds: [harness.world.siteId] })).status, name).toBe(422);
+      expect(
+        (
+          await api.post('/v1/users', {
+            email: 'x@example.com',
+            name: 'X',
+            role: 'owner',
+            siteIds: [harness.world.siteId],
+          })
+        ).status,
+        name,
+      ).toBe(422);
     }
   });
 
@@ -47,7 +80,10 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
     for (const { name, api } of outsiders) {
       const list = await api.get<{ data: Alert[] }>('/v1/alerts');
       expect(list.status, name).toBe(200);
-      expect(list.body.data.map((alert) => alert.checkinId), name).not.toContain(stopped.checkinId);
+      expect(
+        list.body.data.map((alert) => alert.checkinId),
+        name,
+      ).not.toContain(stopped.checkinId);
       expect(JSON.stringify(list.body)).not.toContain('Private reason');
       expect((await api.post(`/v1/alerts/person/${stopped.checkinId}/acknowledge`)).status, name).toBe(404);
       expect((await api.get(`/v1/alerts?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
@@ -58,7 +94,10 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
     for (const { name, api } of outsiders) {
       const list = await api.get<{ data: AuditEvent[] }>('/v1/audit-events?limit=200');
       expect(list.status, name).toBe(200);
-      expect(list.body.data.filter((event) => event.target.id === userId || event.siteId === harness.world.siteId), name).toEqual([]);
+      expect(
+        list.body.data.filter((event) => event.target.id === userId || event.siteId === harness.world.siteId),
+        name,
+      ).toEqual([]);
       expect((await api.get(`/v1/audit-events?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
     }
   });
@@ -81,7 +120,11 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
     expect((await owner.put('/v1/account/retention', { personDataDays: 365 })).status).toBe(200);
     for (const { name, api } of outsiders) {
       expect((await api.put('/v1/account/retention', { personDataDays: 2 })).status, name).toBe(200);
-      const erased = await api.post<{ anonymized: number }>('/v1/privacy/erasure', { email: 'isolated@example.com', firstName: 'Iso', lastName: 'Lated' });
+      const erased = await api.post<{ anonymized: number }>('/v1/privacy/erasure', {
+        email: 'isolated@example.com',
+        firstName: 'Iso',
+        lastName: 'Lated',
+      });
       expect(erased.status, name).toBe(200);
       expect(erased.body.anonymized, name).toBe(0);
     }

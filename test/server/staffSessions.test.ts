@@ -15,9 +15,18 @@ const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 describe('POST /v1/session: signing in', () => {
   it('sets gh_session: 43 base64url characters, HttpOnly, SameSite=Strict, Path=/, not Secure over plain HTTP', async () => {
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'reception' });
-    const response = await apiClient(harness.server.baseUrl).post<{ user: StaffUser }>('/v1/session', { email: member.email.toUpperCase(), password: member.password });
+    const response = await apiClient(harness.server.baseUrl).post<{ user: StaffUser }>('/v1/session', {
+      email: member.email.toUpperCase(),
+      password: member.password,
+    });
     expect(response.status).toBe(200);
-    expect(response.body.user).toMatchObject({ userId: member.userId, email: member.email, role: 'reception', disabled: false, lastSignInAt: expect.any(String) });
+    expect(response.body.user).toMatchObject({
+      userId: member.userId,
+      email: member.email,
+      role: 'reception',
+      disabled: false,
+      lastSignInAt: expect.any(String),
+    });
     const [header] = response.headers.getSetCookie();
     expect(header).toMatch(/^gh_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
@@ -25,14 +34,22 @@ describe('POST /v1/session: signing in', () => {
 
   it('adds Secure when the request came over HTTPS through a trusted proxy', async () => {
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'reception' });
-    const response = await apiClient(harness.server.baseUrl).post('/v1/session', { email: member.email, password: member.password }, {
-      headers: { 'X-Forwarded-Proto': 'https' },
-    });
+    const response = await apiClient(harness.server.baseUrl).post(
+      '/v1/session',
+      { email: member.email, password: member.password },
+      {
+        headers: { 'X-Forwarded-Proto': 'https' },
+      },
+    );
     expect(response.headers.getSetCookie()[0]).toMatch(/; Secure$/);
   });
 
   it('says the same for an unknown email and a wrong password, and takes about as long', async () => {
-    const members = await Promise.all([1, 2, 3, 4, 5].map(() => buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'security' })));
+    const members = await Promise.all(
+      [1, 2, 3, 4, 5].map(() =>
+        buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'security' }),
+      ),
+    );
     const anonymous = apiClient(harness.server.baseUrl);
     const timed = async (email: string) => {
       const started = performance.now();
@@ -60,7 +77,10 @@ describe('POST /v1/session: signing in', () => {
     const owner = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'reception' });
     expect((await owner.api.patch(`/v1/users/${member.userId}`, { disabled: true })).status).toBe(200);
-    const response = await apiClient(harness.server.baseUrl).post<Problem>('/v1/session', { email: member.email, password: member.password });
+    const response = await apiClient(harness.server.baseUrl).post<Problem>('/v1/session', {
+      email: member.email,
+      password: member.password,
+    });
     expect(response.body).toMatchObject({ status: 401, detail: 'Email or password is incorrect' });
   });
 });
@@ -96,7 +116,10 @@ describe('a session', () => {
     const first = await signedInClient(harness.server, member);
     const second = await signedInClient(harness.server, member);
     const newPassword = 'a much better passphrase 42';
-    const weak = await first.put<Problem>('/v1/session/password', { currentPassword: member.password, newPassword: 'Unbelievable' });
+    const weak = await first.put<Problem>('/v1/session/password', {
+      currentPassword: member.password,
+      newPassword: 'Unbelievable',
+    });
     expect(weak.body).toMatchObject({ status: 422, errors: [{ path: 'newPassword' }] });
     const wrong = await first.put<Problem>('/v1/session/password', { currentPassword: 'not it at all!', newPassword });
     expect(wrong.body).toMatchObject({ status: 422, errors: [{ path: 'currentPassword' }] });
@@ -108,11 +131,21 @@ describe('a session', () => {
     expect((await first.get('/v1/session')).status).toBe(401);
     const renewed = apiClient(harness.server.baseUrl, undefined, { Cookie: fresh ?? '' });
     expect((await renewed.get('/v1/session')).status).toBe(200);
-    expect((await signedInClient(harness.server, { email: member.email, password: newPassword }).then((api) => api.get('/v1/session'))).status).toBe(200);
+    expect(
+      (
+        await signedInClient(harness.server, { email: member.email, password: newPassword }).then((api) =>
+          api.get('/v1/session'),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('uses the session on /v1: writes default to MANUAL and record who decided', async () => {
-    const { member, api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'reception', siteIds: [harness.world.siteId] });
+    const { member, api } = await staffClient(harness.server, {
+      accountId: harness.world.accountId,
+      role: 'reception',
+      siteIds: [harness.world.siteId],
+    });
     const created = await api.post<PersonCheckin>(people(harness.world.siteId), visitor('Manual', 'Entry'));
     expect(created.status).toBe(201);
     expect(created.body.entry.source).toBe('MANUAL');
@@ -129,16 +162,24 @@ describe('a session', () => {
 describe('CSRF', () => {
   it('a cookie write from another origin is 403 CSRF_REJECTED; from our own origin it works', async () => {
     const { api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'reception' });
-    const forged = await api.post<Problem>(people(harness.world.siteId), visitor(), { headers: { Origin: 'https://evil.example' } });
+    const forged = await api.post<Problem>(people(harness.world.siteId), visitor(), {
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(forged.body).toMatchObject({ status: 403, code: 'CSRF_REJECTED' });
-    const crossSite = await api.post<Problem>(people(harness.world.siteId), visitor(), { headers: { Origin: '', 'Sec-Fetch-Site': 'cross-site' } });
+    const crossSite = await api.post<Problem>(people(harness.world.siteId), visitor(), {
+      headers: { Origin: '', 'Sec-Fetch-Site': 'cross-site' },
+    });
     expect(crossSite.body).toMatchObject({ status: 403, code: 'CSRF_REJECTED' });
-    expect((await api.get(people(harness.world.siteId), { headers: { Origin: 'https://evil.example' } })).status).toBe(200);
+    expect((await api.get(people(harness.world.siteId), { headers: { Origin: 'https://evil.example' } })).status).toBe(
+      200,
+    );
     expect((await api.post(people(harness.world.siteId), visitor())).status).toBe(201);
   });
 
   it('a bearer write from any origin still works', async () => {
-    const response = await harness.world.api.post(people(harness.world.siteId), visitor(), { headers: { Origin: 'https://evil.example' } });
+    const response = await harness.world.api.post(people(harness.world.siteId), visitor(), {
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(response.status).toBe(201);
   });
 });
@@ -153,7 +194,11 @@ describe('session expiry (the server clock)', () => {
 
   it('ends after 12 idle hours, and 7 days after sign-in however busy', async () => {
     const world = await buildWorld(server);
-    const member = await buildStaffUser(server, { accountId: world.accountId, role: 'owner', password: STAFF_PASSWORD });
+    const member = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'owner',
+      password: STAFF_PASSWORD,
+    });
     const idle = await signedInClient(server, member);
     now = new Date(now.getTime() + 11 * 3600_000);
     expect((await idle.get('/v1/session')).status).toBe(200);

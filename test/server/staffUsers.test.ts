@@ -20,17 +20,36 @@ describe('/v1/users (owners)', () => {
     const { api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
     const email = `new.${Date.now()}@example.com`;
     const created = await api.post<{ user: StaffUser; invitationUrl: string }>('/v1/users', {
-      email, name: 'Nina New', role: 'reception', siteIds: [harness.world.siteId],
+      email,
+      name: 'Nina New',
+      role: 'reception',
+      siteIds: [harness.world.siteId],
     });
     expect(created.status).toBe(201);
-    expect(created.body.user).toMatchObject({ email, role: 'reception', siteIds: [harness.world.siteId], allSites: false, lastSignInAt: null });
-    expect(created.body.invitationUrl).toMatch(new RegExp(`^${harness.server.baseUrl}/console/invitation\\?code=[A-Za-z0-9_-]{43}$`));
+    expect(created.body.user).toMatchObject({
+      email,
+      role: 'reception',
+      siteIds: [harness.world.siteId],
+      allSites: false,
+      lastSignInAt: null,
+    });
+    expect(created.body.invitationUrl).toMatch(
+      new RegExp(`^${harness.server.baseUrl}/console/invitation\\?code=[A-Za-z0-9_-]{43}$`),
+    );
     const code = codeOf(created.body.invitationUrl);
     const anonymous = apiClient(harness.server.baseUrl);
-    expect((await anonymous.get<LinkInfo>(`/v1/session/links/${code}`)).body).toMatchObject({ kind: 'invitation', email, name: 'Nina New' });
+    expect((await anonymous.get<LinkInfo>(`/v1/session/links/${code}`)).body).toMatchObject({
+      kind: 'invitation',
+      email,
+      name: 'Nina New',
+    });
     const common = await anonymous.post<Problem>('/v1/session/invitation', { code, password: 'unbelievable' });
     expect(common.body).toMatchObject({ status: 422, errors: [{ path: 'password' }] });
-    const redeemed = await anonymous.post<{ user: StaffUser }>('/v1/session/invitation', { code, name: 'Nina Newton', password: PASSWORD });
+    const redeemed = await anonymous.post<{ user: StaffUser }>('/v1/session/invitation', {
+      code,
+      name: 'Nina Newton',
+      password: PASSWORD,
+    });
     expect(redeemed.status).toBe(200);
     expect(redeemed.body.user.name).toBe('Nina Newton');
     // Redeeming the link signs them in: it is their first sign-in, for the Staff page too.
@@ -40,13 +59,20 @@ describe('/v1/users (owners)', () => {
     expect(sessionCookieOf(redeemed.headers)).toBeDefined();
     expect((await anonymous.post('/v1/session/invitation', { code, password: PASSWORD })).status).toBe(404);
     expect((await anonymous.get(`/v1/session/links/${code}`)).status).toBe(404);
-    expect((await signedInClient(harness.server, { email, password: PASSWORD }).then((c) => c.get('/v1/session'))).status).toBe(200);
+    expect(
+      (await signedInClient(harness.server, { email, password: PASSWORD }).then((c) => c.get('/v1/session'))).status,
+    ).toBe(200);
   });
 
   it('a second user with the same email (in any case, in any account) is 409 EMAIL_TAKEN', async () => {
     const { api } = await staffClient(harness.server, { accountId: harness.world.accountId, role: 'owner' });
     const member = await buildStaffUser(harness.server, { accountId: harness.stranger.accountId, role: 'reception' });
-    const again = await api.post<Problem>('/v1/users', { email: member.email.toUpperCase(), name: 'Copy', role: 'reception', allSites: true });
+    const again = await api.post<Problem>('/v1/users', {
+      email: member.email.toUpperCase(),
+      name: 'Copy',
+      role: 'reception',
+      allSites: true,
+    });
     expect(again.body).toMatchObject({ status: 409, code: 'EMAIL_TAKEN' });
   });
 
@@ -58,7 +84,10 @@ describe('/v1/users (owners)', () => {
     expect(reset.status).toBe(200);
     const code = codeOf(reset.body.resetUrl);
     const anonymous = apiClient(harness.server.baseUrl);
-    expect((await anonymous.get<LinkInfo>(`/v1/session/links/${code}`)).body).toMatchObject({ kind: 'reset', email: member.email });
+    expect((await anonymous.get<LinkInfo>(`/v1/session/links/${code}`)).body).toMatchObject({
+      kind: 'reset',
+      email: member.email,
+    });
     expect((await anonymous.post('/v1/session/invitation', { code, password: PASSWORD })).status).toBe(200);
     expect((await signedIn.get('/v1/session')).status).toBe(401);
   });
@@ -68,30 +97,46 @@ describe('/v1/users (owners)', () => {
     const first = await staffClient(harness.server, { accountId: account.accountId, role: 'owner' });
     const alone = await first.api.patch<Problem>(`/v1/users/${first.member.userId}`, { role: 'manager' });
     expect(alone.body).toMatchObject({ status: 409, code: 'LAST_OWNER' });
-    expect((await first.api.patch<Problem>(`/v1/users/${first.member.userId}`, { disabled: true })).body).toMatchObject({ code: 'LAST_OWNER' });
+    expect((await first.api.patch<Problem>(`/v1/users/${first.member.userId}`, { disabled: true })).body).toMatchObject(
+      { code: 'LAST_OWNER' },
+    );
     const second = await staffClient(harness.server, { accountId: account.accountId, role: 'owner' });
-    const demoted = await second.api.patch<StaffUser>(`/v1/users/${first.member.userId}`, { role: 'manager', siteIds: [] });
+    const demoted = await second.api.patch<StaffUser>(`/v1/users/${first.member.userId}`, {
+      role: 'manager',
+      siteIds: [],
+    });
     expect(demoted.body).toMatchObject({ role: 'manager', allSites: false });
     // A new role ends the user's sessions at once.
     expect((await first.api.get('/v1/session')).status).toBe(401);
-    expect((await second.api.patch<Problem>(`/v1/users/${second.member.userId}`, { disabled: true })).body).toMatchObject({ code: 'LAST_OWNER' });
+    expect(
+      (await second.api.patch<Problem>(`/v1/users/${second.member.userId}`, { disabled: true })).body,
+    ).toMatchObject({ code: 'LAST_OWNER' });
   });
 
-  it('an invited owner who has not set a password does not count as the account\'s owner', async () => {
+  it("an invited owner who has not set a password does not count as the account's owner", async () => {
     const account = await buildAccount(harness.server);
     const first = await staffClient(harness.server, { accountId: account.accountId, role: 'owner' });
     const invited = await first.api.post<{ user: StaffUser; invitationUrl: string }>('/v1/users', {
-      email: `owner.${Date.now()}@example.com`, name: 'Olga Owner', role: 'owner', allSites: true,
+      email: `owner.${Date.now()}@example.com`,
+      name: 'Olga Owner',
+      role: 'owner',
+      allSites: true,
     });
     expect(invited.status).toBe(201);
     const early = await first.api.patch<Problem>(`/v1/users/${first.member.userId}`, { role: 'manager', siteIds: [] });
     expect(early.body).toMatchObject({ status: 409, code: 'LAST_OWNER' });
     // Demoting the invited owner leaves the one who can sign in: allowed.
-    expect((await first.api.patch<StaffUser>(`/v1/users/${invited.body.user.userId}`, { role: 'owner', name: 'Olga O.' })).status).toBe(200);
+    expect(
+      (await first.api.patch<StaffUser>(`/v1/users/${invited.body.user.userId}`, { role: 'owner', name: 'Olga O.' }))
+        .status,
+    ).toBe(200);
     const anonymous = apiClient(harness.server.baseUrl);
     const code = codeOf(invited.body.invitationUrl);
     expect((await anonymous.post('/v1/session/invitation', { code, password: PASSWORD })).status).toBe(200);
-    const later = await first.api.patch<StaffUser>(`/v1/users/${first.member.userId}`, { role: 'manager', siteIds: [] });
+    const later = await first.api.patch<StaffUser>(`/v1/users/${first.member.userId}`, {
+      role: 'manager',
+      siteIds: [],
+    });
     expect(later.body).toMatchObject({ role: 'manager' });
   });
 
@@ -109,14 +154,29 @@ describe('/v1/users (owners)', () => {
   it('POST /v1/admin/accounts/{accountId}/users creates a user with an invitation link (ADMIN_TOKEN only)', async () => {
     const admin = apiClient(harness.server.baseUrl, TEST_ADMIN_TOKEN);
     const email = `auto.${Date.now()}@example.com`;
-    const created = await admin.post<{ user: StaffUser; invitationUrl: string }>(`/v1/admin/accounts/${harness.world.accountId}/users`, {
-      email, name: 'Automated Owner', role: 'owner',
-    });
+    const created = await admin.post<{ user: StaffUser; invitationUrl: string }>(
+      `/v1/admin/accounts/${harness.world.accountId}/users`,
+      {
+        email,
+        name: 'Automated Owner',
+        role: 'owner',
+      },
+    );
     expect(created.status, JSON.stringify(harness.server.logs.filter((l) => l.level === 'error'))).toBe(201);
     expect(created.body.user).toMatchObject({ email, role: 'owner', allSites: true });
     expect(created.body.invitationUrl).toMatch(/\/console\/invitation\?code=/);
-    expect((await admin.post(`/v1/admin/accounts/999999/users`, { email: `x${email}`, name: 'X', role: 'owner' })).status).toBe(404);
-    expect((await harness.world.api.post(`/v1/admin/accounts/${harness.world.accountId}/users`, { email: `y${email}`, name: 'Y', role: 'owner' })).status).toBe(401);
+    expect(
+      (await admin.post(`/v1/admin/accounts/999999/users`, { email: `x${email}`, name: 'X', role: 'owner' })).status,
+    ).toBe(404);
+    expect(
+      (
+        await harness.world.api.post(`/v1/admin/accounts/${harness.world.accountId}/users`, {
+          email: `y${email}`,
+          name: 'Y',
+          role: 'owner',
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -125,7 +185,9 @@ describe('sign-in throttling', () => {
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'reception' });
     const anonymous = apiClient(harness.server.baseUrl);
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      expect((await anonymous.post('/v1/session', { email: member.email, password: 'wrong wrong wrong' })).status).toBe(401);
+      expect((await anonymous.post('/v1/session', { email: member.email, password: 'wrong wrong wrong' })).status).toBe(
+        401,
+      );
     }
     const refused = await anonymous.post<Problem>('/v1/session', { email: member.email, password: member.password });
     expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
@@ -137,7 +199,9 @@ describe('sign-in throttling', () => {
     let status = 0;
     // 5 failures of the test above and 3 here make the 8 of this file's budget.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      status = (await anonymous.post('/v1/session', { email: `guess${attempt}@example.com`, password: 'wrong wrong wrong' })).status;
+      status = (
+        await anonymous.post('/v1/session', { email: `guess${attempt}@example.com`, password: 'wrong wrong wrong' })
+      ).status;
       expect(status).toBe(401);
     }
     const member = await buildStaffUser(harness.server, { accountId: harness.world.accountId, role: 'reception' });
@@ -166,9 +230,20 @@ describe('setup links expire', () => {
     expect((await anonymous.get(`/v1/session/links/${link?.code}`)).status).toBe(200);
     now = new Date(now.getTime() + 3600_000);
     expect((await anonymous.get(`/v1/session/links/${link?.code}`)).status).toBe(404);
-    const late = await anonymous.post('/v1/session/setup', { code: link?.code, name: 'Late', email: 'late@example.com', password: PASSWORD });
+    const late = await anonymous.post('/v1/session/setup', {
+      code: link?.code,
+      name: 'Late',
+      email: 'late@example.com',
+      password: PASSWORD,
+    });
     expect(late.status).toBe(404);
-    const count = async () => (await queryRows<{ n: number }>(server.database, sql`SELECT count(*)::int AS n FROM staff_links WHERE account_id = ${world.accountId}`))[0]?.n;
+    const count = async () =>
+      (
+        await queryRows<{ n: number }>(
+          server.database,
+          sql`SELECT count(*)::int AS n FROM staff_links WHERE account_id = ${world.accountId}`,
+        )
+      )[0]?.n;
     expect(await count()).toBe(1);
     expect(await purgeStaffLeftovers(server.database, now)).toBeGreaterThanOrEqual(1);
     expect(await count()).toBe(0);

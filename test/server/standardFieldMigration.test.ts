@@ -7,7 +7,7 @@ import { serverAndWorld } from '../support/serverAndWorld';
 import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
-const db = () => (harness.server.database);
+const db = () => harness.server.database;
 const people = (siteId: number) => `/v1/sites/${siteId}/checkins/people`;
 const config = (siteId: number) => `${people(siteId)}/config`;
 
@@ -20,15 +20,26 @@ async function saveOldForm(siteId: number, fields: ConfigField[]): Promise<void>
 }
 
 /** The form as the API serves it, and its ETag (which the kiosk's cached copy is checked against). */
-async function formOf(siteId: number): Promise<{ requiresApproval: boolean; fields: ConfigField[]; etag: string | null }> {
+async function formOf(
+  siteId: number,
+): Promise<{ requiresApproval: boolean; fields: ConfigField[]; etag: string | null }> {
   const response = await harness.world.api.get<{ requiresApproval: boolean; fields: ConfigField[] }>(config(siteId));
-  return { requiresApproval: response.body.requiresApproval, fields: response.body.fields, etag: response.headers.get('ETag') };
+  return {
+    requiresApproval: response.body.requiresApproval,
+    fields: response.body.fields,
+    etag: response.headers.get('ETag'),
+  };
 }
 
 describe('migration 0012: standard fields saved as checkboxes', () => {
   it('turns each into a text field with its label and required flag, moves the form version (its ETag) on, and names the site; other forms are left alone', async () => {
     const { api, siteId, otherSiteId } = harness.world;
-    const custom: ConfigField = { name: 'safetyBriefing', label: 'Safety briefing read', type: 'checkbox', required: true };
+    const custom: ConfigField = {
+      name: 'safetyBriefing',
+      label: 'Safety briefing read',
+      type: 'checkbox',
+      required: true,
+    };
     await saveOldForm(siteId, [
       ...defaultCheckinConfig.fields.filter((field) => field.name !== 'company'),
       { name: 'company', label: 'Company', type: 'checkbox', required: true },
@@ -37,7 +48,11 @@ describe('migration 0012: standard fields saved as checkboxes', () => {
     ]);
     const untouched = await formOf(otherSiteId);
     // Broken before: no value can fill a checkbox company (the request's company is text).
-    const visitor = { person: { firstName: 'Ada', lastName: 'Form', company: 'Acme' }, purpose: 'Audit', customFields: { safetyBriefing: true } };
+    const visitor = {
+      person: { firstName: 'Ada', lastName: 'Form', company: 'Acme' },
+      purpose: 'Audit',
+      customFields: { safetyBriefing: true },
+    };
     expect((await api.post(people(siteId), visitor)).status).toBe(422);
     const before = await formOf(siteId);
 
@@ -57,7 +72,9 @@ describe('migration 0012: standard fields saved as checkboxes', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ person: { company: 'Acme' }, purpose: 'Audit' });
     // The form as it is now can be saved back as it was read.
-    expect((await api.put(config(siteId), { requiresApproval: after.requiresApproval, fields: after.fields })).status).toBe(200);
+    expect(
+      (await api.put(config(siteId), { requiresApproval: after.requiresApproval, fields: after.fields })).status,
+    ).toBe(200);
 
     // Run again (a migration stopped half-way is run again): nothing left to change.
     expect(await runMigration(harness.server.sequelize, up)).toEqual([]);

@@ -5,7 +5,16 @@ import { queryRows } from '../../server/src/db/query';
 import { type World, buildWorld } from '../support/factories';
 import type { ApiClient, ApiResponse } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
-import { VEHICLES, VEHICLE_LABELS, clientWith, createVehicleLabel, expectProblem, registerVehicle, uniqueName, uniquePlate } from '../support/vehicles';
+import {
+  VEHICLES,
+  VEHICLE_LABELS,
+  clientWith,
+  createVehicleLabel,
+  expectProblem,
+  registerVehicle,
+  uniqueName,
+  uniquePlate,
+} from '../support/vehicles';
 import { sql } from '../../server/src/db/sql';
 import { holdTransaction } from '../support/heldTransaction';
 
@@ -30,7 +39,12 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     const { api } = await freshAccount();
     const banned = await createVehicleLabel(api, { name: 'Banned', blocksEntry: true });
     const staff = await createVehicleLabel(api, { name: 'Staff' });
-    const car = await registerVehicle(api, { licensePlate: 'ab-123 cd', make: 'Volvo', color: 'red', labelIds: [staff.labelId, banned.labelId] });
+    const car = await registerVehicle(api, {
+      licensePlate: 'ab-123 cd',
+      make: 'Volvo',
+      color: 'red',
+      labelIds: [staff.labelId, banned.labelId],
+    });
     const van = await registerVehicle(api, { licensePlate: 'VAN 1' });
     const { body } = await pull(api);
     expect(body.labels).toEqual([
@@ -38,11 +52,31 @@ describe('GET /v1/profiles/vehicles/changes', () => {
       { labelId: staff.labelId, name: 'Staff', blocksEntry: false },
     ]);
     expect(body.vehicles).toEqual([
-      { vehicleId: car.vehicleId, licensePlate: 'ab-123 cd', plateKey: 'AB123CD', make: 'Volvo', model: null, color: 'red',
-        labelIds: [banned.labelId, staff.labelId].sort((a, b) => a - b) },
-      { vehicleId: van.vehicleId, licensePlate: 'VAN 1', plateKey: 'VAN1', make: null, model: null, color: null, labelIds: [] },
+      {
+        vehicleId: car.vehicleId,
+        licensePlate: 'ab-123 cd',
+        plateKey: 'AB123CD',
+        make: 'Volvo',
+        model: null,
+        color: 'red',
+        labelIds: [banned.labelId, staff.labelId].sort((a, b) => a - b),
+      },
+      {
+        vehicleId: van.vehicleId,
+        licensePlate: 'VAN 1',
+        plateKey: 'VAN1',
+        make: null,
+        model: null,
+        color: null,
+        labelIds: [],
+      },
     ]);
-    expect(body).toMatchObject({ removedVehicleIds: [], removedLabelIds: [], hasMore: false, nextCursor: expect.any(String) });
+    expect(body).toMatchObject({
+      removedVehicleIds: [],
+      removedLabelIds: [],
+      hasMore: false,
+      nextCursor: expect.any(String),
+    });
   });
 
   it('an unchanged account answers empty arrays and the same cursor: a pull that transfers almost nothing', async () => {
@@ -50,7 +84,14 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     await registerVehicle(api, { licensePlate: uniquePlate() });
     const first = await pull(api);
     const again = await pull(api, first.body.nextCursor);
-    expect(again.body).toEqual({ vehicles: [], labels: [], removedVehicleIds: [], removedLabelIds: [], nextCursor: first.body.nextCursor, hasMore: false });
+    expect(again.body).toEqual({
+      vehicles: [],
+      labels: [],
+      removedVehicleIds: [],
+      removedLabelIds: [],
+      nextCursor: first.body.nextCursor,
+      hasMore: false,
+    });
     expect(again.text.length).toBeLessThan(200);
   });
 
@@ -68,17 +109,36 @@ describe('GET /v1/profiles/vehicles/changes', () => {
       return body;
     };
 
-    expect((await api.put(`${VEHICLES}/${edit.vehicleId}`, { model: 'Model T', licensePlate: 'NEW PLATE 9' })).status).toBe(200);
+    expect(
+      (await api.put(`${VEHICLES}/${edit.vehicleId}`, { model: 'Model T', licensePlate: 'NEW PLATE 9' })).status,
+    ).toBe(200);
     expect(await step()).toMatchObject({
-      vehicles: [{ vehicleId: edit.vehicleId, licensePlate: 'NEW PLATE 9', plateKey: 'NEWPLATE9', model: 'Model T', labelIds: [] }],
-      labels: [], removedVehicleIds: [], removedLabelIds: [],
+      vehicles: [
+        {
+          vehicleId: edit.vehicleId,
+          licensePlate: 'NEW PLATE 9',
+          plateKey: 'NEWPLATE9',
+          model: 'Model T',
+          labelIds: [],
+        },
+      ],
+      labels: [],
+      removedVehicleIds: [],
+      removedLabelIds: [],
     });
 
     expect((await api.put(`${VEHICLES}/${keep.vehicleId}/labels`, { labelIds: [label.labelId] })).status).toBe(200);
-    expect((await step()).vehicles).toEqual([expect.objectContaining({ vehicleId: keep.vehicleId, labelIds: [label.labelId] })]);
+    expect((await step()).vehicles).toEqual([
+      expect.objectContaining({ vehicleId: keep.vehicleId, labelIds: [label.labelId] }),
+    ]);
 
-    expect((await api.patch(`${VEHICLE_LABELS}/${label.labelId}`, { name: 'Banned', blocksEntry: true })).status).toBe(200);
-    expect(await step()).toMatchObject({ vehicles: [], labels: [{ labelId: label.labelId, name: 'Banned', blocksEntry: true }] });
+    expect((await api.patch(`${VEHICLE_LABELS}/${label.labelId}`, { name: 'Banned', blocksEntry: true })).status).toBe(
+      200,
+    );
+    expect(await step()).toMatchObject({
+      vehicles: [],
+      labels: [{ labelId: label.labelId, name: 'Banned', blocksEntry: true }],
+    });
 
     expect((await api.delete(`${VEHICLES}/${gone.vehicleId}`)).status).toBe(204);
     expect(await step()).toMatchObject({ vehicles: [], labels: [], removedVehicleIds: [gone.vehicleId] });
@@ -86,18 +146,23 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     // A label deleted: it is removed, and each vehicle that carried it comes again without it.
     expect((await api.delete(`${VEHICLE_LABELS}/${label.labelId}`)).status).toBe(204);
     expect(await step()).toMatchObject({
-      vehicles: [expect.objectContaining({ vehicleId: keep.vehicleId, labelIds: [] })], removedLabelIds: [label.labelId],
+      vehicles: [expect.objectContaining({ vehicleId: keep.vehicleId, labelIds: [] })],
+      removedLabelIds: [label.labelId],
     });
 
     // A plate taken off and registered again is a new vehicle: the old one stays removed.
     const again = await registerVehicle(api, { licensePlate: gone.licensePlate });
-    expect(await step()).toMatchObject({ vehicles: [expect.objectContaining({ vehicleId: again.vehicleId })], removedVehicleIds: [] });
+    expect(await step()).toMatchObject({
+      vehicles: [expect.objectContaining({ vehicleId: again.vehicleId })],
+      removedVehicleIds: [],
+    });
   });
 
   it('pages by limit: hasMore until the last page, each change once, in order, the latest state of each', async () => {
     const { api } = await freshAccount();
     const registered: Vehicle[] = [];
-    for (let index = 0; index < 7; index += 1) registered.push(await registerVehicle(api, { licensePlate: uniquePlate('PG') }));
+    for (let index = 0; index < 7; index += 1)
+      registered.push(await registerVehicle(api, { licensePlate: uniquePlate('PG') }));
     // Changed again: it moves to the end, once.
     expect((await api.put(`${VEHICLES}/${registered[0]?.vehicleId}`, { color: 'blue' })).status).toBe(200);
     const seen: number[] = [];
@@ -152,7 +217,15 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     const theirs = (await pull(stranger.api)).body.nextCursor;
     const mine = (await pull(world.api)).body.nextCursor;
     const forged = Buffer.from(JSON.stringify([-1, 'x'])).toString('base64url');
-    for (const query of ['cursor=nope', `cursor=${theirs}`, `cursor=${forged}`, `cursor=${mine}x`, 'limit=0', 'limit=5001', 'limit=a']) {
+    for (const query of [
+      'cursor=nope',
+      `cursor=${theirs}`,
+      `cursor=${forged}`,
+      `cursor=${mine}x`,
+      'limit=0',
+      'limit=5001',
+      'limit=a',
+    ]) {
       expectProblem(await world.api.get<Problem>(`${CHANGES}?${query}`), 400, 'INVALID_QUERY');
     }
     expect((await world.api.get(`${CHANGES}?limit=5000&cursor=${mine}`)).status).toBe(200);
@@ -160,7 +233,11 @@ describe('GET /v1/profiles/vehicles/changes', () => {
 
   it('needs vehicles:read', async () => {
     const { server, world } = context;
-    expectProblem(await (await clientWith(server, world, ['checkins:read'])).get<Problem>(CHANGES), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(
+      await (await clientWith(server, world, ['checkins:read'])).get<Problem>(CHANGES),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     expect((await (await clientWith(server, world, ['vehicles:read'])).get(CHANGES)).status).toBe(200);
   });
 

@@ -3,7 +3,17 @@ import type { Problem } from '../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { buildSite } from '../support/factories';
 import { serverAndWorld } from '../support/serverAndWorld';
-import { type Page, VEHICLE_SEARCH, arrive, clientWith, expectProblem, registerVehicle, uniquePlate, visit, visits } from '../support/vehicles';
+import {
+  type Page,
+  VEHICLE_SEARCH,
+  arrive,
+  clientWith,
+  expectProblem,
+  registerVehicle,
+  uniquePlate,
+  visit,
+  visits,
+} from '../support/vehicles';
 
 const harness = serverAndWorld({ stranger: true });
 
@@ -12,7 +22,10 @@ const ids = (items: VehicleCheckin[]) => items.map((item) => item.checkinId);
 const freshSite = async () => (await buildSite(harness.server, harness.world.accountId)).siteId;
 
 /** Follows nextCursor to the end; every page no longer than the limit asked for. */
-async function walk(fetchPage: (cursor: string | undefined) => Promise<{ status: number; body: Page<VehicleCheckin> }>, limit: number) {
+async function walk(
+  fetchPage: (cursor: string | undefined) => Promise<{ status: number; body: Page<VehicleCheckin> }>,
+  limit: number,
+) {
   const seen: number[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 100; pages += 1) {
@@ -45,9 +58,13 @@ describe('GET /v1/sites/{siteId}/checkins/vehicles', () => {
       await history(siteId, uniquePlate(), 40, true),
     ];
     const newestFirst = [...made].sort((a, b) => (a.entry.at < b.entry.at ? 1 : -1)).map((item) => item.checkinId);
-    expect(await walk((cursor) => harness.world.api.get(`${visits(siteId)}?limit=2${cursor ? `&cursor=${cursor}` : ''}`), 2)).toEqual(newestFirst);
+    expect(
+      await walk((cursor) => harness.world.api.get(`${visits(siteId)}?limit=2${cursor ? `&cursor=${cursor}` : ''}`), 2),
+    ).toEqual(newestFirst);
     const onSite = await harness.world.api.get<Page<VehicleCheckin>>(`${visits(siteId)}?status=PENDING,IN`);
-    expect(ids(onSite.body.data)).toEqual(newestFirst.filter((id) => made.find((item) => item.checkinId === id)?.status !== 'OUT'));
+    expect(ids(onSite.body.data)).toEqual(
+      newestFirst.filter((id) => made.find((item) => item.checkinId === id)?.status !== 'OUT'),
+    );
     await arrive(harness.world.api, await freshSite(), { licensePlate: uniquePlate() });
     expect((await harness.world.api.get<Page<VehicleCheckin>>(visits(siteId))).body.data).toHaveLength(5);
   });
@@ -59,13 +76,19 @@ describe('GET /v1/sites/{siteId}/checkins/vehicles', () => {
     // An offline gate syncing late: the open visit entered before the closed one.
     const open = await history(siteId, plate, 60, true);
     await history(siteId, uniquePlate(), 1);
-    const page = await harness.world.api.get<Page<VehicleCheckin>>(`${visits(siteId)}?licensePlate=${encodeURIComponent(plate.replaceAll('-', ' '))}`);
+    const page = await harness.world.api.get<Page<VehicleCheckin>>(
+      `${visits(siteId)}?licensePlate=${encodeURIComponent(plate.replaceAll('-', ' '))}`,
+    );
     expect(ids(page.body.data)).toEqual([open.checkinId, closed.checkinId]);
   });
 
   it('refuses bad query parameters with 400 INVALID_QUERY', async () => {
     for (const query of ['status=ON_BREAK', 'status=LEFT', 'licensePlate=A%2FB', 'limit=201', 'cursor=abc', 'q=x']) {
-      expectProblem(await harness.world.api.get<Problem>(`${visits(harness.world.siteId)}?${query}`), 400, 'INVALID_QUERY');
+      expectProblem(
+        await harness.world.api.get<Problem>(`${visits(harness.world.siteId)}?${query}`),
+        400,
+        'INVALID_QUERY',
+      );
     }
   });
 });
@@ -84,12 +107,21 @@ describe('POST /v1/checkins/vehicles/search', () => {
     expect(ids(first.body.data)).toEqual(expected);
     expect(first.body.data[0]?.siteId).toBe(b);
     for (const limit of [1, 2, 3]) {
-      const walked = await walk((cursor) => harness.world.api.post(VEHICLE_SEARCH, { licensePlate: plate.replaceAll('-', '.'), limit, cursor }), limit);
+      const walked = await walk(
+        (cursor) => harness.world.api.post(VEHICLE_SEARCH, { licensePlate: plate.replaceAll('-', '.'), limit, cursor }),
+        limit,
+      );
       expect(walked).toEqual(expected);
     }
-    const oneSite = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate, siteIds: [c] });
+    const oneSite = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, {
+      licensePlate: plate,
+      siteIds: [c],
+    });
     expect(ids(oneSite.body.data)).toEqual(expected.slice(2));
-    const openOnly = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate, status: ['IN', 'PENDING'] });
+    const openOnly = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, {
+      licensePlate: plate,
+      status: ['IN', 'PENDING'],
+    });
     expect(ids(openOnly.body.data)).toEqual([openB.checkinId, openA.checkinId]);
   });
 
@@ -99,9 +131,16 @@ describe('POST /v1/checkins/vehicles/search', () => {
     const registered = await registerVehicle(harness.world.api, { licensePlate: plate });
     const entered = await arrive(harness.world.api, site, { vehicleId: registered.vehicleId });
     expect(entered.status).toBe('IN');
-    const found = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate.toLowerCase().replaceAll('-', ' ') });
+    const found = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, {
+      licensePlate: plate.toLowerCase().replaceAll('-', ' '),
+    });
     expect(found.status).toBe(200);
-    expect(found.body.data[0]).toMatchObject({ checkinId: entered.checkinId, vehicleId: registered.vehicleId, siteId: site, status: 'IN' });
+    expect(found.body.data[0]).toMatchObject({
+      checkinId: entered.checkinId,
+      vehicleId: registered.vehicleId,
+      siteId: site,
+      status: 'IN',
+    });
   });
 
   it('without a plate: newest entry first across the sites the token can view, with status and time window', async () => {
@@ -111,11 +150,21 @@ describe('POST /v1/checkins/vehicles/search', () => {
     const recent = await history(a, uniquePlate(), 15);
     const both = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { siteIds: [a, b] });
     expect(ids(both.body.data)).toEqual([recent.checkinId, mid.checkinId, old.checkinId]);
-    const window = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { siteIds: [a, b], from: minutesAgo(90), to: minutesAgo(30) });
+    const window = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, {
+      siteIds: [a, b],
+      from: minutesAgo(90),
+      to: minutesAgo(30),
+    });
     expect(ids(window.body.data)).toEqual([mid.checkinId]);
-    const out = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { siteIds: [a, b], status: ['OUT'] });
+    const out = await harness.world.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, {
+      siteIds: [a, b],
+      status: ['OUT'],
+    });
     expect(ids(out.body.data)).toEqual([recent.checkinId, old.checkinId]);
-    const walked = await walk((cursor) => harness.world.api.post(VEHICLE_SEARCH, { siteIds: [a, b], limit: 1, cursor }), 1);
+    const walked = await walk(
+      (cursor) => harness.world.api.post(VEHICLE_SEARCH, { siteIds: [a, b], limit: 1, cursor }),
+      1,
+    );
     expect(walked).toEqual([recent.checkinId, mid.checkinId, old.checkinId]);
 
     const narrow = await clientWith(harness.server, harness.world, ['vehicles:read'], [b]);
@@ -138,13 +187,23 @@ describe('POST /v1/checkins/vehicles/search', () => {
 
   it('refuses invalid bodies with 422 and a bad cursor with 400', async () => {
     for (const body of [
-      { licensePlate: 'A/B' }, { status: ['ON_BREAK'] }, { limit: 0 }, { limit: 201 }, { from: 'yesterday' },
-      { from: minutesAgo(10), to: minutesAgo(20) }, { siteIds: ['1'] }, { q: 'x' },
+      { licensePlate: 'A/B' },
+      { status: ['ON_BREAK'] },
+      { limit: 0 },
+      { limit: 201 },
+      { from: 'yesterday' },
+      { from: minutesAgo(10), to: minutesAgo(20) },
+      { siteIds: ['1'] },
+      { q: 'x' },
     ]) {
       expectProblem(await harness.world.api.post<Problem>(VEHICLE_SEARCH, body), 422, 'VALIDATION_FAILED');
     }
     for (const cursor of ['abc', Buffer.from('[1,2,-1]').toString('base64url')]) {
-      expectProblem(await harness.world.api.post<Problem>(VEHICLE_SEARCH, { licensePlate: 'AB1', cursor }), 400, 'INVALID_QUERY');
+      expectProblem(
+        await harness.world.api.post<Problem>(VEHICLE_SEARCH, { licensePlate: 'AB1', cursor }),
+        400,
+        'INVALID_QUERY',
+      );
     }
   });
 
@@ -155,6 +214,10 @@ describe('POST /v1/checkins/vehicles/search', () => {
     expectProblem(await people.post<Problem>(VEHICLE_SEARCH, {}), 403, 'INSUFFICIENT_SCOPE');
     const theirs = await harness.stranger.api.post<Page<VehicleCheckin>>(VEHICLE_SEARCH, { licensePlate: plate });
     expect(theirs.body).toEqual({ data: [], nextCursor: null });
-    expectProblem(await harness.stranger.api.post<Problem>(VEHICLE_SEARCH, { siteIds: [harness.world.siteId] }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.stranger.api.post<Problem>(VEHICLE_SEARCH, { siteIds: [harness.world.siteId] }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -7,7 +7,16 @@ import { buildSite, buildToken } from '../support/factories';
 import { type ApiResponse, apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import {
-  arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, vehicleEvents, visit, visits,
+  arrive,
+  clientWith,
+  createVehicleLabel,
+  errorPaths,
+  expectProblem,
+  registerVehicle,
+  uniquePlate,
+  vehicleEvents,
+  visit,
+  visits,
 } from '../support/vehicles';
 import { holdTransaction } from '../support/heldTransaction';
 import { sql } from '../../server/src/db/sql';
@@ -19,23 +28,51 @@ const isVisit = (response: Answer): response is ApiResponse<VehicleCheckin> => r
 const isProblem = (response: Answer): response is ApiResponse<Problem> => response.status >= 400;
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const plateEvents = async (licensePlate: string) =>
-  (await queryRows<{ type: string }>(
-    harness.server.database,
-    sql`SELECT type FROM outbox_events WHERE payload->'data'->'checkin'->>'licensePlate' = ${licensePlate} ORDER BY id`,
-  )).map((row) => row.type);
+  (
+    await queryRows<{ type: string }>(
+      harness.server.database,
+      sql`SELECT type FROM outbox_events WHERE payload->'data'->'checkin'->>'licensePlate' = ${licensePlate} ORDER BY id`,
+    )
+  ).map((row) => row.type);
 
 describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrives with', () => {
   it('a registered vehicle by vehicleId is IN with its registered plate, and ENTERED is queued', async () => {
     const vehicle = await registerVehicle(harness.world.api, { licensePlate: 'HH-AB 100' });
-    const created = await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId, driverName: 'Kim', notes: 'Gate 2' });
-    expect(created).toMatchObject({
-      checkinId: expect.any(Number), siteId: harness.world.siteId, vehicleId: vehicle.vehicleId, licensePlate: 'HH-AB 100', status: 'IN',
-      driverName: 'Kim', notes: 'Gate 2', entry: { source: 'API', at: expect.any(String) }, exit: null, denyReason: null, stopReason: null,
+    const created = await arrive(harness.world.api, harness.world.siteId, {
+      vehicleId: vehicle.vehicleId,
+      driverName: 'Kim',
+      notes: 'Gate 2',
     });
-    expect(Object.keys(created).sort()).toEqual(
-      ['checkinId', 'createdAt', 'decidedAt', 'decidedBy', 'denyReason', 'driverName', 'entry', 'exit', 'licensePlate', 'notes', 'siteId', 'status',
-        'stopReason', 'updatedAt', 'vehicleId'],
-    );
+    expect(created).toMatchObject({
+      checkinId: expect.any(Number),
+      siteId: harness.world.siteId,
+      vehicleId: vehicle.vehicleId,
+      licensePlate: 'HH-AB 100',
+      status: 'IN',
+      driverName: 'Kim',
+      notes: 'Gate 2',
+      entry: { source: 'API', at: expect.any(String) },
+      exit: null,
+      denyReason: null,
+      stopReason: null,
+    });
+    expect(Object.keys(created).sort()).toEqual([
+      'checkinId',
+      'createdAt',
+      'decidedAt',
+      'decidedBy',
+      'denyReason',
+      'driverName',
+      'entry',
+      'exit',
+      'licensePlate',
+      'notes',
+      'siteId',
+      'status',
+      'stopReason',
+      'updatedAt',
+      'vehicleId',
+    ]);
     expect((await harness.world.api.get<VehicleCheckin>(visit(created))).body).toEqual(created);
     expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_ENTERED']);
   });
@@ -43,7 +80,13 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
   it('a registered plate in any spelling is IN, linked to the vehicle, with the plate as sent', async () => {
     const vehicle = await registerVehicle(harness.world.api, { licensePlate: 'HH-AB 101' });
     const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: 'hh ab·101' });
-    expect(created).toMatchObject({ vehicleId: vehicle.vehicleId, licensePlate: 'hh ab·101', status: 'IN', driverName: null, notes: null });
+    expect(created).toMatchObject({
+      vehicleId: vehicle.vehicleId,
+      licensePlate: 'hh ab·101',
+      status: 'IN',
+      driverName: null,
+      notes: null,
+    });
   });
 
   it('an unregistered plate is PENDING with vehicleId null, and PENDING is queued', async () => {
@@ -55,15 +98,24 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
   it('a vehicle carrying a blocksEntry label is STOP (STOPPED queued); a STOP visit does not hold the plate', async () => {
     const ban = await createVehicleLabel(harness.world.api, { blocksEntry: true });
     const harmless = await createVehicleLabel(harness.world.api);
-    const vehicle = await registerVehicle(harness.world.api, { licensePlate: uniquePlate('BAN'), labelIds: [harmless.labelId, ban.labelId] });
+    const vehicle = await registerVehicle(harness.world.api, {
+      licensePlate: uniquePlate('BAN'),
+      labelIds: [harmless.labelId, ban.labelId],
+    });
     const stopped = await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId });
     expect(stopped.status).toBe('STOP');
     expect(await vehicleEvents(harness.server, stopped.checkinId)).toEqual(['VEHICLE_CHECKIN_STOPPED']);
-    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe('STOP');
+    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe(
+      'STOP',
+    );
   });
 
   it('entry.source is KIOSK for a kiosk token; occurredAt in the past is recorded as entry.at', async () => {
-    const token = await buildToken(harness.server, { accountId: harness.world.accountId, scopes: ['vehicles:write'], channel: 'KIOSK' });
+    const token = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      scopes: ['vehicles:write'],
+      channel: 'KIOSK',
+    });
     const kiosk = apiClient(harness.server.baseUrl, token.token);
     const at = minutesAgo(90);
     const created = await arrive(kiosk, harness.world.siteId, { licensePlate: uniquePlate(), occurredAt: at });
@@ -75,12 +127,23 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
 describe('create: what is refused', () => {
   it('422 VALIDATION_FAILED for neither or both of vehicleId and licensePlate, a bad plate, or an unknown field', async () => {
     const vehicle = await registerVehicle(harness.world.api, { licensePlate: uniquePlate() });
-    for (const body of [{}, { driverName: 'Kim' }, { vehicleId: vehicle.vehicleId, licensePlate: vehicle.licensePlate }]) {
-      expectProblem(await harness.world.api.post<Problem>(visits(harness.world.siteId), body), 422, 'VALIDATION_FAILED');
+    for (const body of [
+      {},
+      { driverName: 'Kim' },
+      { vehicleId: vehicle.vehicleId, licensePlate: vehicle.licensePlate },
+    ]) {
+      expectProblem(
+        await harness.world.api.post<Problem>(visits(harness.world.siteId), body),
+        422,
+        'VALIDATION_FAILED',
+      );
     }
     const badPlate = await harness.world.api.post<Problem>(visits(harness.world.siteId), { licensePlate: 'AB_12' });
     expect(errorPaths(badPlate)).toEqual(['licensePlate']);
-    const entry = await harness.world.api.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate(), entry: { source: 'API' } });
+    const entry = await harness.world.api.post<Problem>(visits(harness.world.siteId), {
+      licensePlate: uniquePlate(),
+      entry: { source: 'API' },
+    });
     expect(errorPaths(entry)).toEqual(['entry']);
   });
 
@@ -91,7 +154,9 @@ describe('create: what is refused', () => {
     let entry: Promise<Answer>;
     try {
       await queryRows(holder.db, sql`LOCK TABLE vehicle_checkins IN SHARE MODE`);
-      entry = harness.world.api.post<VehicleCheckin | Problem>(visits(harness.world.siteId), { vehicleId: vehicle.vehicleId });
+      entry = harness.world.api.post<VehicleCheckin | Problem>(visits(harness.world.siteId), {
+        vehicleId: vehicle.vehicleId,
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect((await harness.world.api.delete(`/v1/profiles/vehicles/${vehicle.vehicleId}`)).status).toBe(204);
     } finally {
@@ -112,12 +177,17 @@ describe('create: what is refused', () => {
       expect(errorPaths(response)).toEqual(['vehicleId']);
     }
     // A deleted vehicle's plate is simply unregistered now.
-    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: deleted.licensePlate })).status).toBe('PENDING');
+    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: deleted.licensePlate })).status).toBe(
+      'PENDING',
+    );
   });
 
   it('occurredAt more than 5 minutes ahead or 7 days back is 422 OCCURRED_AT_OUT_OF_RANGE', async () => {
     for (const occurredAt of [new Date(Date.now() + 10 * 60_000).toISOString(), minutesAgo(8 * 24 * 60)]) {
-      const response = await harness.world.api.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate(), occurredAt });
+      const response = await harness.world.api.post<Problem>(visits(harness.world.siteId), {
+        licensePlate: uniquePlate(),
+        occurredAt,
+      });
       expectProblem(response, 422, 'OCCURRED_AT_OUT_OF_RANGE');
     }
   });
@@ -178,7 +248,11 @@ describe('approve, deny and checkout', () => {
     expectProblem(closed, 409, 'CHECKIN_CLOSED');
     expect(closed.body.current).toEqual(out.body);
     expectProblem(await harness.world.api.post<Problem>(`${visit(created)}/approve`), 409, 'NOT_PENDING');
-    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_ENTERED', 'VEHICLE_CHECKIN_EXITED']);
+    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual([
+      'VEHICLE_CHECKIN_PENDING',
+      'VEHICLE_CHECKIN_ENTERED',
+      'VEHICLE_CHECKIN_EXITED',
+    ]);
   });
 
   it('deny records the reason (STOP, STOPPED queued); a STOP visit can still be checked out', async () => {
@@ -187,15 +261,25 @@ describe('approve, deny and checkout', () => {
     expect(denied.body).toMatchObject({ status: 'STOP', denyReason: 'Not expected' });
     const out = await harness.world.api.request<VehicleCheckin>('PATCH', `${visit(created)}/checkout`, { body: {} });
     expect(out.body).toMatchObject({ status: 'OUT', denyReason: 'Not expected', exit: { source: 'API' } });
-    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_STOPPED', 'VEHICLE_CHECKIN_EXITED']);
+    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual([
+      'VEHICLE_CHECKIN_PENDING',
+      'VEHICLE_CHECKIN_STOPPED',
+      'VEHICLE_CHECKIN_EXITED',
+    ]);
   });
 
   it('checkout from PENDING works with POST …/checkout and no body; occurredAt before entry is clamped to it', async () => {
     const entered = minutesAgo(30);
-    const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate(), occurredAt: entered });
+    const created = await arrive(harness.world.api, harness.world.siteId, {
+      licensePlate: uniquePlate(),
+      occurredAt: entered,
+    });
     const out = await harness.world.api.post<VehicleCheckin>(`${visit(created)}/checkout`);
     expect(out.body.status).toBe('OUT');
-    const other = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate(), occurredAt: entered });
+    const other = await arrive(harness.world.api, harness.world.siteId, {
+      licensePlate: uniquePlate(),
+      occurredAt: entered,
+    });
     const clamped = await harness.world.api.patch<VehicleCheckin>(visit(other), { occurredAt: minutesAgo(60) });
     expect(clamped.body.exit?.at).toBe(entered);
   });
@@ -227,39 +311,69 @@ describe('idempotency and concurrency', () => {
   it('a keyed create replays byte for byte with no second visit or event; a stored 409 replays too', async () => {
     const plate = uniquePlate('KEY');
     const key = randomUUID();
-    const first = await harness.world.api.post<VehicleCheckin>(visits(harness.world.siteId), { licensePlate: plate }, { idempotencyKey: key });
-    const again = await harness.world.api.post<VehicleCheckin>(visits(harness.world.siteId), { licensePlate: plate }, { idempotencyKey: key });
+    const first = await harness.world.api.post<VehicleCheckin>(
+      visits(harness.world.siteId),
+      { licensePlate: plate },
+      { idempotencyKey: key },
+    );
+    const again = await harness.world.api.post<VehicleCheckin>(
+      visits(harness.world.siteId),
+      { licensePlate: plate },
+      { idempotencyKey: key },
+    );
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.text).toBe(first.text);
     expect(await vehicleEvents(harness.server, first.body.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING']);
 
     const conflictKey = randomUUID();
-    const refused = await harness.world.api.post<Problem>(visits(harness.world.siteId), { licensePlate: plate }, { idempotencyKey: conflictKey });
+    const refused = await harness.world.api.post<Problem>(
+      visits(harness.world.siteId),
+      { licensePlate: plate },
+      { idempotencyKey: conflictKey },
+    );
     expectProblem(refused, 409, 'VEHICLE_ALREADY_ON_SITE');
     const outKey = randomUUID();
     await harness.world.api.patch(visit(first.body), {}, { idempotencyKey: outKey });
     await harness.world.api.patch(visit(first.body), {}, { idempotencyKey: outKey });
-    const replayed = await harness.world.api.post<Problem>(visits(harness.world.siteId), { licensePlate: plate }, { idempotencyKey: conflictKey });
+    const replayed = await harness.world.api.post<Problem>(
+      visits(harness.world.siteId),
+      { licensePlate: plate },
+      { idempotencyKey: conflictKey },
+    );
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.text).toBe(refused.text);
-    expect(await vehicleEvents(harness.server, first.body.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_EXITED']);
+    expect(await vehicleEvents(harness.server, first.body.checkinId)).toEqual([
+      'VEHICLE_CHECKIN_PENDING',
+      'VEHICLE_CHECKIN_EXITED',
+    ]);
     // The stored refusal committed no event of its own.
     expect(await plateEvents(plate)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_EXITED']);
   });
 
   it('20 gates submitting one plate at once: exactly one 201, nineteen 409 VEHICLE_ALREADY_ON_SITE with it as current', async () => {
     const vehicle = await registerVehicle(harness.world.api, { licensePlate: uniquePlate('BURST') });
-    const spellings = [vehicle.licensePlate, vehicle.licensePlate.toLowerCase(), vehicle.licensePlate.replaceAll('-', ' ')];
+    const spellings = [
+      vehicle.licensePlate,
+      vehicle.licensePlate.toLowerCase(),
+      vehicle.licensePlate.replaceAll('-', ' '),
+    ];
     // Each gate sends its own Idempotency-Key, so each refusal is stored (committed) as well.
     const sends = Array.from({ length: 20 }, (_, index) => ({
       body: index % 4 === 3 ? { vehicleId: vehicle.vehicleId } : { licensePlate: spellings[index % 3] },
       key: randomUUID(),
     }));
-    const send = () => Promise.all(sends.map(({ body, key }) => harness.world.api.post<VehicleCheckin | Problem>(visits(harness.world.siteId), body, { idempotencyKey: key })));
+    const send = () =>
+      Promise.all(
+        sends.map(({ body, key }) =>
+          harness.world.api.post<VehicleCheckin | Problem>(visits(harness.world.siteId), body, { idempotencyKey: key }),
+        ),
+      );
     const responses = await send();
     // Every key replays exactly what its request got (a lost race left no record of its own behind).
     const replays = await send();
-    expect(replays.map((response) => [response.status, response.text])).toEqual(responses.map((response) => [response.status, response.text]));
+    expect(replays.map((response) => [response.status, response.text])).toEqual(
+      responses.map((response) => [response.status, response.text]),
+    );
     const created = responses.filter(isVisit);
     expect(created.map((response) => response.status)).toEqual([201]);
     const winner = created[0]?.body;
@@ -285,12 +399,17 @@ describe('idempotency and concurrency', () => {
 
   it('20 simultaneous checkouts: one 200, nineteen 409 CHECKIN_CLOSED, one EXITED', async () => {
     const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate() });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => harness.world.api.patch<VehicleCheckin | Problem>(visit(created), {})));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => harness.world.api.patch<VehicleCheckin | Problem>(visit(created), {})),
+    );
     expect(responses.filter(isVisit).map((response) => response.status)).toEqual([200]);
     const refused = responses.filter(isProblem);
     expect(refused).toHaveLength(19);
     for (const response of refused) expectProblem(response, 409, 'CHECKIN_CLOSED');
-    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual(['VEHICLE_CHECKIN_PENDING', 'VEHICLE_CHECKIN_EXITED']);
+    expect(await vehicleEvents(harness.server, created.checkinId)).toEqual([
+      'VEHICLE_CHECKIN_PENDING',
+      'VEHICLE_CHECKIN_EXITED',
+    ]);
   });
 });
 
@@ -299,8 +418,16 @@ describe('access and isolation', () => {
     const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate() });
     expect((await harness.world.api.get(visit(created))).status).toBe(200);
     expectProblem(await harness.world.api.get<Problem>(`${visits(harness.world.siteId)}/999999999`), 404, 'NOT_FOUND');
-    expectProblem(await harness.world.api.get<Problem>(`${visits(harness.world.otherSiteId)}/${created.checkinId}`), 404, 'NOT_FOUND');
-    expectProblem(await harness.world.api.patch<Problem>(`${visits(harness.world.otherSiteId)}/${created.checkinId}`, {}), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.world.api.get<Problem>(`${visits(harness.world.otherSiteId)}/${created.checkinId}`),
+      404,
+      'NOT_FOUND',
+    );
+    expectProblem(
+      await harness.world.api.patch<Problem>(`${visits(harness.world.otherSiteId)}/${created.checkinId}`, {}),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await harness.world.api.get<Problem>(`${visits(harness.world.siteId)}/abc`), 404, 'NOT_FOUND');
   });
 
@@ -308,16 +435,39 @@ describe('access and isolation', () => {
     const created = await arrive(harness.world.api, harness.world.siteId, { licensePlate: uniquePlate() });
     const reader = await clientWith(harness.server, harness.world, ['vehicles:read']);
     expect((await reader.get(visit(created))).status).toBe(200);
-    expectProblem(await reader.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(
+      await reader.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     expectProblem(await reader.patch<Problem>(visit(created), {}), 403, 'INSUFFICIENT_SCOPE');
     const people = await clientWith(harness.server, harness.world, ['checkins:read', 'checkins:write']);
     expectProblem(await people.get<Problem>(visit(created)), 403, 'INSUFFICIENT_SCOPE');
-    expectProblem(await people.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(
+      await people.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     const elsewhere = await buildSite(harness.server, harness.world.accountId);
-    const narrow = await clientWith(harness.server, harness.world, ['vehicles:read', 'vehicles:write'], [elsewhere.siteId]);
+    const narrow = await clientWith(
+      harness.server,
+      harness.world,
+      ['vehicles:read', 'vehicles:write'],
+      [elsewhere.siteId],
+    );
     expectProblem(await narrow.get<Problem>(visit(created)), 404, 'NOT_FOUND');
-    expectProblem(await narrow.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }), 404, 'NOT_FOUND');
-    expectProblem(await apiClient(harness.server.baseUrl).post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }), 401, 'UNAUTHENTICATED');
+    expectProblem(
+      await narrow.post<Problem>(visits(harness.world.siteId), { licensePlate: uniquePlate() }),
+      404,
+      'NOT_FOUND',
+    );
+    expectProblem(
+      await apiClient(harness.server.baseUrl).post<Problem>(visits(harness.world.siteId), {
+        licensePlate: uniquePlate(),
+      }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('another account can neither see nor change a visit, and its own gate admits the same plate independently', async () => {
@@ -325,7 +475,11 @@ describe('access and isolation', () => {
     expectProblem(await harness.stranger.api.get<Problem>(visit(mine)), 404, 'NOT_FOUND');
     expectProblem(await harness.stranger.api.patch<Problem>(visit(mine), {}), 404, 'NOT_FOUND');
     expectProblem(await harness.stranger.api.post<Problem>(`${visit(mine)}/approve`), 404, 'NOT_FOUND');
-    expectProblem(await harness.stranger.api.post<Problem>(visits(harness.world.siteId), { licensePlate: 'XACC 1' }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.stranger.api.post<Problem>(visits(harness.world.siteId), { licensePlate: 'XACC 1' }),
+      404,
+      'NOT_FOUND',
+    );
     const theirs = await arrive(harness.stranger.api, harness.stranger.siteId, { licensePlate: 'XACC 1' });
     expect(theirs.status).toBe('PENDING');
     expect((await harness.world.api.get<VehicleCheckin>(visit(mine))).body).toEqual(mine);

@@ -5,7 +5,16 @@ import type { PersonLabel } from '../../shared/src/schemas/labels';
 import type { Vehicle, VehicleLabel } from '../../shared/src/schemas/vehicles';
 import { serverAndWorld } from '../support/serverAndWorld';
 import {
-  type Page, VEHICLES, VEHICLE_LABELS, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniqueName,
+  type Page,
+  VEHICLES,
+  VEHICLE_LABELS,
+  arrive,
+  clientWith,
+  createVehicleLabel,
+  errorPaths,
+  expectProblem,
+  registerVehicle,
+  uniqueName,
   uniquePlate,
 } from '../support/vehicles';
 
@@ -24,7 +33,10 @@ describe('vehicle labels', () => {
     expect(list.status).toBe(200);
     expect(list.body.data).toContainEqual(created);
 
-    const blocked = await harness.world.api.patch<VehicleLabel>(label(created.labelId), { blocksEntry: true, name: `${name} banned` });
+    const blocked = await harness.world.api.patch<VehicleLabel>(label(created.labelId), {
+      blocksEntry: true,
+      name: `${name} banned`,
+    });
     expect(blocked.status).toBe(200);
     expect(blocked.body).toMatchObject({ name: `${name} banned`, color: '#00aa00', blocksEntry: true });
     const cleared = await harness.world.api.patch<VehicleLabel>(label(created.labelId), { color: null });
@@ -39,7 +51,11 @@ describe('vehicle labels', () => {
   });
 
   it('lists oldest first in keyset pages', async () => {
-    const made = [await createVehicleLabel(harness.world.api), await createVehicleLabel(harness.world.api), await createVehicleLabel(harness.world.api)];
+    const made = [
+      await createVehicleLabel(harness.world.api),
+      await createVehicleLabel(harness.world.api),
+      await createVehicleLabel(harness.world.api),
+    ];
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
@@ -53,25 +69,41 @@ describe('vehicle labels', () => {
 
   it('refuses invalid bodies with 422 naming the field', async () => {
     for (const [body, path] of [
-      [{}, 'name'], [{ name: '' }, 'name'], [{ name: 'x'.repeat(65) }, 'name'], [{ name: 'Ok', color: 'red' }, 'color'],
-      [{ name: 'Ok', blocksEntry: 'yes' }, 'blocksEntry'], [{ name: 'Ok', extra: 1 }, 'extra'],
+      [{}, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: 'x'.repeat(65) }, 'name'],
+      [{ name: 'Ok', color: 'red' }, 'color'],
+      [{ name: 'Ok', blocksEntry: 'yes' }, 'blocksEntry'],
+      [{ name: 'Ok', extra: 1 }, 'extra'],
     ] as const) {
       const response = await harness.world.api.post<Problem>(VEHICLE_LABELS, body);
       expectProblem(response, 422, 'VALIDATION_FAILED');
       expect(errorPaths(response)).toContain(path);
     }
     const existing = await createVehicleLabel(harness.world.api);
-    expectProblem(await harness.world.api.patch<Problem>(label(existing.labelId), { blocksEntry: null }), 422, 'VALIDATION_FAILED');
+    expectProblem(
+      await harness.world.api.patch<Problem>(label(existing.labelId), { blocksEntry: null }),
+      422,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('a duplicate name, case-insensitively, is 409 LABEL_NAME_TAKEN with the label as current; a stored 409 replays', async () => {
     const name = uniqueName('Contractor');
     const first = await createVehicleLabel(harness.world.api, { name });
     const key = randomUUID();
-    const duplicate = await harness.world.api.post<Problem>(VEHICLE_LABELS, { name: name.toUpperCase() }, { idempotencyKey: key });
+    const duplicate = await harness.world.api.post<Problem>(
+      VEHICLE_LABELS,
+      { name: name.toUpperCase() },
+      { idempotencyKey: key },
+    );
     expectProblem(duplicate, 409, 'LABEL_NAME_TAKEN');
     expect(duplicate.body.current).toEqual(first);
-    const replay = await harness.world.api.post<Problem>(VEHICLE_LABELS, { name: name.toUpperCase() }, { idempotencyKey: key });
+    const replay = await harness.world.api.post<Problem>(
+      VEHICLE_LABELS,
+      { name: name.toUpperCase() },
+      { idempotencyKey: key },
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(duplicate.text);
 
@@ -96,7 +128,10 @@ describe('vehicle labels', () => {
 
   it('deleting a label takes it off every vehicle', async () => {
     const [keep, drop] = [await createVehicleLabel(harness.world.api), await createVehicleLabel(harness.world.api)];
-    const vehicle = await registerVehicle(harness.world.api, { licensePlate: uniquePlate(), labelIds: [keep.labelId, drop.labelId] });
+    const vehicle = await registerVehicle(harness.world.api, {
+      licensePlate: uniquePlate(),
+      labelIds: [keep.labelId, drop.labelId],
+    });
     expect((await harness.world.api.delete(label(drop.labelId))).status).toBe(204);
     const read = await harness.world.api.get<Vehicle>(`${VEHICLES}/${vehicle.vehicleId}`);
     expect(read.body.labelIds).toEqual([keep.labelId]);
@@ -107,15 +142,21 @@ describe('vehicle labels', () => {
   it('blocksEntry decides at the gate: STOP while the label blocks, IN once it does not or is gone', async () => {
     const ban = await createVehicleLabel(harness.world.api, { blocksEntry: true });
     const vehicle = await registerVehicle(harness.world.api, { licensePlate: uniquePlate(), labelIds: [ban.labelId] });
-    expect((await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId })).status).toBe('STOP');
+    expect((await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId })).status).toBe(
+      'STOP',
+    );
     await harness.world.api.patch(label(ban.labelId), { blocksEntry: false });
     const admitted = await arrive(harness.world.api, harness.world.siteId, { vehicleId: vehicle.vehicleId });
     expect(admitted.status).toBe('IN');
     await harness.world.api.patch(`/v1/sites/${harness.world.siteId}/checkins/vehicles/${admitted.checkinId}`, {});
     await harness.world.api.patch(label(ban.labelId), { blocksEntry: true });
-    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe('STOP');
+    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe(
+      'STOP',
+    );
     await harness.world.api.delete(label(ban.labelId));
-    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe('IN');
+    expect((await arrive(harness.world.api, harness.world.siteId, { licensePlate: vehicle.licensePlate })).status).toBe(
+      'IN',
+    );
   });
 });
 
@@ -143,6 +184,7 @@ describe('vehicle label access', () => {
     expect(theirs.body.data.map((item) => item.labelId)).not.toContain(mine.labelId);
     const sameName = await harness.stranger.api.post<VehicleLabel>(VEHICLE_LABELS, { name: mine.name });
     expect(sameName.status).toBe(201);
-    for (const id of ['0', 'abc', '2147483648']) expectProblem(await harness.world.api.get<Problem>(`${VEHICLE_LABELS}/${id}`), 404, 'NOT_FOUND');
+    for (const id of ['0', 'abc', '2147483648'])
+      expectProblem(await harness.world.api.get<Problem>(`${VEHICLE_LABELS}/${id}`), 404, 'NOT_FOUND');
   });
 });

@@ -23,7 +23,10 @@ describe('stopReason: why a vehicle is stopped, in words', () => {
     const zed = await createVehicleLabel(world.api, { name: uniqueName('Zed ban'), blocksEntry: true });
     const banned = await createVehicleLabel(world.api, { name: uniqueName('Banned'), blocksEntry: true });
     const vip = await createVehicleLabel(world.api, { name: uniqueName('VIP') });
-    const vehicle = await registerVehicle(world.api, { licensePlate: uniquePlate('BAN'), labelIds: [zed.labelId, vip.labelId, banned.labelId] });
+    const vehicle = await registerVehicle(world.api, {
+      licensePlate: uniquePlate('BAN'),
+      labelIds: [zed.labelId, vip.labelId, banned.labelId],
+    });
     const stopped = await arrive(world.api, world.siteId, { licensePlate: vehicle.licensePlate });
     expect(stopped).toMatchObject({ status: 'STOP', stopReason: `Blocked by label: ${banned.name}, ${zed.name}` });
     expect((await world.api.get<VehicleCheckin>(visit(stopped))).body.stopReason).toBe(stopped.stopReason);
@@ -38,11 +41,18 @@ describe('stopReason: why a vehicle is stopped, in words', () => {
     const { world } = context;
     const vip = await createVehicleLabel(world.api, { name: uniqueName('Guest') });
     const vehicle = await registerVehicle(world.api, { licensePlate: uniquePlate('OK'), labelIds: [vip.labelId] });
-    expect(await arrive(world.api, world.siteId, { vehicleId: vehicle.vehicleId })).toMatchObject({ status: 'IN', stopReason: null });
+    expect(await arrive(world.api, world.siteId, { vehicleId: vehicle.vehicleId })).toMatchObject({
+      status: 'IN',
+      stopReason: null,
+    });
   });
 
   it('a deny with a reason stops with that reason; without one (or a blank one), with "Refused"', async () => {
-    expect(await deny({ reason: 'No delivery booked' })).toMatchObject({ status: 'STOP', denyReason: 'No delivery booked', stopReason: 'No delivery booked' });
+    expect(await deny({ reason: 'No delivery booked' })).toMatchObject({
+      status: 'STOP',
+      denyReason: 'No delivery booked',
+      stopReason: 'No delivery booked',
+    });
     expect(await deny({})).toMatchObject({ status: 'STOP', denyReason: null, stopReason: 'Refused' });
     expect((await deny({ reason: '   ' })).stopReason).toBe('Refused');
   });

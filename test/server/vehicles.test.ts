@@ -6,7 +6,17 @@ import { queryOne } from '../../server/src/db/query';
 import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import {
-  type Page, VEHICLES, arrive, clientWith, createVehicleLabel, errorPaths, expectProblem, registerVehicle, uniquePlate, visit, visits,
+  type Page,
+  VEHICLES,
+  arrive,
+  clientWith,
+  createVehicleLabel,
+  errorPaths,
+  expectProblem,
+  registerVehicle,
+  uniquePlate,
+  visit,
+  visits,
 } from '../support/vehicles';
 import { sql } from '../../server/src/db/sql';
 
@@ -14,16 +24,31 @@ const harness = serverAndWorld({ stranger: true });
 
 const vehicle = (id: number) => `${VEHICLES}/${id}`;
 const countVehicles = async (plateNorm: string) =>
-  (await queryOne<{ count: number }>(harness.server.database, sql`SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = ${plateNorm}`))?.count;
+  (
+    await queryOne<{ count: number }>(
+      harness.server.database,
+      sql`SELECT count(*)::int AS count FROM vehicles WHERE plate_norm = ${plateNorm}`,
+    )
+  )?.count;
 
 describe('POST /v1/profiles/vehicles', () => {
   it('creates a vehicle (201) with the plate as entered; GET reads it back', async () => {
     const label = await createVehicleLabel(harness.world.api);
     const created = await registerVehicle(harness.world.api, {
-      licensePlate: 'ab-123 cd', make: 'Volvo', model: 'FH16', color: 'red', description: 'Tipper', labelIds: [label.labelId],
+      licensePlate: 'ab-123 cd',
+      make: 'Volvo',
+      model: 'FH16',
+      color: 'red',
+      description: 'Tipper',
+      labelIds: [label.labelId],
     });
     expect(created).toMatchObject({
-      vehicleId: expect.any(Number), licensePlate: 'ab-123 cd', make: 'Volvo', model: 'FH16', color: 'red', description: 'Tipper',
+      vehicleId: expect.any(Number),
+      licensePlate: 'ab-123 cd',
+      make: 'Volvo',
+      model: 'FH16',
+      color: 'red',
+      description: 'Tipper',
       labelIds: [label.labelId],
     });
     expect(created.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -87,17 +112,27 @@ describe('POST /v1/profiles/vehicles', () => {
   it('a stored 409 LICENSE_PLATE_TAKEN replays even after the plate was freed', async () => {
     const holder = await registerVehicle(harness.world.api, { licensePlate: uniquePlate() });
     const key = randomUUID();
-    const refused = await harness.world.api.post<Problem>(VEHICLES, { licensePlate: holder.licensePlate }, { idempotencyKey: key });
+    const refused = await harness.world.api.post<Problem>(
+      VEHICLES,
+      { licensePlate: holder.licensePlate },
+      { idempotencyKey: key },
+    );
     expectProblem(refused, 409, 'LICENSE_PLATE_TAKEN');
     expect((await harness.world.api.delete(vehicle(holder.vehicleId))).status).toBe(204);
-    const replay = await harness.world.api.post<Problem>(VEHICLES, { licensePlate: holder.licensePlate }, { idempotencyKey: key });
+    const replay = await harness.world.api.post<Problem>(
+      VEHICLES,
+      { licensePlate: holder.licensePlate },
+      { idempotencyKey: key },
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(refused.text);
   });
 
   it('ten simultaneous creates of one plate: one 201, nine 409 with that vehicle', async () => {
     const plate = uniquePlate('RACE');
-    const responses = await Promise.all(Array.from({ length: 10 }, () => harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate })));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate })),
+    );
     const created = responses.filter((response) => response.status === 201);
     expect(created).toHaveLength(1);
     for (const response of responses.filter((item) => item.status !== 201)) {
@@ -110,10 +145,16 @@ describe('POST /v1/profiles/vehicles', () => {
 describe('one plate per account under concurrent writes', () => {
   it('creates and re-plates racing for one plate: exactly one succeeds, the rest are 409 LICENSE_PLATE_TAKEN (never 500)', async () => {
     const plate = uniquePlate('RACE');
-    const others = await Promise.all(Array.from({ length: 6 }, () => registerVehicle(harness.world.api, { licensePlate: uniquePlate('OTHER') })));
+    const others = await Promise.all(
+      Array.from({ length: 6 }, () => registerVehicle(harness.world.api, { licensePlate: uniquePlate('OTHER') })),
+    );
     const responses = await Promise.all([
-      ...others.map((other) => harness.world.api.put<Vehicle & Problem>(vehicle(other.vehicleId), { licensePlate: plate })),
-      ...Array.from({ length: 6 }, () => harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate.toLowerCase() })),
+      ...others.map((other) =>
+        harness.world.api.put<Vehicle & Problem>(vehicle(other.vehicleId), { licensePlate: plate }),
+      ),
+      ...Array.from({ length: 6 }, () =>
+        harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate.toLowerCase() }),
+      ),
     ]);
     const won = responses.filter((response) => response.status === 200 || response.status === 201);
     expect(won).toHaveLength(1);
@@ -124,13 +165,15 @@ describe('one plate per account under concurrent writes', () => {
     expect(await countVehicles(plate.replaceAll('-', ''))).toBe(1);
   });
 
-  it('creates racing the delete of the plate\'s holder: 201 or 409, never 500, and one live vehicle at the end', async () => {
+  it("creates racing the delete of the plate's holder: 201 or 409, never 500, and one live vehicle at the end", async () => {
     for (let round = 0; round < 25; round += 1) {
       const plate = uniquePlate('FREE');
       const holder = await registerVehicle(harness.world.api, { licensePlate: plate });
       const [deleted, ...creates] = await Promise.all([
         harness.world.api.delete(vehicle(holder.vehicleId)),
-        ...Array.from({ length: 3 }, () => harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate })),
+        ...Array.from({ length: 3 }, () =>
+          harness.world.api.post<Vehicle & Problem>(VEHICLES, { licensePlate: plate }),
+        ),
       ]);
       expect(deleted?.status).toBe(204);
       for (const response of creates) expect([201, 409], response.text).toContain(response.status);
@@ -148,7 +191,10 @@ describe('GET /v1/profiles/vehicles', () => {
   it('lists newest first in keyset pages, and filters by plate (any spelling) and by label', async () => {
     const label = await createVehicleLabel(harness.world.api);
     const made: Vehicle[] = [];
-    for (let i = 0; i < 5; i += 1) made.push(await registerVehicle(harness.world.api, { licensePlate: uniquePlate('LIST'), labelIds: [label.labelId] }));
+    for (let i = 0; i < 5; i += 1)
+      made.push(
+        await registerVehicle(harness.world.api, { licensePlate: uniquePlate('LIST'), labelIds: [label.labelId] }),
+      );
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
@@ -163,7 +209,9 @@ describe('GET /v1/profiles/vehicles', () => {
 
     const target = made[2] as Vehicle;
     const spelled = target.licensePlate.toLowerCase().replaceAll('-', ' ');
-    const byPlate = await harness.world.api.get<Page<Vehicle>>(`${VEHICLES}?licensePlate=${encodeURIComponent(spelled)}`);
+    const byPlate = await harness.world.api.get<Page<Vehicle>>(
+      `${VEHICLES}?licensePlate=${encodeURIComponent(spelled)}`,
+    );
     expect(byPlate.body).toEqual({ data: [target], nextCursor: null });
     const none = await harness.world.api.get<Page<Vehicle>>(`${VEHICLES}?licensePlate=NOPE1`);
     expect(none.body).toEqual({ data: [], nextCursor: null });
@@ -178,10 +226,21 @@ describe('GET /v1/profiles/vehicles', () => {
 
 describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
   it('changes only the fields sent; null clears an optional field', async () => {
-    const created = await registerVehicle(harness.world.api, { licensePlate: uniquePlate(), make: 'Volvo', model: 'FH', color: 'red' });
+    const created = await registerVehicle(harness.world.api, {
+      licensePlate: uniquePlate(),
+      make: 'Volvo',
+      model: 'FH',
+      color: 'red',
+    });
     const updated = await harness.world.api.put<Vehicle>(vehicle(created.vehicleId), { color: 'blue', model: null });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ licensePlate: created.licensePlate, make: 'Volvo', model: null, color: 'blue', description: null });
+    expect(updated.body).toMatchObject({
+      licensePlate: created.licensePlate,
+      make: 'Volvo',
+      model: null,
+      color: 'blue',
+      description: null,
+    });
     expect(updated.body.createdAt).toBe(created.createdAt);
     expect((await harness.world.api.get<Vehicle>(vehicle(created.vehicleId))).body).toEqual(updated.body);
   });
@@ -189,10 +248,14 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
   it('re-plates a vehicle; a plate another vehicle holds is 409 with that vehicle; its own plate respelled is fine', async () => {
     const mine = await registerVehicle(harness.world.api, { licensePlate: uniquePlate() });
     const other = await registerVehicle(harness.world.api, { licensePlate: uniquePlate() });
-    const taken = await harness.world.api.put<Problem>(vehicle(mine.vehicleId), { licensePlate: other.licensePlate.toLowerCase() });
+    const taken = await harness.world.api.put<Problem>(vehicle(mine.vehicleId), {
+      licensePlate: other.licensePlate.toLowerCase(),
+    });
     expectProblem(taken, 409, 'LICENSE_PLATE_TAKEN');
     expect(taken.body.current).toEqual(other);
-    const respelled = await harness.world.api.put<Vehicle>(vehicle(mine.vehicleId), { licensePlate: mine.licensePlate.replaceAll('-', ' ') });
+    const respelled = await harness.world.api.put<Vehicle>(vehicle(mine.vehicleId), {
+      licensePlate: mine.licensePlate.replaceAll('-', ' '),
+    });
     expect(respelled.status).toBe(200);
     const fresh = uniquePlate('NEW');
     const moved = await harness.world.api.put<Vehicle>(vehicle(mine.vehicleId), { licensePlate: fresh });
@@ -205,14 +268,29 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
     const onSite = await registerVehicle(harness.world.api, { licensePlate: uniquePlate('ON') });
     const open = await arrive(harness.world.api, harness.world.otherSiteId, { vehicleId: onSite.vehicleId });
     const fresh = uniquePlate('NEW');
-    const refused = await harness.world.api.put<Problem>(vehicle(onSite.vehicleId), { licensePlate: fresh, make: 'Volvo' });
+    const refused = await harness.world.api.put<Problem>(vehicle(onSite.vehicleId), {
+      licensePlate: fresh,
+      make: 'Volvo',
+    });
     expectProblem(refused, 409, 'VEHICLE_ALREADY_ON_SITE');
     expect(refused.body.current).toEqual(open);
     expect((await harness.world.api.get<Vehicle>(vehicle(onSite.vehicleId))).body).toEqual(onSite);
     // A respelling, or any other field, changes nothing the visit holds.
-    expect((await harness.world.api.put<Vehicle>(vehicle(onSite.vehicleId), { licensePlate: onSite.licensePlate.toLowerCase(), make: 'Volvo' })).status).toBe(200);
+    expect(
+      (
+        await harness.world.api.put<Vehicle>(vehicle(onSite.vehicleId), {
+          licensePlate: onSite.licensePlate.toLowerCase(),
+          make: 'Volvo',
+        })
+      ).status,
+    ).toBe(200);
     // A token that cannot view the visit's site learns only that the vehicle is on a site.
-    const limited = await clientWith(harness.server, harness.world, ['vehicles:read', 'vehicles:write'], [harness.world.siteId]);
+    const limited = await clientWith(
+      harness.server,
+      harness.world,
+      ['vehicles:read', 'vehicles:write'],
+      [harness.world.siteId],
+    );
     const blind = await limited.put<Problem>(vehicle(onSite.vehicleId), { licensePlate: fresh });
     expectProblem(blind, 409, 'VEHICLE_ALREADY_ON_SITE');
     expect(blind.body.current).toBeUndefined();
@@ -229,9 +307,13 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
       const racer = await registerVehicle(harness.world.api, { licensePlate: uniquePlate('RC') });
       const fresh = uniquePlate('RN');
       const [arrived, replated, again] = await Promise.all([
-        harness.world.api.post<Problem & { licensePlate?: string }>(visits(harness.world.siteId), { vehicleId: racer.vehicleId }),
+        harness.world.api.post<Problem & { licensePlate?: string }>(visits(harness.world.siteId), {
+          vehicleId: racer.vehicleId,
+        }),
         harness.world.api.put<Problem>(vehicle(racer.vehicleId), { licensePlate: fresh }),
-        harness.world.api.post<Problem & { licensePlate?: string }>(visits(harness.world.siteId), { vehicleId: racer.vehicleId }),
+        harness.world.api.post<Problem & { licensePlate?: string }>(visits(harness.world.siteId), {
+          vehicleId: racer.vehicleId,
+        }),
       ]);
       const open = await queryOne<{ count: number }>(
         harness.server.database,
@@ -240,7 +322,8 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
       expect(open?.count).toBe(1);
       const admitted = [arrived, again].filter((response) => response.status === 201);
       expect(admitted).toHaveLength(1);
-      for (const response of [arrived, again].filter((item) => item.status !== 201)) expectProblem(response, 409, 'VEHICLE_ALREADY_ON_SITE');
+      for (const response of [arrived, again].filter((item) => item.status !== 201))
+        expectProblem(response, 409, 'VEHICLE_ALREADY_ON_SITE');
       // The plate change either came first (the visit has the new plate) or was refused.
       const plate = admitted[0]?.body.licensePlate;
       if (replated.status === 200) expect(plate).toBe(fresh);
@@ -264,25 +347,56 @@ describe('PUT /v1/profiles/vehicles/{vehicleId}', () => {
 
 describe('PUT /v1/profiles/vehicles/{vehicleId}/labels', () => {
   it('replaces the labels (200 vehicle); [] clears them; unknown ids are 422 and change nothing', async () => {
-    const [a, b, c] = [await createVehicleLabel(harness.world.api), await createVehicleLabel(harness.world.api), await createVehicleLabel(harness.world.api)];
-    const created = await registerVehicle(harness.world.api, { licensePlate: uniquePlate(), labelIds: [a.labelId, b.labelId] });
-    const replaced = await harness.world.api.put<Vehicle>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [c.labelId, b.labelId, c.labelId] });
+    const [a, b, c] = [
+      await createVehicleLabel(harness.world.api),
+      await createVehicleLabel(harness.world.api),
+      await createVehicleLabel(harness.world.api),
+    ];
+    const created = await registerVehicle(harness.world.api, {
+      licensePlate: uniquePlate(),
+      labelIds: [a.labelId, b.labelId],
+    });
+    const replaced = await harness.world.api.put<Vehicle>(`${vehicle(created.vehicleId)}/labels`, {
+      labelIds: [c.labelId, b.labelId, c.labelId],
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.labelIds).toEqual([b.labelId, c.labelId].sort((x, y) => x - y));
-    expect((await harness.world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(replaced.body.labelIds);
+    expect((await harness.world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(
+      replaced.body.labelIds,
+    );
 
-    const refused = await harness.world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [a.labelId, 999_999] });
+    const refused = await harness.world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, {
+      labelIds: [a.labelId, 999_999],
+    });
     expectProblem(refused, 422, 'VALIDATION_FAILED');
     expect(errorPaths(refused)).toEqual(['labelIds']);
-    expect((await harness.world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(replaced.body.labelIds);
+    expect((await harness.world.api.get<Vehicle>(vehicle(created.vehicleId))).body.labelIds).toEqual(
+      replaced.body.labelIds,
+    );
 
     const cleared = await harness.world.api.put<Vehicle>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [] });
     expect(cleared.body.labelIds).toEqual([]);
-    expectProblem(await harness.world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, {}), 422, 'VALIDATION_FAILED');
-    expectProblem(await harness.world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [] }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.world.api.put<Problem>(`${vehicle(created.vehicleId)}/labels`, {}),
+      422,
+      'VALIDATION_FAILED',
+    );
+    expectProblem(
+      await harness.world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [] }),
+      404,
+      'NOT_FOUND',
+    );
     // An unknown vehicle is a 404 whatever its labels would have been; so on the full PUT.
-    expectProblem(await harness.world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [999_999] }), 404, 'NOT_FOUND');
-    expectProblem(await harness.world.api.put<Problem>(vehicle(999_999_999), { labelIds: [999_999] }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.world.api.put<Problem>(`${vehicle(999_999_999)}/labels`, { labelIds: [999_999] }),
+      404,
+      'NOT_FOUND',
+    );
+    expectProblem(
+      await harness.world.api.put<Problem>(vehicle(999_999_999), { labelIds: [999_999] }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -312,7 +426,11 @@ describe('access', () => {
     expect((await reader.get(VEHICLES)).status).toBe(200);
     expectProblem(await reader.post<Problem>(VEHICLES, { licensePlate: uniquePlate() }), 403, 'INSUFFICIENT_SCOPE');
     expectProblem(await reader.put<Problem>(vehicle(created.vehicleId), { make: 'x' }), 403, 'INSUFFICIENT_SCOPE');
-    expectProblem(await reader.put<Problem>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [] }), 403, 'INSUFFICIENT_SCOPE');
+    expectProblem(
+      await reader.put<Problem>(`${vehicle(created.vehicleId)}/labels`, { labelIds: [] }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     expectProblem(await reader.delete<Problem>(vehicle(created.vehicleId)), 403, 'INSUFFICIENT_SCOPE');
     const people = await clientWith(harness.server, harness.world, ['checkins:read', 'checkins:write']);
     expectProblem(await people.get<Problem>(vehicle(created.vehicleId)), 403, 'INSUFFICIENT_SCOPE');
@@ -329,7 +447,11 @@ describe('access', () => {
     const mine = await registerVehicle(harness.world.api, { licensePlate: 'ISO 1' });
     expectProblem(await harness.stranger.api.get<Problem>(vehicle(mine.vehicleId)), 404, 'NOT_FOUND');
     expectProblem(await harness.stranger.api.put<Problem>(vehicle(mine.vehicleId), { make: 'x' }), 404, 'NOT_FOUND');
-    expectProblem(await harness.stranger.api.put<Problem>(`${vehicle(mine.vehicleId)}/labels`, { labelIds: [] }), 404, 'NOT_FOUND');
+    expectProblem(
+      await harness.stranger.api.put<Problem>(`${vehicle(mine.vehicleId)}/labels`, { labelIds: [] }),
+      404,
+      'NOT_FOUND',
+    );
     expectProblem(await harness.stranger.api.delete<Problem>(vehicle(mine.vehicleId)), 404, 'NOT_FOUND');
     const theirs = await harness.stranger.api.get<Page<Vehicle>>(`${VEHICLES}?limit=200`);
     expect(theirs.body.data.map((item) => item.vehicleId)).not.toContain(mine.vehicleId);

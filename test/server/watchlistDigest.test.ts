@@ -35,7 +35,8 @@ async function readDigest(api: ApiClient = kiosk, siteId = site.siteId) {
   return response;
 }
 
-const hmac = (key: string, message: string) => createHmac('sha256', Buffer.from(key, 'base64')).update(message).digest('hex');
+const hmac = (key: string, message: string) =>
+  createHmac('sha256', Buffer.from(key, 'base64')).update(message).digest('hex');
 
 describe('a KIOSK token created without scopes', () => {
   it('gets 403 on every watchlist endpoint, and can read the digest', async () => {
@@ -52,14 +53,22 @@ describe('a KIOSK token created without scopes', () => {
   });
 
   it('still checks people in (its own scopes are enough for the kiosk)', async () => {
-    const created = await kiosk.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: 'Kay', lastName: 'Osk' } });
+    const created = await kiosk.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, {
+      person: { firstName: 'Kay', lastName: 'Osk' },
+    });
     expect(created.status).toBe(201);
   });
 });
 
 describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
   it('holds keyed hashes of the normalized identifiers, and no identifier, name or reason in plain', async () => {
-    await addEntry({ email: 'Mallory.Plain@Example.com', phone: '+44 (20) 7946-0958', firstName: 'Mallory', lastName: 'Plainname', reason: 'Trespassed in May' });
+    await addEntry({
+      email: 'Mallory.Plain@Example.com',
+      phone: '+44 (20) 7946-0958',
+      firstName: 'Mallory',
+      lastName: 'Plainname',
+      reason: 'Trespassed in May',
+    });
     const { body, text } = await readDigest();
     // Whole identifiers only: a short run of digits like "7946" turns up inside random hex now and then.
     for (const plain of ['mallory', 'plainname', 'example.com', '20) 7946', '442079460958', 'trespass']) {
@@ -82,7 +91,9 @@ describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
     expect(again.headers.get('etag')).toBe(etag);
 
     const entry = await addEntry({ phone: '555 0142' });
-    const changed = await kiosk.get<WatchlistDigest>(digestPath(site.siteId), { headers: { 'If-None-Match': etag ?? '' } });
+    const changed = await kiosk.get<WatchlistDigest>(digestPath(site.siteId), {
+      headers: { 'If-None-Match': etag ?? '' },
+    });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect(changed.body.phone).toContain(hmac(changed.body.key, 'phone:5550142'));
@@ -94,7 +105,7 @@ describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
     expect(removed.body.phone).not.toContain(hmac(removed.body.key, 'phone:5550142'));
   });
 
-  it('is 404 for a token of another account (the same as for a site that does not exist), and never another account\'s list', async () => {
+  it("is 404 for a token of another account (the same as for a site that does not exist), and never another account's list", async () => {
     const theirs = await addEntry({ email: 'their-own@example.com' }, stranger.api);
     const foreign = await stranger.api.get<Problem>(digestPath(site.siteId));
     expect(foreign.status).toBe(404);
@@ -112,7 +123,11 @@ describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
   });
 
   it('needs checkins:write (403 for a read-only token)', async () => {
-    const reader = await buildToken(server, { accountId: (await accountOf(site)), siteIds: [site.siteId], scopes: ['checkins:read'] });
+    const reader = await buildToken(server, {
+      accountId: await accountOf(site),
+      siteIds: [site.siteId],
+      scopes: ['checkins:read'],
+    });
     const response = await apiClient(server.baseUrl, reader.token).get<Problem>(digestPath(site.siteId));
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('INSUFFICIENT_SCOPE');
@@ -120,13 +135,17 @@ describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
 
   it('the server still decides: a check-in that matches an entry is STOP', async () => {
     await addEntry({ firstName: 'Eve', lastName: 'Listed' });
-    const created = await kiosk.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, { person: { firstName: ' eve ', lastName: 'LISTED' } });
+    const created = await kiosk.post<PersonCheckin>(`/v1/sites/${site.siteId}/checkins/people`, {
+      person: { firstName: ' eve ', lastName: 'LISTED' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe('STOP');
   });
 });
 
 async function accountOf(kioskTestSite: KioskTestSite): Promise<number> {
-  const [rows] = await server.sequelize.query('SELECT account_id FROM sites WHERE id = $1', { bind: [kioskTestSite.siteId] });
+  const [rows] = await server.sequelize.query('SELECT account_id FROM sites WHERE id = $1', {
+    bind: [kioskTestSite.siteId],
+  });
   return (rows as Array<{ account_id: number }>)[0]?.account_id ?? 0;
 }

@@ -15,17 +15,33 @@ afterAll(async () => server?.close());
 
 const scopesOf = async (tokenId: number) => {
   const [rows] = await server.sequelize.query('SELECT scopes FROM api_tokens WHERE id = $1', { bind: [tokenId] });
-  return [...(rows as Array<{ scopes: Scope[] }>)[0]?.scopes ?? []].sort();
+  return [...((rows as Array<{ scopes: Scope[] }>)[0]?.scopes ?? [])].sort();
 };
 
 describe('migration 0013 (watchlist:manage)', () => {
   it('gives watchlist:manage to API tokens that had checkins:approve, not to KIOSK tokens or the others', async () => {
     const account = await buildAccount(server);
     const site = await buildSite(server, account.accountId);
-    const old: Scope[] = ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write'];
+    const old: Scope[] = [
+      'checkins:read',
+      'checkins:write',
+      'checkins:approve',
+      'vehicles:read',
+      'vehicles:write',
+      'labels:write',
+    ];
     const integrator = await buildToken(server, { accountId: account.accountId, scopes: old, channel: 'API' });
-    const reader = await buildToken(server, { accountId: account.accountId, scopes: ['checkins:read'], channel: 'API' });
-    const tablet = await buildToken(server, { accountId: account.accountId, siteIds: [site.siteId], scopes: old, channel: 'KIOSK' });
+    const reader = await buildToken(server, {
+      accountId: account.accountId,
+      scopes: ['checkins:read'],
+      channel: 'API',
+    });
+    const tablet = await buildToken(server, {
+      accountId: account.accountId,
+      siteIds: [site.siteId],
+      scopes: old,
+      channel: 'KIOSK',
+    });
     // The database as it was before: no watchlist scope anywhere, no digest key.
     await server.sequelize.query(`UPDATE api_tokens SET scopes = array_remove(scopes, 'watchlist:manage')`);
     await server.sequelize.query('ALTER TABLE accounts DROP COLUMN watchlist_digest_key');
@@ -37,7 +53,10 @@ describe('migration 0013 (watchlist:manage)', () => {
     expect(await scopesOf(tablet.tokenId)).toEqual([...old].sort());
 
     // What it means over HTTP: the integrator still manages the watchlist; the tablet no longer reads it.
-    const managed = await apiClient(server.baseUrl, integrator.token).post('/v1/watchlist/people', { email: 'after@example.com', reason: 'Kept' });
+    const managed = await apiClient(server.baseUrl, integrator.token).post('/v1/watchlist/people', {
+      email: 'after@example.com',
+      reason: 'Kept',
+    });
     expect(managed.status).toBe(201);
     expect((await apiClient(server.baseUrl, integrator.token).get('/v1/watchlist/people')).status).toBe(200);
     expect((await apiClient(server.baseUrl, tablet.token).get('/v1/watchlist/people')).status).toBe(403);
@@ -46,7 +65,9 @@ describe('migration 0013 (watchlist:manage)', () => {
     const [keys] = await server.sequelize.query('SELECT DISTINCT watchlist_digest_key FROM accounts');
     const [accounts] = await server.sequelize.query('SELECT count(*)::int AS n FROM accounts');
     expect(keys).toHaveLength((accounts as Array<{ n: number }>)[0]?.n ?? -1);
-    const digest = await apiClient(server.baseUrl, tablet.token).get<WatchlistDigest>(`/v1/sites/${site.siteId}/kiosk/watchlist-digest`);
+    const digest = await apiClient(server.baseUrl, tablet.token).get<WatchlistDigest>(
+      `/v1/sites/${site.siteId}/kiosk/watchlist-digest`,
+    );
     expect(digest.status).toBe(200);
     expect(digest.body.email).toHaveLength(1);
   });

@@ -62,15 +62,19 @@ async function fastArrivalMs(before: number, send: () => Promise<void>): Promise
   return Date.now() - started;
 }
 
-describe('one tenant\'s slow receivers do not delay another\'s webhooks', () => {
-  it('a quiet account\'s first attempt goes out at once while a noisy one has a backlog at slow receivers', async () => {
+describe("one tenant's slow receivers do not delay another's webhooks", () => {
+  it("a quiet account's first attempt goes out at once while a noisy one has a backlog at slow receivers", async () => {
     const noisy = await buildWorld(server);
-    for (let i = 0; i < 5; i += 1) await subscribe(noisy.api, { url: slow.url(`/noisy-${i}`), events: ['PERSON_CHECKIN_ENTERED'] });
+    for (let i = 0; i < 5; i += 1)
+      await subscribe(noisy.api, { url: slow.url(`/noisy-${i}`), events: ['PERSON_CHECKIN_ENTERED'] });
     const quiet = await buildWorld(server);
     await subscribe(quiet.api, { url: fast.url('/quiet'), events: ['PERSON_CHECKIN_ENTERED'] });
 
     // 8 events × 5 subscriptions: 40 attempts of 1.5 s each, five times what the dispatcher runs at once.
-    for (let i = 0; i < 8; i += 1) expect((await noisy.api.post(`/v1/sites/${noisy.siteId}/checkins/people`, visitor(`Noisy${i}`))).status).toBe(201);
+    for (let i = 0; i < 8; i += 1)
+      expect((await noisy.api.post(`/v1/sites/${noisy.siteId}/checkins/people`, visitor(`Noisy${i}`))).status).toBe(
+        201,
+      );
     const deadline = Date.now() + 10_000;
     while (slow.received() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(slow.received()).toBeGreaterThan(0);
@@ -84,16 +88,30 @@ describe('one tenant\'s slow receivers do not delay another\'s webhooks', () => 
 
   it('within one account, a slow subscription does not delay its other subscriptions', async () => {
     const account = await buildWorld(server);
-    await subscribe(account.api, { url: slow.url('/slow'), events: ['PERSON_CHECKIN_ENTERED'], siteIds: [account.siteId] });
-    await subscribe(account.api, { url: fast.url('/other-site'), events: ['PERSON_CHECKIN_ENTERED'], siteIds: [account.otherSiteId] });
+    await subscribe(account.api, {
+      url: slow.url('/slow'),
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: [account.siteId],
+    });
+    await subscribe(account.api, {
+      url: fast.url('/other-site'),
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: [account.otherSiteId],
+    });
     const slowBefore = slow.received();
-    for (let i = 0; i < 12; i += 1) expect((await account.api.post(`/v1/sites/${account.siteId}/checkins/people`, visitor(`Slow${i}`))).status).toBe(201);
+    for (let i = 0; i < 12; i += 1)
+      expect((await account.api.post(`/v1/sites/${account.siteId}/checkins/people`, visitor(`Slow${i}`))).status).toBe(
+        201,
+      );
     const deadline = Date.now() + 10_000;
-    while (slow.received() === slowBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (slow.received() === slowBefore && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
 
     const before = fast.received.length;
     const waited = await fastArrivalMs(before, async () => {
-      expect((await account.api.post(`/v1/sites/${account.otherSiteId}/checkins/people`, visitor('Other'))).status).toBe(201);
+      expect(
+        (await account.api.post(`/v1/sites/${account.otherSiteId}/checkins/people`, visitor('Other'))).status,
+      ).toBe(201);
     });
     expect(waited, 'the other subscription waited for the slow one').toBeLessThan(1_000);
   });

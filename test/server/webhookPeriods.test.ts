@@ -17,7 +17,8 @@ let subscriptionId: number;
 
 beforeEach(async () => {
   receiver = await startReceiver();
-  subscriptionId = (await subscribe(harness.world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] })).subscriptionId;
+  subscriptionId = (await subscribe(harness.world.api, { url: receiver.url(), events: ['PERSON_CHECKIN_ENTERED'] }))
+    .subscriptionId;
 });
 afterEach(async () => {
   await dispatcher?.stop();
@@ -28,7 +29,10 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function checkIn(lastName: string): Promise<PersonCheckin> {
-  const response = await harness.world.api.post<PersonCheckin>(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor('Ada', lastName));
+  const response = await harness.world.api.post<PersonCheckin>(
+    `/v1/sites/${harness.world.siteId}/checkins/people`,
+    visitor('Ada', lastName),
+  );
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -36,7 +40,10 @@ async function checkIn(lastName: string): Promise<PersonCheckin> {
 const setEnabled = async (enabled: boolean) =>
   expect((await harness.world.api.patch(`/v1/webhooks/subscriptions/${subscriptionId}`, { enabled })).status).toBe(200);
 
-const lastNames = () => receiver.received.map((request) => (JSON.parse(request.body) as { data: { checkin: PersonCheckin } }).data.checkin.person.lastName);
+const lastNames = () =>
+  receiver.received.map(
+    (request) => (JSON.parse(request.body) as { data: { checkin: PersonCheckin } }).data.checkin.person.lastName,
+  );
 
 describe('the spells are kept by the database, for every writer', () => {
   it('a subscription written or switched by plain SQL (a server of an older version) has its spells, and the API can switch it after', async () => {
@@ -46,12 +53,16 @@ describe('the spells are kept by the database, for every writer', () => {
        VALUES (${harness.world.accountId}, ${receiver.url()}, ARRAY['PERSON_CHECKIN_ENTERED'], true, 'whsec_x', now(), now()) RETURNING id`,
     );
     const id = row?.id ?? 0;
-    const spells = () => queryRows<{ open: boolean }>(
-      harness.server.database,
-      sql`SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = ${harness.world.accountId} AND subscription_id = ${id} ORDER BY enabled_at`,
-    );
+    const spells = () =>
+      queryRows<{ open: boolean }>(
+        harness.server.database,
+        sql`SELECT disabled_at IS NULL AS open FROM webhook_subscription_periods WHERE account_id = ${harness.world.accountId} AND subscription_id = ${id} ORDER BY enabled_at`,
+      );
     expect(await spells()).toEqual([{ open: true }]);
-    await queryOne(harness.server.database, sql`UPDATE webhook_subscriptions SET enabled = false WHERE account_id = ${harness.world.accountId} AND id = ${id}`);
+    await queryOne(
+      harness.server.database,
+      sql`UPDATE webhook_subscriptions SET enabled = false WHERE account_id = ${harness.world.accountId} AND id = ${id}`,
+    );
     expect(await spells()).toEqual([{ open: false }]);
     expect((await harness.world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);
     expect((await harness.world.api.patch(`/v1/webhooks/subscriptions/${id}`, { enabled: true })).status).toBe(200);

@@ -28,14 +28,19 @@ const subscriptions = '/v1/webhooks/subscriptions';
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function checkIn(): Promise<PersonCheckin> {
-  const response = await harness.world.api.post<PersonCheckin>(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor());
+  const response = await harness.world.api.post<PersonCheckin>(
+    `/v1/sites/${harness.world.siteId}/checkins/people`,
+    visitor(),
+  );
   expect(response.status).toBe(201);
   return response.body;
 }
 
 /** A subscription to check-in entries on this test's receiver. */
-const subscribeHere = (path = '/hook') => subscribe(harness.world.api, { url: receiver.url(path), events: ['PERSON_CHECKIN_ENTERED'] });
-const finished = (count: number) => (log: WebhookDelivery[]) => log.length === count && log.every((entry) => entry.status !== 'pending');
+const subscribeHere = (path = '/hook') =>
+  subscribe(harness.world.api, { url: receiver.url(path), events: ['PERSON_CHECKIN_ENTERED'] });
+const finished = (count: number) => (log: WebhookDelivery[]) =>
+  log.length === count && log.every((entry) => entry.status !== 'pending');
 
 describe('retries', () => {
   it('retries after a 500 with the same webhook-id, then records it delivered', async () => {
@@ -48,7 +53,12 @@ describe('retries', () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(40);
     expect(verifyWebhook(subscription.secret, first!)).toEqual(verifyWebhook(subscription.secret, second!));
     const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, finished(1));
-    expect(delivery).toMatchObject({ status: 'delivered', nextAttemptAt: null, eventId: first?.id, eventType: 'PERSON_CHECKIN_ENTERED' });
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      nextAttemptAt: null,
+      eventId: first?.id,
+      eventType: 'PERSON_CHECKIN_ENTERED',
+    });
     expect(delivery?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
     expect(delivery?.attempts.every((attempt) => attempt.durationMs >= 0 && attempt.error === null)).toBe(true);
     const after = dispatcher.stats();
@@ -60,7 +70,11 @@ describe('retries', () => {
     receiver.answer = () => ({ status: 503, headers: { 'Retry-After': '30' } });
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(
+      harness.world.api,
+      subscription.subscriptionId,
+      (log) => log[0]?.attempts.length === 1,
+    );
     expect(delivery).toMatchObject({ status: 'pending', attempts: [{ statusCode: 503, error: null }] });
     const wait = Date.parse(delivery!.nextAttemptAt!) - Date.parse(delivery!.attempts[0]!.at);
     expect(wait).toBeGreaterThan(29_000);
@@ -69,7 +83,8 @@ describe('retries', () => {
   });
 
   it('honours Retry-After on 429 and 503', async () => {
-    receiver.answer = (_request, index) => (index < 2 ? { status: [429, 503][index] ?? 500, headers: { 'Retry-After': '1' } } : { status: 200 });
+    receiver.answer = (_request, index) =>
+      index < 2 ? { status: [429, 503][index] ?? 500, headers: { 'Retry-After': '1' } } : { status: 200 };
     const subscription = await subscribeHere();
     await checkIn();
     const [first, second, third] = await receiver.waitFor(3, undefined, 8_000);
@@ -102,7 +117,10 @@ describe('retries', () => {
     expect(delivered).toMatchObject({ status: 'delivered', nextAttemptAt: null });
     expect(delivered?.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 500, 500, 500, 204]);
     expect(new Set(receiver.received.map((request) => request.id)).size).toBe(1);
-    expect((await harness.world.api.post(`${subscriptions}/${subscription.subscriptionId}/deliveries/999999999/retry`)).status).toBe(404);
+    expect(
+      (await harness.world.api.post(`${subscriptions}/${subscription.subscriptionId}/deliveries/999999999/retry`))
+        .status,
+    ).toBe(404);
   });
 
   it('a 410 fails the delivery and disables the subscription until it is enabled again', async () => {
@@ -119,7 +137,10 @@ describe('retries', () => {
     await settle();
     expect(receiver.received).toHaveLength(1);
     receiver.answer = () => ({ status: 200 });
-    expect((await harness.world.api.patch<WebhookSubscription>(item, { enabled: true })).body).toMatchObject({ enabled: true, disabledReason: null });
+    expect((await harness.world.api.patch<WebhookSubscription>(item, { enabled: true })).body).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+    });
     await checkIn();
     await receiver.waitFor(2);
     await settle();
@@ -149,10 +170,15 @@ describe('what stops or refuses a delivery', () => {
   });
 
   it('does not follow redirects', async () => {
-    receiver.answer = (request) => (request.path === '/hook' ? { status: 302, headers: { Location: receiver.url('/elsewhere') } } : { status: 200 });
+    receiver.answer = (request) =>
+      request.path === '/hook' ? { status: 302, headers: { Location: receiver.url('/elsewhere') } } : { status: 200 };
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(
+      harness.world.api,
+      subscription.subscriptionId,
+      (log) => log[0]?.attempts.length === 1,
+    );
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: 302, error: expect.stringMatching(/not followed/) });
     await settle(100);
     expect(receiver.received.every((request) => request.path === '/hook')).toBe(true);
@@ -163,7 +189,12 @@ describe('what stops or refuses a delivery', () => {
     receiver.answer = () => ({ status: 200, hang: true });
     const subscription = await subscribeHere();
     await checkIn();
-    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1, 8_000);
+    const [delivery] = await waitForDeliveries(
+      harness.world.api,
+      subscription.subscriptionId,
+      (log) => log[0]?.attempts.length === 1,
+      8_000,
+    );
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: null, error: 'No response within 2000 ms' });
     expect(delivery?.attempts[0]?.durationMs).toBeGreaterThanOrEqual(1_900);
     await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
@@ -175,7 +206,11 @@ describe('what stops or refuses a delivery', () => {
     await closed.close();
     const subscription = await subscribe(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
     await checkIn();
-    const [delivery] = await waitForDeliveries(harness.world.api, subscription.subscriptionId, (log) => log[0]?.attempts.length === 1);
+    const [delivery] = await waitForDeliveries(
+      harness.world.api,
+      subscription.subscriptionId,
+      (log) => log[0]?.attempts.length === 1,
+    );
     expect(delivery?.attempts[0]).toMatchObject({ statusCode: null, error: 'Connection refused' });
     await harness.world.api.delete(`${subscriptions}/${subscription.subscriptionId}`);
   });
@@ -187,18 +222,30 @@ describe('the address check at delivery time (DNS rebinding)', () => {
     const permissive = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     // A retry a minute away: the log holds its one attempt while the test reads it (the test default of 50 ms
     // let a loaded machine see all three attempts first).
-    const strict = startTestDispatcher(permissive, { allowPrivateUrls: false, retryPolicy: { scheduleMs: [60_000, 60_000], random: () => 0.5 } });
+    const strict = startTestDispatcher(permissive, {
+      allowPrivateUrls: false,
+      retryPolicy: { scheduleMs: [60_000, 60_000], random: () => 0.5 },
+    });
     try {
       const owner = await buildWorld(permissive);
       const literal = await subscribe(owner.api, { url: receiver.url('/literal'), events: ['PERSON_CHECKIN_ENTERED'] });
-      const named = await subscribe(owner.api, { url: `http://localhost:${receiver.port}/named`, events: ['PERSON_CHECKIN_ENTERED'] });
+      const named = await subscribe(owner.api, {
+        url: `http://localhost:${receiver.port}/named`,
+        events: ['PERSON_CHECKIN_ENTERED'],
+      });
       expect((await owner.api.post(`/v1/sites/${owner.siteId}/checkins/people`, visitor())).status).toBe(201);
       // … a dispatcher that does not allow them refuses the connection itself: the receiver hears nothing.
       const oneAttempt = (log: WebhookDelivery[]) => log[0]?.attempts.length === 1;
       const [byLiteral] = await waitForDeliveries(owner.api, literal.subscriptionId, oneAttempt);
       const [byName] = await waitForDeliveries(owner.api, named.subscriptionId, oneAttempt);
-      expect(byLiteral?.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/not a public address/) });
-      expect(byName?.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/localhost resolves to an address that is not public/) });
+      expect(byLiteral?.attempts[0]).toMatchObject({
+        statusCode: null,
+        error: expect.stringMatching(/not a public address/),
+      });
+      expect(byName?.attempts[0]).toMatchObject({
+        statusCode: null,
+        error: expect.stringMatching(/localhost resolves to an address that is not public/),
+      });
       expect(byName?.attempts[0]?.error).not.toMatch(/127\.0\.0\.1|::1/);
       expect(byName?.status).toBe('pending');
       expect(receiver.received).toHaveLength(0);
@@ -219,7 +266,9 @@ describe('the delivery log', () => {
     let cursor: string | null = null;
     do {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = await harness.world.api.get<{ data: WebhookDelivery[]; nextCursor: string | null }>(`${base}${query}`);
+      const page = await harness.world.api.get<{ data: WebhookDelivery[]; nextCursor: string | null }>(
+        `${base}${query}`,
+      );
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((entry) => entry.deliveryId));
       cursor = page.body.nextCursor;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sender, createSender } from '../../server/src/webhooks/sender';
 
 /** One loopback receiver whose answer each test sets. */
-let answer: (request: http.IncomingMessage, response: http.ServerResponse) => void = (_request, response) => response.end();
+let answer: (request: http.IncomingMessage, response: http.ServerResponse) => void = (_request, response) =>
+  response.end();
 let received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
 let server: http.Server;
 let url: string;
@@ -32,20 +33,35 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const send = () => sender.send({ url, headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, body: '{"a":1}' });
+const send = () =>
+  sender.send({
+    url,
+    headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' },
+    body: '{"a":1}',
+  });
 
 describe('webhook sender', () => {
   it('posts the body with the signed headers and its own (which win), and reports the status and Retry-After', async () => {
     received = [];
     answer = (_request, response) => response.writeHead(503, { 'Retry-After': '7' }).end('busy');
     const result = await sender.send({
-      url, headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x', 'content-type': 'text/plain' }, body: '{"a":1}',
+      url,
+      headers: {
+        'webhook-id': 'evt_1',
+        'webhook-timestamp': '1',
+        'webhook-signature': 'v1,x',
+        'content-type': 'text/plain',
+      },
+      body: '{"a":1}',
     });
     expect(result).toMatchObject({ statusCode: 503, error: null, retryAfter: '7' });
     expect(received[0]?.body).toBe('{"a":1}');
     expect(received[0]?.headers).toMatchObject({
-      'webhook-id': 'evt_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x',
-      'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1',
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1',
+      'webhook-signature': 'v1,x',
+      'content-type': 'application/json',
+      'user-agent': 'Gatehouse-Webhooks/1',
     });
   });
 
@@ -73,7 +89,10 @@ describe('webhook sender', () => {
     answer = (_request, response) => response.writeEarlyHints({ link: '</style.css>; rel=preload' });
     expect(await send()).toMatchObject({ statusCode: null, error: 'No response within 500 ms' });
     answer = (_request, response) => response.writeHead(301, { Location: 'https://example.com/elsewhere' }).end();
-    expect(await send()).toMatchObject({ statusCode: 301, error: 'Redirect to https://example.com/elsewhere not followed' });
+    expect(await send()).toMatchObject({
+      statusCode: 301,
+      error: 'Redirect to https://example.com/elsewhere not followed',
+    });
   });
 
   it('refuses private addresses unless allowed, without connecting', async () => {

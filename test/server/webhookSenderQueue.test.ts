@@ -37,9 +37,19 @@ describe('webhook sender, more attempts than connections', () => {
     // The dispatcher's ratio (128 attempts on 16 connections) scaled down: 12 attempts on 2 connections,
     // each answered in 300 ms, so the last ones wait ~1.5 s for a connection, well past the 1 s deadline.
     const receiver = await slowReceiver(300);
-    const sender = createSender({ allowPrivateUrls: true, timeoutMs: 1_000, connectionsPerOrigin: 2, queueTimeoutMs: 10_000 });
-    cleanup.push(() => receiver.close(), () => sender.close());
-    const results = await Promise.all(Array.from({ length: 12 }, () => sender.send({ url: receiver.url, headers: {}, body: '{}' })));
+    const sender = createSender({
+      allowPrivateUrls: true,
+      timeoutMs: 1_000,
+      connectionsPerOrigin: 2,
+      queueTimeoutMs: 10_000,
+    });
+    cleanup.push(
+      () => receiver.close(),
+      () => sender.close(),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => sender.send({ url: receiver.url, headers: {}, body: '{}' })),
+    );
     expect(results.map((result) => result.statusCode)).toEqual(Array(12).fill(204));
     expect(results.every((result) => result.attempted && result.error === null)).toBe(true);
     // The duration is the exchange's, not the wait for a connection.
@@ -47,10 +57,18 @@ describe('webhook sender, more attempts than connections', () => {
     expect(receiver.received()).toBe(12);
   });
 
-  it('makes an attempt\'s headers as it leaves the queue, so its signature\'s timestamp and its logged time are the sending time', async () => {
+  it("makes an attempt's headers as it leaves the queue, so its signature's timestamp and its logged time are the sending time", async () => {
     const receiver = await slowReceiver(300);
-    const sender = createSender({ allowPrivateUrls: true, timeoutMs: 2_000, connectionsPerOrigin: 1, queueTimeoutMs: 10_000 });
-    cleanup.push(() => receiver.close(), () => sender.close());
+    const sender = createSender({
+      allowPrivateUrls: true,
+      timeoutMs: 2_000,
+      connectionsPerOrigin: 1,
+      queueTimeoutMs: 10_000,
+    });
+    cleanup.push(
+      () => receiver.close(),
+      () => sender.close(),
+    );
     const queuedAt = Date.now();
     const made: Date[] = [];
     const headers = (at: Date) => {
@@ -68,13 +86,25 @@ describe('webhook sender, more attempts than connections', () => {
 
   it('gives up on an attempt that found no connection within the bound: not attempted, and never sent later', async () => {
     const receiver = await slowReceiver(800);
-    const sender = createSender({ allowPrivateUrls: true, timeoutMs: 2_000, connectionsPerOrigin: 1, queueTimeoutMs: 200 });
-    cleanup.push(() => receiver.close(), () => sender.close());
+    const sender = createSender({
+      allowPrivateUrls: true,
+      timeoutMs: 2_000,
+      connectionsPerOrigin: 1,
+      queueTimeoutMs: 200,
+    });
+    cleanup.push(
+      () => receiver.close(),
+      () => sender.close(),
+    );
     const send = () => sender.send({ url: receiver.url, headers: {}, body: '{}' });
     const started = performance.now();
     const [first, second] = await Promise.all([send(), send()]);
     expect(first).toMatchObject({ attempted: true, statusCode: 204, error: null });
-    expect(second).toMatchObject({ attempted: false, statusCode: null, error: 'Not sent within 200 ms (no free connection to the receiver)' });
+    expect(second).toMatchObject({
+      attempted: false,
+      statusCode: null,
+      error: 'Not sent within 200 ms (no free connection to the receiver)',
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(790);
     // The connection is free again, and the request that was given up does not go out on it.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -90,6 +120,10 @@ describe('webhook sender, more attempts than connections', () => {
     await receiver.close();
     const sender = createSender({ allowPrivateUrls: true, timeoutMs: 1_000, queueTimeoutMs: 1_000 });
     cleanup.push(() => sender.close());
-    expect(await sender.send({ url, headers: {}, body: '{}' })).toMatchObject({ attempted: true, statusCode: null, error: 'Connection refused' });
+    expect(await sender.send({ url, headers: {}, body: '{}' })).toMatchObject({
+      attempted: true,
+      statusCode: null,
+      error: 'Connection refused',
+    });
   });
 });

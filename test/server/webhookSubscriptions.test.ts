@@ -23,8 +23,19 @@ type Page<T> = { data: T[]; nextCursor: string | null };
 
 describe('subscriptions: create, list, read, update, delete', () => {
   it('creates with a whsec_ secret shown once, then reads, lists, patches and deletes', async () => {
-    const created = await subscribe(harness.world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED', 'PERSON_CHECKIN_ENTERED'], description: 'door' });
-    expect(created).toMatchObject({ url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: null, description: 'door', enabled: true, disabledReason: null });
+    const created = await subscribe(harness.world.api, {
+      url: hook,
+      events: ['PERSON_CHECKIN_ENTERED', 'PERSON_CHECKIN_ENTERED'],
+      description: 'door',
+    });
+    expect(created).toMatchObject({
+      url: hook,
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: null,
+      description: 'door',
+      enabled: true,
+      disabledReason: null,
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const item = `${collection}/${created.subscriptionId}`;
 
@@ -39,10 +50,18 @@ describe('subscriptions: create, list, read, update, delete', () => {
     expect(listed.body.data.every((entry) => !('secret' in entry))).toBe(true);
 
     const patched = await harness.world.api.patch<WebhookSubscription>(item, {
-      events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [harness.world.siteId], description: null, enabled: false,
+      events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'],
+      siteIds: [harness.world.siteId],
+      description: null,
+      enabled: false,
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [harness.world.siteId], description: null, enabled: false });
+    expect(patched.body).toMatchObject({
+      events: ['PERSON_BREAK_STARTED', 'VEHICLE_CHECKIN_EXITED'],
+      siteIds: [harness.world.siteId],
+      description: null,
+      enabled: false,
+    });
     const cleared = await harness.world.api.patch<WebhookSubscription>(item, { siteIds: null, enabled: true });
     expect(cleared.body).toMatchObject({ siteIds: null, enabled: true, disabledReason: null, url: hook });
 
@@ -55,13 +74,19 @@ describe('subscriptions: create, list, read, update, delete', () => {
   it('a delete that meets a fan-out holding the subscription waits for it; what that wrote goes with the log', async () => {
     const created = await subscribe(harness.world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
     const id = created.subscriptionId;
-    const checkin = await harness.world.api.post<{ checkinId: number }>(`/v1/sites/${harness.world.siteId}/checkins/people`, { person: { firstName: 'Race', lastName: 'Delete' } });
+    const checkin = await harness.world.api.post<{ checkinId: number }>(
+      `/v1/sites/${harness.world.siteId}/checkins/people`,
+      { person: { firstName: 'Race', lastName: 'Delete' } },
+    );
     expect(checkin.status).toBe(201);
     // Stand in for a fan-out: share-lock the subscription as the fan-out does, and write a delivery of it.
     const fanOut = await holdTransaction(harness.server.database);
     try {
       const db = fanOut.db;
-      await queryOne(db, sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${harness.world.accountId} AND id = ${id} FOR KEY SHARE`);
+      await queryOne(
+        db,
+        sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${harness.world.accountId} AND id = ${id} FOR KEY SHARE`,
+      );
       const deleting = harness.world.api.delete(`${collection}/${id}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await queryOne(
@@ -77,14 +102,21 @@ describe('subscriptions: create, list, read, update, delete', () => {
       await fanOut.rollback().catch(() => undefined);
       throw error;
     }
-    const left = async () => (await queryOne<{ count: number }>(
-      harness.server.database,
-      sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND subscription_id = ${id}`,
-    ))?.count;
+    const left = async () =>
+      (
+        await queryOne<{ count: number }>(
+          harness.server.database,
+          sql`SELECT count(*)::int AS count FROM webhook_deliveries WHERE account_id = ${harness.world.accountId} AND subscription_id = ${id}`,
+        )
+      )?.count;
     // The log waits behind the subscription's tombstone for the retention job, unreachable: nothing claims it.
     expect(await left()).toBe(1);
     expect((await harness.world.api.get(`${collection}/${id}/deliveries`)).status).toBe(404);
-    expect((await claimDueDeliveries(harness.server.database, 100, 30_000)).filter((claimed) => claimed.account_id === harness.world.accountId)).toEqual([]);
+    expect(
+      (await claimDueDeliveries(harness.server.database, 100, 30_000)).filter(
+        (claimed) => claimed.account_id === harness.world.accountId,
+      ),
+    ).toEqual([]);
     expect(await purgeDeletedSubscriptionLogs(harness.server.database, { batch: 1 })).toBe(1);
     expect(await left()).toBe(0);
     const tombstone = await queryOne(
@@ -99,7 +131,9 @@ describe('subscriptions: create, list, read, update, delete', () => {
     for (let i = 0; i < 3; i += 1) await subscribe(fresh.api, { url: hook, events: ['PERSON_CHECKIN_EXITED'] });
     const first = await fresh.api.get<Page<WebhookSubscription>>(`${collection}?limit=2`);
     expect(first.body.data).toHaveLength(2);
-    const second = await fresh.api.get<Page<WebhookSubscription>>(`${collection}?limit=2&cursor=${first.body.nextCursor}`);
+    const second = await fresh.api.get<Page<WebhookSubscription>>(
+      `${collection}?limit=2&cursor=${first.body.nextCursor}`,
+    );
     expect(second.body.data).toHaveLength(1);
     expect(second.body.nextCursor).toBeNull();
     const ids = [...first.body.data, ...second.body.data].map((entry) => entry.subscriptionId);
@@ -128,16 +162,29 @@ describe('access', () => {
     expect((await api.post(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] })).status).toBe(403);
   });
 
-  it('does not replay one token\'s stored create (and its secret) to another token of the account', async () => {
-    const limited = apiClient(harness.server.baseUrl, (await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId], scopes: ['webhooks:manage'] })).token);
+  it("does not replay one token's stored create (and its secret) to another token of the account", async () => {
+    const limited = apiClient(
+      harness.server.baseUrl,
+      (
+        await buildToken(harness.server, {
+          accountId: harness.world.accountId,
+          siteIds: [harness.world.siteId],
+          scopes: ['webhooks:manage'],
+        })
+      ).token,
+    );
     const body = { url: hook, events: ['PERSON_CHECKIN_ENTERED'] };
-    const created = await harness.world.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'per-token-1' });
+    const created = await harness.world.api.post<CreatedWebhookSubscription>(collection, body, {
+      idempotencyKey: 'per-token-1',
+    });
     expect(created.status).toBe(201);
     const other = await limited.post<Problem>(collection, body, { idempotencyKey: 'per-token-1' });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(other.text).not.toContain(created.body.secret);
-    const again = await harness.world.api.post<CreatedWebhookSubscription>(collection, body, { idempotencyKey: 'per-token-1' });
+    const again = await harness.world.api.post<CreatedWebhookSubscription>(collection, body, {
+      idempotencyKey: 'per-token-1',
+    });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.secret).toBe(created.body.secret);
 
@@ -155,21 +202,50 @@ describe('access', () => {
   });
 
   it('refuses a subscription from a token with no site (it would get no event, and show to every site-limited token)', async () => {
-    const none = apiClient(harness.server.baseUrl, (await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [], scopes: ['webhooks:manage'] })).token);
+    const none = apiClient(
+      harness.server.baseUrl,
+      (
+        await buildToken(harness.server, {
+          accountId: harness.world.accountId,
+          siteIds: [],
+          scopes: ['webhooks:manage'],
+        })
+      ).token,
+    );
     const refused = await none.post<Problem>(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
     expect(refused.status).toBe(422);
     expect(refused.body.errors?.[0]?.path).toBe('siteIds');
   });
 
   it('refuses sites the token cannot view with 404, and hides subscriptions of such sites', async () => {
-    const token = await buildToken(harness.server, { accountId: harness.world.accountId, siteIds: [harness.world.siteId], scopes: ['webhooks:manage'] });
+    const token = await buildToken(harness.server, {
+      accountId: harness.world.accountId,
+      siteIds: [harness.world.siteId],
+      scopes: ['webhooks:manage'],
+    });
     const api = apiClient(harness.server.baseUrl, token.token);
-    const hidden = await subscribe(harness.world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [harness.world.otherSiteId] });
-    const refused = await api.post<Problem>(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [harness.world.otherSiteId] });
+    const hidden = await subscribe(harness.world.api, {
+      url: hook,
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: [harness.world.otherSiteId],
+    });
+    const refused = await api.post<Problem>(collection, {
+      url: hook,
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: [harness.world.otherSiteId],
+    });
     expect(refused.status).toBe(404);
     expect(refused.body.code).toBe('NOT_FOUND');
     const foreign = await buildSite(harness.server, (await buildWorld(harness.server)).accountId);
-    expect((await harness.world.api.post(collection, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], siteIds: [foreign.siteId] })).status).toBe(404);
+    expect(
+      (
+        await harness.world.api.post(collection, {
+          url: hook,
+          events: ['PERSON_CHECKIN_ENTERED'],
+          siteIds: [foreign.siteId],
+        })
+      ).status,
+    ).toBe(404);
 
     // Without siteIds a site-bound token subscribes to its own sites only.
     const own = await subscribe(api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'] });
@@ -180,7 +256,9 @@ describe('access', () => {
     expect((await api.get(`${collection}/${hiddenId}`)).status).toBe(404);
     expect((await api.patch(`${collection}/${hiddenId}`, { enabled: false })).status).toBe(404);
     expect((await api.delete(`${collection}/${hiddenId}`)).status).toBe(404);
-    expect((await api.patch(`${collection}/${own.subscriptionId}`, { siteIds: [harness.world.otherSiteId] })).status).toBe(404);
+    expect(
+      (await api.patch(`${collection}/${own.subscriptionId}`, { siteIds: [harness.world.otherSiteId] })).status,
+    ).toBe(404);
   });
 
   it('keeps accounts apart', async () => {
@@ -201,33 +279,65 @@ describe('validation', () => {
 
   it('refuses bad URLs, unknown or missing event kinds and unknown fields', async () => {
     for (const url of ['ftp://example.com/hook', 'not a url', 'https://user:pass@example.com/hook']) {
-      expect((await problemOf(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]?.path).toBe('url');
+      expect((await problemOf(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]?.path).toBe(
+        'url',
+      );
     }
     for (const url of ['ftp://example.com/hook', 'not a url']) {
-      expect((await problemOf(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors).toEqual([{ path: 'url', message: 'An http:// or https:// URL' }]);
+      expect((await problemOf(harness.world.api, { url, events: ['PERSON_CHECKIN_ENTERED'] })).errors).toEqual([
+        { path: 'url', message: 'An http:// or https:// URL' },
+      ]);
     }
-    expect((await problemOf(harness.world.api, { url: hook, events: ['PERSON_TELEPORTED'] })).errors?.[0]?.path).toMatch(/^events/);
+    expect(
+      (await problemOf(harness.world.api, { url: hook, events: ['PERSON_TELEPORTED'] })).errors?.[0]?.path,
+    ).toMatch(/^events/);
     expect((await problemOf(harness.world.api, { url: hook, events: [] })).errors?.[0]?.path).toBe('events');
-    expect((await problemOf(harness.world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], secret: 'x' })).errors?.[0]?.path).toBe('secret');
-    expect((await problemOf(harness.world.api, { url: 'https://gatehouse-test.invalid/hook', events: ['PERSON_CHECKIN_ENTERED'] })).errors?.[0]).toMatchObject({
-      path: 'url', message: expect.stringMatching(/does not resolve/),
+    expect(
+      (await problemOf(harness.world.api, { url: hook, events: ['PERSON_CHECKIN_ENTERED'], secret: 'x' })).errors?.[0]
+        ?.path,
+    ).toBe('secret');
+    expect(
+      (
+        await problemOf(harness.world.api, {
+          url: 'https://gatehouse-test.invalid/hook',
+          events: ['PERSON_CHECKIN_ENTERED'],
+        })
+      ).errors?.[0],
+    ).toMatchObject({
+      path: 'url',
+      message: expect.stringMatching(/does not resolve/),
     });
   });
 
   it('refuses private, loopback, link-local and other non-public hosts unless WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
     const strictWorld = await buildWorld(strict.server);
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook',
-      'http://169.254.169.254/latest/meta-data', 'http://192.168.0.10/hook', 'http://[::ffff:127.0.0.1]/hook']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://192.168.0.10/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+    ]) {
       const body = await problemOf(strictWorld.api, { url, events: ['PERSON_CHECKIN_ENTERED'] });
       expect(body.errors?.[0]).toMatchObject({ path: 'url', message: expect.stringMatching(/not public/) });
     }
     // A name that resolves inside is refused without saying to what (that would map the private network).
-    const named = await problemOf(strictWorld.api, { url: 'http://localhost/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+    const named = await problemOf(strictWorld.api, {
+      url: 'http://localhost/hook',
+      events: ['PERSON_CHECKIN_ENTERED'],
+    });
     expect(named.errors?.[0]?.message).toBe(
       'The host localhost resolves to an address that is not public (private, loopback, link-local, documentation or another special-purpose range; allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).',
     );
-    const created = await subscribe(strictWorld.api, { url: 'https://93.184.215.14/hook', events: ['PERSON_CHECKIN_ENTERED'] });
-    const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, { url: 'http://127.0.0.1/hook' });
+    const created = await subscribe(strictWorld.api, {
+      url: 'https://93.184.215.14/hook',
+      events: ['PERSON_CHECKIN_ENTERED'],
+    });
+    const patched = await strictWorld.api.patch<Problem>(`${collection}/${created.subscriptionId}`, {
+      url: 'http://127.0.0.1/hook',
+    });
     expect(patched.status).toBe(422);
     // The same URL passes where private URLs are allowed.
     await subscribe(harness.world.api, { url: 'http://localhost:8080/hook', events: ['PERSON_CHECKIN_ENTERED'] });
@@ -241,12 +351,16 @@ describe('validation', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       return real(host === 'slow.example' ? '127.0.0.1' : host, { all: true, verbatim: true });
     }) as unknown as typeof dns.promises.lookup);
-    const inTransaction = async () => (await queryOne<{ count: number }>(
-      harness.server.database,
-      sql`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
-    ))!.count;
+    const inTransaction = async () =>
+      (await queryOne<{ count: number }>(
+        harness.server.database,
+        sql`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      ))!.count;
     try {
-      const created = harness.world.api.post<CreatedWebhookSubscription>(collection, { url: 'http://slow.example/hook', events: ['PERSON_CHECKIN_ENTERED'] });
+      const created = harness.world.api.post<CreatedWebhookSubscription>(collection, {
+        url: 'http://slow.example/hook',
+        events: ['PERSON_CHECKIN_ENTERED'],
+      });
       await vi.waitFor(() => expect(looking).toBe(1));
       expect(await inTransaction()).toBe(0);
       const { subscriptionId } = (await created).body;
@@ -257,7 +371,9 @@ describe('validation', () => {
       expect(await inTransaction()).toBe(0);
       expect((await patched).status).toBe(200);
       // A missing subscription is a 404 before any lookup.
-      expect((await harness.world.api.patch(`${collection}/999999`, { url: 'http://slow.example/hook' })).status).toBe(404);
+      expect((await harness.world.api.patch(`${collection}/999999`, { url: 'http://slow.example/hook' })).status).toBe(
+        404,
+      );
       expect(looking).toBe(2);
     } finally {
       lookup.mockRestore();
@@ -314,7 +430,10 @@ describe('validation', () => {
       const unchecked = await harness.world.api.post<Problem>(collection, body, { idempotencyKey: 'flaky-dns-1' });
       expect(unchecked.status).toBe(503);
       expect(unchecked.headers.get('retry-after')).toBe('5');
-      expect(unchecked.body).toMatchObject({ code: 'UNAVAILABLE', detail: 'The host flaky.example could not be looked up just now (DNS); retry shortly.' });
+      expect(unchecked.body).toMatchObject({
+        code: 'UNAVAILABLE',
+        detail: 'The host flaky.example could not be looked up just now (DNS); retry shortly.',
+      });
       failing = false;
       const retried = await harness.world.api.post(collection, body, { idempotencyKey: 'flaky-dns-1' });
       expect(retried.status).toBe(201);

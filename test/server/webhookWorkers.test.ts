@@ -32,9 +32,11 @@ async function testServer(): Promise<TestServer> {
 /** Runs `count` calls of `task`, `parallel` at a time. */
 async function inParallel(count: number, parallel: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 const EVENTS = 500;
@@ -45,9 +47,16 @@ describe('two dispatchers on one database', () => {
     const receiver = await receiverFor();
     const world = await buildWorld(server);
     await subscribe(world.api, { url: receiver.url('/a'), events: ['PERSON_CHECKIN_ENTERED'] });
-    await subscribe(world.api, { url: receiver.url('/b'), events: ['PERSON_CHECKIN_ENTERED'], siteIds: [world.siteId] });
+    await subscribe(world.api, {
+      url: receiver.url('/b'),
+      events: ['PERSON_CHECKIN_ENTERED'],
+      siteIds: [world.siteId],
+    });
     const create = async (index: number) => {
-      const response = await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor(`Load${index}`, 'Test'));
+      const response = await world.api.post(
+        `/v1/sites/${world.siteId}/checkins/people`,
+        visitor(`Load${index}`, 'Test'),
+      );
       expect(response.status).toBe(201);
     };
     // Half the events wait in the outbox before any dispatcher runs; the rest arrive while both race for them.
@@ -61,18 +70,25 @@ describe('two dispatchers on one database', () => {
     await receiver.waitFor(EVENTS * 2, undefined, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received).toHaveLength(EVENTS * 2);
-    const perSubscription = (path: string) => receiver.received.filter((request) => request.path === path).map((request) => request.id);
+    const perSubscription = (path: string) =>
+      receiver.received.filter((request) => request.path === path).map((request) => request.id);
     for (const path of ['/a', '/b']) {
       expect(perSubscription(path)).toHaveLength(EVENTS);
       expect(new Set(perSubscription(path)).size).toBe(EVENTS);
     }
-    const outbox = await queryRows<{ event_id: string }>(server.database, sql`SELECT event_id FROM outbox_events WHERE account_id = ${world.accountId}`);
+    const outbox = await queryRows<{ event_id: string }>(
+      server.database,
+      sql`SELECT event_id FROM outbox_events WHERE account_id = ${world.accountId}`,
+    );
     expect(new Set(perSubscription('/a'))).toEqual(new Set(outbox.map((row) => row.event_id)));
 
     for (const worker of workers) worker.child.kill('SIGTERM');
     expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0]);
     const delivered = workers.map((worker) => {
-      const line = worker.output().split('\n').find((text) => text.includes('webhook worker stopped'));
+      const line = worker
+        .output()
+        .split('\n')
+        .find((text) => text.includes('webhook worker stopped'));
       return (JSON.parse(line ?? '{}') as { attempts?: { delivered?: number } }).attempts?.delivered ?? 0;
     });
     expect(delivered[0]! + delivered[1]!).toBe(EVENTS * 2);
@@ -93,17 +109,31 @@ describe('undelivered events survive a restart', () => {
     const port = probe.port;
     await probe.close();
     const databaseUrl = await createTestDatabase();
-    const env = { DATABASE_URL: databaseUrl, SEED_DEMO: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_MS: '50' };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_POLL_MS: '50',
+    };
     const first = await spawnServer(env);
     processes.push(first);
     const server = await startTestServer({}, { databaseUrl });
     closers.push(() => server.close());
     const world = await buildWorld({ database: server.database, baseUrl: first.baseUrl });
-    const subscription = await subscribe(world.api, { url: `http://127.0.0.1:${port}/hook`, events: ['PERSON_CHECKIN_ENTERED'] });
+    const subscription = await subscribe(world.api, {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['PERSON_CHECKIN_ENTERED'],
+    });
     for (let i = 0; i < 3; i += 1) await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, visitor());
     // The receiver is down: each delivery fails once and waits for its first retry (5 s on the standard schedule).
-    const failed = await waitForDeliveries(world.api, subscription.subscriptionId, (log) => log.length === 3 && log.every((entry) => entry.attempts.length === 1));
-    expect(failed.every((entry) => entry.status === 'pending' && entry.attempts[0]?.error === 'Connection refused')).toBe(true);
+    const failed = await waitForDeliveries(
+      world.api,
+      subscription.subscriptionId,
+      (log) => log.length === 3 && log.every((entry) => entry.attempts.length === 1),
+    );
+    expect(
+      failed.every((entry) => entry.status === 'pending' && entry.attempts[0]?.error === 'Connection refused'),
+    ).toBe(true);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
@@ -113,11 +143,17 @@ describe('undelivered events survive a restart', () => {
     const received = await receiver.waitFor(3, undefined, 20_000);
     expect(new Set(received.map((request) => request.id))).toEqual(new Set(failed.map((entry) => entry.eventId)));
     const api = apiClient(second.baseUrl, world.token);
-    const log = await waitForDeliveries(api, subscription.subscriptionId, (items) => items.every((entry) => entry.status === 'delivered'));
+    const log = await waitForDeliveries(api, subscription.subscriptionId, (items) =>
+      items.every((entry) => entry.status === 'delivered'),
+    );
     expect(log.every((entry) => entry.attempts.map((attempt) => attempt.statusCode).join() === ',200')).toBe(true);
     // The dispatcher thread reports its counts once a second.
     let metrics = '';
-    for (let tries = 0; tries < 50 && !/gatehouse_webhook_deliveries_total\{result="delivered"\} 3/.test(metrics); tries += 1) {
+    for (
+      let tries = 0;
+      tries < 50 && !/gatehouse_webhook_deliveries_total\{result="delivered"\} 3/.test(metrics);
+      tries += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       metrics = await (await fetch(`${second.baseUrl}/metrics`)).text();
     }

@@ -28,7 +28,10 @@ async function within(ms: number, check: () => boolean): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(10)) if (check()) return true;
   return check();
 }
-const checkIn = async () => expect((await harness.world.api.post(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor())).status).toBe(201);
+const checkIn = async () =>
+  expect((await harness.world.api.post(`/v1/sites/${harness.world.siteId}/checkins/people`, visitor())).status).toBe(
+    201,
+  );
 
 describe('webhook dispatch yields to busy requests (WEBHOOK_YIELD_MS)', () => {
   it('holds a new event back while the process is busy until it is WEBHOOK_YIELD_MS old, then delivers it; at once when not busy', async () => {

@@ -28,7 +28,8 @@ export function consoleAndKioskHooks(onStarted: (started: ConsoleAndKiosk) => vo
     onStarted(started);
   }, 180_000);
   afterAll(async () => {
-    for (const line of started?.server.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    for (const line of started?.server.logs ?? [])
+      if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
     await started?.browser.close();
     await started?.web.close();
     await started?.server.close();

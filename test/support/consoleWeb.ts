@@ -30,7 +30,8 @@ export function consoleBrowserHooks(
     onStarted(started);
   }, 180_000);
   afterAll(async () => {
-    for (const line of started?.server.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    for (const line of started?.server.logs ?? [])
+      if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
     await started?.browser.close();
     await started?.server.close();
   });
@@ -59,10 +60,14 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
  */
 export function cookieApi(page: Page, baseUrl: string) {
   const headers = { Origin: baseUrl };
-  const json = async <T>(response: APIResponse) => ({ status: response.status(), body: (await response.json().catch(() => null)) as T });
+  const json = async <T>(response: APIResponse) => ({
+    status: response.status(),
+    body: (await response.json().catch(() => null)) as T,
+  });
   return {
     get: async <T = unknown>(urlPath: string) => json<T>(await page.request.get(`${baseUrl}${urlPath}`)),
-    post: async <T = unknown>(urlPath: string, data: unknown) => json<T>(await page.request.post(`${baseUrl}${urlPath}`, { data, headers })),
+    post: async <T = unknown>(urlPath: string, data: unknown) =>
+      json<T>(await page.request.post(`${baseUrl}${urlPath}`, { data, headers })),
   };
 }
 

@@ -20,7 +20,14 @@ export async function buildSite(server: Harness, accountId: number, name = uniqu
 
 export async function buildToken(
   server: Harness,
-  input: { accountId: number; siteIds?: number[]; allSites?: boolean; scopes?: Scope[]; channel?: Channel; expiresAt?: string },
+  input: {
+    accountId: number;
+    siteIds?: number[];
+    allSites?: boolean;
+    scopes?: Scope[];
+    channel?: Channel;
+    expiresAt?: string;
+  },
 ) {
   return createToken(server.database, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
 }
@@ -41,8 +48,17 @@ export async function buildWorld(server: Harness): Promise<World> {
   const token = await buildToken(server, {
     accountId: account.accountId,
     allSites: true,
-    scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-      'sites:configure', 'webhooks:manage', 'watchlist:manage'],
+    scopes: [
+      'checkins:read',
+      'checkins:write',
+      'checkins:approve',
+      'vehicles:read',
+      'vehicles:write',
+      'labels:write',
+      'sites:configure',
+      'webhooks:manage',
+      'watchlist:manage',
+    ],
   });
   return {
     accountId: account.accountId,
@@ -67,7 +83,13 @@ export async function kioskSite(server: Harness, name?: string): Promise<KioskTe
   const world = await buildWorld(server);
   const site = await buildSite(server, world.accountId, name);
   const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
-  return { siteId: site.siteId, otherSiteId: world.otherSiteId, kioskToken: token.token, kioskTokenId: token.tokenId, api: world.api };
+  return {
+    siteId: site.siteId,
+    otherSiteId: world.otherSiteId,
+    kioskToken: token.token,
+    kioskTokenId: token.tokenId,
+    api: world.api,
+  };
 }
 
 /** A valid person check-in body. */

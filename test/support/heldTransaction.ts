@@ -3,8 +3,8 @@ import type { Executor } from '../../server/src/db/query';
 /** A transaction a test holds open across awaits (to hold locks while the server works), then ends. */
 export interface HeldTransaction {
   db: Executor;
-  commit(): Promise<void>;
-  rollback(): Promise<void>;
+  commit: () => Promise<void>;
+  rollback: () => Promise<void>;
 }
 
 /** Begins a transaction on a connection of its own, outside the server's request path. */
@@ -21,5 +21,9 @@ export async function holdTransaction(db: Executor): Promise<HeldTransaction> {
       client.release();
     }
   };
-  return { db: { pool: db.pool, client, open: () => open }, commit: () => end('COMMIT'), rollback: () => end('ROLLBACK') };
+  return {
+    db: { pool: db.pool, client, open: () => open },
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK'),
+  };
 }

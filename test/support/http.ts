@@ -16,7 +16,11 @@ export interface RequestOptions {
 
 /** A small HTTP client for tests: real requests over loopback, JSON both ways. */
 export function apiClient(baseUrl: string, token?: string, defaultHeaders: Record<string, string> = {}) {
-  const request = async <T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
+  const request = async <T = unknown>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...defaultHeaders, ...options.headers };
     if (token && headers.Authorization === undefined) headers.Authorization = `Bearer ${token}`;
     if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
@@ -34,9 +38,12 @@ export function apiClient(baseUrl: string, token?: string, defaultHeaders: Recor
   return {
     request,
     get: <T = unknown>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
-    post: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
-    put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
-    patch: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+    post: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>('POST', path, { ...options, body }),
+    put: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>('PUT', path, { ...options, body }),
+    patch: <T = unknown>(path: string, body?: unknown, options?: RequestOptions) =>
+      request<T>('PATCH', path, { ...options, body }),
     delete: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
   };
 }

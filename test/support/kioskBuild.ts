@@ -11,7 +11,7 @@ const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.me
 export interface KioskWeb {
   /** Where the built renderer is served, ending in `/`. */
   url: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**
@@ -22,7 +22,12 @@ export interface KioskWeb {
 export async function serveKioskWeb(): Promise<KioskWeb> {
   const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-kiosk-web-'));
   await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
-  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
   const { port } = server.httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -32,4 +37,3 @@ export async function serveKioskWeb(): Promise<KioskWeb> {
     },
   };
 }
-

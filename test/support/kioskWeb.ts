@@ -34,12 +34,20 @@ export async function kioskContext(browser: Browser): Promise<BrowserContext> {
 }
 
 /** A fresh browser profile (empty IndexedDB) at tablet size, paired through the query string. */
-export async function openKioskPage(browser: Browser, web: KioskWeb, options: KioskPageOptions): Promise<{ context: BrowserContext; page: Page }> {
+export async function openKioskPage(
+  browser: Browser,
+  web: KioskWeb,
+  options: KioskPageOptions,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await kioskContext(browser);
   await options.beforeLoad?.(context);
   const page = await context.newPage();
   const query = new URLSearchParams({
-    ...options.query, server: options.serverUrl, token: options.token, site: String(options.siteId), mode: options.mode,
+    ...options.query,
+    server: options.serverUrl,
+    token: options.token,
+    site: String(options.siteId),
+    mode: options.mode,
   });
   if (options.pin !== undefined) query.set('pin', options.pin);
   await page.goto(`${web.url}?${query}`);
@@ -110,15 +118,22 @@ export async function personAction(
  * tests (handed to `onStarted`), closed after them, with any server error printed first (the tests' log
  * level is silent, so a server-side error behind a failed step would otherwise be invisible).
  */
-export function kioskBrowserHooks(onStarted: (started: { server: TestServer; browser: Browser; web: KioskWeb }) => void): void {
+export function kioskBrowserHooks(
+  onStarted: (started: { server: TestServer; browser: Browser; web: KioskWeb }) => void,
+): void {
   let started: { server: TestServer; browser: Browser; web: KioskWeb } | undefined;
   beforeAll(async () => {
-    const [server, browser, web] = await Promise.all([startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }), launchChromium(), serveKioskWeb()]);
+    const [server, browser, web] = await Promise.all([
+      startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }),
+      launchChromium(),
+      serveKioskWeb(),
+    ]);
     started = { server, browser, web };
     onStarted(started);
   });
   afterAll(async () => {
-    for (const line of started?.server.logs ?? []) if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
+    for (const line of started?.server.logs ?? [])
+      if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
     await started?.browser.close();
     await started?.web.close();
     await started?.server.close();
@@ -132,7 +147,13 @@ export async function openGatePage(
   beforeLoad?: KioskPageOptions['beforeLoad'],
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { server, browser, web } = started;
-  const opened = await openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode: 'gate', beforeLoad });
+  const opened = await openKioskPage(browser, web, {
+    serverUrl: server.baseUrl,
+    token: site.kioskToken,
+    siteId: site.siteId,
+    mode: 'gate',
+    beforeLoad,
+  });
   await expect.poll(() => plateFocused(opened.page)).toBe(true);
   return opened;
 }
@@ -150,11 +171,14 @@ export const resultTexts = (page: Page) => resultCards(page).allInnerTexts();
 /** The newest result card, the one shown largest. */
 export const newestResult = (page: Page) => resultCards(page).first();
 /** The plates in the gate's "On site now" list, sorted. */
-export const onSiteList = async (page: Page) => (await page.locator('.vehicle-list .vehicle-plate').allInnerTexts()).sort();
+export const onSiteList = async (page: Page) =>
+  (await page.locator('.vehicle-list .vehicle-plate').allInnerTexts()).sort();
 
 /** The plates of the site's vehicle visits on the server, with their status, sorted. */
 export const serverVehicleVisits = async (site: KioskTestSite) =>
-  (await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId] })).body.data
+  (
+    await site.api.post<{ data: VehicleCheckin[] }>('/v1/checkins/vehicles/search', { siteIds: [site.siteId] })
+  ).body.data
     .map((visit) => `${visit.licensePlate} ${visit.status}`)
     .sort();
 

@@ -13,16 +13,26 @@ export async function addKiosk(
   input: { accountId: number; siteId: number; mode?: KioskMode; name?: string },
 ): Promise<{ kioskId: number; tokenId: number; pairingCode: string }> {
   const principal: Principal = {
-    actor: { type: 'token', id: 0, name: 'test' }, accountId: input.accountId, scopes: new Set(), source: 'API', allSites: true,
-    tokenId: null, userId: null,
+    actor: { type: 'token', id: 0, name: 'test' },
+    accountId: input.accountId,
+    scopes: new Set(),
+    source: 'API',
+    allSites: true,
+    tokenId: null,
+    userId: null,
   };
   const request = { siteId: input.siteId, mode: input.mode ?? 'visitor', name: input.name ?? 'Test kiosk' };
-  const created = await inTransaction(server.database, (db) => createKiosk(db, { principal, request, now: new Date() }));
+  const created = await inTransaction(server.database, (db) =>
+    createKiosk(db, { principal, request, now: new Date() }),
+  );
   return { kioskId: created.kiosk.id, tokenId: created.kiosk.token_id, pairingCode: created.pairingCode };
 }
 
 /** A kiosk added and paired over HTTP, as a tablet pairs: its answer (with the token). */
-export async function pairedKiosk(server: Harness, input: { accountId: number; siteId: number; mode?: KioskMode; name?: string }): Promise<PairedKiosk> {
+export async function pairedKiosk(
+  server: Harness,
+  input: { accountId: number; siteId: number; mode?: KioskMode; name?: string },
+): Promise<PairedKiosk> {
   const { pairingCode } = await addKiosk(server, input);
   const answer = await apiClient(server.baseUrl).post<PairedKiosk>('/v1/kiosk/pair', { code: pairingCode });
   if (answer.status !== 200) throw new Error(`pairing failed: ${answer.status} ${answer.text}`);

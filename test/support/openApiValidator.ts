@@ -27,12 +27,17 @@ export interface Operation {
   tags: string[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }>;
+  responses: Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }
+  >;
 }
 
 /** Every `METHOD /path` of the document. */
 export const operationsOf = (document: OpenApiDocument) =>
-  Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 
 /** A parameter, with a `$ref` to components/parameters followed. */
 export function resolveParameter(document: OpenApiDocument, parameter: Parameter): Parameter {
@@ -47,7 +52,9 @@ export function resolveParameter(document: OpenApiDocument, parameter: Parameter
  */
 export function documentValidator(document: OpenApiDocument) {
   // `#/components/schemas/X` → `#/$defs/X`, so each schema compiles on its own with the named ones beside it.
-  const relinked = JSON.parse(JSON.stringify(document).replaceAll('#/components/schemas/', '#/$defs/')) as OpenApiDocument;
+  const relinked = JSON.parse(
+    JSON.stringify(document).replaceAll('#/components/schemas/', '#/$defs/'),
+  ) as OpenApiDocument;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const compile = (schema: unknown) => ajv.compile({ $defs: relinked.components.schemas, ...(schema as object) });
@@ -76,14 +83,17 @@ export function documentValidator(document: OpenApiDocument) {
     },
     /** True when the document refuses the query string `query` for `key`. */
     refusesQuery(key: string, query: Record<string, string>): boolean {
-      const parameters = (operation(key).parameters ?? []).map((parameter) => resolveParameter(relinked, parameter)).filter((parameter) => parameter.in === 'query');
+      const parameters = (operation(key).parameters ?? [])
+        .map((parameter) => resolveParameter(relinked, parameter))
+        .filter((parameter) => parameter.in === 'query');
       const properties = Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.schema]));
       const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
       const value = Object.fromEntries(
         Object.entries(query).map(([name, raw]) => {
           const type = parameters.find((parameter) => parameter.name === name)?.schema.type;
           if (type === 'array') return [name, raw.split(',')];
-          if ((type === 'integer' || type === 'number') && raw.trim() !== '' && !Number.isNaN(Number(raw))) return [name, Number(raw)];
+          if ((type === 'integer' || type === 'number') && raw.trim() !== '' && !Number.isNaN(Number(raw)))
+            return [name, Number(raw)];
           return [name, raw];
         }),
       );

@@ -5,7 +5,7 @@ export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
   /** Everything written to stdout and stderr so far. */
-  output(): string;
+  output: () => string;
   /** Resolves with the exit code (or signal name) when the process ends. */
   exited: Promise<number | string>;
 }
@@ -25,10 +25,13 @@ export async function spawnEntryPoint(
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   const deadline = Date.now() + readyTimeoutMs;
   while (!output.includes(readyText)) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${entry} exited while starting:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${entry} exited while starting:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${entry} did not start in ${readyTimeoutMs} ms:\n${output}`);

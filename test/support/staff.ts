@@ -19,7 +19,15 @@ export interface StaffMember {
 /** A staff user with a password already set (no invitation round trip). */
 export async function buildStaffUser(
   server: Harness,
-  input: { accountId: number; role: Role; siteIds?: number[]; allSites?: boolean; email?: string; password?: string; name?: string },
+  input: {
+    accountId: number;
+    role: Role;
+    siteIds?: number[];
+    allSites?: boolean;
+    email?: string;
+    password?: string;
+    name?: string;
+  },
 ): Promise<StaffMember> {
   const email = input.email ?? `staff${++counter}.${Date.now()}@example.com`;
   const password = input.password ?? STAFF_PASSWORD;
@@ -39,11 +47,20 @@ export async function buildStaffUser(
 
 /** The cookie of a Set-Cookie header (`gh_session=…`), or undefined. */
 export const sessionCookieOf = (headers: Headers): string | undefined =>
-  headers.getSetCookie().map((value) => value.split(';')[0] ?? '').find((pair) => pair.startsWith('gh_session='));
+  headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('gh_session='));
 
 /** Signs in and returns a client sending the session cookie, from the server's own origin as a browser would. */
-export async function signedInClient(server: Pick<TestServer, 'baseUrl'>, member: Pick<StaffMember, 'email' | 'password'>): Promise<ApiClient & { cookie: string }> {
-  const response = await apiClient(server.baseUrl).post('/v1/session', { email: member.email, password: member.password });
+export async function signedInClient(
+  server: Pick<TestServer, 'baseUrl'>,
+  member: Pick<StaffMember, 'email' | 'password'>,
+): Promise<ApiClient & { cookie: string }> {
+  const response = await apiClient(server.baseUrl).post('/v1/session', {
+    email: member.email,
+    password: member.password,
+  });
   const cookie = sessionCookieOf(response.headers);
   if (response.status !== 200 || !cookie) throw new Error(`sign-in failed: ${response.status} ${response.text}`);
   return { ...apiClient(server.baseUrl, undefined, { Cookie: cookie, Origin: server.baseUrl }), cookie };

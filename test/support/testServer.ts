@@ -19,7 +19,7 @@ export interface TestServer {
   env: Env;
   /** Log lines written during the test (errors included), to assert nothing unexpected was logged. */
   logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export const TEST_ADMIN_TOKEN = 'test-admin-Q7vK2mX9pL4wR8tZ3nB6yH1cF5jD0sGe';

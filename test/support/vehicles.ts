@@ -18,14 +18,19 @@ export const VEHICLES = '/v1/profiles/vehicles';
 export const VEHICLE_LABELS = '/v1/labels/vehicles';
 export const VEHICLE_SEARCH = '/v1/checkins/vehicles/search';
 export const visits = (siteId: number) => `/v1/sites/${siteId}/checkins/vehicles`;
-export const visit = (checkin: Pick<VehicleCheckin, 'siteId' | 'checkinId'>) => `${visits(checkin.siteId)}/${checkin.checkinId}`;
+export const visit = (checkin: Pick<VehicleCheckin, 'siteId' | 'checkinId'>) =>
+  `${visits(checkin.siteId)}/${checkin.checkinId}`;
 
 let counter = 0;
 /** A plate no other test of the run uses (valid: 1–16 of A–Z and 0–9 once normalized). */
 export const uniquePlate = (prefix = 'GH') => `${prefix}-${String(++counter).padStart(4, '0')}-${process.pid % 1000}`;
 export const uniqueName = (prefix: string) => `${prefix} ${++counter}`;
 
-export function expectProblem(response: { status: number; headers: Headers; body: Problem }, status: number, code: string): void {
+export function expectProblem(
+  response: { status: number; headers: Headers; body: Problem },
+  status: number,
+  code: string,
+): void {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
   expect(response.body.code).toBe(code);
@@ -40,7 +45,10 @@ export async function registerVehicle(api: ApiClient, body: Record<string, unkno
   return response.body;
 }
 
-export async function createVehicleLabel(api: ApiClient, body: { name?: string; color?: string; blocksEntry?: boolean } = {}): Promise<VehicleLabel> {
+export async function createVehicleLabel(
+  api: ApiClient,
+  body: { name?: string; color?: string; blocksEntry?: boolean } = {},
+): Promise<VehicleLabel> {
   const response = await api.post<VehicleLabel>(VEHICLE_LABELS, { name: uniqueName('Label'), ...body });
   expect(response.status).toBe(201);
   return response.body;
@@ -54,7 +62,12 @@ export async function arrive(api: ApiClient, siteId: number, body: Record<string
 }
 
 /** A client for the world's account with exactly these scopes. */
-export async function clientWith(server: TestServer, world: World, scopes: Scope[], siteIds?: number[]): Promise<ApiClient> {
+export async function clientWith(
+  server: TestServer,
+  world: World,
+  scopes: Scope[],
+  siteIds?: number[],
+): Promise<ApiClient> {
   const token = await buildToken(server, { accountId: world.accountId, scopes, siteIds });
   return apiClient(server.baseUrl, token.token);
 }

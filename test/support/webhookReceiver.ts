@@ -23,14 +23,18 @@ export interface ReceiverAnswer {
 
 export interface Receiver {
   /** The URL of a path on this receiver (`http://127.0.0.1:<port><path>`). */
-  url(path?: string): string;
+  url: (path?: string) => string;
   port: number;
   received: ReceivedWebhook[];
   /** How to answer the next requests (default 200). */
   answer: (request: ReceivedWebhook, index: number) => ReceiverAnswer;
   /** Resolves when `count` requests (matching `filter`) have arrived; rejects after `timeoutMs`. */
-  waitFor(count: number, filter?: (request: ReceivedWebhook) => boolean, timeoutMs?: number): Promise<ReceivedWebhook[]>;
-  close(): Promise<void>;
+  waitFor: (
+    count: number,
+    filter?: (request: ReceivedWebhook) => boolean,
+    timeoutMs?: number,
+  ) => Promise<ReceivedWebhook[]>;
+  close: () => Promise<void>;
 }
 
 /** A real HTTP receiver on 127.0.0.1 (on `port`, or a free one) that records every webhook and answers as told. */
@@ -75,7 +79,9 @@ export async function startReceiver(port = 0): Promise<Receiver> {
         const matching = received.filter(filter);
         if (matching.length >= count) return matching;
         if (Date.now() > deadline) {
-          throw new Error(`expected ${count} webhooks, got ${matching.length}: ${matching.map((item) => item.payload.type).join(', ')}`);
+          throw new Error(
+            `expected ${count} webhooks, got ${matching.length}: ${matching.map((item) => item.payload.type).join(', ')}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 10));
       }

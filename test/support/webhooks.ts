@@ -1,7 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import type { CreatedWebhookSubscription, WebhookDelivery } from '../../shared/src/schemas/webhooks';
-import { type WebhookDispatcher, type WebhookDispatcherOptions, startWebhookDispatcher } from '../../server/src/jobs/webhookDispatcher';
+import {
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+  startWebhookDispatcher,
+} from '../../server/src/jobs/webhookDispatcher';
 import type { ApiClient } from './http';
 import { spawnEntryPoint } from './serverProcess';
 import type { TestServer } from './testServer';
@@ -59,11 +63,16 @@ export async function waitForDeliveries(
 
 export interface WorkerProcess {
   child: ChildProcess;
-  output(): string;
+  output: () => string;
   exited: Promise<number | string>;
 }
 
 /** Runs `server/src/worker.ts` (what `npm run worker` runs) as its own process; resolves once it polls. */
 export async function spawnWorker(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<WorkerProcess> {
-  return spawnEntryPoint('server/src/worker.ts', { LOG_LEVEL: 'info', ...env }, 'Gatehouse webhook worker running', readyTimeoutMs);
+  return spawnEntryPoint(
+    'server/src/worker.ts',
+    { LOG_LEVEL: 'info', ...env },
+    'Gatehouse webhook worker running',
+    readyTimeoutMs,
+  );
 }

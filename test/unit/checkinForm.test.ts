@@ -29,15 +29,27 @@ describe('a check-in against its site configuration', () => {
     });
     expect(errors.map((error) => error.path).sort()).toEqual(
       [
-        'person.firstName', 'person.lastName', 'person.email', 'person.phone', 'hostName', 'customFields.badge',
-        'customFields.visitType', 'customFields.nda', 'customFields.shoeSize', 'customFields.company',
+        'person.firstName',
+        'person.lastName',
+        'person.email',
+        'person.phone',
+        'hostName',
+        'customFields.badge',
+        'customFields.visitType',
+        'customFields.nda',
+        'customFields.shoeSize',
+        'customFields.company',
       ].sort(),
     );
     expect(errors.find((error) => error.path === 'customFields.nda')?.message).toBe('NDA must be accepted');
   });
 
   it('lets optional fields be left out, but a checkbox must be a boolean when sent', () => {
-    const minimal = { person: { firstName: 'A', lastName: 'B' }, hostName: 'H', customFields: { badge: '1', nda: true } };
+    const minimal = {
+      person: { firstName: 'A', lastName: 'B' },
+      hostName: 'H',
+      customFields: { badge: '1', nda: true },
+    };
     expect(validateCheckinForm(fields, minimal)).toEqual([]);
     const wrong = { ...minimal, customFields: { badge: '1', nda: 'yes' } };
     expect(validateCheckinForm(fields, wrong).map((error) => error.path)).toEqual(['customFields.nda']);

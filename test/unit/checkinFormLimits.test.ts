@@ -13,9 +13,18 @@ const fields: ConfigField[] = [
 
 describe('how long a check-in value may be', () => {
   it('has the limits of the create request, for every standard field and for custom ones', () => {
-    const limits = ['firstName', 'lastName', 'email', 'phone', 'company', 'hostName', 'purpose', 'badge'].map((name) => [name, fieldMaxLength(name)]);
+    const limits = ['firstName', 'lastName', 'email', 'phone', 'company', 'hostName', 'purpose', 'badge'].map(
+      (name) => [name, fieldMaxLength(name)],
+    );
     expect(Object.fromEntries(limits)).toEqual({
-      firstName: 100, lastName: 100, email: 254, phone: 40, company: 200, hostName: 200, purpose: 500, badge: 1000,
+      firstName: 100,
+      lastName: 100,
+      email: 254,
+      phone: 40,
+      company: 200,
+      hostName: 200,
+      purpose: 500,
+      badge: 1000,
     });
   });
 
@@ -35,7 +44,9 @@ describe('how long a check-in value may be', () => {
   });
 
   it('takes a value at its limit, and does not count the spaces around it', () => {
-    const errors = validateCheckinForm(fields, { person: { firstName: ` ${'A'.repeat(100)} `, lastName: 'L'.repeat(100) } });
+    const errors = validateCheckinForm(fields, {
+      person: { firstName: ` ${'A'.repeat(100)} `, lastName: 'L'.repeat(100) },
+    });
     expect(errors).toEqual([]);
   });
 });

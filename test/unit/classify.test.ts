@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, toProblem } from '../../server/src/errors/classify';
 
 const wrapped = (message: string, code?: string) =>
-  new DatabaseError(Object.assign(new Error(message), code ? { code } : {}) as ConstructorParameters<typeof DatabaseError>[0]);
+  new DatabaseError(
+    Object.assign(new Error(message), code ? { code } : {}) as ConstructorParameters<typeof DatabaseError>[0],
+  );
 
 describe('which database errors mean "unavailable, retry"', () => {
   it('maps lost connections, shutdowns and client-side timeouts to 503 UNAVAILABLE', () => {

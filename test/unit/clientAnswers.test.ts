@@ -8,20 +8,43 @@ import { personStatuses } from '../../shared/src/domain';
 
 const at = '2026-11-21T09:00:00.000Z';
 const person = {
-  checkinId: 42, siteId: 1, status: 'OUT',
+  checkinId: 42,
+  siteId: 1,
+  status: 'OUT',
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
-  hostName: 'Grace', purpose: 'Meeting', customFields: { badgeNumber: '17', nda: true }, labelIds: [3],
-  entry: { source: 'KIOSK', at }, exit: { source: 'API', at }, denyReason: null,
-  breaks: [{ breakId: 7, startedAt: at, endedAt: at }], decidedBy: { type: 'user', id: 2, name: 'Rita' }, decidedAt: at,
-  createdAt: at, updatedAt: at,
+  hostName: 'Grace',
+  purpose: 'Meeting',
+  customFields: { badgeNumber: '17', nda: true },
+  labelIds: [3],
+  entry: { source: 'KIOSK', at },
+  exit: { source: 'API', at },
+  denyReason: null,
+  breaks: [{ breakId: 7, startedAt: at, endedAt: at }],
+  decidedBy: { type: 'user', id: 2, name: 'Rita' },
+  decidedAt: at,
+  createdAt: at,
+  updatedAt: at,
 };
 const vehicle = {
-  checkinId: 9, siteId: 1, vehicleId: 4, licensePlate: 'AB-123', status: 'IN', driverName: null, notes: null,
-  entry: { source: 'KIOSK', at }, exit: null, denyReason: null, stopReason: null, decidedBy: null, decidedAt: null, createdAt: at,
+  checkinId: 9,
+  siteId: 1,
+  vehicleId: 4,
+  licensePlate: 'AB-123',
+  status: 'IN',
+  driverName: null,
+  notes: null,
+  entry: { source: 'KIOSK', at },
+  exit: null,
+  denyReason: null,
+  stopReason: null,
+  decidedBy: null,
+  decidedAt: null,
+  createdAt: at,
   updatedAt: at,
 };
 const config = {
-  siteId: 1, requiresApproval: true,
+  siteId: 1,
+  requiresApproval: true,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },
     { name: 'visitType', label: 'Visit type', type: 'select', required: false, options: ['Meeting', 'Delivery'] },
@@ -67,16 +90,30 @@ const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unk
 ];
 
 describe('the typed client reading answers of a newer server', () => {
-  it.each(calls)('%s: fields it does not know, at any depth, are dropped and the answer is used', async (_name, answer, call) => {
-    expect(valueOf(await call(clientAnswering(200, grown(answer))))).toEqual(answer);
-  });
+  it.each(calls)(
+    '%s: fields it does not know, at any depth, are dropped and the answer is used',
+    async (_name, answer, call) => {
+      expect(valueOf(await call(clientAnswering(200, grown(answer))))).toEqual(answer);
+    },
+  );
 
   it('reads a refusal with fields it does not know as the refusal it is', async () => {
     const problem = {
-      type: 'urn:problem:checkin-closed', title: 'Check-in closed', status: 409, detail: 'Check-in 42 is closed.',
-      code: 'CHECKIN_CLOSED', instance: '/v1/sites/1/checkins/people/42', requestId: 'r1', current: person,
+      type: 'urn:problem:checkin-closed',
+      title: 'Check-in closed',
+      status: 409,
+      detail: 'Check-in 42 is closed.',
+      code: 'CHECKIN_CLOSED',
+      instance: '/v1/sites/1/checkins/people/42',
+      requestId: 'r1',
+      current: person,
     };
-    const outcome = await clientAnswering(409, grown(problem), 'application/problem+json').checkoutPerson(1, 42, {}, 'k6');
+    const outcome = await clientAnswering(409, grown(problem), 'application/problem+json').checkoutPerson(
+      1,
+      42,
+      {},
+      'k6',
+    );
     expect(outcome).toMatchObject({ kind: 'refused', status: 409, problem: { code: 'CHECKIN_CLOSED' } });
   });
 
@@ -86,7 +123,12 @@ describe('the typed client reading answers of a newer server', () => {
     expect([checkin.status, checkin.entry.source, checkin.exit?.source]).toEqual(['ESCORTED', 'BADGE', 'TURNSTILE']);
     expect(isKnown(personStatuses, checkin.status)).toBe(false);
 
-    const visits = valueOf(await clientAnswering(200, { data: [{ ...vehicle, status: 'INSPECTION' }, vehicle], nextCursor: null }).listVehicles(1, {}));
+    const visits = valueOf(
+      await clientAnswering(200, {
+        data: [{ ...vehicle, status: 'INSPECTION' }, vehicle],
+        nextCursor: null,
+      }).listVehicles(1, {}),
+    );
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
@@ -96,7 +138,10 @@ describe('the typed client reading answers of a newer server', () => {
   });
 
   it('keeps a configured field of a type newer than it, with that type', async () => {
-    const newer = { ...config, fields: [...config.fields, { name: 'idPhoto', label: 'ID photo', type: 'photo', required: false }] };
+    const newer = {
+      ...config,
+      fields: [...config.fields, { name: 'idPhoto', label: 'ID photo', type: 'photo', required: false }],
+    };
     const read = valueOf(await clientAnswering(200, newer).getCheckinConfig(1));
     expect(read.fields.map((field) => field.type)).toEqual(['text', 'select', 'photo']);
   });
@@ -107,6 +152,9 @@ describe('the typed client reading answers of a newer server', () => {
     ['no checkinId', { ...person, checkinId: undefined }],
     ['a time that is not RFC 3339', { ...person, updatedAt: 'yesterday' }],
   ])('still finds an answer with %s malformed', async (_what, answer) => {
-    expect(await clientAnswering(200, answer).checkoutPerson(1, 42, {}, 'k8')).toMatchObject({ kind: 'malformed', status: 200 });
+    expect(await clientAnswering(200, answer).checkoutPerson(1, 42, {}, 'k8')).toMatchObject({
+      kind: 'malformed',
+      status: 200,
+    });
   });
 });

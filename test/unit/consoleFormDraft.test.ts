@@ -8,9 +8,21 @@ describe('the form editor draft', () => {
   it('sends what was loaded unchanged, and a select with its options one per line', () => {
     const draft = start();
     expect(checkDraft(draft)).toEqual({ ok: true, body: defaultCheckinConfig });
-    const select = { ...newField('visitType'), label: 'Visit type', type: 'select', required: true, optionsText: ' Meeting \n\nDelivery\n' };
+    const select = {
+      ...newField('visitType'),
+      label: 'Visit type',
+      type: 'select',
+      required: true,
+      optionsText: ' Meeting \n\nDelivery\n',
+    };
     const checked = checkDraft({ ...draft, fields: [...draft.fields, select] });
-    expect(checked.ok && checked.body.fields.at(-1)).toEqual({ name: 'visitType', label: 'Visit type', type: 'select', required: true, options: ['Meeting', 'Delivery'] });
+    expect(checked.ok && checked.body.fields.at(-1)).toEqual({
+      name: 'visitType',
+      label: 'Visit type',
+      type: 'select',
+      required: true,
+      options: ['Meeting', 'Delivery'],
+    });
   });
 
   it('refuses in words, by field: a blank label, a select without options, a standard field as a checkbox', () => {
@@ -18,7 +30,10 @@ describe('the form editor draft', () => {
     const [first, last, email, company] = draft.fields;
     if (!first || !last || !email || !company) throw new Error('default form changed');
     const select = { ...newField('visitType'), type: 'select' };
-    const checked = checkDraft({ ...draft, fields: [first, last, { ...email, label: ' ' }, { ...company, type: 'checkbox' }, select] });
+    const checked = checkDraft({
+      ...draft,
+      fields: [first, last, { ...email, label: ' ' }, { ...company, type: 'checkbox' }, select],
+    });
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(checked.errors.byField[email.key]).toBe('Give this field a label.');
@@ -37,7 +52,12 @@ describe('the form editor draft', () => {
     const draft = start();
     expect(moved(draft, 0, -1)).toBe(draft);
     expect(moved(draft, 3, 1)).toBe(draft);
-    expect(moved(draft, 2, -1).fields.map((field) => field.name)).toEqual(['firstName', 'email', 'lastName', 'company']);
+    expect(moved(draft, 2, -1).fields.map((field) => field.name)).toEqual([
+      'firstName',
+      'email',
+      'lastName',
+      'company',
+    ]);
     expect(refuseName(draft, 'email')).toBe('The form already has a field named email.');
     expect(refuseName(draft, '2fa')).toMatch(/^Use letters, digits and _/);
     expect(refuseName(draft, 'badgeNumber')).toBeNull();

@@ -23,24 +23,42 @@ describe('the gate input once an action ends', () => {
 describe('refusals in words', () => {
   it("keeps a local command's own message where it names the cause", () => {
     expect(plainReason('NOT_FOUND', 'This visit is not on this kiosk.')).toBe('This visit is not on this kiosk.');
-    expect(plainReason('VEHICLE_ALREADY_ON_SITE', 'AB 1 is already on site (STOP).')).toBe('AB 1 is already on site (STOP).');
-    expect(plainReason('NOT_SAVED', 'This device could not save it; nothing was recorded. Please try again.')).toContain('could not save');
+    expect(plainReason('VEHICLE_ALREADY_ON_SITE', 'AB 1 is already on site (STOP).')).toBe(
+      'AB 1 is already on site (STOP).',
+    );
+    expect(
+      plainReason('NOT_SAVED', 'This device could not save it; nothing was recorded. Please try again.'),
+    ).toContain('could not save');
   });
 
   it('says a form refusal and a state conflict in plain words, whoever refused', () => {
-    expect(plainReason('VALIDATION_FAILED', 'The check-in does not meet the site configuration.')).toBe('Some details were not accepted.');
-    expect(plainReason('CHECKIN_CLOSED', 'This check-in is already checked out.')).toBe('This visit is already checked out.');
+    expect(plainReason('VALIDATION_FAILED', 'The check-in does not meet the site configuration.')).toBe(
+      'Some details were not accepted.',
+    );
+    expect(plainReason('CHECKIN_CLOSED', 'This check-in is already checked out.')).toBe(
+      'This visit is already checked out.',
+    );
   });
 
   it('explains a plate the gate refused by the plate rule it broke', () => {
     const problem = plateProblem('AB 12$') ?? '';
-    expect(gateReason({ code: 'VALIDATION_FAILED', message: problem, errors: [{ path: 'licensePlate', message: problem }] })).toBe(`${problem}.`);
-    expect(gateReason({ code: 'NOT_FOUND', message: 'QQ 1 has no open visit on this site.' })).toBe('QQ 1 has no open visit on this site.');
+    expect(
+      gateReason({ code: 'VALIDATION_FAILED', message: problem, errors: [{ path: 'licensePlate', message: problem }] }),
+    ).toBe(`${problem}.`);
+    expect(gateReason({ code: 'NOT_FOUND', message: 'QQ 1 has no open visit on this site.' })).toBe(
+      'QQ 1 has no open visit on this site.',
+    );
   });
 
   it("keeps the server's refusals in the words Needs attention always used", () => {
-    expect(describeRefusal({ status: 404, code: 'NOT_FOUND', message: 'Not found' }).reason).toContain('The server does not know this site or visit.');
-    expect(describeRefusal({ status: 422, code: 'VALIDATION_FAILED', message: 'Invalid' }).reason).toBe('Some details were not accepted.');
-    expect(describeRefusal({ status: 409, code: 'VEHICLE_ALREADY_ON_SITE', message: 'x' }).reason).toBe('This vehicle is already on site.');
+    expect(describeRefusal({ status: 404, code: 'NOT_FOUND', message: 'Not found' }).reason).toContain(
+      'The server does not know this site or visit.',
+    );
+    expect(describeRefusal({ status: 422, code: 'VALIDATION_FAILED', message: 'Invalid' }).reason).toBe(
+      'Some details were not accepted.',
+    );
+    expect(describeRefusal({ status: 409, code: 'VEHICLE_ALREADY_ON_SITE', message: 'x' }).reason).toBe(
+      'This vehicle is already on site.',
+    );
   });
 });

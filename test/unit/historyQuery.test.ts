@@ -10,13 +10,24 @@ const form: HistoryForm = { kind: 'people', siteId: 1, from: '2026-10-25', to: '
 describe('historyQuery', () => {
   it('reads the days in the site’s zone: a 25-hour day at the end of summer time', () => {
     const query = historyQuery([berlin, york], form);
-    expect(query).toMatchObject({ siteIds: [1], start: '2026-10-24T22:00:00.000Z', end: '2026-10-25T23:00:00.000Z', timeZone: 'Europe/Berlin' });
+    expect(query).toMatchObject({
+      siteIds: [1],
+      start: '2026-10-24T22:00:00.000Z',
+      end: '2026-10-25T23:00:00.000Z',
+      timeZone: 'Europe/Berlin',
+    });
   });
 
   it('sends the search and the export the same range and text', () => {
     const query = historyQuery([berlin], { ...form, text: '  lov ' });
     if ('problem' in query) throw new Error(query.problem);
-    expect(searchBody(query, null)).toEqual({ siteIds: [1], overlapsFrom: query.start, overlapsTo: query.end, q: 'lov', limit: 50 });
+    expect(searchBody(query, null)).toEqual({
+      siteIds: [1],
+      overlapsFrom: query.start,
+      overlapsTo: query.end,
+      q: 'lov',
+      limit: 50,
+    });
     const href = new URL(exportHref(query), 'http://console.test');
     expect(href.pathname).toBe('/v1/checkins/people/export');
     expect(Object.fromEntries(href.searchParams)).toEqual({ siteIds: '1', from: query.start, to: query.end, q: 'lov' });
@@ -28,12 +39,19 @@ describe('historyQuery', () => {
   });
 
   it('says what is wrong in plain words', () => {
-    const problem = (change: Partial<HistoryForm>, sites = [berlin, york]) => historyQuery(sites, { ...form, ...change });
+    const problem = (change: Partial<HistoryForm>, sites = [berlin, york]) =>
+      historyQuery(sites, { ...form, ...change });
     expect(problem({ to: '2026-10-24' })).toEqual({ problem: 'The To date is before the From date.' });
     expect(problem({ from: '' })).toEqual({ problem: 'Enter a From date.' });
-    expect(problem({ siteId: null })).toEqual({ problem: 'Your sites are in different time zones. Choose one site to see its days.' });
-    expect(problem({ kind: 'vehicles', text: '--' })).toEqual({ problem: 'A license plate needs at least one letter or digit.' });
+    expect(problem({ siteId: null })).toEqual({
+      problem: 'Your sites are in different time zones. Choose one site to see its days.',
+    });
+    expect(problem({ kind: 'vehicles', text: '--' })).toEqual({
+      problem: 'A license plate needs at least one letter or digit.',
+    });
     // All sites in one zone: no site needs choosing, and no siteIds are sent.
-    expect(problem({ siteId: null }, [berlin, { ...york, timezone: 'Europe/Berlin' }])).toMatchObject({ siteIds: undefined });
+    expect(problem({ siteId: null }, [berlin, { ...york, timezone: 'Europe/Berlin' }])).toMatchObject({
+      siteIds: undefined,
+    });
   });
 });

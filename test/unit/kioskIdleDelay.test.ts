@@ -10,7 +10,16 @@ describe('the idle delay from the address', () => {
   });
 
   it('is not taken when missing, shorter than a second, longer than the minute, or not a number', () => {
-    for (const search of ['', '?idle=', '?idle=999', '?idle=0', '?idle=60001', '?idle=1e4', '?idle=-2000', '?idle=abc']) {
+    for (const search of [
+      '',
+      '?idle=',
+      '?idle=999',
+      '?idle=0',
+      '?idle=60001',
+      '?idle=1e4',
+      '?idle=-2000',
+      '?idle=abc',
+    ]) {
       expect(idleDelayFromQuery(search), search).toBeUndefined();
     }
   });

@@ -80,7 +80,9 @@ const electron = vi.hoisted(() => {
     ipcMain: { handle: (channel: string, handler: Handler) => ipcHandlers.set(channel, handler) },
     protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     Menu: { setApplicationMenu: vi.fn() },
-    session: { defaultSession: { ...emitter(), setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() } },
+    session: {
+      defaultSession: { ...emitter(), setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+    },
     powerSaveBlocker: { start: vi.fn(() => 1) },
     net: { fetch: vi.fn() },
   };
@@ -98,7 +100,8 @@ vi.mock('electron', () => ({
 }));
 
 const { startKioskApp } = await import('../../kiosk/main/app');
-const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } = await import('../../kiosk/main/window');
+const { kioskWindowOptions, lockNavigation, recoverUnresponsive, reloadFailedLoads, reloadOnCrash } =
+  await import('../../kiosk/main/window');
 const { loadSettings } = await import('../../kiosk/main/settings');
 const { consoleAndFileLog } = await import('../../kiosk/main/logFile');
 const { rendererFile } = await import('../../kiosk/main/protocol');
@@ -124,11 +127,22 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(path.dirname(userData), { recursive: true, force: true }));
 
 /** Stands in for the process's uncaughtException event. */
-const processEvents = { handlers: [] as Array<(error: Error) => void>, on(_event: string, handler: (error: Error) => void) { this.handlers.push(handler); return this; } };
+const processEvents = {
+  handlers: [] as Array<(error: Error) => void>,
+  on(_event: string, handler: (error: Error) => void) {
+    this.handlers.push(handler);
+    return this;
+  },
+};
 let uptimeMs = 3_600_000;
 const start = (env: NodeJS.ProcessEnv = {}) =>
   startKioskApp({
-    rendererDir: '/opt/kiosk/renderer', preloadPath: '/opt/kiosk/preload.cjs', env, log: () => {}, events: processEvents as never, uptimeMs: () => uptimeMs,
+    rendererDir: '/opt/kiosk/renderer',
+    preloadPath: '/opt/kiosk/preload.cjs',
+    env,
+    log: () => {},
+    events: processEvents as never,
+    uptimeMs: () => uptimeMs,
   });
 
 async function startedWindow(env: NodeJS.ProcessEnv = {}) {
@@ -151,19 +165,23 @@ interface Keys {
 function press(window: InstanceType<typeof electron.FakeWindow>, keys: Keys): boolean {
   const preventDefault = vi.fn();
   const letter = /^[a-z]$/i.test(keys.key) ? `Key${keys.key.toUpperCase()}` : keys.key;
-  window.webContents.emit('before-input-event', { preventDefault }, {
-    type: 'keyDown',
-    code: keys.code ?? letter,
-    isAutoRepeat: false,
-    isComposing: false,
-    control: false,
-    shift: false,
-    alt: false,
-    meta: false,
-    location: 0,
-    modifiers: [],
-    ...keys,
-  });
+  window.webContents.emit(
+    'before-input-event',
+    { preventDefault },
+    {
+      type: 'keyDown',
+      code: keys.code ?? letter,
+      isAutoRepeat: false,
+      isComposing: false,
+      control: false,
+      shift: false,
+      alt: false,
+      meta: false,
+      location: 0,
+      modifiers: [],
+      ...keys,
+    },
+  );
   return preventDefault.mock.calls.length > 0;
 }
 
@@ -234,7 +252,7 @@ describe('kiosk main process: no way out from the keyboard', () => {
     expect(window.webContents.toggleDevTools).not.toHaveBeenCalled();
   });
 
-  it('keeps typing, a scanner\'s Enter, Tab, Escape and editing shortcuts working', async () => {
+  it("keeps typing, a scanner's Enter, Tab, Escape and editing shortcuts working", async () => {
     const window = await startedWindow();
     const allowed: Keys[] = [
       { key: 'A' },
@@ -307,9 +325,13 @@ describe('kiosk main process: single instance', () => {
     electron.app.quit.mockClear();
     electron.windows.length = 0;
     electron.app.requestSingleInstanceLock.mockReturnValue(false);
-    expect(startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} })).toBeUndefined();
+    expect(
+      startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} }),
+    ).toBeUndefined();
     electron.app.requestSingleInstanceLock.mockReturnValue(true);
-    expect(startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} })).toBeUndefined();
+    expect(
+      startKioskApp({ rendererDir: '/r', preloadPath: '/p.cjs', env: {}, argv: ['kiosk', '--quit'], log: () => {} }),
+    ).toBeUndefined();
     expect(electron.app.quit).toHaveBeenCalledTimes(2);
     expect(electron.windows).toHaveLength(0);
   });
@@ -381,7 +403,12 @@ describe('kiosk main process: crash recovery', () => {
     let now = 0;
     const timers: Array<{ ms: number; callback: () => void }> = [];
     let quitting = true;
-    reloadOnCrash(window.webContents as never, { now: () => now, setTimeout: (callback, ms) => timers.push({ ms, callback }) }, () => {}, () => quitting);
+    reloadOnCrash(
+      window.webContents as never,
+      { now: () => now, setTimeout: (callback, ms) => timers.push({ ms, callback }) },
+      () => {},
+      () => quitting,
+    );
     // The app quitting ends its renderer: nothing to reload.
     window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
     expect(timers).toHaveLength(0);
@@ -402,10 +429,13 @@ describe('kiosk main process: crash recovery', () => {
     expect(timers).toHaveLength(6);
   });
 
-  it('loads the page again 5 s after a load of it failed; an aborted load or a frame\'s is no failure', () => {
+  it("loads the page again 5 s after a load of it failed; an aborted load or a frame's is no failure", () => {
     const window = new electron.FakeWindow({});
     const timers: Array<{ ms: number; callback: () => void }> = [];
-    reloadFailedLoads(window.webContents as never, 'app://kiosk/index.html', { now: () => 0, setTimeout: (callback, ms) => timers.push({ ms, callback }) });
+    reloadFailedLoads(window.webContents as never, 'app://kiosk/index.html', {
+      now: () => 0,
+      setTimeout: (callback, ms) => timers.push({ ms, callback }),
+    });
     window.webContents.emit('did-fail-load', {}, -3, 'ERR_ABORTED', 'app://kiosk/index.html', true);
     window.webContents.emit('did-fail-load', {}, -105, 'ERR_NAME_NOT_RESOLVED', 'https://elsewhere.example/', false);
     expect(timers).toHaveLength(0);
@@ -452,7 +482,7 @@ describe('kiosk main process: its log file', () => {
 });
 
 describe('kiosk main process: an error nothing caught', () => {
-  it('restarts the app instead of leaving Electron\'s error dialog over the kiosk; within a minute of its start it only exits (no loop)', async () => {
+  it("restarts the app instead of leaving Electron's error dialog over the kiosk; within a minute of its start it only exits (no loop)", async () => {
     processEvents.handlers.length = 0;
     electron.app.relaunch.mockClear();
     electron.app.exit.mockClear();
@@ -507,11 +537,12 @@ describe('kiosk main process: a page that stops answering', () => {
     expect(window.webContents.reload).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the display awake and the page\'s timers at full speed; no permission, no download', async () => {
+  it("keeps the display awake and the page's timers at full speed; no permission, no download", async () => {
     await start();
     expect(electron.powerSaveBlocker.start).toHaveBeenCalledWith('prevent-display-sleep');
     expect(kioskWindowOptions('/preload.cjs').webPreferences?.backgroundThrottling).toBe(false);
-    const check = electron.session.defaultSession.setPermissionCheckHandler.mock.calls.at(-1)?.[0] as (() => boolean) | undefined;
+    const check = electron.session.defaultSession.setPermissionCheckHandler.mock.calls.at(-1)?.[0] as
+      (() => boolean) | undefined;
     expect(check?.()).toBe(false);
     const preventDefault = vi.fn();
     electron.session.defaultSession.emit('will-download', { preventDefault });
@@ -532,7 +563,12 @@ describe('kiosk main process: settings', () => {
 
   it('lets each KIOSK_* variable override its value; empty variables count as unset', () => {
     writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' });
-    const env = { KIOSK_SERVER_URL: 'http://10.0.0.5:3000', KIOSK_SITE_ID: '7', KIOSK_MODE: 'visitor', KIOSK_TOKEN: '' };
+    const env = {
+      KIOSK_SERVER_URL: 'http://10.0.0.5:3000',
+      KIOSK_SITE_ID: '7',
+      KIOSK_MODE: 'visitor',
+      KIOSK_TOKEN: '',
+    };
     expect(loadSettings({ userDataDir: userData, env }).settings).toEqual({
       serverUrl: 'http://10.0.0.5:3000',
       token: 'ck_abc',
@@ -542,8 +578,18 @@ describe('kiosk main process: settings', () => {
   });
 
   it('works from the variables alone, and with nothing at all', () => {
-    const env = { KIOSK_SERVER_URL: 'http://127.0.0.1:3000', KIOSK_TOKEN: 'ck_env', KIOSK_SITE_ID: '1', KIOSK_MODE: 'gate' };
-    expect(loadSettings({ userDataDir: userData, env }).settings).toEqual({ serverUrl: 'http://127.0.0.1:3000', token: 'ck_env', siteId: 1, mode: 'gate' });
+    const env = {
+      KIOSK_SERVER_URL: 'http://127.0.0.1:3000',
+      KIOSK_TOKEN: 'ck_env',
+      KIOSK_SITE_ID: '1',
+      KIOSK_MODE: 'gate',
+    };
+    expect(loadSettings({ userDataDir: userData, env }).settings).toEqual({
+      serverUrl: 'http://127.0.0.1:3000',
+      token: 'ck_env',
+      siteId: 1,
+      mode: 'gate',
+    });
     expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({ settings: {}, problems: [] });
   });
 
@@ -556,8 +602,13 @@ describe('kiosk main process: settings', () => {
 
   it('takes a Settings PIN of 4 to 12 digits from kiosk.json or KIOSK_SETTINGS_PIN, and says when one is refused', () => {
     writeJson({ token: 'ck_abc', settingsPin: '0246' });
-    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({ settings: { token: 'ck_abc', settingsPin: '0246' }, problems: [] });
-    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings.settingsPin).toBe('13579');
+    expect(loadSettings({ userDataDir: userData, env: {} })).toEqual({
+      settings: { token: 'ck_abc', settingsPin: '0246' },
+      problems: [],
+    });
+    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings.settingsPin).toBe(
+      '13579',
+    );
     // A number would lose its leading zeros, letters are not on a PIN pad: refused, by name.
     writeJson({ token: 'ck_abc', settingsPin: 1234 });
     const numeric = loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '12ab' } });
@@ -581,7 +632,9 @@ describe('kiosk main process: settings', () => {
     expect(loaded.problems).toEqual([expect.stringContaining('not valid JSON')]);
     expect(loaded.problems.join('\n')).not.toContain('ck_secret');
     // A valid PIN from the variable is the PIN then.
-    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings).toEqual({ settingsPin: '13579' });
+    expect(loadSettings({ userDataDir: userData, env: { KIOSK_SETTINGS_PIN: '13579' } }).settings).toEqual({
+      settingsPin: '13579',
+    });
   });
 
   it('keeps Settings shut when kiosk.json is there but cannot be read, or is not a JSON object', () => {
@@ -614,11 +667,16 @@ describe('kiosk main process: settings', () => {
     });
   });
 
-  it('falls back to the file\'s value when a KIOSK_* variable is invalid, and says so', () => {
+  it("falls back to the file's value when a KIOSK_* variable is invalid, and says so", () => {
     writeJson({ serverUrl: 'https://gatehouse.example', token: 'ck_abc', siteId: 4, mode: 'gate' });
     const env = { KIOSK_MODE: 'Gate', KIOSK_SITE_ID: 'four', KIOSK_TOKEN: 'ck_env' };
     const loaded = loadSettings({ userDataDir: userData, env });
-    expect(loaded.settings).toEqual({ serverUrl: 'https://gatehouse.example', token: 'ck_env', siteId: 4, mode: 'gate' });
+    expect(loaded.settings).toEqual({
+      serverUrl: 'https://gatehouse.example',
+      token: 'ck_env',
+      siteId: 4,
+      mode: 'gate',
+    });
     expect(loaded.problems).toEqual([
       expect.stringMatching(/siteId.*KIOSK_SITE_ID.*kiosk\.json/),
       expect.stringMatching(/mode.*KIOSK_MODE.*kiosk\.json/),
@@ -647,7 +705,11 @@ describe('kiosk main process: settings', () => {
 
 describe('npm run kiosk: finding the Electron binary', () => {
   it('is missing when the package throws (no download happened) or names a file that is not there', () => {
-    expect(electronBinary(() => { throw new Error('Electron failed to install correctly'); })).toBeUndefined();
+    expect(
+      electronBinary(() => {
+        throw new Error('Electron failed to install correctly');
+      }),
+    ).toBeUndefined();
     expect(electronBinary(() => path.join(userData, 'electron'))).toBeUndefined();
     const binary = path.join(userData, 'electron');
     fs.writeFileSync(binary, '');

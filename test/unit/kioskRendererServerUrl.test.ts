@@ -10,7 +10,10 @@ async function sitesUrlFor(serverUrl: string): Promise<string[]> {
     now: () => Date.now(),
     fetch: async (url) => {
       asked.push(url);
-      return new Response(JSON.stringify({ data: [], nextCursor: null }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify({ data: [], nextCursor: null }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
     },
   });
   const outcome = await api.listSites();
@@ -20,7 +23,13 @@ async function sitesUrlFor(serverUrl: string): Promise<string[]> {
 
 describe('the server URL a kiosk is paired with (setup screen, kiosk.json, query string)', () => {
   it('reaches /v1/sites whether the URL is the origin or the API base the server banner prints', async () => {
-    for (const serverUrl of ['http://127.0.0.1:3000', 'http://127.0.0.1:3000/', 'http://127.0.0.1:3000/v1', 'http://127.0.0.1:3000/v1/', ' http://127.0.0.1:3000/v1// ']) {
+    for (const serverUrl of [
+      'http://127.0.0.1:3000',
+      'http://127.0.0.1:3000/',
+      'http://127.0.0.1:3000/v1',
+      'http://127.0.0.1:3000/v1/',
+      ' http://127.0.0.1:3000/v1// ',
+    ]) {
       expect(await sitesUrlFor(serverUrl), serverUrl).toEqual(['http://127.0.0.1:3000/v1/sites?limit=200']);
     }
   });

@@ -22,22 +22,44 @@ describe('the administration and kiosk-link clients', () => {
     const sent: Array<{ url: string; init: RequestInit }> = [];
     const fetch = async (url: string, init: RequestInit) => {
       sent.push({ url, init });
-      return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+      return new Response(status === 204 ? null : JSON.stringify(body), {
+        status,
+        headers: { 'Content-Type': 'application/json' },
+      });
     };
     return { sent, options: { baseUrl: 'http://api.test/v1/', fetch, now: () => Date.now() } };
   };
 
   it('sends If-Match with a form save and reads a 412 as a refusal', async () => {
-    const problem = { type: 'urn:problem:precondition-failed', title: 'Precondition failed', status: 412, detail: 'Changed.', code: 'PRECONDITION_FAILED', instance: '/v1/sites/1/checkins/people/config', requestId: 'r', current: {} };
+    const problem = {
+      type: 'urn:problem:precondition-failed',
+      title: 'Precondition failed',
+      status: 412,
+      detail: 'Changed.',
+      code: 'PRECONDITION_FAILED',
+      instance: '/v1/sites/1/checkins/people/config',
+      requestId: 'r',
+      current: {},
+    };
     const { sent, options } = answering(412, problem);
-    const outcome = await createAdministrationClient(options).putCheckinConfig(1, { requiresApproval: false, fields: [] }, '"cfg-1-2"');
+    const outcome = await createAdministrationClient(options).putCheckinConfig(
+      1,
+      { requiresApproval: false, fields: [] },
+      '"cfg-1-2"',
+    );
     expect(outcome).toMatchObject({ kind: 'refused', status: 412, problem: { code: 'PRECONDITION_FAILED' } });
     expect(sent[0]?.url).toBe('http://api.test/v1/sites/1/checkins/people/config');
     expect(new Headers(sent[0]?.init.headers).get('If-Match')).toBe('"cfg-1-2"');
   });
 
   it('pairs without a token and reads a newer mode as text', async () => {
-    const { sent, options } = answering(200, { token: 'ck_x', kioskId: 4, siteId: 1, mode: 'turnstile', name: 'Lobby' });
+    const { sent, options } = answering(200, {
+      token: 'ck_x',
+      kioskId: 4,
+      siteId: 1,
+      mode: 'turnstile',
+      name: 'Lobby',
+    });
     const outcome = await createKioskLinkClient(options).pair('K7M2QX9D');
     expect(outcome).toMatchObject({ kind: 'ok', value: { kioskId: 4, mode: 'turnstile' } });
     expect(new Headers(sent[0]?.init.headers).get('Authorization')).toBeNull();

@@ -21,16 +21,60 @@ type EventType = PersonEvent['type'];
 const eventTypes: EventType[] = ['BREAK_START', 'BREAK_END', 'CHECKOUT', 'APPROVE', 'DENY'];
 
 const legal: Array<[EventType, PersonStatus, PersonStatus, PersonEffect[]]> = [
-  ['BREAK_START', 'IN', 'ON_BREAK', [{ type: 'OPEN_BREAK', at: now }, { type: 'EMIT', event: 'PERSON_BREAK_STARTED' }]],
-  ['BREAK_END', 'ON_BREAK', 'IN', [{ type: 'CLOSE_BREAK', at: now }, { type: 'EMIT', event: 'PERSON_BREAK_ENDED' }]],
-  ['CHECKOUT', 'IN', 'OUT', [{ type: 'SET_EXIT', at: now }, { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' }]],
-  ['CHECKOUT', 'PENDING', 'OUT', [{ type: 'SET_EXIT', at: now }, { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' }]],
-  ['CHECKOUT', 'STOP', 'OUT', [{ type: 'SET_EXIT', at: now }, { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' }]],
+  [
+    'BREAK_START',
+    'IN',
+    'ON_BREAK',
+    [
+      { type: 'OPEN_BREAK', at: now },
+      { type: 'EMIT', event: 'PERSON_BREAK_STARTED' },
+    ],
+  ],
+  [
+    'BREAK_END',
+    'ON_BREAK',
+    'IN',
+    [
+      { type: 'CLOSE_BREAK', at: now },
+      { type: 'EMIT', event: 'PERSON_BREAK_ENDED' },
+    ],
+  ],
+  [
+    'CHECKOUT',
+    'IN',
+    'OUT',
+    [
+      { type: 'SET_EXIT', at: now },
+      { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' },
+    ],
+  ],
+  [
+    'CHECKOUT',
+    'PENDING',
+    'OUT',
+    [
+      { type: 'SET_EXIT', at: now },
+      { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' },
+    ],
+  ],
+  [
+    'CHECKOUT',
+    'STOP',
+    'OUT',
+    [
+      { type: 'SET_EXIT', at: now },
+      { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' },
+    ],
+  ],
   [
     'CHECKOUT',
     'ON_BREAK',
     'OUT',
-    [{ type: 'CLOSE_BREAK', at: now }, { type: 'SET_EXIT', at: now }, { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' }],
+    [
+      { type: 'CLOSE_BREAK', at: now },
+      { type: 'SET_EXIT', at: now },
+      { type: 'EMIT', event: 'PERSON_CHECKIN_EXITED' },
+    ],
   ],
   ['APPROVE', 'PENDING', 'IN', [{ type: 'EMIT', event: 'PERSON_CHECKIN_ENTERED' }]],
   ['DENY', 'PENDING', 'STOP', [{ type: 'EMIT', event: 'PERSON_CHECKIN_STOPPED' }]],
@@ -111,7 +155,10 @@ describe('transitionPerson: time', () => {
     for (const ms of [MAX_FUTURE_MS, -MAX_PAST_MS]) {
       const occurredAt = new Date(now.getTime() + ms);
       const state = { status: 'IN' as const, lastEventAt: new Date(now.getTime() - MAX_PAST_MS) };
-      expect(transitionPerson(state, { type: 'CHECKOUT', occurredAt }, now)).toMatchObject({ ok: true, at: occurredAt });
+      expect(transitionPerson(state, { type: 'CHECKOUT', occurredAt }, now)).toMatchObject({
+        ok: true,
+        at: occurredAt,
+      });
     }
   });
 

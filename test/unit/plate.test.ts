@@ -39,7 +39,18 @@ describe('normalizePlate (docs/api.md, License plates)', () => {
 
 describe('plate validity', () => {
   it('accepts 1 to 16 of A–Z, 0–9 and letters of other scripts, separators not counted', () => {
-    for (const plate of ['A', '1', 'ab-123 cd', 'MÜ-AB 123', 'А123ВС', '品川300', 'X'.repeat(16), 'AB-CD-EF-GH-12-34-56-78', '１２３', 'ＡＢ－１']) {
+    for (const plate of [
+      'A',
+      '1',
+      'ab-123 cd',
+      'MÜ-AB 123',
+      'А123ВС',
+      '品川300',
+      'X'.repeat(16),
+      'AB-CD-EF-GH-12-34-56-78',
+      '１２３',
+      'ＡＢ－１',
+    ]) {
       expect(isValidPlate(plate), plate).toBe(true);
     }
   });
@@ -74,9 +85,11 @@ describe('plate properties', () => {
     // Found by this property: the Greek ano teleia is the middle dot (a separator) once in NFC.
     expect(normalizePlate('AB\u0387123')).toBe('AB123');
     expect(normalizePlate(normalizePlate('\u0387'))).toBe(normalizePlate('\u0387'));
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), (plate) => {
-      expect(normalizePlate(normalizePlate(plate))).toBe(normalizePlate(plate));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), (plate) => {
+        expect(normalizePlate(normalizePlate(plate))).toBe(normalizePlate(plate));
+      }),
+    );
   });
 
   it('separators anywhere and letter case never change which plate it is', () => {

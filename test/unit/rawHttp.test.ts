@@ -5,7 +5,7 @@ import { RawHttpConnection, type RawMessage, listenRaw, nextMessage } from '../.
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 
-describe('the benchmarks\' lean HTTP/1.1 framing (bench/rawHttp.ts)', () => {
+describe("the benchmarks' lean HTTP/1.1 framing (bench/rawHttp.ts)", () => {
   it('reads a message framed by Content-Length, and nothing while it is incomplete', () => {
     const whole = 'POST /hook HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello';
     expect(nextMessage(bytes(whole.slice(0, 20)))).toBeUndefined();
@@ -39,12 +39,19 @@ describe('listenRaw, a receiver for benchmarks', () => {
   it('answers 200 to every request of a real HTTP client, pipelined ones included, and hands over each body', async () => {
     const { port } = (await serving).address() as AddressInfo;
     const bodies = Array.from({ length: 12 }, (_, i) => JSON.stringify({ n: i, pad: 'x'.repeat(i * 100) }));
-    const statuses = await Promise.all(bodies.map(async (body) => {
-      // Marked idempotent so undici pipelines these POSTs on its one connection.
-      const response = await request(`http://127.0.0.1:${port}/hook`, { method: 'POST', body, idempotent: true, dispatcher: agent });
-      await response.body.dump();
-      return response.statusCode;
-    }));
+    const statuses = await Promise.all(
+      bodies.map(async (body) => {
+        // Marked idempotent so undici pipelines these POSTs on its one connection.
+        const response = await request(`http://127.0.0.1:${port}/hook`, {
+          method: 'POST',
+          body,
+          idempotent: true,
+          dispatcher: agent,
+        });
+        await response.body.dump();
+        return response.statusCode;
+      }),
+    );
     expect(statuses).toEqual(bodies.map(() => 200));
     expect(received.map((message) => message.body.toString()).sort()).toEqual([...bodies].sort());
   });

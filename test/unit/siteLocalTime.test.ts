@@ -15,13 +15,22 @@ describe('siteLocalIso', () => {
     const zones = ['Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'UTC'];
     for (const zone of zones) {
       const format = new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-        hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset',
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'longOffset',
       });
       for (let ms = Date.UTC(2026, 3, 4, 12); ms < Date.UTC(2026, 3, 5, 18); ms += 59_000) {
         const parts = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
         const offset = (parts.timeZoneName ?? 'GMT').replace('GMT', '') || '+00:00';
-        expect(siteLocalIso(ms, zone), `${zone} ${ms}`).toBe(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`);
+        expect(siteLocalIso(ms, zone), `${zone} ${ms}`).toBe(
+          `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`,
+        );
       }
     }
   });

@@ -20,7 +20,10 @@ const before = new Date(now.getTime() - 3_600_000);
 const stateIn = (status: VehicleStatus): VehicleCheckinState => ({ status, lastEventAt: before });
 type EventType = VehicleEvent['type'];
 const eventTypes: EventType[] = ['CHECKOUT', 'APPROVE', 'DENY'];
-const exit: VehicleEffect[] = [{ type: 'SET_EXIT', at: now }, { type: 'EMIT', event: 'VEHICLE_CHECKIN_EXITED' }];
+const exit: VehicleEffect[] = [
+  { type: 'SET_EXIT', at: now },
+  { type: 'EMIT', event: 'VEHICLE_CHECKIN_EXITED' },
+];
 
 const legal: Array<[EventType, VehicleStatus, VehicleStatus, VehicleEffect[]]> = [
   ['CHECKOUT', 'IN', 'OUT', exit],
@@ -71,7 +74,10 @@ describe('transitionVehicle: time', () => {
     const state = { status: 'PENDING' as const, lastEventAt: new Date(now.getTime() - MAX_PAST_MS) };
     for (const ms of [MAX_FUTURE_MS, -MAX_PAST_MS]) {
       const occurredAt = new Date(now.getTime() + ms);
-      expect(transitionVehicle(state, { type: 'APPROVE', occurredAt }, now)).toMatchObject({ ok: true, at: occurredAt });
+      expect(transitionVehicle(state, { type: 'APPROVE', occurredAt }, now)).toMatchObject({
+        ok: true,
+        at: occurredAt,
+      });
     }
     for (const ms of [MAX_FUTURE_MS + 1, -MAX_PAST_MS - 1]) {
       const occurredAt = new Date(now.getTime() + ms);

@@ -9,15 +9,16 @@ const messages = (fields: ConfigField[], input: Parameters<typeof validateChecki
 
 describe('the check-in form speaks to the visitor in sentences', () => {
   it('asks for a missing standard field by what it is, whatever its label', () => {
-    expect(messages([text('firstName', 'First name'), text('hostName', 'Who are you visiting?')], { person: {} })).toEqual([
-      'Please enter your first name.',
-      'Please tell us who you are visiting.',
-    ]);
+    expect(
+      messages([text('firstName', 'First name'), text('hostName', 'Who are you visiting?')], { person: {} }),
+    ).toEqual(['Please enter your first name.', 'Please tell us who you are visiting.']);
   });
 
-  it('asks to confirm a required checkbox, in the visitor\'s person when the label speaks as them', () => {
+  it("asks to confirm a required checkbox, in the visitor's person when the label speaks as them", () => {
     const box = (label: string): ConfigField => ({ name: 'box', label, type: 'checkbox', required: true });
-    expect(messages([box('I have read the safety briefing')], { person: {} })).toEqual(['Please confirm that you have read the safety briefing.']);
+    expect(messages([box('I have read the safety briefing')], { person: {} })).toEqual([
+      'Please confirm that you have read the safety briefing.',
+    ]);
     expect(messages([box("I'm over 18 and agree to my badge being photographed.")], { person: {} })).toEqual([
       "Please confirm that you're over 18 and agree to your badge being photographed.",
     ]);
@@ -32,7 +33,10 @@ describe('the check-in form speaks to the visitor in sentences', () => {
       { name: 'visitType', label: 'Visit type', type: 'select', required: true, options: ['Meeting'] },
       text('firstName', 'First name'),
     ];
-    const said = messages(fields, { person: { email: 'nope', phone: 'call me', firstName: 'A'.repeat(101) }, customFields: { visitType: 'Party' } });
+    const said = messages(fields, {
+      person: { email: 'nope', phone: 'call me', firstName: 'A'.repeat(101) },
+      customFields: { visitType: 'Party' },
+    });
     expect(said).toEqual([
       'Please enter an email address, such as name@example.com.',
       'Please enter a phone number in digits (spaces, +, brackets and dashes are fine).',
@@ -44,13 +48,22 @@ describe('the check-in form speaks to the visitor in sentences', () => {
   });
 
   it('the API keeps its own words (422 errors name the field by its label)', () => {
-    expect(validateCheckinForm([text('badge', 'Badge number')], { person: {} })[0]?.message).toBe('Badge number is required');
+    expect(validateCheckinForm([text('badge', 'Badge number')], { person: {} })[0]?.message).toBe(
+      'Badge number is required',
+    );
   });
 });
 
 describe('watchlist digest messages', () => {
   it('normalize as the server matches: email case, phone digits, full name case and spaces', () => {
-    expect(digestMessages({ email: ' Eve@Example.COM ', phone: '+44 (20) 7946-0958', firstName: ' Mallory ', lastName: 'van  Mole' })).toEqual([
+    expect(
+      digestMessages({
+        email: ' Eve@Example.COM ',
+        phone: '+44 (20) 7946-0958',
+        firstName: ' Mallory ',
+        lastName: 'van  Mole',
+      }),
+    ).toEqual([
       { kind: 'email', message: 'email:eve@example.com' },
       { kind: 'phone', message: 'phone:442079460958' },
       { kind: 'name', message: 'name:mallory van mole' },
@@ -61,6 +74,14 @@ describe('watchlist digest messages', () => {
   it('match by kind: the same hash under another kind is no match', () => {
     const digest = { email: ['aa'], phone: [], name: ['bb'] };
     expect(matchesDigest([{ kind: 'email', hash: 'aa' }], digest)).toBe(true);
-    expect(matchesDigest([{ kind: 'phone', hash: 'aa' }, { kind: 'email', hash: 'bb' }], digest)).toBe(false);
+    expect(
+      matchesDigest(
+        [
+          { kind: 'phone', hash: 'aa' },
+          { kind: 'email', hash: 'bb' },
+        ],
+        digest,
+      ),
+    ).toBe(false);
   });
 });

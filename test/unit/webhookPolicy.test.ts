@@ -11,19 +11,66 @@ import {
 
 describe('addresses a webhook may not reach by default: all but global unicast', () => {
   it.each([
-    '127.0.0.1', '127.255.0.1', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-    '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::10.0.0.1', 'not-an-ip',
-    '::127.0.0.1', '::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '2002:7f00:1::', '2002:a00:1::1', '64:ff9b::7f00:1', '64:ff9b:1::8.8.8.8',
-    '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '100::1', '2001:db8::1', '3fff::1', '5f00::1', 'fe80::1%eth0',
-    '192.0.2.1', '198.51.100.1', '203.0.113.1', '192.88.99.1', '192.0.0.1', '198.19.255.255', '240.0.0.1',
+    '127.0.0.1',
+    '127.255.0.1',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::10.0.0.1',
+    'not-an-ip',
+    '::127.0.0.1',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:7f00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::1',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::8.8.8.8',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '100::1',
+    '2001:db8::1',
+    '3fff::1',
+    '5f00::1',
+    'fe80::1%eth0',
+    '192.0.2.1',
+    '198.51.100.1',
+    '203.0.113.1',
+    '192.88.99.1',
+    '192.0.0.1',
+    '198.19.255.255',
+    '240.0.0.1',
   ])('refuses %s', (address) => {
     expect(isGlobalUnicast(address)).toBe(false);
   });
 
   it.each([
-    '93.184.215.14', '8.8.8.8', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8',
-    '64:ff9b::8.8.8.8', '2002:808:808::1', '2a00:1450:4001::1', '192.0.3.1', '198.20.0.1',
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '192.169.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '2a00:1450:4001::1',
+    '192.0.3.1',
+    '198.20.0.1',
   ])('allows %s', (address) => {
     expect(isGlobalUnicast(address)).toBe(true);
   });
@@ -32,8 +79,18 @@ describe('addresses a webhook may not reach by default: all but global unicast',
 describe('the retry schedule', () => {
   const fixed: RetryPolicy = { scheduleMs: STANDARD_RETRY_SCHEDULE_MS, random: () => 0.5 };
   const now = new Date('2026-11-21T09:00:00.000Z');
-  const after = (statusCode: number | null, retryStep: number, extra: { retryAfterMs?: number; finalAttempt?: boolean } = {}) =>
-    decideAfterAttempt({ outcome: { statusCode, retryAfterMs: extra.retryAfterMs }, retryStep, finalAttempt: extra.finalAttempt ?? false, now, policy: fixed });
+  const after = (
+    statusCode: number | null,
+    retryStep: number,
+    extra: { retryAfterMs?: number; finalAttempt?: boolean } = {},
+  ) =>
+    decideAfterAttempt({
+      outcome: { statusCode, retryAfterMs: extra.retryAfterMs },
+      retryStep,
+      finalAttempt: extra.finalAttempt ?? false,
+      now,
+      policy: fixed,
+    });
 
   it('is the Standard Webhooks one: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h', () => {
     const hours = (ms: number) => ms / 3_600_000;
@@ -54,7 +111,8 @@ describe('the retry schedule', () => {
   });
 
   it('delivers on any 2xx; a 410 fails and disables; a 3xx is a failure like any other', () => {
-    for (const code of [200, 201, 202, 204, 299]) expect(after(code, 3)).toEqual({ status: 'delivered', result: 'delivered' });
+    for (const code of [200, 201, 202, 204, 299])
+      expect(after(code, 3)).toEqual({ status: 'delivered', result: 'delivered' });
     expect(after(410, 0)).toEqual({ status: 'failed', result: 'disabled', disableSubscription: true });
     expect(after(302, 0).status).toBe('pending');
   });
@@ -77,10 +135,14 @@ describe('the retry schedule', () => {
 
   it('jitters within ±10%', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 86_400_000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (ms, random) => {
-        const jittered = withJitter(ms, () => random);
-        return jittered >= Math.floor(ms * 0.9) && jittered <= Math.ceil(ms * 1.1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 86_400_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (ms, random) => {
+          const jittered = withJitter(ms, () => random);
+          return jittered >= Math.floor(ms * 0.9) && jittered <= Math.ceil(ms * 1.1);
+        },
+      ),
     );
   });
 

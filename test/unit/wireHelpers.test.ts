@@ -74,7 +74,16 @@ describe('cursors', () => {
 
   it('refuse anything the API did not issue with 400 INVALID_QUERY', () => {
     const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    for (const bad of ['', 'abc', encoded([1]), encoded([1, 0, null, scope]), encoded({ a: 1 }), encoded([1, 2, -1, scope]), encoded([1, 2, null]), encoded([1, 2, 3, 4, 5])]) {
+    for (const bad of [
+      '',
+      'abc',
+      encoded([1]),
+      encoded([1, 0, null, scope]),
+      encoded({ a: 1 }),
+      encoded([1, 2, -1, scope]),
+      encoded([1, 2, null]),
+      encoded([1, 2, 3, 4, 5]),
+    ]) {
       expect(() => decodeCursor(bad, scope)).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', status: 400 }));
     }
   });
@@ -88,12 +97,16 @@ describe('cursors', () => {
       cursorScope('things', { accountId: 1, status: ['OUT'] }),
       cursorScope('things', { accountId: 1 }),
     ]) {
-      expect(() => decodeCursor(cursor, other)).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', message: expect.stringContaining('other filters') }));
+      expect(() => decodeCursor(cursor, other)).toThrow(
+        expect.objectContaining({ code: 'INVALID_QUERY', message: expect.stringContaining('other filters') }),
+      );
     }
     // Issued before cursors had a scope: taken as they are (a client paging through a deploy).
     expect(decodeCursor(encoded([5, 7]), scope)).toEqual({ atMicros: 5, id: 7 });
     expect(decodeCursor(encoded([5, 7, 1]), scope)).toEqual({ atMicros: 5, id: 7, group: 1 });
     // The page's own limit and cursor are not filters.
-    expect(filterScope('things', { accountId: 1, limit: 5, cursor })).toBe(filterScope('things', { accountId: 1, limit: 50 }));
+    expect(filterScope('things', { accountId: 1, limit: 5, cursor })).toBe(
+      filterScope('things', { accountId: 1, limit: 50 }),
+    );
   });
 });

@@ -3,14 +3,20 @@ import type { ConfigField } from '../../../shared/src/schemas/sites';
 
 // Which on-screen keyboard a tablet shows for each type. Autofill stays off: a shared lobby tablet must not
 // offer one visitor's details to the next.
-const inputModes: Record<ConfigField['type'], 'text' | 'email' | 'tel'> = { text: 'text', email: 'email', phone: 'tel', select: 'text', checkbox: 'text' };
+const inputModes: Record<ConfigField['type'], 'text' | 'email' | 'tel'> = {
+  text: 'text',
+  email: 'email',
+  phone: 'tel',
+  select: 'text',
+  checkbox: 'text',
+};
 
 interface FormFieldProps {
   field: ConfigField;
   value: string | boolean | undefined;
   error: string | undefined;
-  onChange(value: string | boolean): void;
-  onBlur(): void;
+  onChange: (value: string | boolean) => void;
+  onBlur: () => void;
 }
 
 /** One configured field: labelled by its `label`, with its error right beneath it when there is one. */
@@ -18,7 +24,8 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
   const id = `field-${field.name}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [field.required ? undefined : hintId, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [field.required ? undefined : hintId, error ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
     name: field.name,
@@ -27,13 +34,26 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
     'aria-describedby': describedBy,
     onBlur,
   } as const;
-  const hint = field.required ? null : <span id={hintId} className="field-hint">optional</span>;
-  const message = error ? <p id={errorId} className="field-error">{error}</p> : null;
+  const hint = field.required ? null : (
+    <span id={hintId} className="field-hint">
+      optional
+    </span>
+  );
+  const message = error ? (
+    <p id={errorId} className="field-error">
+      {error}
+    </p>
+  ) : null;
 
   if (field.type === 'checkbox') {
     return (
       <div className={`field field-checkbox${error ? ' has-error' : ''}`}>
-        <input type="checkbox" {...common} checked={value === true} onChange={(event) => onChange(event.target.checked)} />
+        <input
+          type="checkbox"
+          {...common}
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+        />
         <label htmlFor={id}>{field.label}</label>
         {hint}
         {message}
@@ -47,10 +67,16 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
         {hint}
       </div>
       {field.type === 'select' ? (
-        <select {...common} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.target.value)}>
+        <select
+          {...common}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(event.target.value)}
+        >
           <option value="">Choose…</option>
           {(field.options ?? []).map((option) => (
-            <option key={option} value={option}>{option}</option>
+            <option key={option} value={option}>
+              {option}
+            </option>
           ))}
         </select>
       ) : (

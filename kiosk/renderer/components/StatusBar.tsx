@@ -5,7 +5,15 @@ import type { SyncStatus } from '../../src/sync/status';
  * network does not matter) and how many actions the server has not acknowledged yet. A live region
  * (role="status"), so a screen reader hears the change without losing its place.
  */
-export function StatusBar({ status, note, revoked = false }: { status: SyncStatus | undefined; note?: string; revoked?: boolean }) {
+export function StatusBar({
+  status,
+  note,
+  revoked = false,
+}: {
+  status: SyncStatus | undefined;
+  note?: string;
+  revoked?: boolean;
+}) {
   const online = !revoked && (status?.online ?? navigator.onLine);
   const link = revoked ? 'Revoked' : online ? 'Online' : 'Offline';
   return (
@@ -14,12 +22,18 @@ export function StatusBar({ status, note, revoked = false }: { status: SyncStatu
         <span className="status-dot" aria-hidden="true" />
         {link}
       </span>
-      <span className="status-sep" aria-hidden="true">·</span>
+      <span className="status-sep" aria-hidden="true">
+        ·
+      </span>
       <span className="status-pending">{note ?? status?.text ?? 'Starting…'}</span>
       {status && status.attention > 0 ? (
         <>
-          <span className="status-sep" aria-hidden="true">·</span>
-          <span className="status-attention">{status.attention} need{status.attention === 1 ? 's' : ''} attention</span>
+          <span className="status-sep" aria-hidden="true">
+            ·
+          </span>
+          <span className="status-attention">
+            {status.attention} need{status.attention === 1 ? 's' : ''} attention
+          </span>
         </>
       ) : null}
     </footer>

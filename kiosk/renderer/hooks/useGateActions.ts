@@ -1,7 +1,14 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import type { VehicleVisit } from '../../src/data/types';
 import type { Kiosk } from '../../src/kiosk';
-import { type GateAction, type GateOutcome, type GateResult, followVisits, withDecision, withResult } from '../screens/recentResults';
+import {
+  type GateAction,
+  type GateOutcome,
+  type GateResult,
+  followVisits,
+  withDecision,
+  withResult,
+} from '../screens/recentResults';
 import { gateReason } from '../words';
 
 /**
@@ -79,15 +86,21 @@ export function useGateActions(kiosk: Kiosk, held: readonly VehicleVisit[] | und
     showBusy(true);
     const typed = submitted.trim();
     const withDriver = action === 'Entry' && fresh;
-    const outcome = action === 'Entry'
-      ? await kiosk.vehicleEntry(typed, withDriver ? { driverName: driver.current } : {})
-      : await kiosk.vehicleExit(typed);
+    const outcome =
+      action === 'Entry'
+        ? await kiosk.vehicleEntry(typed, withDriver ? { driverName: driver.current } : {})
+        : await kiosk.vehicleExit(typed);
     running.current = false;
     showBusy(false);
     setPlate(inputAfter(text.current, submitted, outcome.ok));
     if (withDriver && outcome.ok) setDriver('');
     enters.current = enters.current.map((snapshot) => withoutSubmitted(snapshot, submitted));
-    record(outcome.ok ? { kind: 'visit', visit: outcome.value, action } : { kind: 'refused', plate: typed, message: gateReason(outcome) }, fresh);
+    record(
+      outcome.ok
+        ? { kind: 'visit', visit: outcome.value, action }
+        : { kind: 'refused', plate: typed, message: gateReason(outcome) },
+      fresh,
+    );
     const remembered = nextRemembered(enters.current);
     if (remembered !== undefined) return run('Entry', remembered, false);
     refocus();
@@ -117,7 +130,8 @@ export function useGateActions(kiosk: Kiosk, held: readonly VehicleVisit[] | und
 
   /** Admit or Refuse a PENDING vehicle (from its card or the on-site list): saved at once, synced after its Entry. */
   const decide = async (visit: VehicleVisit, action: 'Admit' | 'Refuse', reason?: string): Promise<void> => {
-    const outcome = action === 'Admit' ? await kiosk.vehicleAdmit(visit.visitId) : await kiosk.vehicleRefuse(visit.visitId, reason);
+    const outcome =
+      action === 'Admit' ? await kiosk.vehicleAdmit(visit.visitId) : await kiosk.vehicleRefuse(visit.visitId, reason);
     const fresh = !running.current;
     if (outcome.ok) {
       const id = nextId.current++;
@@ -129,7 +143,18 @@ export function useGateActions(kiosk: Kiosk, held: readonly VehicleVisit[] | und
     refocus();
   };
 
-  return { plate, setPlate, driverName, setDriverName: setDriver, results, notice, busy, press, onPlateKeyDown, decide };
+  return {
+    plate,
+    setPlate,
+    driverName,
+    setDriverName: setDriver,
+    results,
+    notice,
+    busy,
+    press,
+    onPlateKeyDown,
+    decide,
+  };
 }
 
 export type GateActions = ReturnType<typeof useGateActions>;

@@ -12,7 +12,16 @@ export function useKiosk(settings: KioskSettings): Kiosk | undefined {
   const [kiosk, setKiosk] = useState<Kiosk>();
   const { serverUrl, token, siteId, mode } = settings;
   useEffect(() => {
-    const opened = openKiosk({ platform: browserPlatform(window), databaseName: DEVICE_DATABASE, serverUrl, token, siteId, mode, correctClock: true, heartbeat: true });
+    const opened = openKiosk({
+      platform: browserPlatform(window),
+      databaseName: DEVICE_DATABASE,
+      serverUrl,
+      token,
+      siteId,
+      mode,
+      correctClock: true,
+      heartbeat: true,
+    });
     opened.start();
     // Fetch the form's fields now, while the link is likely up, so the form works if it goes down later.
     void opened.siteConfig().catch(() => undefined);

@@ -2,7 +2,10 @@ import { type RefObject, useEffect } from 'react';
 
 /** Where focus is left alone: another place to type, or anything inside an open dialog. */
 function wantsFocus(element: Element | null): boolean {
-  return element?.closest('input, select, textarea, [contenteditable]:not([contenteditable="false"])') != null || dialogOpen();
+  return (
+    element?.closest('input, select, textarea, [contenteditable]:not([contenteditable="false"])') != null ||
+    dialogOpen()
+  );
 }
 
 function dialogOpen(): boolean {

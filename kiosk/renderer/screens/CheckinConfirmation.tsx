@@ -9,7 +9,8 @@ import { Confirmation, type ConfirmationMessage } from './Confirmation';
 export function checkinMessage(visit: PersonVisit): ConfirmationMessage {
   if (visit.status === 'STOP') return { ...seeReception, tone: 'notice' };
   const welcome = { title: 'Welcome', name: visit.person.firstName };
-  if (visit.status === 'PENDING') return { ...welcome, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };
+  if (visit.status === 'PENDING')
+    return { ...welcome, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };
   return { ...welcome, detail: 'You are checked in. Please check out when you leave.', tone: 'success' };
 }
 
@@ -17,7 +18,15 @@ export function checkinMessage(visit: PersonVisit): ConfirmationMessage {
  * The confirmation of a check-in, following the visit as it changes: when the server's answer arrives
  * while it is shown (a STOP the kiosk's watchlist digest did not know yet), the screen says what the server decided.
  */
-export function CheckinConfirmation({ kiosk, visit, onDone }: { kiosk: Kiosk; visit: PersonVisit; onDone(): void }) {
+export function CheckinConfirmation({
+  kiosk,
+  visit,
+  onDone,
+}: {
+  kiosk: Kiosk;
+  visit: PersonVisit;
+  onDone: () => void;
+}) {
   const source = useMemo(() => kiosk.watchVisit(visit.visitId), [kiosk, visit.visitId]);
   const live = useObservable(source) ?? visit;
   return <Confirmation message={checkinMessage(live)} onDone={onDone} />;

@@ -11,10 +11,10 @@ import { plainReason, seeReception, shortTime } from '../words';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
-  onCheckedIn(visit: PersonVisit): void;
+  onCheckedIn: (visit: PersonVisit) => void;
   /** The person is already on site (as `visit`) and chose to check out instead. */
-  onCheckOut(visit: PersonVisit): void;
-  onCancel(): void;
+  onCheckOut: (visit: PersonVisit) => void;
+  onCancel: () => void;
 }
 
 /**
@@ -51,7 +51,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
 
   if (!fields) return <p className="loading">Loading the form…</p>;
 
-  const check = (next: FormValues) => errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), visitorFieldWords));
+  const check = (next: FormValues) =>
+    errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), visitorFieldWords));
   const focusFirstError = (shown: Record<string, string>) => {
     const first = fields.find((field) => shown[field.name] !== undefined);
     if (first) form.current?.querySelector<HTMLElement>(`#field-${first.name}`)?.focus();
@@ -125,10 +126,29 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   };
 
   return (
-    <form ref={form} className="checkin-form" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="checkin-title">
-      <h1 id="checkin-title" className="screen-title">Check in</h1>
-      {formError ? <p className="form-error" role="alert">{formError.text}</p> : null}
-      {alreadyIn ? <AlreadyCheckedIn visit={alreadyIn} onCheckOut={() => onCheckOut(alreadyIn)} onCheckInAnyway={() => void save(formInput(fields, values))} /> : null}
+    <form
+      ref={form}
+      className="checkin-form"
+      noValidate
+      autoComplete="off"
+      onSubmit={submit}
+      aria-labelledby="checkin-title"
+    >
+      <h1 id="checkin-title" className="screen-title">
+        Check in
+      </h1>
+      {formError ? (
+        <p className="form-error" role="alert">
+          {formError.text}
+        </p>
+      ) : null}
+      {alreadyIn ? (
+        <AlreadyCheckedIn
+          visit={alreadyIn}
+          onCheckOut={() => onCheckOut(alreadyIn)}
+          onCheckInAnyway={() => void save(formInput(fields, values))}
+        />
+      ) : null}
       <div className="fields">
         {fields.map((field) => (
           <FormField
@@ -142,14 +162,19 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
         ))}
       </div>
       <div className="form-actions form-actions-sticky">
-        <button type="button" className="button button-secondary" onClick={onCancel}>Back</button>
-        <button type="submit" className="button button-primary button-wide" disabled={saving}>Check in</button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Back
+        </button>
+        <button type="submit" className="button button-primary button-wide" disabled={saving}>
+          Check in
+        </button>
       </div>
     </form>
   );
 }
 
-const correctText = (count: number) => (count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`);
+const correctText = (count: number) =>
+  count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`;
 
 /** The latest visit on site (this kiosk's data) that looks like this person's, if any (see alreadyOnSite). */
 async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<PersonVisit | undefined> {
@@ -161,8 +186,8 @@ async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<Person
 
 interface AlreadyCheckedInProps {
   visit: PersonVisit;
-  onCheckOut(): void;
-  onCheckInAnyway(): void;
+  onCheckOut: () => void;
+  onCheckInAnyway: () => void;
 }
 
 /**
@@ -187,8 +212,12 @@ function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyChecked
         If you are leaving, choose Check out. If you are someone else with the same name, choose Check in anyway.
       </p>
       <div className="form-notice-actions">
-        <button type="button" className="button button-secondary" onClick={onCheckOut}>Check out</button>
-        <button type="button" className="button button-strong" onClick={onCheckInAnyway}>Check in anyway</button>
+        <button type="button" className="button button-secondary" onClick={onCheckOut}>
+          Check out
+        </button>
+        <button type="button" className="button button-strong" onClick={onCheckInAnyway}>
+          Check in anyway
+        </button>
       </div>
     </div>
   );

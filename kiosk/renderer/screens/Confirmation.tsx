@@ -23,7 +23,7 @@ export interface ConfirmationMessage {
  * outbox. It goes back home by itself, or at once on a tap anywhere or a key press; only a tap on the card
  * or a key in its first TAP_GUARD_MS is ignored (see there).
  */
-export function Confirmation({ message, onDone }: { message: ConfirmationMessage; onDone(): void }) {
+export function Confirmation({ message, onDone }: { message: ConfirmationMessage; onDone: () => void }) {
   // Through a ref: the parent re-renders on every status change, and that must not restart the timer.
   const done = useRef(onDone);
   useEffect(() => {
@@ -49,17 +49,25 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
   }, []);
   return (
     <div className={`confirmation tone-${message.tone}`} onClick={dismissLater}>
-      <div className="confirmation-mark"><Icon name={message.tone === 'success' ? 'check' : 'alert'} size={72} /></div>
+      <div className="confirmation-mark">
+        <Icon name={message.tone === 'success' ? 'check' : 'alert'} size={72} />
+      </div>
       {/* An alert, not a status: it is read out although focus moves to Done at the same moment, and the
           status bar stays the page's only role="status". */}
       <div className="confirmation-message" role="alert" aria-atomic="true">
         <h1 className="confirmation-title">
           {message.title}
-          {message.name === undefined ? null : <>, <span className="title-name">{message.name}</span></>}
+          {message.name === undefined ? null : (
+            <>
+              , <span className="title-name">{message.name}</span>
+            </>
+          )}
         </h1>
         <p className="confirmation-detail">{message.detail}</p>
       </div>
-      <button ref={button} type="button" className="button button-secondary" onClick={onDoneClick}>Done</button>
+      <button ref={button} type="button" className="button button-secondary" onClick={onDoneClick}>
+        Done
+      </button>
       <div className="confirmation-timer" aria-hidden="true" style={{ animationDuration: `${CONFIRMATION_MS}ms` }} />
     </div>
   );

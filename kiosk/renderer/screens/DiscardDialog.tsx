@@ -11,9 +11,9 @@ interface DiscardDialogProps {
   lock: SettingsLock | undefined;
   /** The Settings prompt's own count of wrong PINs: one count for one PIN, so Discard buys no more guesses. */
   tries: PinTries;
-  onTries(tries: PinTries): void;
-  onConfirm(): void;
-  onCancel(): void;
+  onTries: (tries: PinTries) => void;
+  onConfirm: () => void;
+  onCancel: () => void;
 }
 
 /**
@@ -62,23 +62,50 @@ export function DiscardDialog({ item, lock, tries, onTries, onConfirm, onCancel 
   else if (pin !== undefined && paused) problem = pausedText(tries.pausedUntil, Date.now());
   else if (wrong) problem = 'That PIN is not right.';
   return (
-    <dialog ref={dialog} className="discard-dialog" aria-labelledby="discard-question" aria-describedby="discard-consequence"
-      onCancel={(event) => { event.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={dialog}
+      className="discard-dialog"
+      aria-labelledby="discard-question"
+      aria-describedby="discard-consequence"
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
       <form onSubmit={submit} noValidate autoComplete="off">
-        <h2 id="discard-question" className="discard-question">{discardQuestion(item)}</h2>
-        <p id="discard-consequence" className="discard-consequence">{discardConsequence(item)}</p>
-        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+        <h2 id="discard-question" className="discard-question">
+          {discardQuestion(item)}
+        </h2>
+        <p id="discard-consequence" className="discard-consequence">
+          {discardConsequence(item)}
+        </p>
+        {problem ? (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
         {pin !== undefined ? (
           <div className="field">
             <p className="discard-pin-note">{discardNeedsPin}</p>
             <label htmlFor="discard-pin">Settings PIN</label>
-            <input id="discard-pin" type="password" inputMode="numeric" maxLength={12} value={entered} disabled={paused}
-              onChange={(event) => setEntered(event.target.value.trim())} />
+            <input
+              id="discard-pin"
+              type="password"
+              inputMode="numeric"
+              maxLength={12}
+              value={entered}
+              disabled={paused}
+              onChange={(event) => setEntered(event.target.value.trim())}
+            />
           </div>
         ) : null}
         <div className="form-actions">
-          <button type="button" className="button button-secondary" onClick={onCancel}>No, keep it</button>
-          <button type="submit" className="button button-danger" disabled={blocked}>Yes, discard</button>
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            No, keep it
+          </button>
+          <button type="submit" className="button button-danger" disabled={blocked}>
+            Yes, discard
+          </button>
         </div>
       </form>
     </dialog>

@@ -10,7 +10,11 @@ import type { ConfirmationMessage } from './Confirmation';
 
 type PersonAction = 'BREAK_START' | 'BREAK_END' | 'CHECKOUT';
 
-const actionLabels: Record<PersonAction, string> = { BREAK_START: 'Start break', BREAK_END: 'End break', CHECKOUT: 'Check out' };
+const actionLabels: Record<PersonAction, string> = {
+  BREAK_START: 'Start break',
+  BREAK_END: 'End break',
+  CHECKOUT: 'Check out',
+};
 const actionOrder: PersonAction[] = ['BREAK_START', 'BREAK_END', 'CHECKOUT'];
 
 // More would be a list to scroll on a lobby screen: whoever is not among them types more of their name.
@@ -18,7 +22,13 @@ const MOST_LISTED = 8;
 
 function confirmationFor(action: PersonAction, visit: PersonVisit): ConfirmationMessage {
   const name = visit.person.firstName;
-  if (action === 'BREAK_START') return { title: 'Enjoy your break', name, detail: 'Choose Break and End break when you are back.', tone: 'success' };
+  if (action === 'BREAK_START')
+    return {
+      title: 'Enjoy your break',
+      name,
+      detail: 'Choose Break and End break when you are back.',
+      tone: 'success',
+    };
   if (action === 'BREAK_END') return { title: 'Welcome back', name, detail: 'Your break has ended.', tone: 'success' };
   return { title: 'Goodbye', name, detail: 'You are checked out. Thank you for your visit.', tone: 'success' };
 }
@@ -31,8 +41,8 @@ interface FindYourNameProps {
    * name is searched for as if typed, so a namesake still finds their own visit in the list below it.
    */
   offer?: PersonVisit;
-  onDone(message: ConfirmationMessage): void;
-  onCancel(): void;
+  onDone: (message: ConfirmationMessage) => void;
+  onCancel: () => void;
 }
 
 /**
@@ -70,7 +80,14 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
       <div className="find-person">
         <PersonCard visit={chosen} heading="h1" error={error} onAct={act} />
         <div className="form-actions">
-          <button type="button" className="button button-secondary" onClick={() => { setError(undefined); setChosenId(undefined); }}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              setError(undefined);
+              setChosenId(undefined);
+            }}
+          >
             Not you? Back to the list
           </button>
         </div>
@@ -87,8 +104,16 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
       <div className="field">
         <label htmlFor="find-your-name">Find your name</label>
         {/* Not focused over an offer: on a tablet the keyboard would open over the visit offered. */}
-        <input id="find-your-name" type="search" autoFocus={!offer} autoComplete="off" spellCheck={false} value={typed}
-          placeholder="Type the first letters of your name" onChange={(event) => setTyped(event.target.value)} />
+        <input
+          id="find-your-name"
+          type="search"
+          autoFocus={!offer}
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          placeholder="Type the first letters of your name"
+          onChange={(event) => setTyped(event.target.value)}
+        />
       </div>
       {found?.query === typed && found.visits.length === 0 ? (
         <p className="empty">Nobody on site matches “{typed.trim()}”. Check the spelling, or ask at reception.</p>
@@ -97,15 +122,28 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
       <ul className="people-list" aria-label="Matching people">
         {listed.map((visit) => (
           <li key={visit.visitId}>
-            <button type="button" className="person-button" onClick={() => { setError(undefined); setChosenId(visit.visitId); }}>
-              <span className="person-name">{visit.person.firstName} {visit.person.lastName}</span>
-              <span className="person-meta">{[visit.person.company, personStatusText(visit.status)].filter(Boolean).join(' · ')}</span>
+            <button
+              type="button"
+              className="person-button"
+              onClick={() => {
+                setError(undefined);
+                setChosenId(visit.visitId);
+              }}
+            >
+              <span className="person-name">
+                {visit.person.firstName} {visit.person.lastName}
+              </span>
+              <span className="person-meta">
+                {[visit.person.company, personStatusText(visit.status)].filter(Boolean).join(' · ')}
+              </span>
             </button>
           </li>
         ))}
       </ul>
       <div className="form-actions">
-        <button type="button" className="button button-secondary" onClick={onCancel}>Back</button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Back
+        </button>
       </div>
     </div>
   );
@@ -116,7 +154,7 @@ interface PersonCardProps {
   /** h1 when the card is the screen (a person chosen from the list), h2 when it is part of it (a visit offered). */
   heading: 'h1' | 'h2';
   error: string | undefined;
-  onAct(action: PersonAction, visit: PersonVisit): Promise<void>;
+  onAct: (action: PersonAction, visit: PersonVisit) => Promise<void>;
 }
 
 /** One visit: who, since when, and the actions its state allows. */
@@ -134,21 +172,34 @@ function PersonCard({ visit, heading: Heading, error, onAct }: PersonCardProps) 
   const actions = actionOrder.filter((action) => allowed.includes(action));
   return (
     <div className="person-card">
-      <Heading ref={name} className="person-card-name" tabIndex={-1}>{visit.person.firstName} {visit.person.lastName}</Heading>
+      <Heading ref={name} className="person-card-name" tabIndex={-1}>
+        {visit.person.firstName} {visit.person.lastName}
+      </Heading>
       <p className="person-card-status">
-        <StatusBadge status={visit.status} label={personStatusText(visit.status)} /> since {shortTime(visit.lastEventAt)}
+        <StatusBadge status={visit.status} label={personStatusText(visit.status)} /> since{' '}
+        {shortTime(visit.lastEventAt)}
         {visit.person.company ? <span> · {visit.person.company}</span> : null}
       </p>
-      {error ? <p className="form-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="action-row">
         {actions.map((action) => (
-          <button key={action} type="button" className={`button ${action === 'CHECKOUT' ? 'button-primary' : 'button-strong'} button-large`}
-            onClick={() => void onAct(action, visit)}>
+          <button
+            key={action}
+            type="button"
+            className={`button ${action === 'CHECKOUT' ? 'button-primary' : 'button-strong'} button-large`}
+            onClick={() => void onAct(action, visit)}
+          >
             {actionLabels[action]}
           </button>
         ))}
       </div>
-      {actions.length === 0 ? <p className="empty">Nothing to do here for this visit. Please ask at reception.</p> : null}
+      {actions.length === 0 ? (
+        <p className="empty">Nothing to do here for this visit. Please ask at reception.</p>
+      ) : null}
     </div>
   );
 }

@@ -29,8 +29,13 @@ export function GateDesk({ kiosk, shown }: { kiosk: Kiosk; shown: boolean }) {
     setChosen({ plate, history: undefined });
     void kiosk.plateHistory(plate).then((history) =>
       // Only if the guard has not chosen another plate (or closed it) meanwhile.
-      setChosen((current) => (current?.plate === plate && current.history === undefined ? { plate, history } : current)));
+      setChosen((current) =>
+        current?.plate === plate && current.history === undefined ? { plate, history } : current,
+      ),
+    );
   };
 
-  return shown ? <GateScreen actions={actions} onSite={onSite ?? []} input={input} chosen={chosen} onChoose={choose} /> : null;
+  return shown ? (
+    <GateScreen actions={actions} onSite={onSite ?? []} input={input} chosen={chosen} onChoose={choose} />
+  ) : null;
 }

@@ -9,7 +9,7 @@ interface GateOnSiteProps {
   onSite: readonly VehicleVisit[];
   /** What the plate input holds: its vehicle is marked. */
   typed: string;
-  onChoose(plate: string): void;
+  onChoose: (plate: string) => void;
   deciding: GateDeciding;
 }
 
@@ -18,12 +18,16 @@ export function GateOnSite({ onSite, typed, onChoose, deciding }: GateOnSiteProp
   const typedKey = normalizePlate(typed);
   return (
     <section className="gate-side" aria-labelledby="on-site-title">
-      <h2 id="on-site-title">On site now <span className="count">{onSite.length}</span></h2>
+      <h2 id="on-site-title">
+        On site now <span className="count">{onSite.length}</span>
+      </h2>
       {onSite.length === 0 ? <p className="empty">No vehicles on site.</p> : null}
       <ul className="vehicle-list">
         {onSite.map((visit) => (
           <li key={visit.visitId} className={typedKey !== '' && visit.plateKey === typedKey ? 'is-match' : undefined}>
-            <button type="button" className="vehicle-plate plate-choice" onClick={() => onChoose(visit.licensePlate)}>{visit.licensePlate}</button>
+            <button type="button" className="vehicle-plate plate-choice" onClick={() => onChoose(visit.licensePlate)}>
+              {visit.licensePlate}
+            </button>
             <StatusBadge status={visit.status} />
             <span className="vehicle-time">{shortTime(visit.entryAt)}</span>
             <DecisionButtons visit={visit} deciding={deciding} compact />

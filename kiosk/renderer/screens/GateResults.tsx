@@ -16,7 +16,7 @@ function RefusalCard({ plate, message, earlier }: { plate: string; message: stri
 
 interface CardActions {
   deciding: GateDeciding;
-  onChoose(plate: string): void;
+  onChoose: (plate: string) => void;
 }
 
 function ResultCard({ result, earlier, actions }: { result: GateResult; earlier: boolean; actions: CardActions }) {
@@ -25,12 +25,19 @@ function ResultCard({ result, earlier, actions }: { result: GateResult; earlier:
   const { status, licensePlate } = visit;
   const overruled = entryOverruled(visit);
   // The server's note names its reason already: the reason is not said twice.
-  const reason = status === 'STOP' && !(overruled && visit.entryDecision?.stopReason === visit.stopReason) ? visit.stopReason : null;
+  const reason =
+    status === 'STOP' && !(overruled && visit.entryDecision?.stopReason === visit.stopReason) ? visit.stopReason : null;
   return (
-    <div className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}${status === 'PENDING' ? ' has-decision' : ''}`}>
+    <div
+      className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}${status === 'PENDING' ? ' has-decision' : ''}`}
+    >
       <span className="result-action">{result.action} recorded</span>
-      <button type="button" className="result-plate plate-choice" onClick={() => actions.onChoose(licensePlate)}>{licensePlate}</button>
-      <span className="result-status"><StatusBadge status={status} /> {vehicleStatusWords[status]}</span>
+      <button type="button" className="result-plate plate-choice" onClick={() => actions.onChoose(licensePlate)}>
+        {licensePlate}
+      </button>
+      <span className="result-status">
+        <StatusBadge status={status} /> {vehicleStatusWords[status]}
+      </span>
       {reason ? <span className="result-reason">{reason}</span> : null}
       {visit.driverName ? <span className="result-detail">Driver: {visit.driverName}</span> : null}
       {overruled ? <span className={`result-changed${status === 'STOP' ? ' is-stop' : ''}`}>{overruled}</span> : null}
@@ -45,18 +52,32 @@ function ResultCard({ result, earlier, actions }: { result: GateResult; earlier:
  * One live region: a new card, and a card's status changing, are read out. A PENDING card offers Admit and
  * Refuse; its plate shows the plate's last visits.
  */
-export function GateResults({ results, notice, actions }: { results: readonly GateResult[]; notice: string | undefined; actions: CardActions }) {
+export function GateResults({
+  results,
+  notice,
+  actions,
+}: {
+  results: readonly GateResult[];
+  notice: string | undefined;
+  actions: CardActions;
+}) {
   return (
     <div className="gate-result" aria-live="polite" aria-label="Result">
       {notice !== undefined ? <RefusalCard plate="" message={notice} earlier={false} /> : null}
       {results.length > 0 ? (
         <ol className="result-list">
           {results.map((result, index) => (
-            <li key={result.id}><ResultCard result={result} earlier={index > 0 || notice !== undefined} actions={actions} /></li>
+            <li key={result.id}>
+              <ResultCard result={result} earlier={index > 0 || notice !== undefined} actions={actions} />
+            </li>
           ))}
         </ol>
       ) : null}
-      {results.length === 0 && notice === undefined ? <p className="result-empty"><Icon name="car" size={40} /> Waiting for a vehicle</p> : null}
+      {results.length === 0 && notice === undefined ? (
+        <p className="result-empty">
+          <Icon name="car" size={40} /> Waiting for a vehicle
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -15,7 +15,7 @@ interface GateScreenProps {
   input: RefObject<HTMLInputElement | null>;
   /** The plate whose last visits are shown, if the guard chose one. */
   chosen: ChosenPlate | undefined;
-  onChoose(plate: string | undefined): void;
+  onChoose: (plate: string | undefined) => void;
 }
 
 /**
@@ -57,22 +57,56 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
     <div className="gate">
       <section className="gate-main">
         <form className="gate-form" onSubmit={submit} autoComplete="off">
-          <label htmlFor="license-plate" className="gate-label">License plate</label>
-          <input ref={input} id="license-plate" className="plate-input" autoFocus spellCheck={false} autoCapitalize="characters"
-            value={plate} onChange={(event) => setPlate(event.target.value)} onKeyDown={onPlateKeyDown} placeholder="AB-123 CD" aria-describedby="plate-hint" />
-          <p id="plate-hint" className="field-hint">Scan or type the plate. Enter records an Entry.</p>
+          <label htmlFor="license-plate" className="gate-label">
+            License plate
+          </label>
+          <input
+            ref={input}
+            id="license-plate"
+            className="plate-input"
+            autoFocus
+            spellCheck={false}
+            autoCapitalize="characters"
+            value={plate}
+            onChange={(event) => setPlate(event.target.value)}
+            onKeyDown={onPlateKeyDown}
+            placeholder="AB-123 CD"
+            aria-describedby="plate-hint"
+          />
+          <p id="plate-hint" className="field-hint">
+            Scan or type the plate. Enter records an Entry.
+          </p>
           <div className="gate-entry-row">
             <div className="field driver-field">
               <div className="field-label-row">
                 <label htmlFor="driver-name">Driver name</label>
-                <span id="driver-hint" className="field-hint">Optional</span>
+                <span id="driver-hint" className="field-hint">
+                  Optional
+                </span>
               </div>
-              <input id="driver-name" type="text" maxLength={200} spellCheck={false} value={driverName} aria-describedby="driver-hint"
-                onChange={(event) => setDriverName(event.target.value)} onKeyDown={onDriverKeyDown} />
+              <input
+                id="driver-name"
+                type="text"
+                maxLength={200}
+                spellCheck={false}
+                value={driverName}
+                aria-describedby="driver-hint"
+                onChange={(event) => setDriverName(event.target.value)}
+                onKeyDown={onDriverKeyDown}
+              />
             </div>
             <div className="gate-buttons">
-              <button type="submit" className="button button-go button-large" disabled={busy}>Entry</button>
-              <button type="button" className="button button-strong button-large" disabled={busy} onClick={() => press('Exit')}>Exit</button>
+              <button type="submit" className="button button-go button-large" disabled={busy}>
+                Entry
+              </button>
+              <button
+                type="button"
+                className="button button-strong button-large"
+                disabled={busy}
+                onClick={() => press('Exit')}
+              >
+                Exit
+              </button>
             </div>
           </div>
         </form>
@@ -83,8 +117,14 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
         <GateOnSite onSite={onSite} typed={plate} onChoose={choose} deciding={deciding} />
       </div>
       {refusing ? (
-        <RefuseDialog visit={refusing} onCancel={() => setRefusing(undefined)}
-          onConfirm={(reason) => { setRefusing(undefined); void decide(refusing, 'Refuse', reason); }} />
+        <RefuseDialog
+          visit={refusing}
+          onCancel={() => setRefusing(undefined)}
+          onConfirm={(reason) => {
+            setRefusing(undefined);
+            void decide(refusing, 'Refuse', reason);
+          }}
+        />
       ) : null}
     </div>
   );

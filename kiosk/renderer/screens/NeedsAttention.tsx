@@ -20,14 +20,18 @@ function AttentionText({ item }: { item: AttentionItem }) {
       <p className="attention-reason">{reason}</p>
       {fieldErrors.length > 0 ? (
         <ul className="attention-fields" aria-label="Details not accepted">
-          {fieldErrors.map((line) => <li key={`${line.field}:${line.message}`}>{fieldErrorText(line)}</li>)}
+          {fieldErrors.map((line) => (
+            <li key={`${line.field}:${line.message}`}>{fieldErrorText(line)}</li>
+          ))}
         </ul>
       ) : null}
       {detail ? <p className="attention-detail">Server said: {detail}</p> : null}
       {advice ? <p className="attention-detail">{advice}</p> : null}
       <p className="attention-meta">
         At {shortTime(action.occurredAt)}
-        {waiting > 0 ? ` · ${waiting} later action${waiting === 1 ? '' : 's'} of this visit wait${waiting === 1 ? 's' : ''} behind it` : ''}
+        {waiting > 0
+          ? ` · ${waiting} later action${waiting === 1 ? '' : 's'} of this visit wait${waiting === 1 ? 's' : ''} behind it`
+          : ''}
       </p>
     </div>
   );
@@ -42,7 +46,7 @@ interface NeedsAttentionProps {
   /** The Settings lock and its count of wrong PINs, which Discard shares. */
   lock: SettingsLock | undefined;
   pinTries: PinTries;
-  onPinTries(tries: PinTries): void;
+  onPinTries: (tries: PinTries) => void;
 }
 
 export function NeedsAttention({ kiosk, lock, pinTries, onPinTries }: NeedsAttentionProps) {
@@ -69,24 +73,43 @@ export function NeedsAttention({ kiosk, lock, pinTries, onPinTries }: NeedsAtten
     <div className="attention">
       <div className="screen-head">
         <h1 className="screen-title">Needs attention</h1>
-        <p className="screen-count"><strong>{items.length}</strong> refused {items.length === 1 ? 'action' : 'actions'}</p>
+        <p className="screen-count">
+          <strong>{items.length}</strong> refused {items.length === 1 ? 'action' : 'actions'}
+        </p>
       </div>
-      {report ? <p className="notice" role="alert">{report}</p> : null}
-      {items.length === 0 ? <p className="empty">Nothing needs attention. Every action was accepted or is on its way.</p> : null}
+      {report ? (
+        <p className="notice" role="alert">
+          {report}
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="empty">Nothing needs attention. Every action was accepted or is on its way.</p>
+      ) : null}
       <ul className="attention-list">
         {items.map((item) => (
           <li key={item.action.seq} className="attention-item">
             <AttentionText item={item} />
             <div className="attention-actions">
-              <button type="button" className="button button-strong" onClick={() => void retry(item.action.seq)}>Retry</button>
-              <button type="button" className="button button-danger" onClick={() => askDiscard(item.action.seq)}>Discard</button>
+              <button type="button" className="button button-strong" onClick={() => void retry(item.action.seq)}>
+                Retry
+              </button>
+              <button type="button" className="button button-danger" onClick={() => askDiscard(item.action.seq)}>
+                Discard
+              </button>
             </div>
           </li>
         ))}
       </ul>
       {toDiscard ? (
-        <DiscardDialog key={toDiscard.action.seq} item={toDiscard} lock={lock} tries={pinTries} onTries={onPinTries}
-          onConfirm={() => void discard(toDiscard.action.seq)} onCancel={() => setConfirming(undefined)} />
+        <DiscardDialog
+          key={toDiscard.action.seq}
+          item={toDiscard}
+          lock={lock}
+          tries={pinTries}
+          onTries={onPinTries}
+          onConfirm={() => void discard(toDiscard.action.seq)}
+          onCancel={() => setConfirming(undefined)}
+        />
       ) : null}
     </div>
   );

@@ -8,8 +8,8 @@ interface PinPromptProps {
   pin: string;
   what?: LockedView;
   tries: PinTries;
-  onTries(tries: PinTries): void;
-  onUnlock(): void;
+  onTries: (tries: PinTries) => void;
+  onUnlock: () => void;
   /** Absent where there is nothing to go back to (an unpaired kiosk). */
   onCancel?: () => void;
 }
@@ -27,10 +27,13 @@ export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, on
   useEffect(() => input.current?.focus(), [paused]);
   useEffect(() => {
     if (!paused) return undefined;
-    const timer = setTimeout(() => {
-      onTries({ ...tries, pausedUntil: 0 });
-      setMessage(undefined);
-    }, Math.max(0, tries.pausedUntil - Date.now()));
+    const timer = setTimeout(
+      () => {
+        onTries({ ...tries, pausedUntil: 0 });
+        setMessage(undefined);
+      },
+      Math.max(0, tries.pausedUntil - Date.now()),
+    );
     return () => clearTimeout(timer);
   }, [paused, tries, onTries]);
 
@@ -52,17 +55,41 @@ export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, on
   const shown = paused ? pausedText(tries.pausedUntil, Date.now()) : message;
   return (
     <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="pin-title">
-      <h1 id="pin-title" className="screen-title">{lockedTitle(what)}</h1>
-      <p className="screen-lead">{what === 'Settings' ? 'Enter the settings PIN of this kiosk.' : `${what} is for staff. Enter the settings PIN of this kiosk.`}</p>
-      {shown ? <p className="form-error" role="alert">{shown}</p> : null}
+      <h1 id="pin-title" className="screen-title">
+        {lockedTitle(what)}
+      </h1>
+      <p className="screen-lead">
+        {what === 'Settings'
+          ? 'Enter the settings PIN of this kiosk.'
+          : `${what} is for staff. Enter the settings PIN of this kiosk.`}
+      </p>
+      {shown ? (
+        <p className="form-error" role="alert">
+          {shown}
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor="settings-pin">Settings PIN</label>
-        <input id="settings-pin" ref={input} type="password" inputMode="numeric" maxLength={12} value={entered} disabled={paused}
-          onChange={(event) => setEntered(event.target.value.trim())} />
+        <input
+          id="settings-pin"
+          ref={input}
+          type="password"
+          inputMode="numeric"
+          maxLength={12}
+          value={entered}
+          disabled={paused}
+          onChange={(event) => setEntered(event.target.value.trim())}
+        />
       </div>
       <div className="form-actions">
-        {onCancel ? <button type="button" className="button button-secondary" onClick={onCancel}>Back</button> : null}
-        <button type="submit" className="button button-primary button-wide" disabled={paused}>Unlock</button>
+        {onCancel ? (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Back
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary button-wide" disabled={paused}>
+          Unlock
+        </button>
       </div>
     </form>
   );

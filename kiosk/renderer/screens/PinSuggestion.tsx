@@ -3,8 +3,8 @@ import { SettingsPin } from '../../src/data/settings';
 
 interface PinSuggestionProps {
   /** Saves the PIN on this device; it locks Settings, Roll call and Needs attention from then on. */
-  onSet(pin: string): Promise<void>;
-  onSkip(): void;
+  onSet: (pin: string) => Promise<void>;
+  onSkip: () => void;
 }
 
 /**
@@ -34,26 +34,52 @@ export function PinSuggestion({ onSet, onSkip }: PinSuggestionProps) {
 
   return (
     <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="suggest-title">
-      <h1 id="suggest-title" className="screen-title">Set a settings PIN?</h1>
+      <h1 id="suggest-title" className="screen-title">
+        Set a settings PIN?
+      </h1>
       <p className="screen-lead">
-        The kiosk is paired. Without a PIN, anyone at it can open Settings and unpair it, and read the names on Roll call and
-        Needs attention. With a PIN, these ask for it first.
+        The kiosk is paired. Without a PIN, anyone at it can open Settings and unpair it, and read the names on Roll
+        call and Needs attention. With a PIN, these ask for it first.
       </p>
-      {message ? <p className="form-error" role="alert">{message}</p> : null}
+      {message ? (
+        <p className="form-error" role="alert">
+          {message}
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor="new-pin">New settings PIN</label>
-        <input id="new-pin" ref={input} type="password" inputMode="numeric" maxLength={12} value={pin} aria-describedby="new-pin-hint"
-          onChange={(event) => setPin(event.target.value.trim())} />
-        <span id="new-pin-hint" className="field-hint">4 to 12 digits. It stays on this device until the kiosk is unpaired.</span>
+        <input
+          id="new-pin"
+          ref={input}
+          type="password"
+          inputMode="numeric"
+          maxLength={12}
+          value={pin}
+          aria-describedby="new-pin-hint"
+          onChange={(event) => setPin(event.target.value.trim())}
+        />
+        <span id="new-pin-hint" className="field-hint">
+          4 to 12 digits. It stays on this device until the kiosk is unpaired.
+        </span>
       </div>
       <div className="field">
         <label htmlFor="new-pin-again">The same PIN again</label>
-        <input id="new-pin-again" type="password" inputMode="numeric" maxLength={12} value={again}
-          onChange={(event) => setAgain(event.target.value.trim())} />
+        <input
+          id="new-pin-again"
+          type="password"
+          inputMode="numeric"
+          maxLength={12}
+          value={again}
+          onChange={(event) => setAgain(event.target.value.trim())}
+        />
       </div>
       <div className="form-actions">
-        <button type="button" className="button button-secondary" onClick={onSkip}>Not now</button>
-        <button type="submit" className="button button-primary button-wide">Set PIN</button>
+        <button type="button" className="button button-secondary" onClick={onSkip}>
+          Not now
+        </button>
+        <button type="submit" className="button button-primary button-wide">
+          Set PIN
+        </button>
       </div>
     </form>
   );

@@ -17,7 +17,9 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
     <div className="roll-call">
       <div className="screen-head">
         <h1 className="screen-title">Roll call</h1>
-        <p className="screen-count"><strong>{people.length}</strong> {people.length === 1 ? 'person' : 'people'} on site</p>
+        <p className="screen-count">
+          <strong>{people.length}</strong> {people.length === 1 ? 'person' : 'people'} on site
+        </p>
       </div>
       <RollCallAge kiosk={kiosk} />
       {people.length === 0 ? (
@@ -27,8 +29,20 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
         // and a table so laid out must still read as one.
         <table className="table people-table" role="table">
           <thead>
-            <tr role="row"><th scope="col" role="columnheader">Name</th><th scope="col" role="columnheader">Company</th>
-              <th scope="col" role="columnheader">Status</th><th scope="col" role="columnheader">Since</th></tr>
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                Name
+              </th>
+              <th scope="col" role="columnheader">
+                Company
+              </th>
+              <th scope="col" role="columnheader">
+                Status
+              </th>
+              <th scope="col" role="columnheader">
+                Since
+              </th>
+            </tr>
           </thead>
           <tbody>
             {people.map((visit) => (
@@ -37,9 +51,15 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
                   {visit.person.lastName}, {visit.person.firstName}
                   {visit.serverId === undefined ? <span className="tag">not synced yet</span> : null}
                 </th>
-                <td role="cell" data-label="Company">{visit.person.company ?? '—'}</td>
-                <td role="cell" data-label="Status"><StatusBadge status={visit.status} label={personStatusText(visit.status)} /></td>
-                <td role="cell" data-label="Since">{shortTime(visit.lastEventAt)}</td>
+                <td role="cell" data-label="Company">
+                  {visit.person.company ?? '—'}
+                </td>
+                <td role="cell" data-label="Status">
+                  <StatusBadge status={visit.status} label={personStatusText(visit.status)} />
+                </td>
+                <td role="cell" data-label="Since">
+                  {shortTime(visit.lastEventAt)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -47,15 +67,29 @@ export function RollCall({ kiosk, showVehicles }: { kiosk: Kiosk; showVehicles: 
       )}
       {showVehicles && vehicles ? (
         <>
-          <h2 className="section-title">Vehicles <span className="count">{vehicles.length}</span></h2>
-          {vehicles.length === 0 ? <p className="empty">No vehicles on site.</p> : (
+          <h2 className="section-title">
+            Vehicles <span className="count">{vehicles.length}</span>
+          </h2>
+          {vehicles.length === 0 ? (
+            <p className="empty">No vehicles on site.</p>
+          ) : (
             <table className="table">
-              <thead><tr><th scope="col">Plate</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Plate</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Since</th>
+                </tr>
+              </thead>
               <tbody>
                 {vehicles.map((visit) => (
                   <tr key={visit.visitId}>
-                    <th scope="row" className="vehicle-plate">{visit.licensePlate}</th>
-                    <td><StatusBadge status={visit.status} /></td>
+                    <th scope="row" className="vehicle-plate">
+                      {visit.licensePlate}
+                    </th>
+                    <td>
+                      <StatusBadge status={visit.status} />
+                    </td>
                     <td>{shortTime(visit.entryAt)}</td>
                   </tr>
                 ))}

@@ -19,7 +19,8 @@ const agoText = (ms: number) => roughDuration(ms, { hoursFrom: 90, daysFrom: 36 
 
 /** What the Roll call says about how current it is, in words: one sentence when fresh, a warning when not. */
 export function rollCallAgeWords(pulledAt: number | undefined, now: number): { text: string; stale: boolean } {
-  if (pulledAt === undefined) return { text: 'Not yet synced with the server: showing only check-ins made on this kiosk.', stale: true };
+  if (pulledAt === undefined)
+    return { text: 'Not yet synced with the server: showing only check-ins made on this kiosk.', stale: true };
   const asOf = `Up to date as of ${shortTime(new Date(pulledAt).toISOString(), new Date(now))}.`;
   const age = now - pulledAt;
   // abs(): a device clock set back must not make an old list look fresh.
@@ -47,7 +48,10 @@ function useNow(everyMs: number): number {
  */
 export function RollCallAge({ kiosk }: { kiosk: Kiosk }) {
   // Wrapped in an object: "never pulled" (undefined) must not read as "not loaded yet".
-  const source = useMemo(() => observeQuery(async () => ({ at: await readPeoplePulledAt(kiosk.db, kiosk.siteId) })), [kiosk]);
+  const source = useMemo(
+    () => observeQuery(async () => ({ at: await readPeoplePulledAt(kiosk.db, kiosk.siteId) })),
+    [kiosk],
+  );
   const pulled = useObservable(source);
   const now = useNow(TICK_MS);
   if (!pulled) return null;

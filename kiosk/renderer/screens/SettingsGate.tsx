@@ -10,7 +10,7 @@ interface SettingsGateProps {
   /** What it guards (Settings unless said): its name is in the prompt's title. */
   what?: LockedView;
   tries: PinTries;
-  onTries(tries: PinTries): void;
+  onTries: (tries: PinTries) => void;
   onCancel?: () => void;
   children: ReactNode;
 }
@@ -23,16 +23,32 @@ export function SettingsGate({ lock, what = 'Settings', tries, onTries, onCancel
   const [unlocked, setUnlocked] = useState(false);
   if (lock === undefined || unlocked) return <>{children}</>;
   if (lock.kind === 'pin') {
-    return <PinPrompt pin={lock.pin} what={what} tries={tries} onTries={onTries} onUnlock={() => setUnlocked(true)} onCancel={onCancel} />;
+    return (
+      <PinPrompt
+        pin={lock.pin}
+        what={what}
+        tries={tries}
+        onTries={onTries}
+        onUnlock={() => setUnlocked(true)}
+        onCancel={onCancel}
+      />
+    );
   }
   return (
     <div className="setup">
       <h1 className="screen-title">{lockedTitle(what)}</h1>
       <p className="form-error" role="alert">
-        The settings PIN set for this kiosk is not 4 to 12 digits, so {what} {what === 'Settings' ? 'stay' : 'stays'} locked. Correct it (settingsPin in kiosk.json,
-        KIOSK_SETTINGS_PIN, or pin= in the address) and start the kiosk again.
+        The settings PIN set for this kiosk is not 4 to 12 digits, so {what} {what === 'Settings' ? 'stay' : 'stays'}{' '}
+        locked. Correct it (settingsPin in kiosk.json, KIOSK_SETTINGS_PIN, or pin= in the address) and start the kiosk
+        again.
       </p>
-      {onCancel ? <div className="form-actions"><button type="button" className="button button-secondary" onClick={onCancel}>Back</button></div> : null}
+      {onCancel ? (
+        <div className="form-actions">
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Back
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -7,7 +7,13 @@ export type VisitorIntent = 'checkin' | 'checkout' | 'break';
  * The lobby screen: three large choices, nothing else to read. `takeFocus` when coming back from a step
  * whose focused control is gone, so focus lands on the first choice instead of the page.
  */
-export function VisitorHome({ onChoose, takeFocus = false }: { onChoose(intent: VisitorIntent): void; takeFocus?: boolean }) {
+export function VisitorHome({
+  onChoose,
+  takeFocus = false,
+}: {
+  onChoose: (intent: VisitorIntent) => void;
+  takeFocus?: boolean;
+}) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (takeFocus) first.current?.focus();

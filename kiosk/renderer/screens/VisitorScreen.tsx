@@ -22,14 +22,31 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
   const home = () => setStep({ step: 'home', returned: true });
   switch (step.step) {
     case 'home':
-      return <VisitorHome takeFocus={step.returned} onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })} />;
+      return (
+        <VisitorHome
+          takeFocus={step.returned}
+          onChoose={(intent) => setStep(intent === 'checkin' ? { step: 'form' } : { step: 'find', intent })}
+        />
+      );
     case 'form':
       return (
-        <CheckinForm kiosk={kiosk} onCancel={home} onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
-          onCheckedIn={(visit) => setStep({ step: 'checkedIn', visit })} />
+        <CheckinForm
+          kiosk={kiosk}
+          onCancel={home}
+          onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
+          onCheckedIn={(visit) => setStep({ step: 'checkedIn', visit })}
+        />
       );
     case 'find':
-      return <FindYourName kiosk={kiosk} intent={step.intent} offer={step.offer} onCancel={home} onDone={(message) => setStep({ step: 'done', message })} />;
+      return (
+        <FindYourName
+          kiosk={kiosk}
+          intent={step.intent}
+          offer={step.offer}
+          onCancel={home}
+          onDone={(message) => setStep({ step: 'done', message })}
+        />
+      );
     case 'checkedIn':
       return <CheckinConfirmation kiosk={kiosk} visit={step.visit} onDone={home} />;
     case 'done':

@@ -14,8 +14,10 @@ export function fieldErrorText({ field, message }: FieldErrorLine): string {
  */
 export function refusedDetailsAdvice(item: AttentionItem): string | undefined {
   if (item.action.lastError?.code !== 'VALIDATION_FAILED') return undefined;
-  const again = 'Retry sends the same details again, so the server will refuse them again unless the site settings change.';
-  if (item.action.kind === 'PERSON_CHECKIN') return `${again} If ${item.who} is still on site, check them in again with these details, then discard this one.`;
+  const again =
+    'Retry sends the same details again, so the server will refuse them again unless the site settings change.';
+  if (item.action.kind === 'PERSON_CHECKIN')
+    return `${again} If ${item.who} is still on site, check them in again with these details, then discard this one.`;
   return again;
 }
 
@@ -27,12 +29,18 @@ export const discardQuestion = (item: AttentionItem) => `Discard this ${lowerFir
 /** What discarding does, said before it is done: a discarded create takes the visit off this kiosk's lists. */
 export function discardConsequence(item: AttentionItem): string {
   const { action, who, waiting } = item;
-  const later = waiting === 0 ? '' : ` The ${waiting === 1 ? 'later action' : `${waiting} later actions`} of this visit waiting behind it will be discarded too.`;
+  const later =
+    waiting === 0
+      ? ''
+      : ` The ${waiting === 1 ? 'later action' : `${waiting} later actions`} of this visit waiting behind it will be discarded too.`;
   if (action.kind === 'PERSON_CHECKIN') {
-    return `${who} will leave the Roll call, the list used if the site is evacuated, and the server will never hear of this visit. ` +
-      `If ${who} is still on site, check them in again first.${later}`;
+    return (
+      `${who} will leave the Roll call, the list used if the site is evacuated, and the server will never hear of this visit. ` +
+      `If ${who} is still on site, check them in again first.${later}`
+    );
   }
-  if (isCreate(action.kind)) return `${who} will leave the vehicles on site, and the server will never hear of this entry.${later}`;
+  if (isCreate(action.kind))
+    return `${who} will leave the vehicles on site, and the server will never hear of this entry.${later}`;
   return `The server will never receive it, and this kiosk will show ${who} as if it had not happened.`;
 }
 

@@ -21,7 +21,11 @@ const LONGEST_PAUSE_MS = 60 * 60_000;
 export function afterEntry(tries: PinTries, right: boolean, now: number): PinTries {
   if (right) return NO_TRIES;
   if (tries.wrong + 1 < TRIES) return { ...tries, wrong: tries.wrong + 1 };
-  return { wrong: 0, pauses: tries.pauses + 1, pausedUntil: now + Math.min(LONGEST_PAUSE_MS, PAUSE_MS * 2 ** tries.pauses) };
+  return {
+    wrong: 0,
+    pauses: tries.pauses + 1,
+    pausedUntil: now + Math.min(LONGEST_PAUSE_MS, PAUSE_MS * 2 ** tries.pauses),
+  };
 }
 
 /** "Too many wrong PINs. Try again in 2 minutes." */

@@ -3,7 +3,8 @@ import type { VehicleVisit } from '../../src/data/types';
 export type GateAction = 'Entry' | 'Exit' | 'Admit' | 'Refuse';
 
 /** What one gate action came to: a visit recorded, or a refusal in words. */
-export type GateOutcome = { kind: 'visit'; visit: VehicleVisit; action: GateAction } | { kind: 'refused'; plate: string; message: string };
+export type GateOutcome =
+  { kind: 'visit'; visit: VehicleVisit; action: GateAction } | { kind: 'refused'; plate: string; message: string };
 
 /** An outcome on screen; `id` keeps each card apart (two results may name the same plate). */
 export type GateResult = GateOutcome & { id: number };
@@ -52,8 +53,16 @@ export function followVisits(results: GateResult[], held: readonly VehicleVisit[
  * A guard's Admit or Refuse, recorded: the card of that visit shows it at once, or, when none is shown (he
  * decided from the on-site list), a new card says what was recorded.
  */
-export function withDecision(results: readonly GateResult[], visit: VehicleVisit, action: GateAction, id: number, fresh: boolean): GateResult[] {
+export function withDecision(
+  results: readonly GateResult[],
+  visit: VehicleVisit,
+  action: GateAction,
+  id: number,
+  fresh: boolean,
+): GateResult[] {
   const shown = results.some((result) => result.kind === 'visit' && result.visit.visitId === visit.visitId);
   if (!shown) return withResult(results, { kind: 'visit', visit, action, id }, fresh);
-  return results.map((result) => (result.kind === 'visit' && result.visit.visitId === visit.visitId ? { ...result, visit } : result));
+  return results.map((result) =>
+    result.kind === 'visit' && result.visit.visitId === visit.visitId ? { ...result, visit } : result,
+  );
 }

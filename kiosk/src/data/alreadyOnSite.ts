@@ -36,7 +36,9 @@ export async function recordEntryOnSite(
     const visit = await db.vehicles.get(action.visitId);
     if (!visit || visit.serverId !== undefined || visit.plateKey !== normalizePlate(current.licensePlate)) return false;
     // A twin pulled meanwhile with nothing queued is folded in below; one with queued actions is a guard's to settle.
-    const twins = (await db.vehicles.where('serverId').equals(current.checkinId).toArray()).filter((twin) => twin.visitId !== visit.visitId);
+    const twins = (await db.vehicles.where('serverId').equals(current.checkinId).toArray()).filter(
+      (twin) => twin.visitId !== visit.visitId,
+    );
     for (const twin of twins) if ((await actionsOf(db, twin.visitId)).length > 0) return false;
     if ((await stillQueued(db, action).delete()) === 0) return false;
     await foldTwins(db, vehicleVisits, visit.visitId, current.checkinId);

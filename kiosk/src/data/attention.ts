@@ -53,7 +53,10 @@ export interface AttentionItem {
  */
 function fieldErrorLines(action: OutboxAction, cached: CachedSiteConfig | undefined): FieldErrorLine[] {
   const labelsByPath = new Map((cached?.config.fields ?? []).map((field) => [fieldPath(field.name), field.label]));
-  return (action.lastError?.errors ?? []).map(({ path, message }) => ({ field: labelsByPath.get(path) ?? path, message }));
+  return (action.lastError?.errors ?? []).map(({ path, message }) => ({
+    field: labelsByPath.get(path) ?? path,
+    message,
+  }));
 }
 
 export async function attentionItems(db: KioskDatabase): Promise<AttentionItem[]> {
@@ -62,10 +65,18 @@ export async function attentionItems(db: KioskDatabase): Promise<AttentionItem[]
     const refused = await db.outbox.where('state').equals('ATTENTION').sortBy('seq');
     return Promise.all(
       refused.map(async (action) => {
-        const visit = isVehicleAction(action.kind) ? await db.vehicles.get(action.visitId) : await db.people.get(action.visitId);
+        const visit = isVehicleAction(action.kind)
+          ? await db.vehicles.get(action.visitId)
+          : await db.people.get(action.visitId);
         const waiting = (await actionsOf(db, action.visitId)).filter((other) => other.seq > action.seq).length;
         const cached = action.lastError?.errors ? await db.siteConfigs.get(action.siteId) : undefined;
-        return { action, description: describeAction(action, visit), who: whoOf(visit), waiting, fieldErrors: fieldErrorLines(action, cached) };
+        return {
+          action,
+          description: describeAction(action, visit),
+          who: whoOf(visit),
+          waiting,
+          fieldErrors: fieldErrorLines(action, cached),
+        };
       }),
     );
   });
@@ -121,7 +132,10 @@ export async function discardAction(db: KioskDatabase, seq: number): Promise<Dis
       const dependents = all.filter((other) => other.seq !== seq);
       await db.outbox.bulkDelete(all.map((other) => other.seq));
       await (vehicle ? db.vehicles.delete(action.visitId) : db.people.delete(action.visitId));
-      const also = dependents.length === 0 ? '' : ` and ${dependents.length} later action${dependents.length === 1 ? '' : 's'} that depended on it`;
+      const also =
+        dependents.length === 0
+          ? ''
+          : ` and ${dependents.length} later action${dependents.length === 1 ? '' : 's'} that depended on it`;
       return { discarded: [action, ...dependents], visitRemoved: true, message: `Discarded ${description}${also}.` };
     }
     await db.outbox.delete(seq);

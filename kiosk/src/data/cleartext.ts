@@ -12,6 +12,7 @@ export function sendsInTheClear(serverUrl: string): boolean {
   }
   if (url.protocol !== 'http:') return false;
   const host = url.hostname.toLowerCase();
-  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  const loopback =
+    host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
   return !loopback;
 }

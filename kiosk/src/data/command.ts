@@ -4,8 +4,7 @@ import type { KioskDatabase } from './database';
 
 /** What a local command answers at once (it never waits for the network). */
 export type CommandResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: string; message: string; errors?: FormError[] };
+  { ok: true; value: T } | { ok: false; code: string; message: string; errors?: FormError[] };
 
 export const refused = (code: string, message: string, errors?: FormError[]): CommandResult<never> => ({
   ok: false,
@@ -24,10 +23,10 @@ export interface Stamp {
 export interface CommandContext {
   db: KioskDatabase;
   /** The time actions are stamped with: the device clock, corrected by the server's when it is off. */
-  now(): number;
+  now: () => number;
   /** `now()` with the device clock's own reading it came from, in one reading; without it, both are `now()`. */
-  stamp?(): Stamp;
-  randomUUID(): string;
+  stamp?: () => Stamp;
+  randomUUID: () => string;
   /** Called after a command queued an action (the sync engine's trigger). */
   onEnqueued?: () => void;
 }
@@ -40,6 +39,9 @@ export function readStamp(ctx: CommandContext): Stamp {
 }
 
 /** The fields every new outbox row starts with. */
-export function queued(ctx: CommandContext, fields: { visitId: string; siteId: number; occurredAt: string; deviceAt: number }) {
+export function queued(
+  ctx: CommandContext,
+  fields: { visitId: string; siteId: number; occurredAt: string; deviceAt: number },
+) {
   return { ...fields, key: ctx.randomUUID(), state: 'QUEUED' as const, attempts: 0, nextAttemptAt: 0, lastError: null };
 }

@@ -1,6 +1,13 @@
 import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 import type {
-  CachedSiteConfig, CachedWatchlistDigest, KnownVehicleRow, MetaRow, OutboxAction, PersonVisit, VehicleLabelRow, VehicleVisit,
+  CachedSiteConfig,
+  CachedWatchlistDigest,
+  KnownVehicleRow,
+  MetaRow,
+  OutboxAction,
+  PersonVisit,
+  VehicleLabelRow,
+  VehicleVisit,
 } from './types';
 
 /**

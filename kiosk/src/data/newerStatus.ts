@@ -12,13 +12,10 @@ import { actionsOf } from './visits';
  * would take it out, unless more of its actions are still in the outbox: then it stays, with the
  * server's id they are sent to, showing the kiosk's own view until they are answered.
  */
-export async function recordAckInNewerStatus<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
-  db: KioskDatabase,
-  kind: VisitKind<V, C>,
-  action: OutboxAction,
-  checkinId: number,
-  now: number,
-): Promise<void> {
+export async function recordAckInNewerStatus<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(db: KioskDatabase, kind: VisitKind<V, C>, action: OutboxAction, checkinId: number, now: number): Promise<void> {
   const table = kind.table(db);
   await db.transaction('rw', [db.outbox, table], async () => {
     await db.outbox.delete(action.seq);

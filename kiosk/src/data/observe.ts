@@ -2,7 +2,7 @@ import { liveQuery } from 'dexie';
 
 /** The smallest observable a screen needs: the latest value now and on every change. */
 export interface Observable<T> {
-  subscribe(listener: (value: T) => void): () => void;
+  subscribe: (listener: (value: T) => void) => () => void;
 }
 
 /**

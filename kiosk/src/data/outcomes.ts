@@ -1,6 +1,13 @@
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { KioskDatabase } from './database';
-import { type ActionError, type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate } from './types';
+import {
+  type ActionError,
+  type KeptPersonCheckin,
+  type OutboxAction,
+  type PersonVisit,
+  type VehicleVisit,
+  isCreate,
+} from './types';
 import { confirmVehicle } from './projection';
 import { type VisitKind, personVisits, vehicleVisits } from './visitKinds';
 import { actionsOf } from './visits';
@@ -18,12 +25,10 @@ export type Ack =
  * came: that twin is folded into the visit (its queued actions move over, and it goes). Inside the caller's
  * transaction over the outbox and the visit's table.
  */
-export async function foldTwins<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
-  db: KioskDatabase,
-  kind: VisitKind<V, C>,
-  visitId: string,
-  checkinId: number,
-): Promise<void> {
+export async function foldTwins<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(db: KioskDatabase, kind: VisitKind<V, C>, visitId: string, checkinId: number): Promise<void> {
   const table = kind.table(db);
   const twins = (await table.where('serverId').equals(checkinId).toArray()).filter((twin) => twin.visitId !== visitId);
   for (const twin of twins) await db.outbox.where('visitId').equals(twin.visitId).modify({ visitId });
@@ -55,7 +60,8 @@ export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): P
     const people = new Map<string, KeptPersonCheckin[]>();
     const vehicles = new Map<string, VehicleCheckin[]>();
     for (const ack of acks) {
-      if (ack.visit === 'person') people.set(ack.action.visitId, [...(people.get(ack.action.visitId) ?? []), ack.checkin]);
+      if (ack.visit === 'person')
+        people.set(ack.action.visitId, [...(people.get(ack.action.visitId) ?? []), ack.checkin]);
       else vehicles.set(ack.action.visitId, [...(vehicles.get(ack.action.visitId) ?? []), ack.checkin]);
     }
     for (const [visitId, checkins] of people) await applyToVisit(db, personVisits, visitId, checkins, now);
@@ -71,10 +77,18 @@ export async function recordAcks(db: KioskDatabase, acks: Ack[], now: number): P
 
 /** The outbox row of `action`, only while it is still that attempt (same key, still queued). */
 export const stillQueued = (db: KioskDatabase, action: OutboxAction) =>
-  db.outbox.where(':id').equals(action.seq).and((row) => row.key === action.key && row.state === 'QUEUED');
+  db.outbox
+    .where(':id')
+    .equals(action.seq)
+    .and((row) => row.key === action.key && row.state === 'QUEUED');
 
 /** Not now: try again at `nextAttemptAt`, keeping the key. */
-export async function recordRetry(db: KioskDatabase, action: OutboxAction, error: ActionError, nextAttemptAt: number): Promise<void> {
+export async function recordRetry(
+  db: KioskDatabase,
+  action: OutboxAction,
+  error: ActionError,
+  nextAttemptAt: number,
+): Promise<void> {
   await stillQueued(db, action).modify({ attempts: action.attempts + 1, nextAttemptAt, lastError: error });
 }
 
@@ -82,7 +96,10 @@ export async function recordRetry(db: KioskDatabase, action: OutboxAction, error
  * Refused for good: the action waits in Needs attention (and blocks its visit's later actions). When the
  * server sent the check-in along (a 409), the visit shows the server's state from now on.
  */
-export async function recordAttention<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+export async function recordAttention<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(
   db: KioskDatabase,
   kind: VisitKind<V, C>,
   action: OutboxAction,
@@ -104,7 +121,10 @@ export async function recordAttention<V extends PersonVisit | VehicleVisit, C ex
  * is due at once. Safe only because the refusal, stored under the old key, proves that request had no
  * effect. The visit shows the new time. False if the row is no longer that attempt.
  */
-export async function recordRestamp<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+export async function recordRestamp<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(
   db: KioskDatabase,
   kind: VisitKind<V, C>,
   action: OutboxAction,

@@ -22,7 +22,8 @@ export interface CheckinInput extends CheckinFormInput {
   labelIds?: number[];
 }
 
-const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
+const blankToUndefined = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value;
 
 /** The create body as it will be sent: empty optional fields left out, so the server sees what we validated. */
 function createBody(input: CheckinInput, occurredAt: string): unknown {
@@ -61,7 +62,11 @@ function plainIssue(issue: z.core.$ZodIssue, fields: readonly ConfigField[]): Fo
  * defaults if none was ever fetched), then the visit and its create action are written in one
  * transaction. The status shown is the kiosk's prediction until the server answers.
  */
-export async function checkIn(ctx: CommandContext, siteId: number, input: CheckinInput): Promise<CommandResult<PersonVisit>> {
+export async function checkIn(
+  ctx: CommandContext,
+  siteId: number,
+  input: CheckinInput,
+): Promise<CommandResult<PersonVisit>> {
   const { db } = ctx;
   const { at, deviceAt } = readStamp(ctx);
   const occurredAt = new Date(at).toISOString();
@@ -74,46 +79,59 @@ export async function checkIn(ctx: CommandContext, siteId: number, input: Checki
   const body = parsed.data;
   // Decided before the screen confirms, so a watchlisted visitor is never welcomed (the server decides again).
   const watchlisted = await onWatchlist(db, siteId, body.person);
-  const result = await db.transaction('rw', [db.outbox, db.people, db.siteConfigs], async (): Promise<CommandResult<PersonVisit>> => {
-    const config = (await db.siteConfigs.get(siteId))?.config ?? { siteId, ...defaultCheckinConfig };
-    const errors = validateCheckinForm(config.fields, body);
-    if (errors.length > 0) return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
-    const visitId = ctx.randomUUID();
-    const predicted = initialPersonStatus({ watchlisted, requiresApproval: config.requiresApproval });
-    const { person } = body;
-    const visit: PersonVisit = {
-      visitId,
-      siteId,
-      person: {
-        firstName: person.firstName ?? '',
-        lastName: person.lastName ?? '',
-        email: person.email ?? null,
-        phone: person.phone ?? null,
-        company: person.company ?? null,
-      },
-      hostName: body.hostName ?? null,
-      purpose: body.purpose ?? null,
-      status: predicted,
-      entryAt: occurredAt,
-      exitAt: null,
-      breaks: [],
-      lastEventAt: occurredAt,
-      predicted,
-      confirmed: null,
-      syncedAt: 0,
-    };
-    await db.people.add(visit);
-    await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'PERSON_CHECKIN', body });
-    return { ok: true, value: visit };
-  });
+  const result = await db.transaction(
+    'rw',
+    [db.outbox, db.people, db.siteConfigs],
+    async (): Promise<CommandResult<PersonVisit>> => {
+      const config = (await db.siteConfigs.get(siteId))?.config ?? { siteId, ...defaultCheckinConfig };
+      const errors = validateCheckinForm(config.fields, body);
+      if (errors.length > 0)
+        return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
+      const visitId = ctx.randomUUID();
+      const predicted = initialPersonStatus({ watchlisted, requiresApproval: config.requiresApproval });
+      const { person } = body;
+      const visit: PersonVisit = {
+        visitId,
+        siteId,
+        person: {
+          firstName: person.firstName ?? '',
+          lastName: person.lastName ?? '',
+          email: person.email ?? null,
+          phone: person.phone ?? null,
+          company: person.company ?? null,
+        },
+        hostName: body.hostName ?? null,
+        purpose: body.purpose ?? null,
+        status: predicted,
+        entryAt: occurredAt,
+        exitAt: null,
+        breaks: [],
+        lastEventAt: occurredAt,
+        predicted,
+        confirmed: null,
+        syncedAt: 0,
+      };
+      await db.people.add(visit);
+      await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'PERSON_CHECKIN', body });
+      return { ok: true, value: visit };
+    },
+  );
   if (result.ok) ctx.onEnqueued?.();
   return result;
 }
 
-const kinds = { BREAK_START: 'PERSON_BREAK_START', BREAK_END: 'PERSON_BREAK_END', CHECKOUT: 'PERSON_CHECKOUT' } as const;
+const kinds = {
+  BREAK_START: 'PERSON_BREAK_START',
+  BREAK_END: 'PERSON_BREAK_END',
+  CHECKOUT: 'PERSON_CHECKOUT',
+} as const;
 
 /** Starts a break, ends it, or checks out, if the shared state machine allows it from what the kiosk shows. */
-async function personAction(ctx: CommandContext, visitId: string, type: keyof typeof kinds): Promise<CommandResult<PersonVisit>> {
+async function personAction(
+  ctx: CommandContext,
+  visitId: string,
+  type: keyof typeof kinds,
+): Promise<CommandResult<PersonVisit>> {
   const { db } = ctx;
   const result = await db.transaction('rw', [db.outbox, db.people], async (): Promise<CommandResult<PersonVisit>> => {
     const visit = await db.people.get(visitId);
@@ -121,7 +139,10 @@ async function personAction(ctx: CommandContext, visitId: string, type: keyof ty
     const { status } = visit;
     // A status newer than this kiosk: whether the action is allowed, and what it leads to, is unknown here.
     if (!isKnown(personStatuses, status)) {
-      return refused('UNKNOWN_STATUS', `The server has this visit as ${status}, a status this kiosk does not know: please ask at reception.`);
+      return refused(
+        'UNKNOWN_STATUS',
+        `The server has this visit as ${status}, a status this kiosk does not know: please ask at reception.`,
+      );
     }
     const stamp = readStamp(ctx);
     const at = new Date(stamp.at);

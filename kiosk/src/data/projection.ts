@@ -22,10 +22,14 @@ import type {
 
 /** The display fields of a person visit, derived by this file and nothing else. */
 export type PersonView = Pick<PersonVisit, 'status' | 'entryAt' | 'exitAt' | 'breaks' | 'lastEventAt'>;
-export type VehicleView = Pick<VehicleVisit, 'status' | 'entryAt' | 'exitAt' | 'lastEventAt'> & { stopReason: string | null };
+export type VehicleView = Pick<VehicleVisit, 'status' | 'entryAt' | 'exitAt' | 'lastEventAt'> & {
+  stopReason: string | null;
+};
 
 const latest = (times: Array<string | null>): string =>
-  times.filter((time): time is string => time !== null).reduce((max, time) => (Date.parse(time) > Date.parse(max) ? time : max));
+  times
+    .filter((time): time is string => time !== null)
+    .reduce((max, time) => (Date.parse(time) > Date.parse(max) ? time : max));
 
 /** The person-visit fields the kiosk keeps from a server answer. */
 export function confirmPerson(checkin: KeptPersonCheckin): ConfirmedPerson {
@@ -65,7 +69,10 @@ const personEvents: Partial<Record<OutboxAction['kind'], PersonEvent['type']>> =
  * this kiosk the machine cannot decide anything: the visit shows the server's status until the server has
  * decided the queued actions.
  */
-export function projectPerson(visit: Pick<PersonVisit, 'confirmed' | 'predicted' | 'entryAt'>, pending: OutboxAction[]): PersonView {
+export function projectPerson(
+  visit: Pick<PersonVisit, 'confirmed' | 'predicted' | 'entryAt'>,
+  pending: OutboxAction[],
+): PersonView {
   const base = visit.confirmed;
   let status: KeptPersonStatus = base?.status ?? visit.predicted;
   const entryAt = base?.entryAt ?? visit.entryAt;
@@ -85,7 +92,8 @@ export function projectPerson(visit: Pick<PersonVisit, 'confirmed' | 'predicted'
     for (const effect of result.effects) {
       const time = effect.type === 'EMIT' ? null : effect.at.toISOString();
       if (effect.type === 'OPEN_BREAK' && time) breaks = [...breaks, { startedAt: time, endedAt: null }];
-      if (effect.type === 'CLOSE_BREAK' && time) breaks = breaks.map((item) => (item.endedAt === null ? { ...item, endedAt: time } : item));
+      if (effect.type === 'CLOSE_BREAK' && time)
+        breaks = breaks.map((item) => (item.endedAt === null ? { ...item, endedAt: time } : item));
       if (effect.type === 'SET_EXIT') exitAt = time;
     }
   }

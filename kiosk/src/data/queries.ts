@@ -14,10 +14,19 @@ const byName = (a: PersonVisit, b: PersonVisit) =>
  */
 export async function rollCall(db: KioskDatabase, siteId: number): Promise<PersonVisit[]> {
   const notOut = [
-    [[siteId, Dexie.minKey], [siteId, 'OUT']],
-    [[siteId, 'OUT'], [siteId, Dexie.maxKey]],
+    [
+      [siteId, Dexie.minKey],
+      [siteId, 'OUT'],
+    ],
+    [
+      [siteId, 'OUT'],
+      [siteId, Dexie.maxKey],
+    ],
   ] as const;
-  const visits = await db.people.where('[siteId+status]').inAnyRange(notOut, { includeLowers: false, includeUppers: false }).toArray();
+  const visits = await db.people
+    .where('[siteId+status]')
+    .inAnyRange(notOut, { includeLowers: false, includeUppers: false })
+    .toArray();
   return visits.sort(byName);
 }
 
@@ -67,7 +76,11 @@ export function visitsLike(visits: readonly PersonVisit[], person: PersonDetails
  * in again, which this question would otherwise turn away. A create merely queued still counts: it is a
  * check-in on its way.
  */
-export async function alreadyOnSite(db: KioskDatabase, siteId: number, person: PersonDetails): Promise<PersonVisit | undefined> {
+export async function alreadyOnSite(
+  db: KioskDatabase,
+  siteId: number,
+  person: PersonDetails,
+): Promise<PersonVisit | undefined> {
   return db.transaction('r', [db.people, db.outbox], async () => {
     const candidates = visitsLike(await rollCall(db, siteId), person);
     if (candidates.length === 0) return undefined;
@@ -81,7 +94,10 @@ const newestFirst = (a: VehicleVisit, b: VehicleVisit) => Date.parse(b.entryAt) 
 
 /** Vehicles on site: let in (IN) or waiting at the gate for a guard (PENDING), newest entry first. Not STOP: those were refused. */
 export async function vehiclesOnSite(db: KioskDatabase, siteId: number): Promise<VehicleVisit[]> {
-  const visits = await db.vehicles.where('[siteId+status]').anyOf(['IN', 'PENDING'].map((status) => [siteId, status])).toArray();
+  const visits = await db.vehicles
+    .where('[siteId+status]')
+    .anyOf(['IN', 'PENDING'].map((status) => [siteId, status]))
+    .toArray();
   return visits.sort(newestFirst);
 }
 

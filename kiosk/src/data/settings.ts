@@ -19,10 +19,16 @@ export type KioskSettings = z.infer<typeof KioskSettings>;
 export const SettingsPin = z.string().regex(/^[0-9]{4,12}$/);
 
 /** A pairing code given in a browser's address (`?code=`), for the setup screen to show. */
-const Preset = KioskSettings.extend({ settingsPin: SettingsPin, pairingCode: z.string().trim().min(1).max(64) }).partial();
+const Preset = KioskSettings.extend({
+  settingsPin: SettingsPin,
+  pairingCode: z.string().trim().min(1).max(64),
+}).partial();
 
 /** One preset value checked on its own (so a wrong mode does not throw away a good server URL), or undefined. */
-export function presetValue(key: Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>, value: unknown): PresetSettings | undefined {
+export function presetValue(
+  key: Exclude<keyof PresetSettings, 'settingsPinInvalid' | 'problems'>,
+  value: unknown,
+): PresetSettings | undefined {
   const parsed = Preset.safeParse({ [key]: value });
   return parsed.success ? parsed.data : undefined;
 }
@@ -70,7 +76,8 @@ export interface Pairing {
 }
 
 /** The same site on the same server, however its URL was written (`https://host`, `https://host/v1/`). */
-const samePairing = (a: Pairing, b: Pairing) => a.siteId === b.siteId && apiBaseUrl(a.serverUrl) === apiBaseUrl(b.serverUrl);
+const samePairing = (a: Pairing, b: Pairing) =>
+  a.siteId === b.siteId && apiBaseUrl(a.serverUrl) === apiBaseUrl(b.serverUrl);
 
 /**
  * Whether the device is still paired with `pairing` (or not paired at all, as in tests): for writes of
@@ -91,7 +98,16 @@ export type SettingsChange = { ok: true } | { ok: false; code: 'ACTIONS_PENDING'
  * belong to the old pairing, and check-in and site ids mean something else on another server.
  */
 export async function saveSettings(db: KioskDatabase, next: KioskSettings | null): Promise<SettingsChange> {
-  const tables = [db.meta, db.outbox, db.people, db.vehicles, db.siteConfigs, db.watchlistDigests, db.knownVehicles, db.vehicleLabels];
+  const tables = [
+    db.meta,
+    db.outbox,
+    db.people,
+    db.vehicles,
+    db.siteConfigs,
+    db.watchlistDigests,
+    db.knownVehicles,
+    db.vehicleLabels,
+  ];
   return db.transaction('rw', tables, async (): Promise<SettingsChange> => {
     const current = await readSettings(db);
     const moves = current === undefined || next === null || !samePairing(next, current);
@@ -107,7 +123,11 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
     if (moves && pending === 0) {
       // The last pull's time goes with the view it dated: a new pairing has not been synced yet.
       await Promise.all([
-        db.people.clear(), db.vehicles.clear(), db.siteConfigs.clear(), db.watchlistDigests.clear(), db.meta.delete(PULLED_KEY),
+        db.people.clear(),
+        db.vehicles.clear(),
+        db.siteConfigs.clear(),
+        db.watchlistDigests.clear(),
+        db.meta.delete(PULLED_KEY),
         clearVehicleDirectory(db),
       ]);
     }

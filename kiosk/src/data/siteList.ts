@@ -9,7 +9,9 @@ const MAX_PAGES = 100;
  * Every site the token can view, following `nextCursor` page after page (200 a page): the setup screen's
  * list, which stopped at the first page before. The first answer that is not a page is the outcome.
  */
-export async function listAllSites(api: Pick<ReturnType<typeof createApiClient>, 'listSites'>): Promise<HttpOutcome<{ data: Site[] }>> {
+export async function listAllSites(
+  api: Pick<ReturnType<typeof createApiClient>, 'listSites'>,
+): Promise<HttpOutcome<{ data: Site[] }>> {
   const sites: Site[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {

@@ -12,7 +12,10 @@ import type { VisitKind } from './visitKinds';
  * (the answer was lost) is not added twice: the create's own acknowledgement will bring it.
  * False when nothing was written because the device is paired elsewhere now.
  */
-export async function applySnapshot<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
+export async function applySnapshot<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(
   db: KioskDatabase,
   kind: VisitKind<V, C>,
   snapshot: { siteId: number; items: C[]; startedAt: number; now: number },
@@ -29,7 +32,9 @@ export async function applySnapshot<V extends PersonVisit | VehicleVisit, C exte
       if (action.siteId === snapshot.siteId) siteActions.push(action);
     }
     const local = await table.where('siteId').equals(snapshot.siteId).toArray();
-    const byServerId = new Map(local.flatMap((visit) => (visit.serverId === undefined ? [] : [[visit.serverId, visit] as const])));
+    const byServerId = new Map(
+      local.flatMap((visit) => (visit.serverId === undefined ? [] : [[visit.serverId, visit] as const])),
+    );
     const untouchable = (visit: V) => owing.has(visit.visitId) || visit.syncedAt > snapshot.startedAt;
     const listed = new Set<number>();
     const writes: V[] = [];
@@ -43,7 +48,9 @@ export async function applySnapshot<V extends PersonVisit | VehicleVisit, C exte
       }
     }
     await table.bulkPut(writes);
-    const gone = local.filter((visit) => visit.serverId !== undefined && !listed.has(visit.serverId) && !untouchable(visit));
+    const gone = local.filter(
+      (visit) => visit.serverId !== undefined && !listed.has(visit.serverId) && !untouchable(visit),
+    );
     await table.bulkDelete(gone.map((visit) => visit.visitId));
     return true;
   });

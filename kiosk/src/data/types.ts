@@ -1,8 +1,18 @@
 import type { Open } from '../../../shared/src/client/answers';
 import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
-import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PersonCheckin, TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
+import type {
+  CheckoutRequest,
+  CreateCheckinRequest,
+  DenyRequest,
+  PersonCheckin,
+  TimedActionRequest,
+} from '../../../shared/src/schemas/personCheckins';
 import type { CheckinConfig } from '../../../shared/src/schemas/sites';
-import type { CreateVehicleCheckinRequest, VehicleDirectoryEntry, VehicleDirectoryLabel } from '../../../shared/src/schemas/vehicles';
+import type {
+  CreateVehicleCheckinRequest,
+  VehicleDirectoryEntry,
+  VehicleDirectoryLabel,
+} from '../../../shared/src/schemas/vehicles';
 import type { WatchlistDigest } from '../../../shared/src/schemas/watchlist';
 
 export interface LocalBreak {

@@ -11,14 +11,14 @@ import { actionsOf, personVisitFromServer, vehicleVisitFromServer } from './visi
  * acknowledgements, refusals with `current`, pulls): one table, one projection, one create.
  */
 export interface VisitKind<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }> {
-  table(db: KioskDatabase): Table<V, string, InsertType<V, 'visitId'>>;
+  table: (db: KioskDatabase) => Table<V, string, InsertType<V, 'visitId'>>;
   /** The visit's display fields recomputed over its still-queued actions (projection.ts). */
-  project(visit: V, pending: OutboxAction[]): V;
+  project: (visit: V, pending: OutboxAction[]) => V;
   /** The visit with a server answer applied (unless older than what it holds), re-projected over `pending`. */
-  withServer(visit: V, checkin: C, pending: OutboxAction[], syncedAt: number): V;
-  fromServer(checkin: C, syncedAt: number): V;
+  withServer: (visit: V, checkin: C, pending: OutboxAction[], syncedAt: number) => V;
+  fromServer: (checkin: C, syncedAt: number) => V;
   /** True when `checkin` is what this queued create made (its answer may have been lost). */
-  madeBy(create: OutboxAction, checkin: C): boolean;
+  madeBy: (create: OutboxAction, checkin: C) => boolean;
 }
 
 const sameInstant = (a: string | undefined, b: string) => a !== undefined && Date.parse(a) === Date.parse(b);
@@ -57,11 +57,10 @@ export const vehicleVisits: VisitKind<VehicleVisit, VehicleCheckin> = {
 };
 
 /** Recomputes a visit's display fields from its server state and its outbox actions (inside a transaction). */
-export async function refreshVisit<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }>(
-  db: KioskDatabase,
-  kind: VisitKind<V, C>,
-  visitId: string,
-): Promise<V | undefined> {
+export async function refreshVisit<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+>(db: KioskDatabase, kind: VisitKind<V, C>, visitId: string): Promise<V | undefined> {
   const table = kind.table(db);
   const visit = await table.get(visitId);
   if (!visit) return undefined;

@@ -1,11 +1,20 @@
-import { type WatchlistKind, type WatchlistPerson, digestMessages, matchesDigest } from '../../../shared/src/domain/watchlist';
+import {
+  type WatchlistKind,
+  type WatchlistPerson,
+  digestMessages,
+  matchesDigest,
+} from '../../../shared/src/domain/watchlist';
 import type { WatchlistDigest } from '../../../shared/src/schemas/watchlist';
 import type { KioskDatabase } from './database';
 
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, '0')).join('');
+const hex = (bytes: ArrayBuffer) =>
+  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** The person's identifiers hashed as the server hashed the watchlist's (HMAC-SHA256 under the digest's key, WebCrypto). */
-async function personHashes(digest: WatchlistDigest, person: WatchlistPerson): Promise<Array<{ kind: WatchlistKind; hash: string }>> {
+async function personHashes(
+  digest: WatchlistDigest,
+  person: WatchlistPerson,
+): Promise<Array<{ kind: WatchlistKind; hash: string }>> {
   const raw = Uint8Array.from(atob(digest.key), (char) => char.charCodeAt(0));
   const key = await globalThis.crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const encoder = new TextEncoder();

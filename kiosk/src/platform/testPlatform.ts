@@ -20,7 +20,7 @@ export interface ShiftableClock extends Clock {
    * Moves the device's idea of "now" by `ms` (negative = back in time), as setting the device's clock does:
    * the monotonic clock (`elapsed`) does not move. (Forward, it is also what a device that slept looks like.)
    */
-  shift(ms: number): void;
+  shift: (ms: number) => void;
 }
 
 export function shiftableClock(offsetMs = 0): ShiftableClock {
@@ -46,13 +46,13 @@ export interface NetworkFaults {
 
 /** A network a test controls: up or down, faulty at a rate, or frozen (a crashed process never hears back). */
 export interface TestNetwork extends OnlineStatus {
-  setOnline(online: boolean): void;
-  setFaults(faults: NetworkFaults): void;
+  setOnline: (online: boolean) => void;
+  setFaults: (faults: NetworkFaults) => void;
   /**
    * The process dies: requests already on the wire still reach the server but their answers are never
    * read, and no new request leaves.
    */
-  freeze(): void;
+  freeze: () => void;
   /** Requests that reached the server, and those whose answer the caller received. */
   readonly stats: { sent: number; delivered: number };
   fetch: FetchLike;
@@ -104,7 +104,9 @@ export interface TestPlatform extends Platform {
 
 /** The platform of Node tests and benchmarks: a controllable network and clock, a lock of its own. */
 /** `locks`: pass one provider to several platforms to play several windows of one app. */
-export function testPlatform(options: { network?: TestNetwork; clockOffsetMs?: number; locks?: LockProvider } = {}): TestPlatform {
+export function testPlatform(
+  options: { network?: TestNetwork; clockOffsetMs?: number; locks?: LockProvider } = {},
+): TestPlatform {
   const network = options.network ?? testNetwork();
   return {
     clock: shiftableClock(options.clockOffsetMs),

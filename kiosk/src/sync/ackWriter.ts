@@ -8,20 +8,20 @@ import { type Ack, recordAcks } from '../data/outcomes';
  * key, and the server replays its answer. A push pass ends with `endPass()`.
  */
 export interface AckWriter {
-  add(ack: Ack): void;
+  add: (ack: Ack) => void;
   /**
    * True while the action's acknowledgement is not written yet, or could not be written in this pass: it
    * must not be sent again meanwhile (a write that keeps failing would otherwise resend it in a loop).
    */
-  has(seq: number): boolean;
+  has: (seq: number) => boolean;
   /** True once a write failed in this pass (the device's storage is full or broken): the pass should send nothing more. */
-  failed(): boolean;
-  flushed(): Promise<void>;
+  failed: () => boolean;
+  flushed: () => Promise<void>;
   /**
    * Waits for the writes, then forgets those that failed: their actions are still queued with their keys,
    * so a later pass sends them again and the server replays its answer. Answers whether a write failed.
    */
-  endPass(): Promise<'written' | 'failed'>;
+  endPass: () => Promise<'written' | 'failed'>;
 }
 
 export function ackWriter(db: KioskDatabase, now: () => number, onError: (error: unknown) => void): AckWriter {

@@ -25,14 +25,20 @@ export type Reading<C> = { kept: true; checkin: C } | { kept: false; status: str
 const kioskSource = (source: Open<Source>): Source => (isKnown(sources, source) ? source : 'OTHER');
 
 /** An entry or exit as the kiosk's data layer takes it. */
-const kioskEvent = (event: { source: Open<Source>; at: string }) => ({ at: event.at, source: kioskSource(event.source) });
+const kioskEvent = (event: { source: Open<Source>; at: string }) => ({
+  at: event.at,
+  source: kioskSource(event.source),
+});
 
 /**
  * A person check-in from the server, always kept, a newer status as text: the Roll call (the evacuation
  * list) must show them. No action is offered or replayed on such a status (personCommands.ts, projection.ts).
  */
 export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheckin> {
-  return { kept: true, checkin: { ...answer, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
+  return {
+    kept: true,
+    checkin: { ...answer, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) },
+  };
 }
 
 /**
@@ -42,7 +48,10 @@ export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheck
 export function readVehicle(answer: VehicleCheckinAnswer): Reading<VehicleCheckin> {
   const { status } = answer;
   if (!isKnown(vehicleStatuses, status)) return { kept: false, status };
-  return { kept: true, checkin: { ...answer, status, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) } };
+  return {
+    kept: true,
+    checkin: { ...answer, status, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) },
+  };
 }
 
 export interface KioskCheckinConfig {

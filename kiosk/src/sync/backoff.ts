@@ -3,14 +3,16 @@ export interface RetryPolicy {
   /** The longest wait between attempts: a `nextAttemptAt` further away than this means the clock moved back. */
   readonly capMs: number;
   /** The wait after the `failures`-th failure in a row; never shorter than `retryAfterMs` (up to the cap). */
-  delayMs(failures: number, retryAfterMs: number | undefined): number;
+  delayMs: (failures: number, retryAfterMs: number | undefined) => number;
 }
 
 /**
  * Exponential backoff with full jitter (a random wait between 0 and min(cap, base·2^n)): many kiosks that
  * lost the same server at the same moment do not come back in step and knock it over again.
  */
-export function fullJitterBackoff(options: { baseMs?: number; capMs?: number; random?: () => number } = {}): RetryPolicy {
+export function fullJitterBackoff(
+  options: { baseMs?: number; capMs?: number; random?: () => number } = {},
+): RetryPolicy {
   const baseMs = options.baseMs ?? 1_000;
   const capMs = options.capMs ?? 60_000;
   const random = options.random ?? Math.random;

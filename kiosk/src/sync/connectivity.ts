@@ -5,13 +5,13 @@ import type { OnlineStatus } from '../platform/platform';
  * `navigator.onLine` alone says nothing about a captive portal or a server that is down.
  */
 export interface Connectivity {
-  isOnline(): boolean;
+  isOnline: () => boolean;
   /** The device's own idea only (requests are pointless without a link). */
-  hasLink(): boolean;
-  report(reachable: boolean): void;
-  subscribe(listener: (online: boolean) => void): () => void;
+  hasLink: () => boolean;
+  report: (reachable: boolean) => void;
+  subscribe: (listener: (online: boolean) => void) => () => void;
   /** Stops listening to the device's link. */
-  dispose(): void;
+  dispose: () => void;
 }
 
 export function createConnectivity(link: OnlineStatus): Connectivity {

@@ -55,7 +55,11 @@ function stampedAhead<T>(error: ActionError, stamp: StampCheck): Decision<T> | u
   const message =
     `It was recorded ${duration(sentMs - serverMs)} ahead of the server's clock: this device's clock was wrong, and ` +
     "when it really happened cannot be worked out. Check the device's date and time, then discard it and record it again.";
-  return { type: 'attention', error: { status: error.status, code: 'OCCURRED_AT_IN_FUTURE', message }, current: undefined };
+  return {
+    type: 'attention',
+    error: { status: error.status, code: 'OCCURRED_AT_IN_FUTURE', message },
+    current: undefined,
+  };
 }
 
 /** The statuses that say "not now" rather than "no" (docs/kiosk-sync.md, What happens to an answer). */
@@ -73,7 +77,11 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp
     case 'ok':
       return { type: 'ack', value: outcome.value };
     case 'unreachable':
-      return { type: 'retry', error: { status: null, code: 'NETWORK', message: outcome.message }, retryAfterMs: undefined };
+      return {
+        type: 'retry',
+        error: { status: null, code: 'NETWORK', message: outcome.message },
+        retryAfterMs: undefined,
+      };
     case 'notModified':
     case 'malformed': {
       // The server acted but its answer breaks its schema: a person must look, nothing is dropped.
@@ -93,7 +101,10 @@ export function decide<T>(outcome: HttpOutcome<T>, resource: z.ZodType<T>, stamp
       };
       if (isTransient(outcome.status, code)) return { type: 'retry', error, retryAfterMs: outcome.retryAfterMs };
       if (outcome.status === 401) return { type: 'revoked' };
-      const ahead = outcome.status === 422 && code === 'OCCURRED_AT_OUT_OF_RANGE' && stamp ? stampedAhead<T>(error, stamp) : undefined;
+      const ahead =
+        outcome.status === 422 && code === 'OCCURRED_AT_OUT_OF_RANGE' && stamp
+          ? stampedAhead<T>(error, stamp)
+          : undefined;
       if (ahead) return ahead;
       const current = resource.safeParse(outcome.problem?.current);
       return { type: 'attention', error, current: current.success ? current.data : undefined };

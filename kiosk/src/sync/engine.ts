@@ -40,19 +40,19 @@ export interface SyncEngineOptions {
 }
 
 export interface SyncEngine {
-  start(): void;
+  start: () => void;
   /** Stops triggering passes and waits for the running one (its in-flight answers are still written down). */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Asks for a push soon (after a local command queued something). */
-  kick(): void;
+  kick: () => void;
   /** A pass with a pull, resolved when the loop is idle again. */
-  syncNow(): Promise<void>;
+  syncNow: () => Promise<void>;
   /** Resolves when no pass is running or asked for. */
-  idle(): Promise<void>;
+  idle: () => Promise<void>;
   status: Observable<SyncStatus>;
-  isOnline(): boolean;
+  isOnline: () => boolean;
   /** The device link alone (for lookups that need the server, like exit by plate). */
-  hasLink(): boolean;
+  hasLink: () => boolean;
 }
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
@@ -108,7 +108,16 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
     if (now() >= pausedUntil) {
       const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
-      const pushed = await pushOutbox({ db, api, policy, concurrency: options.concurrency ?? 6, isStopped: halted, acks, restamping, ...reach });
+      const pushed = await pushOutbox({
+        db,
+        api,
+        policy,
+        concurrency: options.concurrency ?? 6,
+        isStopped: halted,
+        acks,
+        restamping,
+        ...reach,
+      });
       if (revoked()) return;
       if (pushed !== 'done') pauseQueue();
       else {
@@ -127,7 +136,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
           // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
           // offline by its copy of the registered vehicles: only the changes come.
-          const digest = options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
+          const digest =
+            options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
           const directory = options.mode === 'gate' ? await pullVehicleDirectory({ db, api, ...reach }) : 'pulled';
           pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled' && directory === 'pulled';
         } finally {
@@ -139,7 +149,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       // A pull still wanted waits for the pause as the queue does (a pause is only ever set, and kept, by a
       // failed pass): the timer may have woken this pass a moment before the pause ended, as timers can fire
       // a millisecond early by the wall clock, and then this is what brings the pull.
-      const retryAt = (await nextRetryAt(db, now(), policy)) ?? (pullWanted && pausedUntil > 0 ? pausedUntil : undefined);
+      const retryAt =
+        (await nextRetryAt(db, now(), policy)) ?? (pullWanted && pausedUntil > 0 ? pausedUntil : undefined);
       if (retryAt === undefined) retryTimer.cancel();
       else retryTimer.wakeAt(Math.max(retryAt, pausedUntil));
     }
@@ -159,7 +170,12 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
   };
 
-  const loop = guardedLoop({ locks: platform.locks, lockName: options.lockName ?? `gatehouse-sync:${db.name}`, pass, onError });
+  const loop = guardedLoop({
+    locks: platform.locks,
+    lockName: options.lockName ?? `gatehouse-sync:${db.name}`,
+    pass,
+    onError,
+  });
   const retryTimer = wakeTimer(clock, () => loop.request());
   const pullTimer = wakeTimer(clock, () => {
     if (revoked()) return;

@@ -13,10 +13,10 @@ export async function exitByPlate(
   ctx: CommandContext,
   deps: {
     api: ApiClient;
-    hasLink(): boolean;
+    hasLink: () => boolean;
     siteId: number;
     /** The device's own clock, which the pull compares `syncedAt` with (ctx.now may be corrected by the server's). */
-    deviceNow(): number;
+    deviceNow: () => number;
   },
   licensePlate: string,
 ): Promise<CommandResult<VehicleVisit>> {
@@ -26,16 +26,21 @@ export async function exitByPlate(
   if (problem) return refused('VALIDATION_FAILED', problem, [{ path: 'licensePlate', message: problem }]);
   const local = await findLocalVehicleVisit(ctx.db, deps.siteId, licensePlate);
   if (local) return vehicleExit(ctx, local.visitId);
-  if (!deps.hasLink()) return refused('NOT_FOUND', `No visit of ${licensePlate} is known here, and the server cannot be asked offline.`);
+  if (!deps.hasLink())
+    return refused('NOT_FOUND', `No visit of ${licensePlate} is known here, and the server cannot be asked offline.`);
   const found = await deps.api.searchVehicles({ siteIds: [deps.siteId], licensePlate, limit: 5 });
-  if (found.kind === 'unreachable') return refused('UNREACHABLE', `The server cannot be reached to look up ${licensePlate}.`);
+  if (found.kind === 'unreachable')
+    return refused('UNREACHABLE', `The server cannot be reached to look up ${licensePlate}.`);
   if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${licensePlate}.`);
   const open = found.value.data.find((visit) => visit.status !== 'OUT');
   if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
   const reading = readVehicle(open);
   // A status newer than this kiosk: whether the visit may be checked out, and what it then shows, is unknown here.
   if (!reading.kept) {
-    return refused('UNKNOWN_STATUS', `The server has ${licensePlate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`);
+    return refused(
+      'UNKNOWN_STATUS',
+      `The server has ${licensePlate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`,
+    );
   }
   const visit = await adoptVehicleVisit(ctx.db, reading.checkin, deps.deviceNow());
   return vehicleExit(ctx, visit.visitId);

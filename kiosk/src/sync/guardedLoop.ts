@@ -7,12 +7,17 @@ import type { LockProvider } from '../platform/platform';
  */
 export interface GuardedLoop {
   /** Asks for a pass; returns at once. */
-  request(): void;
+  request: () => void;
   /** Resolves once no pass is running or asked for. */
-  idle(): Promise<void>;
+  idle: () => Promise<void>;
 }
 
-export function guardedLoop(options: { locks: LockProvider; lockName: string; pass: () => Promise<void>; onError(error: unknown): void }): GuardedLoop {
+export function guardedLoop(options: {
+  locks: LockProvider;
+  lockName: string;
+  pass: () => Promise<void>;
+  onError: (error: unknown) => void;
+}): GuardedLoop {
   let running: Promise<void> | undefined;
   let wanted = false;
   const loop = async () => {

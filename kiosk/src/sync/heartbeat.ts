@@ -12,17 +12,17 @@ export type HeartbeatAnswer = 'sent' | 'notAKiosk' | 'failed';
 export interface HeartbeatOptions {
   clock: Pick<Clock, 'setTimer'>;
   /** Sends one heartbeat with the counts as they are now. */
-  beat(): Promise<HeartbeatAnswer>;
+  beat: () => Promise<HeartbeatAnswer>;
   /** The device has a link: without one a heartbeat is not tried (it waits for the next interval). */
-  hasLink(): boolean;
+  hasLink: () => boolean;
   /** The token was refused (401): heartbeats stop with the sync. */
-  isRevoked(): boolean;
+  isRevoked: () => boolean;
   intervalMs?: number;
   onError?: (error: unknown) => void;
 }
 
 /** Beats at once and then about every minute while there is a link, until stopped, revoked or refused with a 404. */
-export function scheduleHeartbeat(options: HeartbeatOptions): { stop(): void } {
+export function scheduleHeartbeat(options: HeartbeatOptions): { stop: () => void } {
   const intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_MS;
   let cancel: (() => void) | undefined;
   let done = false;

@@ -44,7 +44,7 @@ const fromLocal = (visit: VehicleVisit): PlateVisit => ({
  * this kiosk has it; its newest state is on its way to the server.
  */
 export async function plateHistory(
-  deps: { db: KioskDatabase; api: ApiClient; siteId: number; hasLink(): boolean },
+  deps: { db: KioskDatabase; api: ApiClient; siteId: number; hasLink: () => boolean },
   licensePlate: string,
 ): Promise<PlateHistory> {
   const plate = licensePlate.trim();

@@ -10,7 +10,8 @@ import { headsOf } from '../data/visits';
 const RETRYABLE_STATUSES = new Set([401, 403, 404]);
 const RETRYABLE_CODES = new Set(['NOT_CREATED', 'NOT_SAVED', 'OCCURRED_AT_IN_FUTURE']);
 const stillHoldsPlate = (error: ActionError | null) =>
-  error !== null && ((error.status !== null && RETRYABLE_STATUSES.has(error.status)) || RETRYABLE_CODES.has(error.code));
+  error !== null &&
+  ((error.status !== null && RETRYABLE_STATUSES.has(error.status)) || RETRYABLE_CODES.has(error.code));
 
 /**
  * The visit heads that may be sent now, in seq order. The server keeps one open visit per plate per site,
@@ -21,7 +22,10 @@ const stillHoldsPlate = (error: ActionError | null) =>
  * action's own schedule decides when both go.
  * `acknowledged` says which actions are answered but not written down yet (they count as sent).
  */
-export async function sendableHeads(db: KioskDatabase, acknowledged: (seq: number) => boolean = () => false): Promise<OutboxAction[]> {
+export async function sendableHeads(
+  db: KioskDatabase,
+  acknowledged: (seq: number) => boolean = () => false,
+): Promise<OutboxAction[]> {
   const actions = await db.outbox.toArray();
   const heads = headsOf(actions);
   if (!heads.some((head) => head.kind === 'VEHICLE_ENTRY')) return heads;
@@ -36,16 +40,24 @@ export async function sendableHeads(db: KioskDatabase, acknowledged: (seq: numbe
     if (action.state === 'ATTENTION' && !stillHoldsPlate(action.lastError)) refusedVisits.add(action.visitId);
     else if (action.state === 'ATTENTION') {
       if (isVehicleAction(action.kind)) vehicleActions.push(action);
-    }
-    else if (isVehicleAction(action.kind) && !refusedVisits.has(action.visitId) && !acknowledged(action.seq)) vehicleActions.push(action);
+    } else if (isVehicleAction(action.kind) && !refusedVisits.has(action.visitId) && !acknowledged(action.seq))
+      vehicleActions.push(action);
   }
   const visitIds = [...new Set(vehicleActions.map((action) => action.visitId))];
   const visits = await db.vehicles.bulkGet(visitIds);
   const plateOf = new Map(visitIds.map((visitId, index) => [visitId, visits[index]?.plateKey]));
   const waits = (head: OutboxAction) => {
     const plate = head.kind === 'VEHICLE_ENTRY' ? plateOf.get(head.visitId) : undefined;
-    return plate !== undefined && vehicleActions.some((earlier) =>
-      earlier.seq < head.seq && earlier.visitId !== head.visitId && earlier.siteId === head.siteId && plateOf.get(earlier.visitId) === plate);
+    return (
+      plate !== undefined &&
+      vehicleActions.some(
+        (earlier) =>
+          earlier.seq < head.seq &&
+          earlier.visitId !== head.visitId &&
+          earlier.siteId === head.siteId &&
+          plateOf.get(earlier.visitId) === plate,
+      )
+    );
   };
   return heads.filter((head) => !waits(head));
 }

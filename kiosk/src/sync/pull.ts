@@ -13,8 +13,8 @@ export interface PullContext {
   api: ApiClient;
   /** What the kiosk was opened for: a pull that ends after the device was paired elsewhere writes nothing. */
   pairing?: Pairing;
-  now(): number;
-  onReachability(reachable: boolean): void;
+  now: () => number;
+  onReachability: (reachable: boolean) => void;
 }
 
 export type PullResult = 'pulled' | 'failed';
@@ -22,7 +22,10 @@ export type PullResult = 'pulled' | 'failed';
 const PAGE = 200;
 
 /** Reads every page of a list, or nothing if any page fails (a partial list would drop people from the view). */
-async function readAll<T>(ctx: PullContext, page: (cursor: string | undefined) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>) {
+async function readAll<T>(
+  ctx: PullContext,
+  page: (cursor: string | undefined) => Promise<HttpOutcome<{ data: T[]; nextCursor: string | null }>>,
+) {
   const items: T[] = [];
   let cursor: string | undefined;
   do {
@@ -61,12 +64,15 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
     else newer.push(reading.status);
   }
   if (newer.length > 0) {
-    console.warn(`Pull of site ${siteId}: left out ${newer.length} check-in(s) in a status this kiosk does not know (${[...new Set(newer)].join(', ')}).`);
+    console.warn(
+      `Pull of site ${siteId}: left out ${newer.length} check-in(s) in a status this kiosk does not know (${[...new Set(newer)].join(', ')}).`,
+    );
   }
   const { db, pairing } = ctx;
   await db.transaction('rw', [db.outbox, kind.table(db), db.meta], async () => {
     // A list applySnapshot drops (the device was paired elsewhere meanwhile) is not recorded as pulled either.
-    if (await applySnapshot(db, kind, { siteId, items, startedAt, now: ctx.now() }, pairing)) await recordPulled?.(startedAt);
+    if (await applySnapshot(db, kind, { siteId, items, startedAt, now: ctx.now() }, pairing))
+      await recordPulled?.(startedAt);
   });
   return 'pulled';
 }
@@ -79,11 +85,23 @@ const vehiclesOnSite: ListQuery<VehicleStatus>['status'] = ['IN', 'PENDING', 'ST
  * time the list was asked for: the view is at least that current), so the Roll call can say how old it is.
  */
 export function pullPeople(ctx: PullContext, siteId: number): Promise<PullResult> {
-  return pull(ctx, personVisits, siteId, (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }), readPerson,
-    (startedAt) => recordPeoplePulledAt(ctx.db, siteId, startedAt));
+  return pull(
+    ctx,
+    personVisits,
+    siteId,
+    (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }),
+    readPerson,
+    (startedAt) => recordPeoplePulledAt(ctx.db, siteId, startedAt),
+  );
 }
 
 /** The same for vehicles at the gate. */
 export function pullVehicles(ctx: PullContext, siteId: number): Promise<PullResult> {
-  return pull(ctx, vehicleVisits, siteId, (cursor) => ctx.api.listVehicles(siteId, { status: vehiclesOnSite, limit: PAGE, cursor }), readVehicle);
+  return pull(
+    ctx,
+    vehicleVisits,
+    siteId,
+    (cursor) => ctx.api.listVehicles(siteId, { status: vehiclesOnSite, limit: PAGE, cursor }),
+    readVehicle,
+  );
 }

@@ -6,7 +6,15 @@ import { recordEntryOnSite } from '../data/alreadyOnSite';
 import type { KioskDatabase } from '../data/database';
 import { recordAckInNewerStatus } from '../data/newerStatus';
 import { recordAttention, recordRestamp, recordRetry } from '../data/outcomes';
-import { type ActionError, type KeptPersonCheckin, type OutboxAction, type PersonVisit, type VehicleVisit, isCreate, isVehicleAction } from '../data/types';
+import {
+  type ActionError,
+  type KeptPersonCheckin,
+  type OutboxAction,
+  type PersonVisit,
+  type VehicleVisit,
+  isCreate,
+  isVehicleAction,
+} from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
 import { actionsOf } from '../data/visits';
 import type { AckWriter } from './ackWriter';
@@ -20,16 +28,16 @@ import type { ServerClock } from './serverClock';
 export interface PushContext {
   db: KioskDatabase;
   api: ApiClient;
-  now(): number;
+  now: () => number;
   policy: RetryPolicy;
   /** Visits synced at the same time (each visit's own actions always go one after another). */
   concurrency: number;
-  isStopped(): boolean;
+  isStopped: () => boolean;
   acks: AckWriter;
   /** Told after every attempt whether the server answered at all (the status bar's Online/Offline). */
-  onReachability(reachable: boolean): void;
+  onReachability: (reachable: boolean) => void;
   /** To restamp an action refused as stamped in the future: the server's time, the clock correction, new keys. */
-  restamping?: { clock: Pick<ServerClock, 'serverNow' | 'correctionMs'>; newKey(): string };
+  restamping?: { clock: Pick<ServerClock, 'serverNow' | 'correctionMs'>; newKey: () => string };
 }
 
 /** After this many attempts in a row without an answer, the pass starts no new visit: the server is away. */
@@ -56,16 +64,27 @@ function stampCheck(ctx: PushContext, action: OutboxAction, refused: boolean): S
 /** How the kiosk reads the answers to one kind of visit: the client's schema, and what the kiosk keeps of it. */
 interface AnswerReading<A, C> {
   schema: z.ZodType<A>;
-  read(answer: A): Reading<C>;
+  read: (answer: A) => Reading<C>;
   /** A refusal whose `current` is the visit the action meant: true when it was written down as such (not for a person). */
-  adopt?(db: KioskDatabase, action: OutboxAction, error: ActionError, current: C, now: number): Promise<boolean>;
+  adopt?: (db: KioskDatabase, action: OutboxAction, error: ActionError, current: C, now: number) => Promise<boolean>;
 }
 
-const personAnswers: AnswerReading<PersonCheckinAnswer, KeptPersonCheckin> = { schema: PersonCheckinAnswer, read: readPerson };
-const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = { schema: VehicleCheckinAnswer, read: readVehicle, adopt: recordEntryOnSite };
+const personAnswers: AnswerReading<PersonCheckinAnswer, KeptPersonCheckin> = {
+  schema: PersonCheckinAnswer,
+  read: readPerson,
+};
+const vehicleAnswers: AnswerReading<VehicleCheckinAnswer, VehicleCheckin> = {
+  schema: VehicleCheckinAnswer,
+  read: readVehicle,
+  adopt: recordEntryOnSite,
+};
 
 /** Writes down the answer to one attempt, whatever it is. */
-async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinId: number; updatedAt: string }, A extends { checkinId: number }>(
+async function settle<
+  V extends PersonVisit | VehicleVisit,
+  C extends { checkinId: number; updatedAt: string },
+  A extends { checkinId: number },
+>(
   ctx: PushContext,
   kind: VisitKind<V, C>,
   answers: AnswerReading<A, C>,
@@ -95,13 +114,19 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
   const now = ctx.now();
   switch (decision.type) {
     case 'retry':
-      await recordRetry(ctx.db, action, decision.error, now + ctx.policy.delayMs(action.attempts + 1, decision.retryAfterMs));
+      await recordRetry(
+        ctx.db,
+        action,
+        decision.error,
+        now + ctx.policy.delayMs(action.attempts + 1, decision.retryAfterMs),
+      );
       return { result: outcome.kind === 'unreachable' ? 'unreachable' : 'stopped' };
     case 'attention': {
       // A vehicle's `current` in a status newer than this kiosk cannot be shown: the visit keeps what it showed.
       const read = decision.current && answers.read(decision.current);
       const current = read?.kept ? read.checkin : undefined;
-      if (current && (await answers.adopt?.(ctx.db, action, decision.error, current, now))) return { result: 'adopted', checkinId: current.checkinId };
+      if (current && (await answers.adopt?.(ctx.db, action, decision.error, current, now)))
+        return { result: 'adopted', checkinId: current.checkinId };
       await recordAttention(ctx.db, kind, action, decision.error, current, now);
       return { result: 'stopped' };
     }
@@ -111,7 +136,11 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
     case 'restamp': {
       const key = ctx.restamping?.newKey();
       if (key === undefined) return { result: 'stopped' };
-      const restamped = await recordRestamp(ctx.db, kind, action, { occurredAt: decision.occurredAt, key, error: decision.error });
+      const restamped = await recordRestamp(ctx.db, kind, action, {
+        occurredAt: decision.occurredAt,
+        key,
+        error: decision.error,
+      });
       return { result: restamped ? 'restamped' : 'stopped' };
     }
   }
@@ -120,8 +149,12 @@ async function settle<V extends PersonVisit | VehicleVisit, C extends { checkinI
 async function attempt(ctx: PushContext, action: OutboxAction, checkinId: number | undefined): Promise<Step> {
   const sent = await sendAction(ctx.api, action, checkinId);
   return sent.visit === 'person'
-    ? settle(ctx, personVisits, personAnswers, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'person', action, checkin }))
-    : settle(ctx, vehicleVisits, vehicleAnswers, action, sent.outcome, (checkin) => ctx.acks.add({ visit: 'vehicle', action, checkin }));
+    ? settle(ctx, personVisits, personAnswers, action, sent.outcome, (checkin) =>
+        ctx.acks.add({ visit: 'person', action, checkin }),
+      )
+    : settle(ctx, vehicleVisits, vehicleAnswers, action, sent.outcome, (checkin) =>
+        ctx.acks.add({ visit: 'vehicle', action, checkin }),
+      );
 }
 
 /**
@@ -136,13 +169,24 @@ async function syncVisit(ctx: PushContext, visitId: string): Promise<Step['resul
   let checkinId = visit?.serverId;
   for (;;) {
     // Queued while we were sending (skipping what is acknowledged but not yet written).
-    if (actions.length === 0) actions = (await actionsOf(ctx.db, visitId)).filter((action) => !ctx.acks.has(action.seq));
+    if (actions.length === 0)
+      actions = (await actionsOf(ctx.db, visitId)).filter((action) => !ctx.acks.has(action.seq));
     const action = actions.shift();
     if (!action) return 'acknowledged';
-    if (ctx.isStopped() || ctx.acks.failed() || action.state !== 'QUEUED' || !isDue(action.nextAttemptAt, ctx.now(), ctx.policy)) return 'stopped';
+    if (
+      ctx.isStopped() ||
+      ctx.acks.failed() ||
+      action.state !== 'QUEUED' ||
+      !isDue(action.nextAttemptAt, ctx.now(), ctx.policy)
+    )
+      return 'stopped';
     if (!isCreate(action.kind) && checkinId === undefined) {
       // Its create was discarded (which discards this too) or never existed: nothing to send it to.
-      const error = { status: null, code: 'NOT_CREATED', message: 'The visit this action belongs to was never created on the server.' };
+      const error = {
+        status: null,
+        code: 'NOT_CREATED',
+        message: 'The visit this action belongs to was never created on the server.',
+      };
       await (isVehicleAction(action.kind)
         ? recordAttention(ctx.db, vehicleVisits, action, error, undefined, ctx.now())
         : recordAttention(ctx.db, personVisits, action, error, undefined, ctx.now()));

@@ -7,18 +7,29 @@ export type ActionOutcome =
   | { visit: 'person'; outcome: HttpOutcome<PersonCheckinAnswer> }
   | { visit: 'vehicle'; outcome: HttpOutcome<VehicleCheckinAnswer> };
 
-const person = async (outcome: Promise<HttpOutcome<PersonCheckinAnswer>>): Promise<ActionOutcome> => ({ visit: 'person', outcome: await outcome });
-const vehicle = async (outcome: Promise<HttpOutcome<VehicleCheckinAnswer>>): Promise<ActionOutcome> => ({ visit: 'vehicle', outcome: await outcome });
+const person = async (outcome: Promise<HttpOutcome<PersonCheckinAnswer>>): Promise<ActionOutcome> => ({
+  visit: 'person',
+  outcome: await outcome,
+});
+const vehicle = async (outcome: Promise<HttpOutcome<VehicleCheckinAnswer>>): Promise<ActionOutcome> => ({
+  visit: 'vehicle',
+  outcome: await outcome,
+});
 
 /**
  * Sends one outbox action with its own key and body. `checkinId` is the server's id of the visit, which
  * every action but a create needs (the push waits for the create before sending them).
  */
-export function sendAction(api: ApiClient, action: OutboxAction, checkinId: number | undefined): Promise<ActionOutcome> {
+export function sendAction(
+  api: ApiClient,
+  action: OutboxAction,
+  checkinId: number | undefined,
+): Promise<ActionOutcome> {
   const { siteId, key } = action;
   if (action.kind === 'PERSON_CHECKIN') return person(api.createPersonCheckin(siteId, action.body, key));
   if (action.kind === 'VEHICLE_ENTRY') return vehicle(api.createVehicleCheckin(siteId, action.body, key));
-  if (checkinId === undefined) throw new Error(`${action.kind} #${action.seq} sent before its visit exists on the server`);
+  if (checkinId === undefined)
+    throw new Error(`${action.kind} #${action.seq} sent before its visit exists on the server`);
   switch (action.kind) {
     case 'PERSON_BREAK_START':
       return person(api.personAction(siteId, checkinId, 'breaks/start', action.body, key));

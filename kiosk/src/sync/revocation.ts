@@ -7,14 +7,15 @@ import type { FetchLike } from '../platform/platform';
  * then on the kiosk sends nothing with that token, and the screen asks for a new pairing.
  */
 export interface Revocation {
-  isRevoked(): boolean;
+  isRevoked: () => boolean;
   /** The state now and on every change. */
   revoked: Observable<boolean>;
   /** `fetch` that notices the API's 401 (problem+json: a proxy's 401 page is not the server speaking). */
-  watch(fetch: FetchLike): FetchLike;
+  watch: (fetch: FetchLike) => FetchLike;
 }
 
-const isApiJson = (contentType: string | null) => contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+const isApiJson = (contentType: string | null) =>
+  contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 
 export function createRevocation(): Revocation {
   let revoked = false;

@@ -12,15 +12,15 @@ const KEY = 'serverClockOffsetMs';
 
 export interface ServerClock {
   /** The device clock, corrected by the server's when it is off by a minute or more. */
-  now(): number;
+  now: () => number;
   /** The time to stamp an action with, and the device clock's own reading it was made from (one reading). */
-  stamp(): Stamp;
+  stamp: () => Stamp;
   /** The server's time from an answer of the API (its `Date` header). */
-  observe(serverMs: number): void;
+  observe: (serverMs: number) => void;
   /** The server's time now, as its last answer showed it; undefined before any answer. */
-  serverNow(): number | undefined;
+  serverNow: () => number | undefined;
   /** What is added to the device clock to stamp actions now (0 while it is within a minute of the server's). */
-  correctionMs(): number;
+  correctionMs: () => number;
   /** Resolves once the correction learnt before (kept in the database) is in use. */
   ready: Promise<void>;
 }
@@ -30,7 +30,11 @@ export interface ServerClock {
  * refuses an `occurredAt` far off its clock, so a device a minute or more off takes the server's, kept offline.
  * A clock set forward looks like a device that slept, so it is left to the server to refuse (decide.ts).
  */
-export function serverClock(db: KioskDatabase, device: Pick<Clock, 'now' | 'elapsed'>, options: { enabled: boolean }): ServerClock {
+export function serverClock(
+  db: KioskDatabase,
+  device: Pick<Clock, 'now' | 'elapsed'>,
+  options: { enabled: boolean },
+): ServerClock {
   let offsetMs = 0;
   /** Server time minus device time at the last answer (not rounded to a correction). */
   let measuredMs: number | undefined;

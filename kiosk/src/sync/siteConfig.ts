@@ -26,10 +26,10 @@ export interface SiteConfigResult {
 export function siteConfigSource(deps: {
   db: KioskDatabase;
   api: ApiClient;
-  now(): number;
-  hasLink(): boolean;
+  now: () => number;
+  hasLink: () => boolean;
   /** The server answered the last request (the sync engine's view). */
-  isOnline(): boolean;
+  isOnline: () => boolean;
   /** What the kiosk was opened for: an answer that comes after the device was paired elsewhere is dropped. */
   pairing?: Pairing;
   maxAgeMs?: number;
@@ -46,7 +46,10 @@ export function siteConfigSource(deps: {
       if (!deps.pairing || (await stillPaired(deps.db, deps.pairing))) await deps.db.siteConfigs.put(row);
     });
 
-  const revalidate = async (siteId: number, cached: CachedSiteConfig | undefined): Promise<SiteConfigResult | undefined> => {
+  const revalidate = async (
+    siteId: number,
+    cached: CachedSiteConfig | undefined,
+  ): Promise<SiteConfigResult | undefined> => {
     const outcome = await deps.api.getCheckinConfig(siteId, cached?.etag ?? undefined);
     const now = deps.now();
     if (outcome.kind === 'notModified' && cached) {

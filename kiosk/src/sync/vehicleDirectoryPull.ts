@@ -44,7 +44,9 @@ export async function pullVehicleDirectory(ctx: PullContext): Promise<PullResult
     const outcome = await api.vehicleChanges(cursor);
     ctx.onReachability(outcome.kind !== 'unreachable');
     if (outcome.kind === 'refused' && outcome.status === 400 && cursor !== undefined && !restarted) {
-      console.warn(`Vehicle directory: the server refused the stored cursor (${outcome.problem?.detail ?? 'no detail'}); pulling it again whole.`);
+      console.warn(
+        `Vehicle directory: the server refused the stored cursor (${outcome.problem?.detail ?? 'no detail'}); pulling it again whole.`,
+      );
       restarted = true;
       await db.transaction('rw', [db.knownVehicles, db.vehicleLabels, db.meta], () => clearVehicleDirectory(db));
       continue;

@@ -2,8 +2,8 @@ import type { Clock } from '../platform/platform';
 
 /** One pending wake-up at a time: setting a new time replaces the old one. */
 export interface WakeTimer {
-  wakeAt(atMs: number): void;
-  cancel(): void;
+  wakeAt: (atMs: number) => void;
+  cancel: () => void;
 }
 
 export function wakeTimer(clock: Clock, onWake: () => void): WakeTimer {

@@ -7,8 +7,8 @@ export interface DigestContext {
   db: KioskDatabase;
   api: ApiClient;
   pairing?: Pairing;
-  now(): number;
-  onReachability(reachable: boolean): void;
+  now: () => number;
+  onReachability: (reachable: boolean) => void;
 }
 
 /**
@@ -31,7 +31,8 @@ export async function refreshWatchlistDigest(ctx: DigestContext, siteId: number)
   await db.transaction('rw', [db.watchlistDigests, db.meta], async () => {
     // A digest that comes after the device was paired elsewhere is not kept.
     if (ctx.pairing && !(await stillPaired(db, ctx.pairing))) return;
-    if (outcome.kind === 'ok') await db.watchlistDigests.put({ siteId, digest: outcome.value, etag: outcome.headers.get('ETag'), fetchedAt });
+    if (outcome.kind === 'ok')
+      await db.watchlistDigests.put({ siteId, digest: outcome.value, etag: outcome.headers.get('ETag'), fetchedAt });
     else if (cached) await db.watchlistDigests.put({ ...cached, fetchedAt });
   });
   return 'pulled';

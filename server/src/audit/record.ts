@@ -22,7 +22,9 @@ export interface AuditEntry extends AuditRecord {
   requestId: string | null;
 }
 
-const values = (entry: AuditEntry) => sql`${entry.accountId}::integer, ${entry.at}::timestamptz, ${entry.actor.type}, ${entry.actor.id}::integer,
+const values = (
+  entry: AuditEntry,
+) => sql`${entry.accountId}::integer, ${entry.at}::timestamptz, ${entry.actor.type}, ${entry.actor.id}::integer,
   ${entry.actor.name}, ${entry.action}, ${entry.target.type}, ${entry.target.id}::bigint, ${entry.siteId}::integer, ${entry.requestId}::text,
   ${entry.detail === undefined ? null : JSON.stringify(entry.detail)}::jsonb`;
 

@@ -12,19 +12,32 @@ export function fieldOf(value: unknown, name: string): number {
 }
 
 /** The audit record of a change whose target's id is a field of the reply (a create, an update). */
-export const auditReply = (action: string, type: string, idField: string) => (_ctx: unknown, body: unknown): AuditRecord => ({
-  action, target: { type, id: fieldOf(body, idField) }, siteId: null,
-});
+export const auditReply =
+  (action: string, type: string, idField: string) =>
+  (_ctx: unknown, body: unknown): AuditRecord => ({
+    action,
+    target: { type, id: fieldOf(body, idField) },
+    siteId: null,
+  });
 
 /** The audit record of a change whose target's id is a path parameter (a delete answers no body). */
-export const auditParam = (action: string, type: string, param: string) => (ctx: { params: unknown }): AuditRecord => ({
-  action, target: { type, id: fieldOf(ctx.params, param) }, siteId: null,
-});
+export const auditParam =
+  (action: string, type: string, param: string) =>
+  (ctx: { params: unknown }): AuditRecord => ({
+    action,
+    target: { type, id: fieldOf(ctx.params, param) },
+    siteId: null,
+  });
 
 /** Of a check-in (person or vehicle): its id and site are in the reply. */
-export const auditCheckin = (action: string, type: 'person_checkin' | 'vehicle_checkin') => (_ctx: unknown, body: unknown): AuditRecord => ({
-  action, target: { type, id: fieldOf(body, 'checkinId') }, siteId: fieldOf(body, 'siteId'),
-});
+export const auditCheckin =
+  (action: string, type: 'person_checkin' | 'vehicle_checkin') =>
+  (_ctx: unknown, body: unknown): AuditRecord => ({
+    action,
+    target: { type, id: fieldOf(body, 'checkinId') },
+    siteId: fieldOf(body, 'siteId'),
+  });
 
 /** Entries and checkouts are audited when manual: made by a staff user, or said to be MANUAL. */
-export const isManual = (principal: { userId: number | null }, source: string | undefined) => principal.userId !== null || source === 'MANUAL';
+export const isManual = (principal: { userId: number | null }, source: string | undefined) =>
+  principal.userId !== null || source === 'MANUAL';

@@ -26,7 +26,12 @@ interface TokenRow extends SiteAndKeyColumns {
  * One round trip: the token, the requested site if this token may view it (never cached: interface §5),
  * and the stored outcome of the Idempotency-Key if one was sent, so a replay costs no extra query.
  */
-const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
+const tokenAndSite = (input: {
+  tokenHash: Buffer;
+  siteId: number | null;
+  key: string | null;
+  since: Date | null;
+}) => sql`
   SELECT t.account_id, t.id, t.name, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at,
          k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body,
@@ -85,15 +90,22 @@ export async function authenticate(db: Executor, input: AuthenticationInput): Pr
   const token = input.sessionOnly ? undefined : bearerOf(input.authorization);
   if (token === undefined) {
     if (input.sessionId !== undefined) return authenticateSession(db, { ...input, sessionId: input.sessionId });
-    throw unauthenticated(input.sessionOnly ? 'Sign in first (no valid session).' : 'Send Authorization: Bearer <token>, or sign in.', false);
+    throw unauthenticated(
+      input.sessionOnly ? 'Sign in first (no valid session).' : 'Send Authorization: Bearer <token>, or sign in.',
+      false,
+    );
   }
   return authenticateToken(db, { ...input, token });
 }
 
 /** A refusal for a caller that is known: 403 for a missing scope. */
-export const missingScope = (scope: Scope, who: string) => new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scope} scope.`);
+export const missingScope = (scope: Scope, who: string) =>
+  new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scope} scope.`);
 
-async function authenticateToken(db: Executor, input: AuthenticationInput & { token: string }): Promise<Authentication> {
+async function authenticateToken(
+  db: Executor,
+  input: AuthenticationInput & { token: string },
+): Promise<Authentication> {
   const { token } = input;
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
   const statement = tokenAndSite({
@@ -116,15 +128,19 @@ async function authenticateToken(db: Executor, input: AuthenticationInput & { to
     tokenId: row.id,
     userId: null,
   };
-  if (input.scope && !principal.scopes.has(input.scope)) return { principal, refusal: missingScope(input.scope, 'token') };
+  if (input.scope && !principal.scopes.has(input.scope))
+    return { principal, refusal: missingScope(input.scope, 'token') };
   if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
-    queryRows(db, sql`UPDATE api_tokens SET last_used_at = ${input.now} WHERE account_id = ${row.account_id} AND id = ${row.id}`)
-      .catch(() => undefined);
+    queryRows(
+      db,
+      sql`UPDATE api_tokens SET last_used_at = ${input.now} WHERE account_id = ${row.account_id} AND id = ${row.id}`,
+    ).catch(() => undefined);
   }
   const stored = storedOf(row);
   if (input.siteId === undefined) return { principal, stored };
   const site = siteOfRow(row);
-  if (!site) return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
+  if (!site)
+    return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
   return { principal, stored, site };
 }

@@ -4,7 +4,8 @@ import { problem } from '../errors/problem';
 /** This server's origin as the request reached it (through a trusted proxy: as the proxy says). */
 export const ownOrigin = (ctx: Context): string => `${ctx.protocol}://${ctx.host}`;
 
-const rejected = () => problem('CSRF_REJECTED', 'A write with the session cookie must come from this server\'s own pages.');
+const rejected = () =>
+  problem('CSRF_REJECTED', "A write with the session cookie must come from this server's own pages.");
 
 /**
  * A cookie-authenticated write must come from our own origin: its `Origin` (or, without one, a

@@ -2,4 +2,7 @@ import type { Decider } from '../db/visitRows';
 import type { Principal } from './principal';
 
 /** The principal as a decider of check-ins: its actor, and whether it is a staff user. */
-export const deciderOf = (principal: Principal): Decider => ({ actor: principal.actor, byUser: principal.userId !== null });
+export const deciderOf = (principal: Principal): Decider => ({
+  actor: principal.actor,
+  byUser: principal.userId !== null,
+});

@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
  */
 let common: ReadonlySet<string> | undefined;
 function commonPasswords(): ReadonlySet<string> {
-  common ??= new Set(readFileSync(new URL('../../data/common-passwords.txt', import.meta.url), 'utf8').split('\n').filter((line) => line !== ''));
+  common ??= new Set(
+    readFileSync(new URL('../../data/common-passwords.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
   return common;
 }
 
@@ -23,8 +27,12 @@ const KEY_BYTES = 32;
 
 function derive(password: string, salt: Buffer, cost: number, block: number, parallel: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { N: cost, r: block, p: parallel, maxmem: 256 * cost * block }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password.normalize('NFC'),
+      salt,
+      KEY_BYTES,
+      { N: cost, r: block, p: parallel, maxmem: 256 * cost * block },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

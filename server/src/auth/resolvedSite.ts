@@ -18,12 +18,23 @@ export interface SiteAndKeyColumns {
 
 export function storedOf(row: SiteAndKeyColumns): StoredOutcome | undefined {
   return row.stored_fingerprint !== null && row.stored_status !== null && row.stored_body !== null
-    ? { fingerprint: row.stored_fingerprint, status: row.stored_status, body: row.stored_body, headers: row.stored_headers ?? {} }
+    ? {
+        fingerprint: row.stored_fingerprint,
+        status: row.stored_status,
+        body: row.stored_body,
+        headers: row.stored_headers ?? {},
+      }
     : undefined;
 }
 
 export function siteOfRow(row: SiteAndKeyColumns): SiteAccess | undefined {
   if (row.site_id === null || row.site_name === null || row.timezone === null || !row.checkin_config) return undefined;
-  return { siteId: row.site_id, name: row.site_name, timezone: row.timezone, checkinConfig: row.checkin_config, configVersion: row.config_version ?? 1,
-    archivedAt: row.site_archived_at };
+  return {
+    siteId: row.site_id,
+    name: row.site_name,
+    timezone: row.timezone,
+    checkinConfig: row.checkin_config,
+    configVersion: row.config_version ?? 1,
+    archivedAt: row.site_archived_at,
+  };
 }

@@ -25,7 +25,12 @@ interface SessionRow extends SiteAndKeyColumns {
 export const userAllSitesSql = (user: string) => raw(`(${user}.all_sites OR ${user}.role = 'owner')`);
 
 /** One round trip, as for a token: the session's user, the path's site if visible, the key's outcome. */
-const sessionAndSite = (input: { idHash: Buffer; siteId: number | null; key: string | null; since: Date | null }) => sql`
+const sessionAndSite = (input: {
+  idHash: Buffer;
+  siteId: number | null;
+  key: string | null;
+  since: Date | null;
+}) => sql`
   SELECT u.account_id, u.id AS user_id, u.name, u.role, ${userAllSitesSql('u')} AS all_sites, u.disabled,
          ss.created_at, ss.last_seen_at,
          s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at,
@@ -43,12 +48,20 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
 const noSession = () => problem('UNAUTHENTICATED', 'Sign in first (the session is missing, expired or ended).');
 
 /** A staff user's session, from its cookie: 401 when unknown, expired (idle or absolute), or its user disabled. */
-export async function authenticateSession(db: Executor, input: AuthenticationInput & { sessionId: string }): Promise<Authentication> {
+export async function authenticateSession(
+  db: Executor,
+  input: AuthenticationInput & { sessionId: string },
+): Promise<Authentication> {
   if (!isWellFormedSessionId(input.sessionId)) throw noSession();
   const idHash = hashSessionId(input.sessionId);
   const row = await queryOne<SessionRow>(
     db,
-    sessionAndSite({ idHash, siteId: input.siteId ?? null, key: input.idempotency?.key ?? null, since: input.idempotency?.since ?? null }),
+    sessionAndSite({
+      idHash,
+      siteId: input.siteId ?? null,
+      key: input.idempotency?.key ?? null,
+      since: input.idempotency?.since ?? null,
+    }),
     { prepare: true },
   );
   const now = input.now.getTime();
@@ -71,10 +84,12 @@ export async function authenticateSession(db: Executor, input: AuthenticationInp
     userId: row.user_id,
     session: { idHash },
   };
-  if (input.scope && !principal.scopes.has(input.scope)) return { principal, refusal: missingScope(input.scope, 'user') };
+  if (input.scope && !principal.scopes.has(input.scope))
+    return { principal, refusal: missingScope(input.scope, 'user') };
   const stored = storedOf(row);
   if (input.siteId === undefined) return { principal, stored };
   const site = siteOfRow(row);
-  if (!site) return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this user.`) };
+  if (!site)
+    return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this user.`) };
   return { principal, stored, site };
 }

@@ -18,9 +18,16 @@ export const isWellFormedSessionId = (id: string): boolean => /^[A-Za-z0-9_-]{43
  * Starts a session for the user, and records it as their last sign-in (a password, or a setup, invitation or
  * reset link); returns the cookie's value (shown to the browser only).
  */
-export async function startSession(db: Executor, user: { accountId: number; userId: number }, now: Date): Promise<string> {
+export async function startSession(
+  db: Executor,
+  user: { accountId: number; userId: number },
+  now: Date,
+): Promise<string> {
   const id = randomBytes(32).toString('base64url');
-  await queryRows(db, sql`UPDATE staff_users SET last_sign_in_at = ${now} WHERE account_id = ${user.accountId} AND id = ${user.userId}`);
+  await queryRows(
+    db,
+    sql`UPDATE staff_users SET last_sign_in_at = ${now} WHERE account_id = ${user.accountId} AND id = ${user.userId}`,
+  );
   await queryRows(
     db,
     sql`INSERT INTO staff_sessions (id_hash, account_id, user_id, created_at, last_seen_at)
@@ -36,7 +43,10 @@ export async function endSession(db: Executor, idHash: Buffer): Promise<void> {
 
 /** Ends every session of a user at once (password changed, user disabled, role changed). */
 export async function endUserSessions(db: Executor, user: { accountId: number; userId: number }): Promise<void> {
-  await queryRows(db, sql`DELETE FROM staff_sessions WHERE account_id = ${user.accountId} AND user_id = ${user.userId}`);
+  await queryRows(
+    db,
+    sql`DELETE FROM staff_sessions WHERE account_id = ${user.accountId} AND user_id = ${user.userId}`,
+  );
 }
 
 /** Whether the request reached us over HTTPS (directly, or through a trusted proxy's X-Forwarded-Proto). */
@@ -48,7 +58,10 @@ export function setSessionCookie(ctx: Context, id: string): void {
 }
 
 export function clearSessionCookie(ctx: Context): void {
-  ctx.set('Set-Cookie', `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${isHttps(ctx) ? '; Secure' : ''}`);
+  ctx.set(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${isHttps(ctx) ? '; Secure' : ''}`,
+  );
 }
 
 /** The session cookie's value, if the request carries one. */

@@ -33,7 +33,9 @@ export async function checkSignInBudget(db: Executor, attempt: SignInAttempt, pe
     .map((at) => at.getTime() + FAILURE_WINDOW_MS);
   if (blockedUntil.length === 0) return;
   const seconds = Math.max(1, Math.ceil((Math.max(...blockedUntil) - attempt.now.getTime()) / 1000));
-  throw problem('RATE_LIMITED', `Too many failed sign-ins; retry in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+  throw problem('RATE_LIMITED', `Too many failed sign-ins; retry in ${seconds} s.`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
 }
 
 /** Counts a failed sign-in (committed at once, whatever the request does next). */

@@ -29,8 +29,13 @@ export async function acknowledgeAlert(
   );
   if (inserted) {
     await writeAudit(db, {
-      accountId: principal.accountId, actor: principal.actor, at: input.now, requestId: input.requestId, action: 'alert.acknowledged',
-      target: { type: input.kind === 'person' ? 'person_checkin' : 'vehicle_checkin', id: input.checkinId }, siteId: found.site_id,
+      accountId: principal.accountId,
+      actor: principal.actor,
+      at: input.now,
+      requestId: input.requestId,
+      action: 'alert.acknowledged',
+      target: { type: input.kind === 'person' ? 'person_checkin' : 'vehicle_checkin', id: input.checkinId },
+      siteId: found.site_id,
     });
   }
   const after = await findAlert(db, key);

@@ -8,11 +8,18 @@ import { siteVisibleSql } from '../policies/siteVisibility';
 import { type TokenRecord, createToken } from './provisioning';
 
 /** What the caller asks for that it does not have itself: a token never holds more than its maker. */
-async function beyondCaller(db: Executor, principal: Principal, request: CreateApiTokenRequest, scopes: Scope[]): Promise<FieldError[]> {
+async function beyondCaller(
+  db: Executor,
+  principal: Principal,
+  request: CreateApiTokenRequest,
+  scopes: Scope[],
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   const missing = scopes.filter((scope) => !principal.scopes.has(scope));
-  if (missing.length > 0) errors.push({ path: 'scopes', message: `You cannot grant scopes you do not have: ${missing.join(', ')}` });
-  if (request.allSites && !principal.allSites) errors.push({ path: 'allSites', message: 'Only a caller with every site can make an all-sites token' });
+  if (missing.length > 0)
+    errors.push({ path: 'scopes', message: `You cannot grant scopes you do not have: ${missing.join(', ')}` });
+  if (request.allSites && !principal.allSites)
+    errors.push({ path: 'allSites', message: 'Only a caller with every site can make an all-sites token' });
   const wanted = [...new Set(request.siteIds ?? [])];
   if (wanted.length > 0) {
     const rows = await queryRows<{ id: number }>(
@@ -22,7 +29,8 @@ async function beyondCaller(db: Executor, principal: Principal, request: CreateA
     );
     const found = new Set(rows.map((row) => row.id));
     const unknown = wanted.filter((id) => !found.has(id));
-    if (unknown.length > 0) errors.push({ path: 'siteIds', message: `Sites you cannot view (or that do not exist): ${unknown.join(', ')}` });
+    if (unknown.length > 0)
+      errors.push({ path: 'siteIds', message: `Sites you cannot view (or that do not exist): ${unknown.join(', ')}` });
   }
   return errors;
 }
@@ -37,7 +45,8 @@ export async function createApiToken(
 ): Promise<TokenRecord & { token: string }> {
   const { principal, request } = input;
   const errors: FieldError[] = [];
-  if (request.expiresAt !== undefined && new Date(request.expiresAt) <= input.now) errors.push({ path: 'expiresAt', message: 'Must be in the future' });
+  if (request.expiresAt !== undefined && new Date(request.expiresAt) <= input.now)
+    errors.push({ path: 'expiresAt', message: 'Must be in the future' });
   const scopes = request.scopes ?? defaultScopes.filter((scope) => principal.scopes.has(scope));
   errors.push(...(await beyondCaller(db, principal, request, scopes)));
   if (errors.length > 0) throw validationFailed(errors);
@@ -53,7 +62,10 @@ export async function createApiToken(
 }
 
 /** Revokes one of the account's live tokens at once; a kiosk's token takes its kiosk with it. */
-export async function revokeAccountToken(db: Executor, input: { accountId: number; tokenId: number; now: Date }): Promise<void> {
+export async function revokeAccountToken(
+  db: Executor,
+  input: { accountId: number; tokenId: number; now: Date },
+): Promise<void> {
   const row = await queryOne<{ id: number }>(
     db,
     sql`UPDATE api_tokens SET revoked_at = ${input.now}

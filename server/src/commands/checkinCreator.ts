@@ -1,4 +1,9 @@
-import { initialPersonStatus, personStatusEvent, resolveOccurredAt, validateCheckinForm } from '../../../shared/src/domain';
+import {
+  initialPersonStatus,
+  personStatusEvent,
+  resolveOccurredAt,
+  validateCheckinForm,
+} from '../../../shared/src/domain';
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../db/personCheckinRows';
@@ -22,7 +27,13 @@ interface Precheck {
 }
 
 // One round trip for everything the insert depends on: a new id, the watchlist, and the labels' existence.
-const precheck = (input: { accountId: number; email: string | null; phone: string | null; name: string | null; labelIds: number[] }) => {
+const precheck = (input: {
+  accountId: number;
+  email: string | null;
+  phone: string | null;
+  name: string | null;
+  labelIds: number[];
+}) => {
   const matches = sql`FROM watchlist_people w WHERE w.account_id = ${input.accountId} AND (
       w.email_norm = ${input.email} OR w.phone_norm = ${input.phone} OR w.name_norm = ${input.name})`;
   return sql`
@@ -85,21 +96,27 @@ export async function createPersonCheckin(
   if (pre.known_labels !== labelIds.length) {
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
   }
-  const status = initialPersonStatus({ watchlisted: pre.watchlisted, requiresApproval: site.checkinConfig.requiresApproval });
-  const row: PersonCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now }, {
-    status,
-    first_name: person.firstName ?? '',
-    last_name: person.lastName ?? '',
-    email: person.email || null,
-    phone: person.phone || null,
-    company: person.company || null,
-    host_name: request.hostName || null,
-    purpose: request.purpose || null,
-    custom_fields: request.customFields ?? {},
-    label_ids: labelIds,
-    stop_reason: status === 'STOP' ? pre.watch_reason : null,
-    breaks: [],
+  const status = initialPersonStatus({
+    watchlisted: pre.watchlisted,
+    requiresApproval: site.checkinConfig.requiresApproval,
   });
+  const row: PersonCheckinRow = arrivingVisit(
+    { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
+    {
+      status,
+      first_name: person.firstName ?? '',
+      last_name: person.lastName ?? '',
+      email: person.email || null,
+      phone: person.phone || null,
+      company: person.company || null,
+      host_name: request.hostName || null,
+      purpose: request.purpose || null,
+      custom_fields: request.customFields ?? {},
+      label_ids: labelIds,
+      stop_reason: status === 'STOP' ? pre.watch_reason : null,
+      breaks: [],
+    },
+  );
   // When the server learned of it (an offline kiosk's check-in may arrive late): an alert is never born old.
   if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: now });
   Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));

@@ -17,17 +17,19 @@ const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
  * The whole change as guarded CTEs: the check-in (only the version that was read), a break opened or
  * closed, and the outbox events, each only when the check-in's update applied.
  */
-const changeCtes = (change: {
-  next: PersonCheckinRow;
-  version: string;
-  openedBreak: { id: number; at: Date } | null;
-  closedAt: Date | null;
-  events: OutboxEvent[];
-}) => (guard: Sql) => {
-  const { next, version, openedBreak, closedAt, events } = change;
-  const account = sql`${next.account_id}::integer`;
-  const id = sql`${next.id}::bigint`;
-  return sql`
+const changeCtes =
+  (change: {
+    next: PersonCheckinRow;
+    version: string;
+    openedBreak: { id: number; at: Date } | null;
+    closedAt: Date | null;
+    events: OutboxEvent[];
+  }) =>
+  (guard: Sql) => {
+    const { next, version, openedBreak, closedAt, events } = change;
+    const account = sql`${next.account_id}::integer`;
+    const id = sql`${next.id}::bigint`;
+    return sql`
   checkin AS (
     UPDATE person_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
@@ -44,7 +46,7 @@ const changeCtes = (change: {
     UPDATE person_breaks SET ended_at = ${closedAt}::timestamptz
     WHERE ${closedAt !== null} AND account_id = ${account} AND checkin_id = ${id} AND ended_at IS NULL AND ${CHANGED}),
   ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
-};
+  };
 
 export interface PersonAction {
   event: PersonEvent;
@@ -76,7 +78,7 @@ export async function transitionPersonCheckin(
     status: result.state.status,
     last_event_at: result.state.lastEventAt,
     deny_reason: action.denyReason ?? row.deny_reason,
-    stop_reason: action.event.type === 'DENY' ? action.denyReason ?? null : row.stop_reason,
+    stop_reason: action.event.type === 'DENY' ? (action.denyReason ?? null) : row.stop_reason,
     updated_at: now,
     breaks: [...row.breaks],
   };

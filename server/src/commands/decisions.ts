@@ -8,6 +8,9 @@ const DECISIVE = new Set(['APPROVE', 'DENY']);
  * server learned of it: a deny made offline may arrive late), and who decided (docs/api.md, Who decided).
  */
 export function stopAndDecision(row: VisitRow, event: string, decider: Decider, now: Date) {
-  const stop = event === 'DENY' ? { stop_source: 'denied' as const, stopped_at: now } : { stop_source: row.stop_source, stopped_at: row.stopped_at };
+  const stop =
+    event === 'DENY'
+      ? { stop_source: 'denied' as const, stopped_at: now }
+      : { stop_source: row.stop_source, stopped_at: row.stopped_at };
   return { ...stop, ...decision(row, { decider, decisive: DECISIVE.has(event), at: now }) };
 }

@@ -31,7 +31,10 @@ export async function pairKiosk(
     );
     if (!kiosk) return undefined;
     const token = generateToken();
-    await queryRows(tx, sql`UPDATE api_tokens SET token_hash = ${hashToken(token)} WHERE account_id = ${kiosk.account_id} AND id = ${kiosk.token_id}`);
+    await queryRows(
+      tx,
+      sql`UPDATE api_tokens SET token_hash = ${hashToken(token)} WHERE account_id = ${kiosk.account_id} AND id = ${kiosk.token_id}`,
+    );
     await queryRows(
       tx,
       sql`UPDATE kiosks SET paired_at = ${now}, pairing_code_hash = NULL, pairing_expires_at = NULL
@@ -53,12 +56,18 @@ export async function pairKiosk(
 }
 
 /** Records what a kiosk reports (telemetry, not audited); 404 when the caller is not a kiosk's token. */
-export async function recordHeartbeat(db: Executor, input: { principal: Principal; report: HeartbeatRequest; now: Date }): Promise<void> {
+export async function recordHeartbeat(
+  db: Executor,
+  input: { principal: Principal; report: HeartbeatRequest; now: Date },
+): Promise<void> {
   const { principal, report } = input;
-  const row = principal.tokenId === null ? undefined : await queryOne<{ id: number }>(
-    db,
-    sql`UPDATE kiosks SET last_seen_at = ${input.now}, pending = ${report.pending}, attention = ${report.attention}, app_version = ${report.appVersion}
+  const row =
+    principal.tokenId === null
+      ? undefined
+      : await queryOne<{ id: number }>(
+          db,
+          sql`UPDATE kiosks SET last_seen_at = ${input.now}, pending = ${report.pending}, attention = ${report.attention}, app_version = ${report.appVersion}
         WHERE account_id = ${principal.accountId} AND token_id = ${principal.tokenId} AND revoked_at IS NULL RETURNING id`,
-  );
-  if (!row) throw notFound('This token is not a paired kiosk\'s.');
+        );
+  if (!row) throw notFound("This token is not a paired kiosk's.");
 }

@@ -48,7 +48,12 @@ export async function createKiosk(
     sql`SELECT s.id FROM sites s WHERE s.account_id = ${principal.accountId} AND s.id = ${request.siteId} AND ${siteVisibleSql(principal, sql`s.id`)}`,
   );
   if (!site) throw validationFailed([{ path: 'siteId', message: 'No such site, or not one of yours' }]);
-  const token = await createToken(db, { accountId: principal.accountId, name: request.name, siteIds: [request.siteId], channel: 'KIOSK' });
+  const token = await createToken(db, {
+    accountId: principal.accountId,
+    name: request.name,
+    siteIds: [request.siteId],
+    channel: 'KIOSK',
+  });
   const row = await queryOne<{ id: number }>(
     db,
     sql`INSERT INTO kiosks (account_id, site_id, mode, name, token_id, created_at)
@@ -68,11 +73,17 @@ export async function newPairingCode(
 ): Promise<IssuedCode & { siteId: number }> {
   const kiosk = await findKiosk(db, input.principal, input.kioskId, true);
   if (!kiosk) throw notFound(`Kiosk ${input.kioskId} does not exist.`);
-  return { ...(await issueCode(db, { accountId: kiosk.account_id, kioskId: kiosk.id }, input.now)), siteId: kiosk.site_id };
+  return {
+    ...(await issueCode(db, { accountId: kiosk.account_id, kioskId: kiosk.id }, input.now)),
+    siteId: kiosk.site_id,
+  };
 }
 
 /** Revokes the kiosk and its token at once: the device's next request is a 401. */
-export async function revokeKiosk(db: Executor, input: { principal: Principal; kioskId: number; now: Date }): Promise<KioskRow> {
+export async function revokeKiosk(
+  db: Executor,
+  input: { principal: Principal; kioskId: number; now: Date },
+): Promise<KioskRow> {
   const kiosk = await findKiosk(db, input.principal, input.kioskId, true);
   if (!kiosk) throw notFound(`Kiosk ${input.kioskId} does not exist.`);
   await queryRows(

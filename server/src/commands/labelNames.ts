@@ -1,4 +1,4 @@
-import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
+import { type LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { conflict, notFound } from '../errors/problem';
 import type { AccountCollection } from '../db/accountCollection';
@@ -36,6 +36,10 @@ export async function claimLabelName<Row extends { id: number; name: string }>(
     sql`SELECT ${raw(kind.columns)} FROM ${raw(kind.table)} WHERE account_id = ${accountId} AND lower(name) = lower(${name})`,
   );
   if (existing && existing.id !== ownId) {
-    throw conflict('LABEL_NAME_TAKEN', `A ${kind.noun} named "${existing.name}" exists already.`, kind.present(existing));
+    throw conflict(
+      'LABEL_NAME_TAKEN',
+      `A ${kind.noun} named "${existing.name}" exists already.`,
+      kind.present(existing),
+    );
   }
 }

@@ -1,4 +1,8 @@
-import type { CreatePersonLabelRequest, PersonLabel, UpdatePersonLabelRequest } from '../../../shared/src/schemas/labels';
+import type {
+  CreatePersonLabelRequest,
+  PersonLabel,
+  UpdatePersonLabelRequest,
+} from '../../../shared/src/schemas/labels';
 import { LockNamespace } from '../db/advisoryLocks';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { raw, sql } from '../db/sql';
@@ -35,7 +39,10 @@ export const personLabels: LabelKind<LabelRow> = {
 const missing = (labelId: number) => notFound(`Person label ${labelId} does not exist.`);
 
 /** A new label, its name unique in the account whatever its case (409 LABEL_NAME_TAKEN). */
-export async function createPersonLabel(db: Executor, input: { accountId: number; request: CreatePersonLabelRequest; now: Date }): Promise<PersonLabel> {
+export async function createPersonLabel(
+  db: Executor,
+  input: { accountId: number; request: CreatePersonLabelRequest; now: Date },
+): Promise<PersonLabel> {
   const { accountId, request, now } = input;
   await claimLabelName(db, personLabels, accountId, request.name);
   const row = await queryOne<LabelRow>(
@@ -71,7 +78,10 @@ export async function deletePersonLabel(db: Executor, input: { accountId: number
   const { accountId, labelId } = input;
   // The label goes first: that waits for the creates holding it (FOR KEY SHARE) to commit, and turns away
   // those still to come. The untag is a statement of its own, so (READ COMMITTED) it sees what they wrote.
-  const row = await queryOne<{ id: number }>(db, sql`DELETE FROM person_labels WHERE account_id = ${accountId} AND id = ${labelId} RETURNING id`);
+  const row = await queryOne<{ id: number }>(
+    db,
+    sql`DELETE FROM person_labels WHERE account_id = ${accountId} AND id = ${labelId} RETURNING id`,
+  );
   if (!row) throw missing(labelId);
   await queryRows(
     db,

@@ -11,7 +11,10 @@ import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../
 export type { TokenRecord } from '../db/tokenRows';
 
 export async function createAccount(db: Executor, name: string) {
-  const row = await queryOne<{ id: number; name: string }>(db, sql`INSERT INTO accounts (name) VALUES (${name}) RETURNING id, name`);
+  const row = await queryOne<{ id: number; name: string }>(
+    db,
+    sql`INSERT INTO accounts (name) VALUES (${name}) RETURNING id, name`,
+  );
   if (!row) throw new Error('account insert returned nothing');
   return { accountId: row.id, name: row.name };
 }
@@ -48,7 +51,15 @@ export async function readToken(db: Executor, tokenId: number): Promise<TokenRec
 /** Issues a token; the plaintext is returned here and only here (only its SHA-256 is stored). */
 export async function createToken(
   db: Executor,
-  input: { accountId: number; name: string; siteIds?: number[]; allSites?: boolean; scopes?: Scope[]; channel?: Channel; expiresAt?: string },
+  input: {
+    accountId: number;
+    name: string;
+    siteIds?: number[];
+    allSites?: boolean;
+    scopes?: Scope[];
+    channel?: Channel;
+    expiresAt?: string;
+  },
 ): Promise<TokenRecord & { token: string }> {
   const account = await queryOne(db, sql`SELECT id FROM accounts WHERE id = ${input.accountId}`);
   if (!account) throw notFound(`Account ${input.accountId} does not exist.`);
@@ -78,7 +89,8 @@ export async function updateToken(
   const current = await readToken(db, tokenId);
   if (!current) throw notFound(`Token ${tokenId} does not exist.`);
   const allSites = input.siteIds !== undefined ? false : (input.allSites ?? current.allSites);
-  if (input.siteIds) await checkSitesBelong(db, { accountId: current.accountId, siteIds: input.siteIds, owner: 'token' });
+  if (input.siteIds)
+    await checkSitesBelong(db, { accountId: current.accountId, siteIds: input.siteIds, owner: 'token' });
   await queryOne(
     db,
     sql`UPDATE api_tokens SET all_sites = ${allSites}, scopes = ${[...new Set(input.scopes ?? current.scopes)]} WHERE account_id = ${current.accountId} AND id = ${tokenId}`,

@@ -25,8 +25,15 @@ export async function issueSetupLinks(database: Executor, now: Date): Promise<{ 
     );
     const links: SetupLink[] = [];
     for (const account of accounts.slice(0, MAX_PRINTED)) {
-      await queryRows(db, sql`DELETE FROM staff_links WHERE account_id = ${account.id} AND kind = 'setup' AND used_at IS NULL`);
-      links.push({ accountId: account.id, accountName: account.name, code: await createLink(db, { accountId: account.id, kind: 'setup', userId: null, now }) });
+      await queryRows(
+        db,
+        sql`DELETE FROM staff_links WHERE account_id = ${account.id} AND kind = 'setup' AND used_at IS NULL`,
+      );
+      links.push({
+        accountId: account.id,
+        accountName: account.name,
+        code: await createLink(db, { accountId: account.id, kind: 'setup', userId: null, now }),
+      });
     }
     return { links, more: Math.max(0, accounts.length - MAX_PRINTED) };
   });

@@ -16,9 +16,16 @@ export interface SiteRecord {
 }
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
-export async function createAccountSite(db: Executor, input: { principal: Principal; name: string; timezone?: string }): Promise<SiteRecord> {
+export async function createAccountSite(
+  db: Executor,
+  input: { principal: Principal; name: string; timezone?: string },
+): Promise<SiteRecord> {
   requireEverySite(input.principal, 'Adding a site');
-  const site = await createSite(db, { accountId: input.principal.accountId, name: input.name, timezone: input.timezone });
+  const site = await createSite(db, {
+    accountId: input.principal.accountId,
+    name: input.name,
+    timezone: input.timezone,
+  });
   return { siteId: site.siteId, name: site.name, timezone: site.timezone, archivedAt: null };
 }
 
@@ -28,7 +35,12 @@ export async function updateSite(
   input: { accountId: number; siteId: number; change: UpdateSiteRequest; now: Date },
 ): Promise<SiteRecord> {
   const { change } = input;
-  const archivedAt = change.archived === undefined ? sql`archived_at` : change.archived ? sql`COALESCE(archived_at, ${input.now})` : sql`NULL`;
+  const archivedAt =
+    change.archived === undefined
+      ? sql`archived_at`
+      : change.archived
+        ? sql`COALESCE(archived_at, ${input.now})`
+        : sql`NULL`;
   const row = await queryOne<{ id: number; name: string; timezone: string; archived_at: Date | null }>(
     db,
     sql`UPDATE sites SET name = COALESCE(${change.name ?? null}::text, name), timezone = COALESCE(${change.timezone ?? null}::text, timezone),
@@ -57,10 +69,14 @@ export async function replaceConfigIfMatch(
   const current: SiteAccess = { ...site, checkinConfig: row.checkin_config, configVersion: row.config_version };
   const etag = configEtag(current);
   if (input.ifMatch !== undefined && !matchesEtag(input.ifMatch, etag)) {
-    throw new ProblemError('PRECONDITION_FAILED', 'The form was changed since it was read: reload it, and make the change again.', {
-      current: presentConfig(current),
-      headers: { ETag: etag },
-    });
+    throw new ProblemError(
+      'PRECONDITION_FAILED',
+      'The form was changed since it was read: reload it, and make the change again.',
+      {
+        current: presentConfig(current),
+        headers: { ETag: etag },
+      },
+    );
   }
   return replaceCheckinConfig(db, { accountId: input.accountId, site: current, config: input.config, now: input.now });
 }

@@ -5,7 +5,11 @@ import { empty, sql } from '../db/sql';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long a one-time link works: an invitation 72 hours, a setup or reset link 24. */
-export const LINK_LIFETIME_MS: Record<LinkKind, number> = { setup: 24 * HOUR_MS, invitation: 72 * HOUR_MS, reset: 24 * HOUR_MS };
+export const LINK_LIFETIME_MS: Record<LinkKind, number> = {
+  setup: 24 * HOUR_MS,
+  invitation: 72 * HOUR_MS,
+  reset: 24 * HOUR_MS,
+};
 
 /** Only this is stored: SHA-256 of the link's code. */
 const hashCode = (code: string): Buffer => createHash('sha256').update(code).digest();
@@ -36,7 +40,14 @@ export interface LiveLink {
 /** The link of `code` if it still works; `lock` takes it for redeeming (FOR UPDATE, in a transaction). */
 export async function findLiveLink(db: Executor, code: string, now: Date, lock = false): Promise<LiveLink | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(code)) return undefined;
-  const row = await queryOne<{ account_id: number; kind: LinkKind; user_id: number | null; email: string | null; name: string | null; account_name: string }>(
+  const row = await queryOne<{
+    account_id: number;
+    kind: LinkKind;
+    user_id: number | null;
+    email: string | null;
+    name: string | null;
+    account_name: string;
+  }>(
     db,
     sql`SELECT l.account_id, l.kind, l.user_id, u.email, u.name, a.name AS account_name
         FROM staff_links l

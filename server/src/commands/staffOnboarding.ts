@@ -37,8 +37,13 @@ export async function redeemSetup(
     await useLink(tx, input.code, link, input.now);
     const user = presentStaffUser({ ...row, last_sign_in_at: input.now });
     await writeAudit(tx, {
-      accountId: link.accountId, actor: { type: 'user', id: user.userId, name: user.name }, at: input.now, requestId: input.requestId,
-      action: 'user.created', target: { type: 'user', id: user.userId }, siteId: null,
+      accountId: link.accountId,
+      actor: { type: 'user', id: user.userId, name: user.name },
+      at: input.now,
+      requestId: input.requestId,
+      action: 'user.created',
+      target: { type: 'user', id: user.userId },
+      siteId: null,
     });
     return { user, sessionId: await startSession(tx, { accountId: link.accountId, userId: user.userId }, input.now) };
   });
@@ -64,9 +69,17 @@ export async function redeemInvitation(
     const row = await findStaffUser(tx, key);
     if (!row) throw deadLink();
     await writeAudit(tx, {
-      accountId: key.accountId, actor: { type: 'user', id: row.id, name: row.name }, at: input.now, requestId: input.requestId,
-      action: 'user.password_set', target: { type: 'user', id: row.id }, siteId: null,
+      accountId: key.accountId,
+      actor: { type: 'user', id: row.id, name: row.name },
+      at: input.now,
+      requestId: input.requestId,
+      action: 'user.password_set',
+      target: { type: 'user', id: row.id },
+      siteId: null,
     });
-    return { user: presentStaffUser({ ...row, last_sign_in_at: input.now }), sessionId: await startSession(tx, key, input.now) };
+    return {
+      user: presentStaffUser({ ...row, last_sign_in_at: input.now }),
+      sessionId: await startSession(tx, key, input.now),
+    };
   });
 }

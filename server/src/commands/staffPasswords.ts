@@ -29,7 +29,10 @@ export async function changePassword(
     throw validationFailed([{ path: 'currentPassword', message: 'The current password is incorrect' }]);
   }
   const hash = await newPasswordHash(input.newPassword, 'newPassword');
-  await queryRows(db, sql`UPDATE staff_users SET password_hash = ${hash} WHERE account_id = ${user.accountId} AND id = ${user.userId}`);
+  await queryRows(
+    db,
+    sql`UPDATE staff_users SET password_hash = ${hash} WHERE account_id = ${user.accountId} AND id = ${user.userId}`,
+  );
   await endUserSessions(db, user);
   return startSession(db, user, input.now);
 }

@@ -9,7 +9,9 @@ import { presentStaffUser } from '../presenters/staffUser';
 
 /** 23505 on the email index: someone took the address meanwhile. */
 const isEmailTaken = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505' &&
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
   (error as { constraint?: unknown }).constraint === 'staff_users_email_key';
 
 const emailTaken = (email: string) => conflict('EMAIL_TAKEN', `A staff user with the email ${email} exists already.`);
@@ -22,7 +24,10 @@ export async function createStaffUser(
   const { request } = input;
   const siteIds = request.allSites ? [] : (request.siteIds ?? []);
   await checkSitesBelong(db, { accountId: input.accountId, siteIds, owner: 'user' });
-  const taken = await queryOne(db, sql`SELECT 1 AS found FROM staff_users WHERE lower(email) = lower(${request.email})`);
+  const taken = await queryOne(
+    db,
+    sql`SELECT 1 AS found FROM staff_users WHERE lower(email) = lower(${request.email})`,
+  );
   if (taken) throw emailTaken(request.email);
   const hash = 'passwordHash' in request ? request.passwordHash : null;
   let row: { id: number } | undefined;
@@ -47,7 +52,9 @@ export async function createStaffUser(
 
 /** Whether the change leaves the user no longer an enabled owner. */
 const losesOwnership = (user: StaffUserRow, change: { role?: Role; disabled?: boolean }) =>
-  user.role === 'owner' && !user.disabled && ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
+  user.role === 'owner' &&
+  !user.disabled &&
+  ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
 
 /**
  * Changes a user's name, role, sites or disabled flag. The account keeps an enabled owner who can sign in
@@ -71,7 +78,11 @@ export async function updateStaffUser(
   const userCanSignIn = owners.some((owner) => owner.id === user.id && owner.can_sign_in);
   const otherOwnerCanSignIn = owners.some((owner) => owner.id !== user.id && owner.can_sign_in);
   if (losesOwnership(user, change) && userCanSignIn && !otherOwnerCanSignIn) {
-    throw conflict('LAST_OWNER', 'The account must keep at least one enabled owner: make someone else owner first.', presentStaffUser(user));
+    throw conflict(
+      'LAST_OWNER',
+      'The account must keep at least one enabled owner: make someone else owner first.',
+      presentStaffUser(user),
+    );
   }
   if (change.siteIds) await checkSitesBelong(db, { accountId: key.accountId, siteIds: change.siteIds, owner: 'user' });
   const allSites = change.allSites ?? (change.siteIds ? false : user.all_sites);
@@ -81,7 +92,8 @@ export async function updateStaffUser(
           disabled = ${change.disabled ?? user.disabled}
         WHERE account_id = ${key.accountId} AND id = ${key.userId}`,
   );
-  if (change.siteIds || change.allSites === true) await setUserSites(db, key, change.allSites ? [] : (change.siteIds ?? []));
+  if (change.siteIds || change.allSites === true)
+    await setUserSites(db, key, change.allSites ? [] : (change.siteIds ?? []));
   const accessChanged = (change.role !== undefined && change.role !== user.role) || change.disabled === true;
   if (accessChanged) await endUserSessions(db, key);
   const updated = await findStaffUser(db, key);

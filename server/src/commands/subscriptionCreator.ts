@@ -1,4 +1,7 @@
-import type { CreateWebhookSubscriptionRequest, CreatedWebhookSubscription } from '../../../shared/src/schemas/webhooks';
+import type {
+  CreateWebhookSubscriptionRequest,
+  CreatedWebhookSubscription,
+} from '../../../shared/src/schemas/webhooks';
 import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
@@ -9,7 +12,13 @@ import { urlRefusal } from '../webhooks/addressPolicy';
 import { newWebhookSecret } from '../webhooks/signature';
 
 const insert = (input: {
-  accountId: number; url: string; events: string[]; allSites: boolean; description: string | null; secret: string; now: Date;
+  accountId: number;
+  url: string;
+  events: string[];
+  allSites: boolean;
+  description: string | null;
+  secret: string;
+  now: Date;
   siteIds: number[];
 }) => sql`
   WITH sub AS (
@@ -44,10 +53,19 @@ export async function createSubscription(
   const { principal, request, now } = input;
   const sites = await subscriptionSites(db, principal, request.siteIds);
   const secret = newWebhookSecret();
-  const row = await queryOne<SubscriptionRow>(db, insert({
-    accountId: principal.accountId, url: request.url, events: [...new Set(request.events)], allSites: sites.allSites,
-    description: request.description || null, secret, now, siteIds: sites.siteIds,
-  }));
+  const row = await queryOne<SubscriptionRow>(
+    db,
+    insert({
+      accountId: principal.accountId,
+      url: request.url,
+      events: [...new Set(request.events)],
+      allSites: sites.allSites,
+      description: request.description || null,
+      secret,
+      now,
+      siteIds: sites.siteIds,
+    }),
+  );
   if (!row) throw new Error('subscription insert returned nothing');
   return { ...presentSubscription(row), secret };
 }

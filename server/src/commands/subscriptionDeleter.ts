@@ -10,7 +10,10 @@ import { unleasedPendingSql } from '../webhooks/deliveryQueue';
  * holding it, so no delivery is written after the tombstone; the retention job deletes the log behind it.
  * Pending deliveries leave the due range, as a disable does; those leased to a dispatcher are left to it.
  */
-export async function deleteSubscription(db: Executor, input: { principal: Principal; subscriptionId: number; now: Date }): Promise<void> {
+export async function deleteSubscription(
+  db: Executor,
+  input: { principal: Principal; subscriptionId: number; now: Date },
+): Promise<void> {
   const { principal, subscriptionId, now } = input;
   const row = await queryOne<{ id: number }>(
     db,

@@ -67,17 +67,30 @@ export async function updateSubscription(
   const { principal, subscriptionId, request, now } = input;
   const missing = () => notFound(`Webhook subscription ${subscriptionId} does not exist.`);
   if (!(await findSubscription(db, principal, subscriptionId))) throw missing();
-  const sites = request.siteIds === undefined ? undefined : await subscriptionSites(db, principal, request.siteIds ?? undefined);
+  const sites =
+    request.siteIds === undefined ? undefined : await subscriptionSites(db, principal, request.siteIds ?? undefined);
   const events = request.events ? [...new Set(request.events)] : null;
   // Locked first, in a statement of its own: the update's snapshot is then taken after any other change of
   // this subscription (a PATCH, a 410 that disabled it) has committed, so it sees the deliveries that change
   // parked and an enable never leaves one parked.
-  await queryOne(db, sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${principal.accountId} AND id = ${subscriptionId} FOR UPDATE`);
-  await queryOne(db, update({
-    accountId: principal.accountId, id: subscriptionId, url: request.url ?? null, events, allSites: sites?.allSites ?? null,
-    description: request.description === undefined ? undefined : request.description || null, enabled: request.enabled ?? null,
-    now, siteIds: sites?.siteIds,
-  }));
+  await queryOne(
+    db,
+    sql`SELECT id FROM webhook_subscriptions WHERE account_id = ${principal.accountId} AND id = ${subscriptionId} FOR UPDATE`,
+  );
+  await queryOne(
+    db,
+    update({
+      accountId: principal.accountId,
+      id: subscriptionId,
+      url: request.url ?? null,
+      events,
+      allSites: sites?.allSites ?? null,
+      description: request.description === undefined ? undefined : request.description || null,
+      enabled: request.enabled ?? null,
+      now,
+      siteIds: sites?.siteIds,
+    }),
+  );
   const row = await findSubscription(db, principal, subscriptionId);
   if (!row) throw missing();
   return presentSubscription(row);

@@ -83,32 +83,53 @@ export async function createVehicleCheckin(
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const sentNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const by = sentNorm === undefined ? { vehicleId: request.vehicleId ?? 0 } : { plateNorm: sentNorm };
-  const pre = await queryOne<Precheck>(db, precheck({ accountId: principal.accountId, siteId: site.siteId, by }), { prepare: true });
+  const pre = await queryOne<Precheck>(db, precheck({ accountId: principal.accountId, siteId: site.siteId, by }), {
+    prepare: true,
+  });
   if (!pre) throw new Error('precheck returned nothing');
   // By plate, the visit keeps the plate as the gate sent it; by vehicleId, the vehicle's registered plate.
   const licensePlate = request.licensePlate ?? pre.license_plate;
   const plateNorm = sentNorm ?? pre.plate_norm;
-  if (licensePlate === null || plateNorm === null) throw validationFailed([{ path: 'vehicleId', message: 'Unknown vehicle id' }]);
+  if (licensePlate === null || plateNorm === null)
+    throw validationFailed([{ path: 'vehicleId', message: 'Unknown vehicle id' }]);
   if (pre.open_id !== null) {
     const open = await findOpenVehicleCheckin(db, { accountId: principal.accountId, siteId: site.siteId, plateNorm });
     // It may have left between the two reads: then the write decides.
     if (open) {
-      throw conflict('VEHICLE_ALREADY_ON_SITE', `License plate ${open.license_plate} is already on site ${site.siteId} (check-in ${open.id}).`, presentVehicleCheckin(open));
+      throw conflict(
+        'VEHICLE_ALREADY_ON_SITE',
+        `License plate ${open.license_plate} is already on site ${site.siteId} (check-in ${open.id}).`,
+        presentVehicleCheckin(open),
+      );
     }
   }
-  const { status, stopReason } = decideVehicleEntry({ registered: pre.vehicle_id !== null, blockingLabelNames: pre.blocking_label_names });
-  const row: VehicleCheckinRow = arrivingVisit({ accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now }, {
-    vehicle_id: pre.vehicle_id,
-    license_plate: licensePlate,
-    plate_norm: plateNorm,
-    status,
-    driver_name: request.driverName || null,
-    notes: request.notes || null,
-    stop_reason: stopReason,
+  const { status, stopReason } = decideVehicleEntry({
+    registered: pre.vehicle_id !== null,
+    blockingLabelNames: pre.blocking_label_names,
   });
+  const row: VehicleCheckinRow = arrivingVisit(
+    { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
+    {
+      vehicle_id: pre.vehicle_id,
+      license_plate: licensePlate,
+      plate_norm: plateNorm,
+      status,
+      driver_name: request.driverName || null,
+      notes: request.notes || null,
+      stop_reason: stopReason,
+    },
+  );
   if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: now });
   Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
   const checkin = presentVehicleCheckin(row);
-  const events = [outboxEvent({ type: vehicleStatusEvent(status), accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })];
+  const events = [
+    outboxEvent({
+      type: vehicleStatusEvent(status),
+      accountId: row.account_id,
+      siteId: row.site_id,
+      now,
+      data: { checkin },
+    }),
+  ];
   return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
 }

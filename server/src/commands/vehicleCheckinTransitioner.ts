@@ -70,6 +70,8 @@ export async function transitionVehicleCheckin(
     }
   }
   const checkin = presentVehicleCheckin(next);
-  const events = emitted.map((type) => outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }));
+  const events = emitted.map((type) =>
+    outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
+  );
   return { checkin, write: { ctes: changeCtes(next, version, events), applied: CHANGED } };
 }

@@ -22,7 +22,11 @@ const insert = (row: Omit<VehicleRow, 'id'>) => sql`
 
 /** 409 LICENSE_PLATE_TAKEN with the vehicle that holds the plate. */
 export const plateTaken = (holder: VehicleRow) =>
-  conflict('LICENSE_PLATE_TAKEN', `Vehicle ${holder.id} already has license plate ${holder.license_plate}.`, presentVehicle(holder));
+  conflict(
+    'LICENSE_PLATE_TAKEN',
+    `Vehicle ${holder.id} already has license plate ${holder.license_plate}.`,
+    presentVehicle(holder),
+  );
 
 /** 422 naming `labelIds` when any of them is not a vehicle label of the account. */
 export async function checkVehicleLabels(db: Executor, accountId: number, labelIds: number[]): Promise<void> {

@@ -1,4 +1,8 @@
-import type { CreateVehicleLabelRequest, UpdateVehicleLabelRequest, VehicleLabel } from '../../../shared/src/schemas/vehicles';
+import type {
+  CreateVehicleLabelRequest,
+  UpdateVehicleLabelRequest,
+  VehicleLabel,
+} from '../../../shared/src/schemas/vehicles';
 import { LockNamespace } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { raw, sql } from '../db/sql';
@@ -21,7 +25,10 @@ export const vehicleLabels: LabelKind<VehicleLabelRow> = {
 const missing = (labelId: number) => notFound(`Vehicle label ${labelId} does not exist.`);
 
 /** A new label, its name unique in the account whatever its case (409 LABEL_NAME_TAKEN). */
-export async function createVehicleLabel(db: Executor, input: { accountId: number; request: CreateVehicleLabelRequest; now: Date }): Promise<VehicleLabel> {
+export async function createVehicleLabel(
+  db: Executor,
+  input: { accountId: number; request: CreateVehicleLabelRequest; now: Date },
+): Promise<VehicleLabel> {
   const { accountId, request, now } = input;
   await claimLabelName(db, vehicleLabels, accountId, request.name);
   const row = await queryOne<VehicleLabelRow>(

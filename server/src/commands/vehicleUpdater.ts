@@ -5,7 +5,14 @@ import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { siteVisibleSql } from '../policies/siteVisibility';
 import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../db/vehicleCheckinRows';
-import { VEHICLE_COLUMNS, type ListedVehicleRow, type VehicleRow, distinctLabelIds, findVehicle, lockPlate } from '../db/vehicleRows';
+import {
+  VEHICLE_COLUMNS,
+  type ListedVehicleRow,
+  type VehicleRow,
+  distinctLabelIds,
+  findVehicle,
+  lockPlate,
+} from '../db/vehicleRows';
 import { conflict, notFound } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
@@ -49,7 +56,8 @@ const persist = (next: VehicleRow, labelsSent: boolean) => {
 };
 
 /** `undefined`: leave as is; `null` or empty: clear; else the new value. */
-const patched = (sent: string | null | undefined, current: string | null) => (sent === undefined ? current : sent || null);
+const patched = (sent: string | null | undefined, current: string | null) =>
+  sent === undefined ? current : sent || null;
 
 /**
  * A vehicle on site keeps its plate: its open visit holds the plate it arrived under, so a new plate would
@@ -82,7 +90,10 @@ export async function updateVehicle(
   const plateNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const labelIds = request.labelIds === undefined ? undefined : distinctLabelIds(request.labelIds);
   if (plateNorm !== undefined) await lockPlate(db, accountId, plateNorm);
-  const locked = await queryOne<ListedVehicleRow & { plate_holder: number | null }>(db, lock(accountId, vehicleId, plateNorm ?? null));
+  const locked = await queryOne<ListedVehicleRow & { plate_holder: number | null }>(
+    db,
+    lock(accountId, vehicleId, plateNorm ?? null),
+  );
   if (!locked) throw notFound(`Vehicle ${vehicleId} does not exist.`);
   // After the 404: the labels of a vehicle that does not exist are not the request's problem.
   if (labelIds) await checkVehicleLabels(db, accountId, labelIds);
@@ -107,7 +118,10 @@ export async function updateVehicle(
 }
 
 /** Deletes a vehicle: the row stays (past visits point at it and keep their own plate) and frees its plate. */
-export async function deleteVehicle(db: Executor, input: { accountId: number; vehicleId: number; now: Date }): Promise<void> {
+export async function deleteVehicle(
+  db: Executor,
+  input: { accountId: number; vehicleId: number; now: Date },
+): Promise<void> {
   const { accountId, vehicleId, now } = input;
   const row = await queryOne<{ id: number }>(
     db,

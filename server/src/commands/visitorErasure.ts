@@ -13,7 +13,8 @@ function matching(identifiers: ErasureIdentifiers): Sql {
   const any: Sql[] = [];
   if (identifiers.email !== null) any.push(sql`lower(${trimmed(sql`c.email`)}) = ${identifiers.email}`);
   if (identifiers.phone !== null) any.push(sql`regexp_replace(c.phone, '\\D', '', 'g') = ${identifiers.phone}`);
-  if (identifiers.name !== null) any.push(sql`${spaced(sql`c.first_name`)} || ' ' || ${spaced(sql`c.last_name`)} = ${identifiers.name}`);
+  if (identifiers.name !== null)
+    any.push(sql`${spaced(sql`c.first_name`)} || ' ' || ${spaced(sql`c.last_name`)} = ${identifiers.name}`);
   return any.length > 0 ? sql`(${join(any, ' OR ')})` : sql`false`;
 }
 

@@ -1,4 +1,8 @@
-import type { CreateWatchlistEntryRequest, UpdateWatchlistEntryRequest, WatchlistEntry } from '../../../shared/src/schemas/watchlist';
+import type {
+  CreateWatchlistEntryRequest,
+  UpdateWatchlistEntryRequest,
+  WatchlistEntry,
+} from '../../../shared/src/schemas/watchlist';
 import type { AccountCollection } from '../db/accountCollection';
 import { type Executor, inTransaction, queryOne } from '../db/query';
 import { raw, sql } from '../db/sql';
@@ -28,7 +32,12 @@ const present = (row: EntryRow): WatchlistEntry => ({
 const COLUMNS = 'id, email, phone, first_name, last_name, reason, created_at';
 
 /** The account's watchlist, for the list route. */
-export const watchlist: AccountCollection<EntryRow> = { table: 'watchlist_people', columns: COLUMNS, noun: 'watchlist entry', present };
+export const watchlist: AccountCollection<EntryRow> = {
+  table: 'watchlist_people',
+  columns: COLUMNS,
+  noun: 'watchlist entry',
+  present,
+};
 
 /** A new entry, stored with the normalized forms check-ins are matched by. */
 export async function addWatchlistEntry(

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanString = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** A whole number from `min` (to `max`), said in plain words when it is not one. */
 function wholeNumber(min: number, max?: number) {
-  const expected = max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  const expected =
+    max === undefined ? `must be a whole number of at least ${min}` : `must be a whole number from ${min} to ${max}`;
   const atLeast = z.coerce.number({ error: expected }).int(expected).min(min, `must be at least ${min}`);
   return max === undefined ? atLeast : atLeast.max(max, `must be at most ${max}`);
 }
@@ -51,7 +50,10 @@ const envSchema = z.object({
     .string()
     .regex(/^\S+$/, 'must not contain spaces')
     .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
-    .refine(isRandomEnough, 'is too predictable (few distinct or repeated characters): use a random value, e.g. `openssl rand -hex 32`')
+    .refine(
+      isRandomEnough,
+      'is too predictable (few distinct or repeated characters): use a random value, e.g. `openssl rand -hex 32`',
+    )
     .optional(),
   // Behind a reverse proxy that appends X-Forwarded-For: the client address (for rate limits) is its last entry.
   TRUST_PROXY: booleanString.default(false),
@@ -82,7 +84,9 @@ export class EnvError extends Error {}
 
 /** Reads the process environment once at start; an empty (or blank) value counts as unset. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const present = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
   const result = envSchema.safeParse(present);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -70,10 +70,14 @@ export async function ensureConsoleBuild(outDir = defaultConsoleDir): Promise<Bu
     const started = Date.now();
     // A process of its own with NODE_ENV=production: React's production build and JSX, whatever this
     // process runs as (the tests run as NODE_ENV=test).
-    await promisify(execFile)(process.execPath, [viteBin, 'build', '--config', configFile, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: repo,
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [viteBin, 'build', '--config', configFile, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: repo,
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
     await fs.writeFile(path.join(outDir, STAMP), String(newest));
     return { built: true, ms: Date.now() - started };
   });

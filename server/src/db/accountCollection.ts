@@ -31,5 +31,8 @@ export async function findInCollection<Row extends { id: number }>(
   accountId: number,
   id: number,
 ): Promise<Row | undefined> {
-  return queryOne<Row>(db, sql`SELECT ${raw(collection.columns)} FROM ${raw(collection.table)} WHERE account_id = ${accountId} AND id = ${id}`);
+  return queryOne<Row>(
+    db,
+    sql`SELECT ${raw(collection.columns)} FROM ${raw(collection.table)} WHERE account_id = ${accountId} AND id = ${id}`,
+  );
 }

@@ -15,7 +15,8 @@ export const LockNamespace = {
 } as const;
 
 /** The SQL expression of a lock's second key, for statements that take the lock themselves. */
-export const lockHashSql = (account: Sql, text: Sql): Sql => sql`hashtext(${account}::integer::text || ':' || ${text}::text)`;
+export const lockHashSql = (account: Sql, text: Sql): Sql =>
+  sql`hashtext(${account}::integer::text || ':' || ${text}::text)`;
 
 /**
  * Waits for and takes the lock on (account, text) in `namespace` until the transaction ends. `caseless`:

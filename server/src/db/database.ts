@@ -22,7 +22,7 @@ export interface DatabaseOptions {
  */
 export interface Database extends Executor {
   readonly sequelize: Sequelize;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Sequelize's share of the connection budget: it serves migrations and the occasional model query. */
@@ -45,7 +45,12 @@ export function createDatabase(options: DatabaseOptions): Database {
   const budget = options.poolMax ?? 20;
   const sequelizeMax = Math.min(SEQUELIZE_POOL_MAX, Math.max(1, budget - 1));
   const settings = sessionSettings(options);
-  const pool = new pg.Pool({ connectionString: options.url, max: Math.max(1, budget - sequelizeMax), idleTimeoutMillis: 10_000, ...settings });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: Math.max(1, budget - sequelizeMax),
+    idleTimeoutMillis: 10_000,
+    ...settings,
+  });
   // A connection the server closed is an event, never an uncaught error: idle ones on the pool; checked-out
   // ones (pg-pool leaves them without a listener) fail their statement, and are not reused.
   pool.on('error', () => undefined);

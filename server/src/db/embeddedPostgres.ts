@@ -10,7 +10,7 @@ export interface RunningPostgres {
   port: number;
   /** Resolves, saying how, when the postmaster exits other than by `stop()` (killed, crashed). */
   lost: Promise<string>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const USER = 'postgres';
@@ -37,7 +37,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 export function isAlive(pid: number): boolean {
   try {
@@ -69,7 +73,10 @@ async function postgresOf(pid: number, databaseDir: string): Promise<'yes' | 'no
   const program = await programOf(pid);
   if (program === undefined) return 'unknown';
   if (!program.startsWith('postgres')) return 'no';
-  const [cwd, folder] = await Promise.all([fs.realpath(`/proc/${pid}/cwd`).catch(() => undefined), fs.realpath(databaseDir)]);
+  const [cwd, folder] = await Promise.all([
+    fs.realpath(`/proc/${pid}/cwd`).catch(() => undefined),
+    fs.realpath(databaseDir),
+  ]);
   if (cwd === undefined) return 'unknown';
   return cwd === folder ? 'yes' : 'no';
 }
@@ -81,13 +88,16 @@ async function parentOf(pid: number): Promise<number | undefined> {
   const fromProc = stat === undefined ? undefined : Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
   if (fromProc !== undefined) return Number.isInteger(fromProc) ? fromProc : undefined;
   try {
-    const parent = Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)]).toString().trim());
+    const parent = Number(
+      execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    );
     return Number.isInteger(parent) && parent > 0 ? parent : undefined;
   } catch {
     return undefined;
   }
 }
-
 
 /**
  * A server still running on this data folder: its PostgreSQL's parent is the process that started it,
@@ -269,8 +279,19 @@ export async function startEmbeddedPostgres(options: {
   await fs.writeFile(path.join(root, STARTER_FILE), `${process.pid}\n`);
   const child = spawn(
     postgres,
-    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=300', ...(options.flags ?? [])],
+    [
+      '-D',
+      databaseDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      ...(options.flags ?? []),
+    ],
     { ...runAs(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   await waitForReady(child, log);

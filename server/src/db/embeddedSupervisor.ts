@@ -8,8 +8,8 @@ const LONGEST_RETRY_MS = 5_000;
 
 export interface SupervisedPostgres {
   /** False once the cluster died and could not be restarted: the process can no longer recover by itself. */
-  healthy(): boolean;
-  stop(): Promise<void>;
+  healthy: () => boolean;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -42,7 +42,10 @@ export function superviseEmbeddedPostgres(
         const reason = error instanceof Error ? error.message : String(error);
         if (Date.now() + wait > deadline) {
           healthy = false;
-          options.log.error('embedded PostgreSQL could not be restarted; exiting so that a supervisor restarts the server', { attempt, reason });
+          options.log.error(
+            'embedded PostgreSQL could not be restarted; exiting so that a supervisor restarts the server',
+            { attempt, reason },
+          );
           options.onGiveUp();
           return;
         }

@@ -26,7 +26,12 @@ export const KIOSK_COLUMNS = sql`k.account_id, k.id, k.site_id, k.mode, k.name, 
 export const kioskVisibleSql = (principal: Principal): Sql => siteVisibleSql(principal, sql`k.site_id`);
 
 /** A live kiosk of the caller's account on a site it can view; `lock` to change it. */
-export async function findKiosk(db: Executor, principal: Principal, kioskId: number, lock = false): Promise<KioskRow | undefined> {
+export async function findKiosk(
+  db: Executor,
+  principal: Principal,
+  kioskId: number,
+  lock = false,
+): Promise<KioskRow | undefined> {
   return queryOne<KioskRow>(
     db,
     sql`SELECT ${KIOSK_COLUMNS} FROM kiosks k

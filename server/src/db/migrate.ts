@@ -18,13 +18,20 @@ const LOCK_POLL_MS = 250;
  * their own, with no statement timeout (a CONCURRENTLY index takes as long as it takes). A waiting instance
  * polls for the lock: blocked in `pg_advisory_lock` it would hold a snapshot the index build waits for.
  */
-export async function migrate(database: Pick<Database, 'sequelize'>, url: string, warn: Logger['warn'] = () => undefined): Promise<string[]> {
+export async function migrate(
+  database: Pick<Database, 'sequelize'>,
+  url: string,
+  warn: Logger['warn'] = () => undefined,
+): Promise<string[]> {
   const lock = new pg.Client({ connectionString: url, statement_timeout: 0, application_name: 'gatehouse-migrate' });
   // A connection lost mid-migration surfaces through the statement that was running; never as a crash.
   lock.on('error', () => undefined);
   await lock.connect();
   try {
-    while (!(await lock.query<{ locked: boolean }>(sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS locked`)).rows[0]?.locked) {
+    while (
+      !(await lock.query<{ locked: boolean }>(sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS locked`)).rows[0]
+        ?.locked
+    ) {
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
     const run: RunSql = Object.assign(

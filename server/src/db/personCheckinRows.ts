@@ -29,7 +29,9 @@ export interface PersonCheckinRow extends VisitRow {
 /** A row as read, plus the exact (microsecond) entry time that cursors are made of. */
 export type ListedCheckinRow = PersonCheckinRow & { entry_us: number };
 
-type RawRow = Omit<ListedCheckinRow, 'breaks'> & { breaks: Array<{ id: number; startedAt: string; endedAt: string | null }> };
+type RawRow = Omit<ListedCheckinRow, 'breaks'> & {
+  breaks: Array<{ id: number; startedAt: string; endedAt: string | null }>;
+};
 
 /** The columns every read uses: breaks come along in the same statement (no N+1). */
 export const CHECKIN_COLUMNS = raw(`
@@ -56,7 +58,11 @@ function fromRaw(raw: RawRow): ListedCheckinRow {
 }
 
 /** Runs a statement built on CHECKIN_SELECT. */
-export async function selectCheckins(db: Executor, statement: Sql, options: { prepare?: boolean } = {}): Promise<ListedCheckinRow[]> {
+export async function selectCheckins(
+  db: Executor,
+  statement: Sql,
+  options: { prepare?: boolean } = {},
+): Promise<ListedCheckinRow[]> {
   return (await queryRows<RawRow>(db, statement, options)).map(fromRaw);
 }
 

@@ -58,7 +58,11 @@ async function send<T extends object>(client: pg.ClientBase, statement: SentStat
 }
 
 /** Runs one statement (SELECT, or a write with RETURNING) and returns its rows. */
-export async function queryRows<T extends object>(db: Executor, statement: Sql, options: SendOptions = {}): Promise<T[]> {
+export async function queryRows<T extends object>(
+  db: Executor,
+  statement: Sql,
+  options: SendOptions = {},
+): Promise<T[]> {
   const text = statement.text;
   const sent: SentStatement = { text, name: options.prepare ? nameOf(text) : undefined, values: statement.values };
   observers.get(db.pool)?.(sent);
@@ -80,7 +84,11 @@ export async function queryRows<T extends object>(db: Executor, statement: Sql, 
 }
 
 /** The first row of a statement, or undefined. */
-export async function queryOne<T extends object>(db: Executor, statement: Sql, options: SendOptions = {}): Promise<T | undefined> {
+export async function queryOne<T extends object>(
+  db: Executor,
+  statement: Sql,
+  options: SendOptions = {},
+): Promise<T | undefined> {
   const rows = await queryRows<T>(db, statement, options);
   return rows[0];
 }

@@ -18,13 +18,26 @@ export async function seedDemo(database: Executor): Promise<DemoData | undefined
     if (any) return undefined;
     const account = await createAccount(db, 'Demo Company');
     const hq = await createSite(db, { accountId: account.accountId, name: 'Headquarters', timezone: 'Europe/London' });
-    const warehouse = await createSite(db, { accountId: account.accountId, name: 'Warehouse', timezone: 'Europe/London' });
+    const warehouse = await createSite(db, {
+      accountId: account.accountId,
+      name: 'Warehouse',
+      timezone: 'Europe/London',
+    });
     const integrator = await createToken(db, {
       accountId: account.accountId,
       name: 'Demo integrator',
       allSites: true,
-      scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-        'sites:configure', 'webhooks:manage', 'watchlist:manage'],
+      scopes: [
+        'checkins:read',
+        'checkins:write',
+        'checkins:approve',
+        'vehicles:read',
+        'vehicles:write',
+        'labels:write',
+        'sites:configure',
+        'webhooks:manage',
+        'watchlist:manage',
+      ],
       channel: 'API',
     });
     // No scopes given: a kiosk token gets the kiosk's own few (it lives on a public tablet).

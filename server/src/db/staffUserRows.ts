@@ -16,14 +16,19 @@ export interface StaffUserRow {
   site_ids: number[];
 }
 
-const COLUMNS = raw(`u.account_id, u.id, u.email, u.name, u.role, u.all_sites, u.disabled, u.created_at, u.last_sign_in_at,
+const COLUMNS =
+  raw(`u.account_id, u.id, u.email, u.name, u.role, u.all_sites, u.disabled, u.created_at, u.last_sign_in_at,
   COALESCE(ARRAY(SELECT us.site_id FROM staff_user_sites us WHERE us.account_id = u.account_id AND us.user_id = u.id ORDER BY us.site_id), '{}') AS site_ids`);
 
 export const STAFF_USER_SELECT = sql`SELECT ${COLUMNS} FROM staff_users u`;
 const STAFF_USER_SELECT_WITH_HASH: Sql = sql`SELECT ${COLUMNS}, u.password_hash FROM staff_users u`;
 
 /** One user of an account, or undefined. */
-export async function findStaffUser(db: Executor, key: { accountId: number; userId: number }, lock?: 'FOR UPDATE'): Promise<StaffUserRow | undefined> {
+export async function findStaffUser(
+  db: Executor,
+  key: { accountId: number; userId: number },
+  lock?: 'FOR UPDATE',
+): Promise<StaffUserRow | undefined> {
   return queryOne<StaffUserRow>(
     db,
     sql`${STAFF_USER_SELECT} WHERE u.account_id = ${key.accountId} AND u.id = ${key.userId} ${lock ? raw(lock) : empty}`,
@@ -36,13 +41,19 @@ export async function listStaffUsers(db: Executor, accountId: number): Promise<S
 }
 
 /** The sign-in view of a user: found by email (case-insensitive), with the hash to verify against. */
-export async function findForSignIn(db: Executor, email: string): Promise<(StaffUserRow & { password_hash: string | null }) | undefined> {
+export async function findForSignIn(
+  db: Executor,
+  email: string,
+): Promise<(StaffUserRow & { password_hash: string | null }) | undefined> {
   return queryOne(db, sql`${STAFF_USER_SELECT_WITH_HASH} WHERE lower(u.email) = lower(${email})`);
 }
 
-
 /** Replaces the user's site list with `siteIds`. */
-export async function setUserSites(db: Executor, key: { accountId: number; userId: number }, siteIds: number[]): Promise<void> {
+export async function setUserSites(
+  db: Executor,
+  key: { accountId: number; userId: number },
+  siteIds: number[],
+): Promise<void> {
   const ids = [...new Set(siteIds)];
   await queryRows(
     db,

@@ -30,9 +30,11 @@ export interface VehicleCheckinKey {
   checkinId: number;
 }
 
-
 /** One vehicle check-in of one site, or undefined. */
-export async function findVehicleCheckin(db: Executor, key: VehicleCheckinKey): Promise<ListedVehicleCheckinRow | undefined> {
+export async function findVehicleCheckin(
+  db: Executor,
+  key: VehicleCheckinKey,
+): Promise<ListedVehicleCheckinRow | undefined> {
   return queryOne<ListedVehicleCheckinRow>(
     db,
     sql`SELECT ${VEHICLE_CHECKIN_COLUMNS} FROM vehicle_checkins c

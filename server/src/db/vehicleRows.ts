@@ -38,7 +38,11 @@ export const VEHICLE_COLUMNS = raw(`
                WHERE a.account_id = v.account_id AND a.vehicle_id = v.id ORDER BY a.label_id) AS label_ids`);
 
 /** One vehicle of the account that is not deleted, or undefined. */
-export async function findVehicle(db: Executor, accountId: number, vehicleId: number): Promise<ListedVehicleRow | undefined> {
+export async function findVehicle(
+  db: Executor,
+  accountId: number,
+  vehicleId: number,
+): Promise<ListedVehicleRow | undefined> {
   return queryOne<ListedVehicleRow>(
     db,
     sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE v.account_id = ${accountId} AND v.id = ${vehicleId} AND v.deleted_at IS NULL`,
@@ -46,7 +50,11 @@ export async function findVehicle(db: Executor, accountId: number, vehicleId: nu
 }
 
 /** The vehicle that holds a (normalized) plate in the account, or undefined. */
-export async function findVehicleByPlate(db: Executor, accountId: number, plateNorm: string): Promise<ListedVehicleRow | undefined> {
+export async function findVehicleByPlate(
+  db: Executor,
+  accountId: number,
+  plateNorm: string,
+): Promise<ListedVehicleRow | undefined> {
   return queryOne<ListedVehicleRow>(
     db,
     sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v

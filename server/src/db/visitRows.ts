@@ -72,10 +72,14 @@ export interface Decider {
  * Who decided a change of a visit: approve and deny always record their actor; entering and checking out
  * only when a staff user did it (docs/api.md, Who decided). Otherwise the visit keeps what it had.
  */
-export function decision(row: Pick<VisitRow, 'decided_by' | 'decided_at'>, input: { decider: Decider; decisive: boolean; at: Date }) {
+export function decision(
+  row: Pick<VisitRow, 'decided_by' | 'decided_at'>,
+  input: { decider: Decider; decisive: boolean; at: Date },
+) {
   if (!input.decisive && !input.decider.byUser) return { decided_by: row.decided_by, decided_at: row.decided_at };
   return { decided_by: input.decider.actor, decided_at: input.at };
 }
 
 /** `decided_by` as a jsonb parameter: SQL NULL when nobody decided (JSON `null` would be a value). */
-export const decidedByParam = (row: Pick<VisitRow, 'decided_by'>): string | null => (row.decided_by === null ? null : JSON.stringify(row.decided_by));
+export const decidedByParam = (row: Pick<VisitRow, 'decided_by'>): string | null =>
+  row.decided_by === null ? null : JSON.stringify(row.decided_by);

@@ -13,16 +13,30 @@ const subscriptionSelect = (principal: Principal): Sql => sql`
   WHERE s.account_id = ${principal.accountId} AND ${subscriptionVisibleSql(principal)}`;
 
 /** One subscription the token may see, or undefined. */
-export async function findSubscription(db: Executor, principal: Principal, id: number): Promise<SubscriptionRow | undefined> {
+export async function findSubscription(
+  db: Executor,
+  principal: Principal,
+  id: number,
+): Promise<SubscriptionRow | undefined> {
   return queryOne<SubscriptionRow>(db, sql`${subscriptionSelect(principal)} AND s.id = ${id}`);
 }
 
 /** A page of the subscriptions the token may see, oldest first, after `afterId`. */
-export async function listSubscriptions(db: Executor, principal: Principal, afterId: number, limit: number): Promise<SubscriptionRow[]> {
-  return queryRows<SubscriptionRow>(db, sql`${subscriptionSelect(principal)} AND s.id > ${afterId} ORDER BY s.id LIMIT ${limit}`);
+export async function listSubscriptions(
+  db: Executor,
+  principal: Principal,
+  afterId: number,
+  limit: number,
+): Promise<SubscriptionRow[]> {
+  return queryRows<SubscriptionRow>(
+    db,
+    sql`${subscriptionSelect(principal)} AND s.id > ${afterId} ORDER BY s.id LIMIT ${limit}`,
+  );
 }
 
-export const DELIVERY_COLUMNS = raw('d.id, d.outbox_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at');
+export const DELIVERY_COLUMNS = raw(
+  'd.id, d.outbox_id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at',
+);
 
 /**
  * A page of one subscription's delivery log, newest event first (one delivery per event and subscription,
@@ -30,7 +44,13 @@ export const DELIVERY_COLUMNS = raw('d.id, d.outbox_id, d.event_id, d.event_type
  */
 export async function listDeliveries(
   db: Executor,
-  input: { accountId: number; subscriptionId: number; statuses: string[] | undefined; beforeOutboxId: number | undefined; limit: number },
+  input: {
+    accountId: number;
+    subscriptionId: number;
+    statuses: string[] | undefined;
+    beforeOutboxId: number | undefined;
+    limit: number;
+  },
 ): Promise<DeliveryRow[]> {
   return queryRows<DeliveryRow>(
     db,

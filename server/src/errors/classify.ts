@@ -20,7 +20,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return (
     UNAVAILABLE_SQLSTATE.test(code) ||
     UNAVAILABLE_ERRNO.has(code) ||
-    /Connection terminated|connection is closed|not queryable|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
+    /Connection terminated|connection is closed|not queryable|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      message,
+    )
   );
 }
 
@@ -29,7 +31,9 @@ export function toProblem(error: unknown): { problem: ProblemError; unexpected: 
   if (error instanceof ProblemError) return { problem: error, unexpected: false };
   if (isDatabaseUnavailable(error)) {
     return {
-      problem: problem('UNAVAILABLE', 'The database is unavailable; retry shortly.', { headers: { 'Retry-After': '1' } }),
+      problem: problem('UNAVAILABLE', 'The database is unavailable; retry shortly.', {
+        headers: { 'Retry-After': '1' },
+      }),
       unexpected: false,
     };
   }

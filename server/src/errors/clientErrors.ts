@@ -4,14 +4,19 @@ import type { Duplex } from 'node:stream';
 import { type ProblemError, problem } from './problem';
 import { PROBLEM_JSON } from './respond';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** The problem for a request Node's HTTP parser refused before the app saw it. */
 function problemFor(error: NodeJS.ErrnoException): ProblemError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return problem('HEADERS_TOO_LARGE', 'The request headers are larger than this server takes (16 KiB in all).');
   }
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return problem('REQUEST_TIMEOUT', 'The request did not arrive in time.');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return problem('REQUEST_TIMEOUT', 'The request did not arrive in time.');
   return problem('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1.');
 }
 

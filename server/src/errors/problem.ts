@@ -77,7 +77,11 @@ export const conflict = (code: ErrorCode, detail: string, current?: unknown) =>
  * A transition the state machine refused, as the API answers it: an `occurredAt` out of range as itself,
  * any other refusal as 409 with the check-in (`what`, e.g. "Check-in 7") as `current`.
  */
-export const transitionRefused = (refusal: { code: TransitionRejectionCode; message: string }, what: string, current: unknown) =>
+export const transitionRefused = (
+  refusal: { code: TransitionRejectionCode; message: string },
+  what: string,
+  current: unknown,
+) =>
   refusal.code === 'OCCURRED_AT_OUT_OF_RANGE'
     ? problem(refusal.code, refusal.message)
     : conflict(refusal.code, `${what}: ${refusal.message}`, current);

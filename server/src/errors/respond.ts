@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { ProblemError } from './problem';
+import { type ProblemError } from './problem';
 
 export const PROBLEM_JSON = 'application/problem+json';
 

@@ -13,7 +13,8 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** One record, CRLF-terminated as RFC 4180 says. */
-export const csvLine = (cells: ReadonlyArray<string | number | null | undefined>): string => `${cells.map(csvCell).join(',')}\r\n`;
+export const csvLine = (cells: ReadonlyArray<string | number | null | undefined>): string =>
+  `${cells.map(csvCell).join(',')}\r\n`;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -21,8 +22,15 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
     });
     formatters.set(timeZone, format);
   }
@@ -31,10 +39,21 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 
 /** The zone's offset at `ms` in milliseconds, and as text (`+01:00`), from Intl. */
 function offsetAt(ms: number, timeZone: string): { ms: number; text: string } {
-  const parts = Object.fromEntries(formatterOf(timeZone).formatToParts(ms).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    formatterOf(timeZone)
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
   // `GMT+01:00`, or plain `GMT` at offset zero.
   const text = (parts.timeZoneName ?? 'GMT').replace('GMT', '') || '+00:00';
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return { ms: wall - Math.floor(ms / 1000) * 1000, text };
 }
 

@@ -22,8 +22,12 @@ const data = workerData as ExportThreadData;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 // One connection, the export's own: should it break, the export fails (the client gets a cut download).
 const client = new pg.Client({
-  connectionString: data.databaseUrl, application_name: 'gatehouse-export', keepAlive: true,
-  connectionTimeoutMillis: 5_000, statement_timeout: 30_000, query_timeout: 40_000,
+  connectionString: data.databaseUrl,
+  application_name: 'gatehouse-export',
+  keepAlive: true,
+  connectionTimeoutMillis: 5_000,
+  statement_timeout: 30_000,
+  query_timeout: 40_000,
 });
 let broken: Error | undefined;
 client.on('error', (error) => (broken = error));
@@ -61,7 +65,8 @@ async function run(): Promise<void> {
     return (await client.query<T>({ text: statement.text, values: statement.values })).rows;
   };
   const { job } = data;
-  const lines = job.kind === 'people' ? personCheckinsCsv(read, job.filter, job.custom) : vehicleCheckinsCsv(read, job.filter);
+  const lines =
+    job.kind === 'people' ? personCheckinsCsv(read, job.filter, job.custom) : vehicleCheckinsCsv(read, job.filter);
   let pending = '';
   for await (const text of lines) {
     pending += text;
@@ -74,10 +79,16 @@ async function run(): Promise<void> {
 }
 
 // Not top-level await: the thread loads this module through a require hook (tsRequireWorker).
-void run().then(
-  () => port.postMessage({ type: 'end' } satisfies FromExportThread),
-  (error: unknown) => port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromExportThread),
-).finally(async () => {
-  await client.end().catch(() => undefined);
-  port.close();
-});
+void run()
+  .then(
+    () => port.postMessage({ type: 'end' } satisfies FromExportThread),
+    (error: unknown) =>
+      port.postMessage({
+        type: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies FromExportThread),
+  )
+  .finally(async () => {
+    await client.end().catch(() => undefined);
+    port.close();
+  });

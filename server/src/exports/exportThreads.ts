@@ -31,9 +31,9 @@ export interface ExportThreads {
    * to the thread when the next one is asked for: write each out before asking (routes/sendStream.ts does).
    * `cancel` (the client left) takes a waiting export out of the queue.
    */
-  start(job: ExportJob, cancel?: AbortSignal): Promise<AsyncIterableIterator<Buffer>>;
+  start: (job: ExportJob, cancel?: AbortSignal) => Promise<AsyncIterableIterator<Buffer>>;
   /** Exports running now. */
-  running(): number;
+  running: () => number;
 }
 
 export function createExportThreads(options: ExportThreadOptions): ExportThreads {
@@ -65,7 +65,12 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
       const onAbort = () => leave(problem('UNAVAILABLE', 'The client went away while the export waited for its turn.'));
       const seconds = Math.ceil(options.queueMs / 1000);
       const timer = setTimeout(
-        () => leave(problem('UNAVAILABLE', `${options.concurrency} exports are running; retry in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } })),
+        () =>
+          leave(
+            problem('UNAVAILABLE', `${options.concurrency} exports are running; retry in ${seconds} s.`, {
+              headers: { 'Retry-After': String(seconds) },
+            }),
+          ),
         options.queueMs,
       );
       waiting.push(take);
@@ -76,7 +81,10 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
     async start(job, cancel) {
       await acquire(cancel);
       const data: ExportThreadData = { job, databaseUrl: options.databaseUrl, window: WINDOW };
-      const worker = tsRequireWorker(new URL('./exportThreadEntry.ts', import.meta.url), { workerData: data, resourceLimits: options.resourceLimits });
+      const worker = tsRequireWorker(new URL('./exportThreadEntry.ts', import.meta.url), {
+        workerData: data,
+        resourceLimits: options.resourceLimits,
+      });
       worker.once('exit', release);
       return chunksOf(worker);
     },
@@ -116,7 +124,8 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
     settle();
   };
   worker.on('message', (message: FromExportThread) => {
-    if (message.type === 'chunk') queue.push({ chunk: Buffer.from(message.bytes, 0, message.length), bytes: message.bytes });
+    if (message.type === 'chunk')
+      queue.push({ chunk: Buffer.from(message.bytes, 0, message.length), bytes: message.bytes });
     else if (message.type === 'end') ended = true;
     else fail(new Error(`the export failed: ${message.message}`));
     settle();
@@ -126,7 +135,8 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
 
   const iterator: AsyncIterableIterator<Buffer> = {
     next() {
-      if (lent && !ended && !failure) worker.postMessage({ type: 'credit', bytes: lent } satisfies ToExportThread, [lent]);
+      if (lent && !ended && !failure)
+        worker.postMessage({ type: 'credit', bytes: lent } satisfies ToExportThread, [lent]);
       lent = undefined;
       return new Promise((resolve, reject) => {
         waiter = { resolve, reject };

@@ -49,4 +49,3 @@ export function requestFingerprint(method: string, path: string, body: unknown, 
 export function keysSince(now: Date, ttlHours: number): Date {
   return new Date(now.getTime() - ttlHours * 3_600_000 - MAX_FUTURE_MS);
 }
-

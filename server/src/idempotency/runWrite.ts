@@ -2,7 +2,14 @@ import { type Executor, inTransaction } from '../db/query';
 import { ProblemError, problem } from '../errors/problem';
 import type { Reply } from '../reply';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
-import { type OutcomeRecord, type StoredOutcome, findOutcome, isStaleWrite, runGuardedWrite, saveOutcome } from './store';
+import {
+  type OutcomeRecord,
+  type StoredOutcome,
+  findOutcome,
+  isStaleWrite,
+  runGuardedWrite,
+  saveOutcome,
+} from './store';
 
 export interface WriteRequest {
   /** The pool: the runner takes its transaction from it. */
@@ -40,11 +47,19 @@ const keyInUse = () =>
 /** Rolls the transaction back because another request with the same key committed first. */
 class KeyTakenMeanwhile extends Error {}
 
-function replay(stored: StoredOutcome, request: Pick<WriteRequest, 'fingerprint' | 'legacyFingerprint'>): SerializedReply {
+function replay(
+  stored: StoredOutcome,
+  request: Pick<WriteRequest, 'fingerprint' | 'legacyFingerprint'>,
+): SerializedReply {
   if (stored.fingerprint !== request.fingerprint && stored.fingerprint !== request.legacyFingerprint) {
     throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
   }
-  return { status: stored.status, text: stored.body === '' ? null : stored.body, headers: stored.headers, replayed: true };
+  return {
+    status: stored.status,
+    text: stored.body === '' ? null : stored.body,
+    headers: stored.headers,
+    replayed: true,
+  };
 }
 
 /** Runs the command; a 409/422 it returns becomes the outcome when there is a key to store it under. */
@@ -86,7 +101,9 @@ async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
     } catch (error) {
       if (!isStaleWrite(error)) throw error;
       if (attempt >= STALE_ATTEMPTS) {
-        throw problem('UNAVAILABLE', 'The check-in is changing too often right now; retry shortly.', { headers: { 'Retry-After': '1' } });
+        throw problem('UNAVAILABLE', 'The check-in is changing too often right now; retry shortly.', {
+          headers: { 'Retry-After': '1' },
+        });
       }
       // Racers that all lost to one winner should not all come back at the same instant.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * STALE_JITTER_MS * attempt));

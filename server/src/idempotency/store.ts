@@ -13,7 +13,12 @@ export interface StoredOutcome {
 }
 
 /** The stored outcome of a key within retention, if any (a plain read, outside any transaction). */
-export async function findOutcome(db: Executor, accountId: number, key: string, since: Date): Promise<StoredOutcome | undefined> {
+export async function findOutcome(
+  db: Executor,
+  accountId: number,
+  key: string,
+  since: Date,
+): Promise<StoredOutcome | undefined> {
   return queryOne<StoredOutcome>(
     db,
     sql`SELECT fingerprint, status_code AS status, body, headers FROM idempotency_keys
@@ -35,7 +40,6 @@ export interface OutcomeRecord {
   since: Date;
 }
 
-
 /** SQLSTATE of `gatehouse_stale_write()` (migration 0007). */
 const STALE_WRITE = 'GH001';
 
@@ -45,7 +49,9 @@ export const isStaleWrite = (error: unknown): boolean =>
 
 /** A select-list item that undoes the statement when `guard` held but the write did not apply. */
 const staleCheck = (write: GuardedWrite | undefined, guard: Sql): Sql =>
-  write?.applied ? sql`, CASE WHEN (${guard}) AND NOT (${write.applied}) THEN gatehouse_stale_write() END AS stale` : empty;
+  write?.applied
+    ? sql`, CASE WHEN (${guard}) AND NOT (${write.applied}) THEN gatehouse_stale_write() END AS stale`
+    : empty;
 
 const SAVED = sql`EXISTS (SELECT 1 FROM saved)`;
 
@@ -68,8 +74,12 @@ export async function saveOutcome(db: Executor, record: OutcomeRecord, write?: G
          SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
              body = EXCLUDED.body, headers = EXCLUDED.headers, created_at = EXCLUDED.created_at
          WHERE idempotency_keys.created_at < ${record.since}
-       RETURNING 1)${write ? sql`,
-     ${write.ctes(SAVED)}` : empty}
+       RETURNING 1)${
+         write
+           ? sql`,
+     ${write.ctes(SAVED)}`
+           : empty
+       }
      SELECT (SELECT locked FROM lock) AS locked, ${SAVED} AS saved${staleCheck(write, SAVED)}`,
     // One text per route's write (a handful in all): prepared, so PostgreSQL plans it once per connection.
     { prepare: true },

@@ -10,7 +10,7 @@ export const BUSY_PER_MILLE = 100;
  * every 100 ms and kept in shared memory, so background threads can read how busy the requests keep it
  * without a message. In per mille.
  */
-export function startLoadSignal(): { buffer: SharedArrayBuffer; stop(): void } {
+export function startLoadSignal(): { buffer: SharedArrayBuffer; stop: () => void } {
   const buffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
   const cell = new Int32Array(buffer);
   let last = performance.eventLoopUtilization();

@@ -2,7 +2,7 @@ import type { Logger } from '../logger';
 
 export interface PeriodicJob {
   /** Stops the timer and waits for a run under way. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -10,7 +10,12 @@ export interface PeriodicJob {
  * not doubled), off the request path; a failed run is logged and the next one tries again. `stop` aborts
  * the signal given to `work`, which should end between two of its steps.
  */
-export function startPeriodic(name: string, everyMs: number, log: Logger, work: (signal: AbortSignal) => Promise<void>): PeriodicJob {
+export function startPeriodic(
+  name: string,
+  everyMs: number,
+  log: Logger,
+  work: (signal: AbortSignal) => Promise<void>,
+): PeriodicJob {
   const stopping = new AbortController();
   let running: Promise<void> | undefined;
   const tick = () => {

@@ -8,7 +8,13 @@ import {
   recordAttempts,
 } from '../webhooks/deliveryQueue';
 import { type DeliveryShares, InFlightShares, sharesFor } from '../webhooks/deliveryShares';
-import { type DeliveryResult, type RetryPolicy, decideAfterAttempt, parseRetryAfter, standardRetryPolicy } from '../webhooks/retrySchedule';
+import {
+  type DeliveryResult,
+  type RetryPolicy,
+  decideAfterAttempt,
+  parseRetryAfter,
+  standardRetryPolicy,
+} from '../webhooks/retrySchedule';
 import { type Sender, createSender } from '../webhooks/sender';
 import { signedHeaders } from '../webhooks/signature';
 
@@ -42,9 +48,9 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcher {
   /** Stops polling, sends what is due once more (the events of requests that just drained), waits for every attempt and records it. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** Results of this dispatcher's attempts. */
-  stats(): Record<DeliveryResult, number>;
+  stats: () => Record<DeliveryResult, number>;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -90,7 +96,10 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   const leaseMs = queueTimeoutMs + timeoutMs + LEASE_MARGIN_MS;
   const own: Record<DeliveryResult, number> = { delivered: 0, retried: 0, failed: 0, disabled: 0 };
   const sender: Sender = createSender({
-    allowPrivateUrls: options.allowPrivateUrls, timeoutMs, queueTimeoutMs, connectionsPerOrigin: options.connectionsPerOrigin,
+    allowPrivateUrls: options.allowPrivateUrls,
+    timeoutMs,
+    queueTimeoutMs,
+    connectionsPerOrigin: options.connectionsPerOrigin,
   });
 
   let stopping = false;
@@ -102,7 +111,11 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   // attempt; and while an account alone fills its share, new events still go out at the poll rate.
   const lowWater = Math.max(1, concurrency - perAccountAlone);
   const shares = (): DeliveryShares => ({
-    perAccount, perAccountAlone, perSubscription, accounts: inFlightShares.accounts, subscriptions: inFlightShares.subscriptions,
+    perAccount,
+    perAccountAlone,
+    perSubscription,
+    accounts: inFlightShares.accounts,
+    subscriptions: inFlightShares.subscriptions,
   });
   /**
    * Whether an attempt's end freed a slot of a share that was full: its backlog may go on at once, not at
@@ -110,7 +123,8 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
    */
   const fullShareFreed = (delivery: ClaimedDelivery) =>
     [perAccount - 1, perAccountAlone - 1].includes(inFlightShares.accounts.get(delivery.account_id) ?? 0) ||
-    (inFlightShares.subscriptions.get(`${delivery.account_id}:${delivery.subscription_id}`) ?? 0) === perSubscription - 1;
+    (inFlightShares.subscriptions.get(`${delivery.account_id}:${delivery.subscription_id}`) ?? 0) ===
+      perSubscription - 1;
   let pending: AttemptRecord[] = [];
   let writes: Promise<void> = Promise.resolve();
   let wake: (() => void) | undefined;
@@ -125,15 +139,17 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
 
   const yieldMs = options.yieldMs ?? 0;
   const pause = (ms: number) =>
-    shareFreed ? Promise.resolve() : new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+    shareFreed
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(done, ms);
+          function done() {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+        });
 
   /**
    * Writes the outcomes queued so far in one statement, after any write already under way (so outcomes
@@ -166,11 +182,17 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
 
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     // Signed as the attempt leaves the sender's queue: `webhook-timestamp` and the logged time are the sending time.
-    const headers = (at: Date) => signedHeaders({ secret: delivery.secret, messageId: delivery.event_id, at, body: delivery.body });
+    const headers = (at: Date) =>
+      signedHeaders({ secret: delivery.secret, messageId: delivery.event_id, at, body: delivery.body });
     const sent = await sender.send({ url: delivery.url, headers, body: delivery.body });
     if (!sent.attempted) {
       // Never written to a connection: no attempt, no result. The delivery is due again for any dispatcher.
-      queueRecord({ accountId: delivery.account_id, deliveryId: delivery.id, lease: delivery.locked_until.toISOString(), attempted: false });
+      queueRecord({
+        accountId: delivery.account_id,
+        deliveryId: delivery.id,
+        lease: delivery.locked_until.toISOString(),
+        attempted: false,
+      });
       return;
     }
     const now = new Date();
@@ -189,7 +211,12 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
       lease: delivery.locked_until.toISOString(),
       attempted: true,
       status: decision.status,
-      attempt: { at: sent.at.toISOString(), statusCode: sent.statusCode, error: sent.error, durationMs: sent.durationMs },
+      attempt: {
+        at: sent.at.toISOString(),
+        statusCode: sent.statusCode,
+        error: sent.error,
+        durationMs: sent.durationMs,
+      },
       retryStep: decision.status === 'pending' ? decision.retryStep : delivery.retry_step,
       waitMs: decision.status === 'pending' ? Math.max(0, decision.nextAttemptAt.getTime() - now.getTime()) : null,
       disableSubscription: decision.status === 'failed' && decision.disableSubscription,
@@ -199,7 +226,9 @@ export function startWebhookDispatcher(options: WebhookDispatcherOptions): Webho
   const start = (delivery: ClaimedDelivery) => {
     inFlightShares.add(delivery.account_id, delivery.subscription_id, 1);
     const running: Promise<void> = attempt(delivery)
-      .catch((error: unknown) => log.error('webhook attempt crashed', { error: String(error), deliveryId: delivery.id }))
+      .catch((error: unknown) =>
+        log.error('webhook attempt crashed', { error: String(error), deliveryId: delivery.id }),
+      )
       .finally(() => {
         inFlightShares.add(delivery.account_id, delivery.subscription_id, -1);
         inFlight.delete(running);

@@ -27,7 +27,7 @@ const STOP_TIMEOUT_MS = 30_000;
 export function startDispatcherThread(
   data: DispatcherThreadData,
   options: { log: Logger; onResults: (counts: Record<DeliveryResult, number>) => void },
-): { stop(): Promise<void> } {
+): { stop: () => Promise<void> } {
   const entry = new URL('./webhookThreadEntry.ts', import.meta.url);
   let stopping = false;
   let alive = false;

@@ -24,9 +24,18 @@ try {
   // Not permitted or not supported here: run at normal priority.
 }
 const log = createLogger(data.logLevel);
-const database = createDatabase({ url: data.databaseUrl, poolMax: DISPATCHER_POOL_MAX, sessionOptions: DISPATCHER_SESSION_OPTIONS });
+const database = createDatabase({
+  url: data.databaseUrl,
+  poolMax: DISPATCHER_POOL_MAX,
+  sessionOptions: DISPATCHER_SESSION_OPTIONS,
+});
 const dispatcher = startWebhookDispatcher({
-  database, log, allowPrivateUrls: data.allowPrivateUrls, pollMs: data.pollMs, busy: busyReader(data.load), yieldMs: data.yieldMs,
+  database,
+  log,
+  allowPrivateUrls: data.allowPrivateUrls,
+  pollMs: data.pollMs,
+  busy: busyReader(data.load),
+  yieldMs: data.yieldMs,
 });
 
 let reported: Record<DeliveryResult, number> = dispatcher.stats();
@@ -35,7 +44,8 @@ const report = () => {
   const delta = { ...now };
   for (const result of Object.keys(delta) as DeliveryResult[]) delta[result] -= reported[result];
   reported = now;
-  if (Object.values(delta).some((count) => count > 0)) port.postMessage({ type: 'results', counts: delta } satisfies ThreadMessage);
+  if (Object.values(delta).some((count) => count > 0))
+    port.postMessage({ type: 'results', counts: delta } satisfies ThreadMessage);
 };
 const timer = setInterval(report, REPORT_EVERY_MS);
 

@@ -87,8 +87,10 @@ function unacceptableParts(body: unknown): FieldError[] {
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { value, path } = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) errors.push({ path: path.join('.'), message: 'Must not contain NUL (\\u0000) characters' });
-      else if (LONE_SURROGATE.test(value)) errors.push({ path: path.join('.'), message: 'Must be well-formed Unicode (no lone \\ud800-\\udfff escapes)' });
+      if (value.includes('\u0000'))
+        errors.push({ path: path.join('.'), message: 'Must not contain NUL (\\u0000) characters' });
+      else if (LONE_SURROGATE.test(value))
+        errors.push({ path: path.join('.'), message: 'Must be well-formed Unicode (no lone \\ud800-\\udfff escapes)' });
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -98,11 +100,17 @@ function unacceptableParts(body: unknown): FieldError[] {
     }
     const entries = Object.entries(value as Record<string, unknown>);
     for (const [key] of entries) {
-      if (key.includes('\u0000')) errors.push({ path: [...path, key].join('.'), message: 'Field names must not contain NUL (\\u0000) characters' });
-      else if (LONE_SURROGATE.test(key)) errors.push({ path: [...path, key].join('.'), message: 'Field names must be well-formed Unicode' });
+      if (key.includes('\u0000'))
+        errors.push({
+          path: [...path, key].join('.'),
+          message: 'Field names must not contain NUL (\\u0000) characters',
+        });
+      else if (LONE_SURROGATE.test(key))
+        errors.push({ path: [...path, key].join('.'), message: 'Field names must be well-formed Unicode' });
       // JSON.parse keeps it as a field; zod's records (customFields) drop it without a word (strict objects
       // already refuse it as unknown): refused everywhere, so no such field is silently lost.
-      else if (key === '__proto__') errors.push({ path: [...path, key].join('.'), message: 'The field name __proto__ is not accepted' });
+      else if (key === '__proto__')
+        errors.push({ path: [...path, key].join('.'), message: 'The field name __proto__ is not accepted' });
     }
     for (const [key, item] of entries.reverse()) stack.push({ value: item, path: [...path, key] });
   }
@@ -114,12 +122,20 @@ function unacceptableParts(body: unknown): FieldError[] {
  * read as if it were plain. RFC 7694: the 415 names what is accepted.
  */
 function refuseContentEncoding(ctx: Context): void {
-  const codings = ctx.get('Content-Encoding').split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '');
+  const codings = ctx
+    .get('Content-Encoding')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '');
   const unsupported = codings.find((coding) => coding !== 'identity');
   if (unsupported === undefined) return;
-  throw problem('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${unsupported} is not accepted; send the body uncompressed.`, {
-    headers: { 'Accept-Encoding': 'identity' },
-  });
+  throw problem(
+    'UNSUPPORTED_MEDIA_TYPE',
+    `Content-Encoding ${unsupported} is not accepted; send the body uncompressed.`,
+    {
+      headers: { 'Accept-Encoding': 'identity' },
+    },
+  );
 }
 
 /**

@@ -10,7 +10,9 @@ import { tags } from './tags';
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
 const operationId = (route: Route) =>
-  `${route.method.toLowerCase()}${openApiPath(route.path).replace(/[{}]/g, '').replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
+  `${route.method.toLowerCase()}${openApiPath(route.path)
+    .replace(/[{}]/g, '')
+    .replace(/[/_-]+(\w)/g, (_, c: string) => c.toUpperCase())}`;
 
 /** Who may call, in words (x-required-scope says it for machines). */
 function access(route: Route): string {
@@ -24,7 +26,10 @@ function access(route: Route): string {
 
 function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
   const list: JsonObject[] = [];
-  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [location, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const json = schemas.toSchema(schema, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
@@ -45,14 +50,28 @@ function parameters(route: Route, schemas: SchemaCollector): JsonObject[] {
 
 function successResponses(route: Route, schemas: SchemaCollector): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
-  const statuses = Object.keys(route.responses).map(Number).sort((a, b) => a - b);
+  const statuses = Object.keys(route.responses)
+    .map(Number)
+    .sort((a, b) => a - b);
   for (const status of statuses) {
     const schema = route.responses[status];
     const headers = responseHeaders(route, status);
     const example = status === statuses[0] ? { example: route.examples.response } : {};
     responses[status] = schema
-      ? { description: 'Success', headers, content: { [route.mediaType ?? 'application/json']: { schema: schemas.toSchema(schema, 'output'), ...example } } }
-      : { description: status === 304 ? 'Not modified: the copy the client holds (its If-None-Match) is current; no body' : 'Done; no body', headers };
+      ? {
+          description: 'Success',
+          headers,
+          content: {
+            [route.mediaType ?? 'application/json']: { schema: schemas.toSchema(schema, 'output'), ...example },
+          },
+        }
+      : {
+          description:
+            status === 304
+              ? 'Not modified: the copy the client holds (its If-None-Match) is current; no body'
+              : 'Done; no body',
+          headers,
+        };
   }
   return responses;
 }
@@ -66,7 +85,11 @@ function securityOf(route: Route): JsonObject[] {
 
 function operation(route: Route, schemas: SchemaCollector): JsonObject {
   const request = route.body
-    ? { content: { 'application/json': { schema: schemas.toSchema(route.body, 'input'), example: route.examples.request } } }
+    ? {
+        content: {
+          'application/json': { schema: schemas.toSchema(route.body, 'input'), example: route.examples.request },
+        },
+      }
     : undefined;
   return {
     operationId: operationId(route),
@@ -96,7 +119,8 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
   schemas.toSchema(DocumentedProblem, 'output');
   const known = new Set(tags.map((tag) => tag.name));
   for (const route of routes) {
-    if (!known.has(route.tag)) throw new Error(`OpenAPI: tag "${route.tag}" of ${route.method} ${route.path} is not in openapi/tags.ts`);
+    if (!known.has(route.tag))
+      throw new Error(`OpenAPI: tag "${route.tag}" of ${route.method} ${route.path} is not in openapi/tags.ts`);
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, schemas) };
   }
@@ -116,9 +140,22 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
     paths,
     components: {
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', description: 'An API or kiosk token: ck_ followed by 36 base62 characters.' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gh_session', description: 'A staff session (POST /v1/session); writes must come from the server\'s own origin.' },
-        adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment (management API only).' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API or kiosk token: ck_ followed by 36 base62 characters.',
+        },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'gh_session',
+          description: "A staff session (POST /v1/session); writes must come from the server's own origin.",
+        },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The ADMIN_TOKEN of the deployment (management API only).',
+        },
       },
       schemas: schemas.components,
       headers: headerComponents,

@@ -20,7 +20,7 @@ function sharpen(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }, io
     delete json.exclusiveMinimum;
     json.minimum = 1;
   }
-  if (nonBlankTexts.has(ctx.zodSchema as z.ZodType)) json.pattern = '\\S';
+  if (nonBlankTexts.has(ctx.zodSchema)) json.pattern = '\\S';
   const list = commaLists.get(ctx.zodSchema as z.ZodType);
   if (list && io === 'input') {
     for (const key of Object.keys(json)) delete json[key];
@@ -39,7 +39,11 @@ export class SchemaCollector {
   readonly components: Record<string, JsonObject> = {};
 
   toSchema(schema: z.ZodType, io: Io): JsonObject {
-    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       unrepresentable: 'any',

@@ -15,7 +15,10 @@ type Refinement = (json: JsonObject, io: 'input' | 'output') => void;
 const PLATE_PATTERN = '^[\\s\\-.·]*(?:[\\p{L}\\p{Nd}][\\s\\-.·]*){1,16}$';
 
 /** `required` with each name declared too (any value: the object's own properties say what each holds). */
-const requires = (...names: string[]) => ({ required: names, properties: Object.fromEntries(names.map((name) => [name, {}])) });
+const requires = (...names: string[]) => ({
+  required: names,
+  properties: Object.fromEntries(names.map((name) => [name, {}])),
+});
 
 /** A config field a site must keep: `firstName` or `lastName` as a required text field. */
 const keptField = (name: string) => ({
@@ -33,8 +36,14 @@ const keptField = (name: string) => ({
 const refinements = new Map<z.ZodType, Refinement>([
   // The site's configuration always requires both names (docs/api.md, Site configuration).
   [people.Person, (json, io) => io === 'input' && Object.assign(json, { required: ['firstName', 'lastName'] })],
-  [vehicles.CreateVehicleCheckinRequest, (json) => Object.assign(json, { oneOf: [requires('vehicleId'), requires('licensePlate')] })],
-  [watchlist.CreateWatchlistEntryRequest, (json) => Object.assign(json, { anyOf: [requires('email'), requires('phone'), requires('firstName', 'lastName')] })],
+  [
+    vehicles.CreateVehicleCheckinRequest,
+    (json) => Object.assign(json, { oneOf: [requires('vehicleId'), requires('licensePlate')] }),
+  ],
+  [
+    watchlist.CreateWatchlistEntryRequest,
+    (json) => Object.assign(json, { anyOf: [requires('email'), requires('phone'), requires('firstName', 'lastName')] }),
+  ],
   [
     admin.CreateTokenRequest,
     (json) =>
@@ -55,12 +64,24 @@ const refinements = new Map<z.ZodType, Refinement>([
         ],
       }),
   ],
-  [admin.UpdateTokenRequest, (json) => Object.assign(json, { not: { required: ['allSites', 'siteIds'], properties: { siteIds: {}, allSites: { const: true } } } })],
+  [
+    admin.UpdateTokenRequest,
+    (json) =>
+      Object.assign(json, {
+        not: { required: ['allSites', 'siteIds'], properties: { siteIds: {}, allSites: { const: true } } },
+      }),
+  ],
   [vehicles.LicensePlate, (json) => Object.assign(json, { pattern: PLATE_PATTERN })],
   // A query value read as a number, then checked as a label id.
-  [vehicles.VehicleListQuery.shape.labelId.unwrap(), (json) => Object.assign(json, { type: 'integer', minimum: 1, maximum: 2_147_483_647 })],
+  [
+    vehicles.VehicleListQuery.shape.labelId.unwrap(),
+    (json) => Object.assign(json, { type: 'integer', minimum: 1, maximum: 2_147_483_647 }),
+  ],
   // Trimmed, then an address: one @, a dot after it, no spaces inside (zod's own check is stricter still).
-  [staff.Email, (json, io) => io === 'input' && Object.assign(json, { pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$' })],
+  [
+    staff.Email,
+    (json, io) => io === 'input' && Object.assign(json, { pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$' }),
+  ],
   [webhooks.WebhookUrl, (json) => Object.assign(json, { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })],
   [
     sites.CheckinConfigUpdate,

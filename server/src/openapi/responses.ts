@@ -25,12 +25,20 @@ function conflictSchema(route: Route, schemas: SchemaCollector): JsonObject {
 }
 
 /** Problem, with `current` typed as `declared` (a named schema, or several), in a component named for them. */
-function problemWithCurrent(route: Route, declared: z.ZodType | readonly z.ZodType[] | undefined, suffix: string, schemas: SchemaCollector): JsonObject {
+function problemWithCurrent(
+  route: Route,
+  declared: z.ZodType | readonly z.ZodType[] | undefined,
+  suffix: string,
+  schemas: SchemaCollector,
+): JsonObject {
   if (!declared) return { $ref: componentRef('Problem') };
   const currents = Array.isArray(declared) ? declared : [declared];
   const ids = currents.map((current: z.ZodType) => {
     const id = namedSchemas.get(current)?.id;
-    if (!id) throw new Error(`OpenAPI: name the \`current\` resource of ${route.method} ${route.path} in openapi/components.ts`);
+    if (!id)
+      throw new Error(
+        `OpenAPI: name the \`current\` resource of ${route.method} ${route.path} in openapi/components.ts`,
+      );
     schemas.toSchema(current, 'output');
     return id;
   });
@@ -81,38 +89,54 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   described.push([401, unauthenticated(route)]);
   const forbidden: string[] = [];
   if (route.scope) forbidden.push(`INSUFFICIENT_SCOPE: the token or the staff user's role lacks \`${route.scope}\``);
-  if (byCaller(route) && route.write) forbidden.push('CSRF_REJECTED: a write with the session cookie from another origin');
+  if (byCaller(route) && route.write)
+    forbidden.push('CSRF_REJECTED: a write with the session cookie from another origin');
   if (forbidden.length > 0) described.push([403, forbidden.join('; ')]);
   // Only an id can name nothing: one in the path, or the siteIds of a search.
   const search = route.method === 'POST' && !route.write;
-  if (route.params) described.push([404, 'NOT_FOUND: unknown resource, or one on a site the token cannot view (the same answer either way)']);
-  else if (search || takesSiteIds(route)) described.push([404, 'NOT_FOUND: a listed site does not exist or the token cannot view it']);
-  described.push([405, 'METHOD_NOT_ALLOWED: this path was sent a method it does not take; `Allow` lists those it does']);
+  if (route.params)
+    described.push([
+      404,
+      'NOT_FOUND: unknown resource, or one on a site the token cannot view (the same answer either way)',
+    ]);
+  else if (search || takesSiteIds(route))
+    described.push([404, 'NOT_FOUND: a listed site does not exist or the token cannot view it']);
+  described.push([
+    405,
+    'METHOD_NOT_ALLOWED: this path was sent a method it does not take; `Allow` lists those it does',
+  ]);
   const conflicts = [...(route.conflict?.codes ?? [])];
   if (keyed(route)) conflicts.push('IDEMPOTENCY_KEY_IN_USE: the same key is still running (retry after `Retry-After`)');
-  if (conflicts.length > 0) described.push([409, conflicts.join('; '), conflictSchema(route, schemas), conflictExample(route)]);
+  if (conflicts.length > 0)
+    described.push([409, conflicts.join('; '), conflictSchema(route, schemas), conflictExample(route)]);
   if (route.body) {
     described.push([413, 'PAYLOAD_TOO_LARGE: the body is over 64 KiB']);
     described.push([415, 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json`']);
   }
   const invalid: string[] = [];
-  if (route.body) invalid.push('VALIDATION_FAILED: the body breaks the schema or a rule of the description (`errors` lists each)');
-  if (takesOccurredAt(route, schemas)) invalid.push('OCCURRED_AT_OUT_OF_RANGE: occurredAt over 5 minutes ahead or over 7 days ago');
+  if (route.body)
+    invalid.push('VALIDATION_FAILED: the body breaks the schema or a rule of the description (`errors` lists each)');
+  if (takesOccurredAt(route, schemas))
+    invalid.push('OCCURRED_AT_OUT_OF_RANGE: occurredAt over 5 minutes ahead or over 7 days ago');
   if (keyed(route)) invalid.push('IDEMPOTENCY_KEY_REUSED: the key was used for a different request');
   if (invalid.length > 0) described.push([422, invalid.join('; ')]);
   described.push([
     429,
     route.auth === 'none' && route.write
-      ? 'RATE_LIMITED: the client address\'s budget per minute is spent, or (sign-in) too many failed sign-ins (retry after `Retry-After`)'
+      ? "RATE_LIMITED: the client address's budget per minute is spent, or (sign-in) too many failed sign-ins (retry after `Retry-After`)"
       : byCaller(route)
-      ? 'RATE_LIMITED: the token\'s budget per minute is spent, or (without a valid token) the client address\'s (retry after `Retry-After`)'
-      : 'RATE_LIMITED: the client address\'s budget per minute is spent (retry after `Retry-After`)',
+        ? "RATE_LIMITED: the token's budget per minute is spent, or (without a valid token) the client address's (retry after `Retry-After`)"
+        : "RATE_LIMITED: the client address's budget per minute is spent (retry after `Retry-After`)",
   ]);
   // Before a route's own refusals, which may add to it.
-  described.push([503, 'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)']);
+  described.push([
+    503,
+    'UNAVAILABLE: the database (or, for a webhook URL, DNS) cannot answer just now (retry after `Retry-After`)',
+  ]);
   for (const [status, refusal] of Object.entries(route.refusals ?? {})) {
     const description = typeof refusal === 'string' ? refusal : refusal.description;
-    const schema = typeof refusal === 'string' ? undefined : problemWithCurrent(route, refusal.current, 'Current', schemas);
+    const schema =
+      typeof refusal === 'string' ? undefined : problemWithCurrent(route, refusal.current, 'Current', schemas);
     const same = described.find(([known]) => known === Number(status));
     if (same) same[1] = `${same[1]}; ${description}`;
     else described.push([Number(status), description, schema]);
@@ -127,7 +151,10 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
         description,
         headers: responseHeaders(route, status),
         content: {
-          'application/problem+json': { schema: schema ?? { $ref: componentRef('Problem') }, ...(example === undefined ? {} : { example }) },
+          'application/problem+json': {
+            schema: schema ?? { $ref: componentRef('Problem') },
+            ...(example === undefined ? {} : { example }),
+          },
         },
       },
     ]),

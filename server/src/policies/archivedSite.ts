@@ -4,5 +4,8 @@ import { conflict } from '../errors/problem';
 /** An archived site takes no new visits (people or vehicles); those in progress can still finish. */
 export function refuseIfArchived(site: SiteAccess): void {
   if (site.archivedAt === null) return;
-  throw conflict('SITE_ARCHIVED', `Site ${site.siteId} is archived: it takes no new check-ins. Restore it to check visitors in.`);
+  throw conflict(
+    'SITE_ARCHIVED',
+    `Site ${site.siteId} is archived: it takes no new check-ins. Restore it to check visitors in.`,
+  );
 }

@@ -7,6 +7,9 @@ import { ProblemError } from '../errors/problem';
  */
 export function requireEverySite(principal: Principal, doing: string): void {
   if (!principal.allSites) {
-    throw new ProblemError('INSUFFICIENT_SCOPE', `${doing} needs access to all sites of the account (an owner, or an all-sites token).`);
+    throw new ProblemError(
+      'INSUFFICIENT_SCOPE',
+      `${doing} needs access to all sites of the account (an owner, or an all-sites token).`,
+    );
   }
 }

@@ -27,13 +27,19 @@ export interface SubscriptionSites {
  * every site for an all-sites token; for any other token its own sites, so that a subscription never
  * reports events of sites its maker cannot see.
  */
-export async function subscriptionSites(db: Executor, principal: Principal, requested: number[] | undefined): Promise<SubscriptionSites> {
+export async function subscriptionSites(
+  db: Executor,
+  principal: Principal,
+  requested: number[] | undefined,
+): Promise<SubscriptionSites> {
   const sites = await viewableSites(db, principal, requested);
   if (sites === undefined) return { allSites: true, siteIds: [] };
   // A filter to no site would never get an event, and (having no site the token cannot view) would show to
   // every site-limited token of the account.
   if (sites.length === 0) {
-    throw validationFailed([{ path: 'siteIds', message: 'Name at least one site (this token can view none of its own)' }]);
+    throw validationFailed([
+      { path: 'siteIds', message: 'Name at least one site (this token can view none of its own)' },
+    ]);
   }
   return { allSites: false, siteIds: [...sites].sort((a, b) => a - b) };
 }

@@ -9,7 +9,11 @@ import { siteVisibleSql } from './siteVisibility';
  * undefined means "every site of the account" (an all-sites token asking for all).
  * A requested site the token cannot view is a 404, the same as an unknown one.
  */
-export async function viewableSites(db: Executor, principal: Principal, requested?: number[]): Promise<number[] | undefined> {
+export async function viewableSites(
+  db: Executor,
+  principal: Principal,
+  requested?: number[],
+): Promise<number[] | undefined> {
   if (requested && requested.length > 0) {
     const wanted = [...new Set(requested)];
     const rows = await queryRows<{ id: number }>(

@@ -1,7 +1,12 @@
 import type { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
-export const presentSite = (site: { siteId: number; name: string; timezone: string; archivedAt: Date | null }): Site => ({
+export const presentSite = (site: {
+  siteId: number;
+  name: string;
+  timezone: string;
+  archivedAt: Date | null;
+}): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
@@ -13,9 +18,14 @@ export const presentConfig = (site: SiteAccess): CheckinConfig => ({
   requiresApproval: site.checkinConfig.requiresApproval,
   // In the documented key order (name, label, type, required, options): jsonb keeps its own.
   fields: site.checkinConfig.fields.map(({ name, label, type, required, options }) => ({
-    name, label, type, required, ...(options === undefined ? {} : { options }),
+    name,
+    label,
+    type,
+    required,
+    ...(options === undefined ? {} : { options }),
   })),
 });
 
 /** A strong validator that changes with every configuration write. */
-export const configEtag = (site: { siteId: number; configVersion: number }) => `"cfg-${site.siteId}-${site.configVersion}"`;
+export const configEtag = (site: { siteId: number; configVersion: number }) =>
+  `"cfg-${site.siteId}-${site.configVersion}"`;

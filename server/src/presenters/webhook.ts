@@ -1,4 +1,9 @@
-import type { WebhookAttempt, WebhookDelivery, WebhookEventKind, WebhookSubscription } from '../../../shared/src/schemas/webhooks';
+import type {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEventKind,
+  WebhookSubscription,
+} from '../../../shared/src/schemas/webhooks';
 
 /** A subscription as stored, with its site list (empty for all sites). */
 export interface SubscriptionRow {

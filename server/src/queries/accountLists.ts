@@ -28,5 +28,10 @@ export async function listAccountSites(db: Executor, accountId: number, page: { 
     sql`SELECT id, account_id, name, timezone FROM sites
         WHERE account_id = ${accountId} AND id > ${afterId(page.cursor, scope)} ORDER BY id LIMIT ${page.limit + 1}`,
   );
-  return idPage(rows, page.limit, (row) => ({ siteId: row.id, accountId: row.account_id, name: row.name, timezone: row.timezone }), scope);
+  return idPage(
+    rows,
+    page.limit,
+    (row) => ({ siteId: row.id, accountId: row.account_id, name: row.name, timezone: row.timezone }),
+    scope,
+  );
 }

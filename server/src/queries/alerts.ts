@@ -37,9 +37,16 @@ export const presentAlert = (row: AlertRow): Alert => ({
  * Every STOP of people and vehicles as one list. Its order key is (when it stopped, id × 2 + kind), so one
  * keyset cursor pages through both tables.
  */
-function alertsSql(input: { accountId: number; siteIds?: number[]; since: Date; only?: { kind: AlertKind; id: number } }): Sql {
-  const sites = (column: Sql) => (input.siteIds === undefined ? empty : sql`AND ${column} = ANY(${input.siteIds}::int[])`);
-  const only = (kind: AlertKind, column: Sql) => (input.only ? sql`AND ${input.only.kind === kind}::boolean AND ${column} = ${input.only.id}::bigint` : empty);
+function alertsSql(input: {
+  accountId: number;
+  siteIds?: number[];
+  since: Date;
+  only?: { kind: AlertKind; id: number };
+}): Sql {
+  const sites = (column: Sql) =>
+    input.siteIds === undefined ? empty : sql`AND ${column} = ANY(${input.siteIds}::int[])`;
+  const only = (kind: AlertKind, column: Sql) =>
+    input.only ? sql`AND ${input.only.kind === kind}::boolean AND ${column} = ${input.only.id}::bigint` : empty;
   return sql`WITH alerts AS (
       SELECT 'person' AS kind, c.id, c.site_id, c.stopped_at AS at, c.id * 2 AS sort_id,
              btrim(c.first_name || ' ' || c.last_name) AS subject, c.stop_reason AS reason, c.stop_source AS source
@@ -69,9 +76,18 @@ export async function listAlerts(db: Executor, filter: AlertFilter) {
   const scope = filterScope('alerts', filters);
   const since = new Date(now.getTime() - ALERT_WINDOW_MS);
   const base = alertsSql({ accountId: filter.accountId, siteIds: filter.siteIds, since });
-  const after = filter.cursor === undefined ? sql`true` : afterCursorSql(sql`a.at`, sql`a.sort_id`, decodeCursor(filter.cursor, scope));
-  const rows = await queryRows<AlertRow>(db, sql`${base} WHERE ${after} ORDER BY a.at DESC, a.sort_id DESC LIMIT ${filter.limit + 1}`);
-  const count = await queryOne<{ unacknowledged: number }>(db, sql`SELECT count(*)::int AS unacknowledged FROM (${base} WHERE k.at IS NULL) unread`);
+  const after =
+    filter.cursor === undefined
+      ? sql`true`
+      : afterCursorSql(sql`a.at`, sql`a.sort_id`, decodeCursor(filter.cursor, scope));
+  const rows = await queryRows<AlertRow>(
+    db,
+    sql`${base} WHERE ${after} ORDER BY a.at DESC, a.sort_id DESC LIMIT ${filter.limit + 1}`,
+  );
+  const count = await queryOne<{ unacknowledged: number }>(
+    db,
+    sql`SELECT count(*)::int AS unacknowledged FROM (${base} WHERE k.at IS NULL) unread`,
+  );
   const paged = toPage(rows, filter.limit, presentAlert, (row) => ({ atMicros: row.at_us, id: row.sort_id }), scope);
   return { ...paged, unacknowledged: count?.unacknowledged ?? 0 };
 }
@@ -83,6 +99,11 @@ export async function findAlert(
 ): Promise<AlertRow | undefined> {
   return queryOne<AlertRow>(
     db,
-    alertsSql({ accountId: input.accountId, siteIds: input.siteIds, since: new Date(0), only: { kind: input.kind, id: input.checkinId } }),
+    alertsSql({
+      accountId: input.accountId,
+      siteIds: input.siteIds,
+      since: new Date(0),
+      only: { kind: input.kind, id: input.checkinId },
+    }),
   );
 }

@@ -42,7 +42,10 @@ const present = (row: AuditRow): AuditEvent => ({
 });
 
 /** One keyset page of the audit log, newest first (docs/api.md, Audit log). */
-export async function listAuditEvents(db: Executor, filter: AuditFilter): Promise<{ data: AuditEvent[]; nextCursor: string | null }> {
+export async function listAuditEvents(
+  db: Executor,
+  filter: AuditFilter,
+): Promise<{ data: AuditEvent[]; nextCursor: string | null }> {
   const scope = filterScope('audit_events', filter);
   const where: Sql[] = [sql`e.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) where.push(sql`e.site_id = ANY(${filter.siteIds}::int[])`);

@@ -85,7 +85,9 @@ export interface PersonExportRow {
 }
 
 export function personExportPages(read: ReadRows, filter: ExportFilter): AsyncGenerator<PersonExportRow[]> {
-  return pages<PersonExportRow>(read, (after) => sql`
+  return pages<PersonExportRow>(
+    read,
+    (after) => sql`
     SELECT c.id, s.name AS site_name, s.timezone, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
            c.host_name, c.purpose, c.custom_fields, c.entry_source, ${MILLIS(sql`c.entry_at`)} AS entry_ms, c.exit_source, ${MILLIS(sql`c.exit_at`)} AS exit_ms,
            b.breaks, b.break_minutes, c.decided_by->>'name' AS decided_by
@@ -96,7 +98,8 @@ export function personExportPages(read: ReadRows, filter: ExportFilter): AsyncGe
                coalesce(round(sum(extract(epoch FROM coalesce(pb.ended_at, c.exit_at, ${filter.now}::timestamptz) - pb.started_at)) / 60), 0)::int AS break_minutes
           FROM person_breaks pb WHERE pb.account_id = c.account_id AND pb.checkin_id = c.id) b
      WHERE ${overlapOf(filter)} ${filter.q ? sql`AND ${personTextSql(filter.q)}` : empty} AND c.id > ${after}
-     ORDER BY c.id LIMIT ${PAGE}`);
+     ORDER BY c.id LIMIT ${PAGE}`,
+  );
 }
 
 export interface VehicleExportRow {
@@ -117,11 +120,14 @@ export interface VehicleExportRow {
 }
 
 export function vehicleExportPages(read: ReadRows, filter: ExportFilter): AsyncGenerator<VehicleExportRow[]> {
-  return pages<VehicleExportRow>(read, (after) => sql`
+  return pages<VehicleExportRow>(
+    read,
+    (after) => sql`
     SELECT c.id, s.name AS site_name, s.timezone, c.status, c.license_plate, c.driver_name, c.notes, c.entry_source,
            ${MILLIS(sql`c.entry_at`)} AS entry_ms, c.exit_source, ${MILLIS(sql`c.exit_at`)} AS exit_ms, c.stop_reason, c.decided_by->>'name' AS decided_by
       FROM vehicle_checkins c
       JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
      WHERE ${overlapOf(filter)} ${filter.plateNorm === undefined ? empty : sql`AND c.plate_norm = ${filter.plateNorm}`} AND c.id > ${after}
-     ORDER BY c.id LIMIT ${PAGE}`);
+     ORDER BY c.id LIMIT ${PAGE}`,
+  );
 }

@@ -36,9 +36,13 @@ export function encodeCursor(position: KeysetPosition, scope: string): string {
 
 const notIssued = () => problem('INVALID_QUERY', 'The cursor is not one this API issued.');
 const otherScope = () =>
-  problem('INVALID_QUERY', 'The cursor belongs to another list, or to other filters: send the same filters as for the page it came with, or start again without it.');
+  problem(
+    'INVALID_QUERY',
+    'The cursor belongs to another list, or to other filters: send the same filters as for the page it came with, or start again without it.',
+  );
 
-const isGroup = (value: unknown) => value === null || value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
+const isGroup = (value: unknown) =>
+  value === null || value === undefined || (Number.isSafeInteger(value) && (value as number) >= 0);
 
 /**
  * [time, id, group | null, scope], or as issued before cursors had a scope: [time, id] or [time, id, group]
@@ -102,7 +106,12 @@ export function afterId(cursor: string | undefined, scope: string): number {
 }
 
 /** A page of a list ordered by id ascending, read with `limit + 1`. */
-export function idPage<Row extends { id: number }, Item>(rows: Row[], limit: number, present: (row: Row) => Item, scope: string) {
+export function idPage<Row extends { id: number }, Item>(
+  rows: Row[],
+  limit: number,
+  present: (row: Row) => Item,
+  scope: string,
+) {
   return toPage(rows, limit, present, (row) => ({ atMicros: 0, id: row.id }), scope);
 }
 

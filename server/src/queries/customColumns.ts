@@ -9,14 +9,21 @@ export interface CustomColumn {
 }
 
 /** The custom fields the sites ask for, one column per label, in the order the sites list them. */
-export async function customColumns(db: Executor, accountId: number, siteIds: number[] | undefined): Promise<CustomColumn[]> {
-  const rows = await queryRows<{ name: string; label: string }>(db, sql`
+export async function customColumns(
+  db: Executor,
+  accountId: number,
+  siteIds: number[] | undefined,
+): Promise<CustomColumn[]> {
+  const rows = await queryRows<{ name: string; label: string }>(
+    db,
+    sql`
     SELECT f.field->>'name' AS name, f.field->>'label' AS label
       FROM sites s, jsonb_array_elements(s.checkin_config->'fields') WITH ORDINALITY AS f(field, position)
      WHERE s.account_id = ${accountId} ${siteIds === undefined ? empty : sql`AND s.id = ANY(${siteIds}::int[])`}
        AND jsonb_typeof(s.checkin_config->'fields') = 'array'
        AND NOT (f.field->>'name' = ANY(${[...standardFieldNames]}::text[]))
-     ORDER BY s.id, f.position`);
+     ORDER BY s.id, f.position`,
+  );
   const columns = new Map<string, CustomColumn>();
   for (const row of rows) {
     const column = columns.get(row.label) ?? { label: row.label, names: [] };

@@ -39,7 +39,11 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement
   const scope = filterScope(LIST, filter);
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) {
-    where.push(filter.siteIds.length === 1 ? sql`c.site_id = ${filter.siteIds[0]}` : sql`c.site_id = ANY(${filter.siteIds}::int[])`);
+    where.push(
+      filter.siteIds.length === 1
+        ? sql`c.site_id = ${filter.siteIds[0]}`
+        : sql`c.site_id = ANY(${filter.siteIds}::int[])`,
+    );
   }
   if (filter.status?.length) {
     where.push(sql`c.status = ANY(${filter.status}::text[])`);
@@ -55,9 +59,11 @@ export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement
   if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
   if (filter.q) where.push(personTextSql(filter.q));
   // An empty cursor is malformed (400), not absent.
-  if (filter.cursor !== undefined) where.push(afterCursorSql(sql`c.entry_at`, sql`c.id`, decodeCursor(filter.cursor, scope)));
+  if (filter.cursor !== undefined)
+    where.push(afterCursorSql(sql`c.entry_at`, sql`c.id`, decodeCursor(filter.cursor, scope)));
   const limit = filter.limit + 1;
-  const page = (part: Sql[]) => sql`${CHECKIN_SELECT} WHERE ${join([...where, ...part], ' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
+  const page = (part: Sql[]) =>
+    sql`${CHECKIN_SELECT} WHERE ${join([...where, ...part], ' AND ')} ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
   if (filter.overlapsFrom === undefined && filter.overlapsTo === undefined) return { statement: page([]), scope };
   // An open end is the beginning or the end of time; each part is read from its own index, then merged.
   const start = filter.overlapsFrom ? sql`${filter.overlapsFrom}::timestamptz` : sql`'-infinity'::timestamptz`;
@@ -74,8 +80,14 @@ export async function searchPersonCheckins(
 ): Promise<{ data: PersonCheckin[]; nextCursor: string | null }> {
   const { statement, scope } = personCheckinSearchSql(filter);
   const rows = await selectCheckins(db, statement);
-  return toPage<ListedCheckinRow, PersonCheckin>(rows, filter.limit, presentPersonCheckin, (row) => ({
-    atMicros: row.entry_us,
-    id: row.id,
-  }), scope);
+  return toPage<ListedCheckinRow, PersonCheckin>(
+    rows,
+    filter.limit,
+    presentPersonCheckin,
+    (row) => ({
+      atMicros: row.entry_us,
+      id: row.id,
+    }),
+    scope,
+  );
 }

@@ -44,7 +44,11 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { stateme
   const scope = filterScope(LIST, filter);
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) {
-    where.push(filter.siteIds.length === 1 ? sql`c.site_id = ${filter.siteIds[0]}` : sql`c.site_id = ANY(${filter.siteIds}::int[])`);
+    where.push(
+      filter.siteIds.length === 1
+        ? sql`c.site_id = ${filter.siteIds[0]}`
+        : sql`c.site_id = ANY(${filter.siteIds}::int[])`,
+    );
   }
   if (filter.plateNorm !== undefined) where.push(sql`c.plate_norm = ${filter.plateNorm}`);
   if (filter.status?.length) {
@@ -55,7 +59,8 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { stateme
   if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
   if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
   // An empty cursor is malformed (400), not absent.
-  const position: KeysetPosition | undefined = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, scope);
+  const position: KeysetPosition | undefined =
+    filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, scope);
   const after = position ? afterCursorSql(sql`c.entry_at`, sql`c.id`, position) : undefined;
   const limit = filter.limit + 1;
   const overlaps = filter.overlapsFrom !== undefined || filter.overlapsTo !== undefined;
@@ -93,9 +98,15 @@ export async function searchVehicleCheckins(
   const { statement, scope } = vehicleCheckinSearchSql(filter);
   const rows = await queryRows<Row>(db, statement);
   const byPlate = filter.plateNorm !== undefined;
-  return toPage<Row, VehicleCheckin>(rows, filter.limit, presentVehicleCheckin, (row) => ({
-    atMicros: row.entry_us,
-    id: row.id,
-    ...(byPlate ? { group: row.sort_group } : {}),
-  }), scope);
+  return toPage<Row, VehicleCheckin>(
+    rows,
+    filter.limit,
+    presentVehicleCheckin,
+    (row) => ({
+      atMicros: row.entry_us,
+      id: row.id,
+      ...(byPlate ? { group: row.sort_group } : {}),
+    }),
+    scope,
+  );
 }

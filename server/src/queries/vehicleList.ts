@@ -15,7 +15,10 @@ export interface VehicleListFilter {
 }
 
 /** One keyset page of the account's vehicles (deleted ones never), newest first. */
-export async function listVehicles(db: Executor, filter: VehicleListFilter): Promise<{ data: Vehicle[]; nextCursor: string | null }> {
+export async function listVehicles(
+  db: Executor,
+  filter: VehicleListFilter,
+): Promise<{ data: Vehicle[]; nextCursor: string | null }> {
   const where: Sql[] = [sql`v.account_id = ${filter.accountId}`, sql`v.deleted_at IS NULL`];
   if (filter.plateNorm !== undefined) where.push(sql`v.plate_norm = ${filter.plateNorm}`);
   if (filter.labelId !== undefined) {
@@ -29,5 +32,11 @@ export async function listVehicles(db: Executor, filter: VehicleListFilter): Pro
     sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v WHERE ${join(where, ' AND ')}
         ORDER BY v.created_at DESC, v.id DESC LIMIT ${filter.limit + 1}`,
   );
-  return toPage<ListedVehicleRow, Vehicle>(rows, filter.limit, presentVehicle, (row) => ({ atMicros: row.created_us, id: row.id }), scope);
+  return toPage<ListedVehicleRow, Vehicle>(
+    rows,
+    filter.limit,
+    presentVehicle,
+    (row) => ({ atMicros: row.created_us, id: row.id }),
+    scope,
+  );
 }

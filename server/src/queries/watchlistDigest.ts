@@ -10,12 +10,17 @@ import { sql } from '../db/sql';
  * entries were added in nor which hashes belong to one entry shows). Never a name, a value or a reason.
  */
 export async function readWatchlistDigest(db: Executor, accountId: number): Promise<WatchlistDigest> {
-  const account = await queryOne<{ key: Buffer }>(db, sql`SELECT watchlist_digest_key AS key FROM accounts WHERE id = ${accountId}`);
-  if (!account) throw new Error(`account ${accountId} vanished`);
-  const entries = await queryRows<{ email: string | null; phone: string | null; first_name: string | null; last_name: string | null }>(
+  const account = await queryOne<{ key: Buffer }>(
     db,
-    sql`SELECT email, phone, first_name, last_name FROM watchlist_people WHERE account_id = ${accountId}`,
+    sql`SELECT watchlist_digest_key AS key FROM accounts WHERE id = ${accountId}`,
   );
+  if (!account) throw new Error(`account ${accountId} vanished`);
+  const entries = await queryRows<{
+    email: string | null;
+    phone: string | null;
+    first_name: string | null;
+    last_name: string | null;
+  }>(db, sql`SELECT email, phone, first_name, last_name FROM watchlist_people WHERE account_id = ${accountId}`);
   const hashes: Record<WatchlistKind, Set<string>> = { email: new Set(), phone: new Set(), name: new Set() };
   for (const entry of entries) {
     const person = { email: entry.email, phone: entry.phone, firstName: entry.first_name, lastName: entry.last_name };
@@ -24,7 +29,13 @@ export async function readWatchlistDigest(db: Executor, accountId: number): Prom
     }
   }
   const sorted = (kind: WatchlistKind) => [...hashes[kind]].sort();
-  return { algorithm: 'HMAC-SHA256', key: account.key.toString('base64'), email: sorted('email'), phone: sorted('phone'), name: sorted('name') };
+  return {
+    algorithm: 'HMAC-SHA256',
+    key: account.key.toString('base64'),
+    email: sorted('email'),
+    phone: sorted('phone'),
+    name: sorted('name'),
+  };
 }
 
 /** A strong validator of exactly this digest (its key included): it changes whenever the watchlist does. */

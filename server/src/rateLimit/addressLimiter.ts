@@ -16,7 +16,11 @@ const MAX_VOUCHED = 10_000;
 export function clientKey(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped?.[1]) return mapped[1];
-  if (net.isIPv6(address)) return `${ipv6Groups(address.split('%')[0] ?? address).slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  if (net.isIPv6(address))
+    return `${ipv6Groups(address.split('%')[0] ?? address)
+      .slice(0, 4)
+      .map((group) => group.toString(16))
+      .join(':')}::/64`;
   return address;
 }
 

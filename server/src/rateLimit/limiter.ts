@@ -83,7 +83,8 @@ export class RateLimiter {
       window.synced = row.count;
     }
     const expired = new Date(this.clock().getTime() - 2 * WINDOW_MS);
-    for (const [tokenId, window] of this.windows) if (window.windowStart < expired.getTime()) this.windows.delete(tokenId);
+    for (const [tokenId, window] of this.windows)
+      if (window.windowStart < expired.getTime()) this.windows.delete(tokenId);
     await queryRows(this.db, sql`DELETE FROM rate_limit_windows WHERE window_start < ${expired}`);
   }
 

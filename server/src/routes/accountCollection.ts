@@ -19,7 +19,10 @@ interface CollectionRouteSpec {
 }
 
 /** GET the collection, oldest first: a keyset page by id. */
-export function listByIdRoute<Row extends { id: number }>(collection: AccountCollection<Row>, spec: CollectionRouteSpec): Route {
+export function listByIdRoute<Row extends { id: number }>(
+  collection: AccountCollection<Row>,
+  spec: CollectionRouteSpec,
+): Route {
   const { item, example, ...route } = spec;
   return defineRoute({
     method: 'GET',
@@ -30,7 +33,11 @@ export function listByIdRoute<Row extends { id: number }>(collection: AccountCol
     responses: { 200: page(item) },
     handler: async ({ db, principal, query }) => {
       const scope = cursorScope(collection.table, { accountId: principal.accountId });
-      const rows = await listCollection(db, collection, { accountId: principal.accountId, afterId: afterId(query.cursor, scope), limit: query.limit });
+      const rows = await listCollection(db, collection, {
+        accountId: principal.accountId,
+        afterId: afterId(query.cursor, scope),
+        limit: query.limit,
+      });
       return { status: 200, body: idPage(rows, query.limit, collection.present, scope) };
     },
   });

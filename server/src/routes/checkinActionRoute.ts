@@ -58,7 +58,10 @@ export interface CheckinKind<Action> {
  * body becomes an action, the kind's command decides it on the check-in of the path, and its write runs as
  * one statement with the Idempotency-Key record, applying only to the version of the row that was read.
  */
-export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKind<Action>, spec: CheckinActionSpec<B, Action>): Route {
+export function checkinActionRoute<B extends z.ZodType, Action>(
+  kind: CheckinKind<Action>,
+  spec: CheckinActionSpec<B, Action>,
+): Route {
   return defineRoute({
     method: spec.method,
     path: spec.path,
@@ -81,7 +84,8 @@ export function checkinActionRoute<B extends z.ZodType, Action>(kind: CheckinKin
       return auditCheckin(audit.action, kind.target)(ctx, body);
     },
     handler: async (ctx) => {
-      if (spec.alsoScope && !ctx.principal.scopes.has(spec.alsoScope)) throw missingScope(spec.alsoScope, ctx.principal.actor.type);
+      if (spec.alsoScope && !ctx.principal.scopes.has(spec.alsoScope))
+        throw missingScope(spec.alsoScope, ctx.principal.actor.type);
       const { checkin, write } = await kind.transition(ctx.db, {
         key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
         action: spec.toAction(ctx.body as z.infer<B>),

@@ -52,7 +52,11 @@ export type RouteRefusal = string | { description: string; current: z.ZodType };
 /** Headers a route's success (and 304) responses carry besides those every response carries. */
 export type SuccessHeader = 'ETag' | 'Cache-Control';
 
-export interface RouteSpec<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+export interface RouteSpec<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+> {
   method: Method;
   /** Koa-router path under /v1, e.g. `/sites/:siteId/checkins/people`. */
   path: string;

@@ -70,7 +70,14 @@ export const vehicleExample = {
   updatedAt: at,
 };
 
-export const vehicleLabelExample = { labelId: 4, name: 'Fleet', color: '#00aa55', blocksEntry: false, createdAt: at, updatedAt: at };
+export const vehicleLabelExample = {
+  labelId: 4,
+  name: 'Fleet',
+  color: '#00aa55',
+  blocksEntry: false,
+  createdAt: at,
+  updatedAt: at,
+};
 
 export const vehicleCheckinExample = {
   checkinId: 77,

@@ -19,7 +19,23 @@ import { tokenRoutes } from './tokens';
 import { kioskAdministrationRoutes } from './kiosks';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
-export const routes: Route[] = [...siteRoutes, ...personCheckinRoutes, ...labelRoutes, ...watchlistRoutes, ...kioskRoutes, ...adminRoutes,
-  ...vehicleRoutes, ...vehicleLabelRoutes, ...vehicleCheckinRoutes, ...webhookRoutes, ...sessionRoutes, ...userRoutes,
-  ...alertRoutes, ...auditRoutes, ...exportRoutes, ...tokenRoutes,
-  ...kioskAdministrationRoutes, ...privacyRoutes];
+export const routes: Route[] = [
+  ...siteRoutes,
+  ...personCheckinRoutes,
+  ...labelRoutes,
+  ...watchlistRoutes,
+  ...kioskRoutes,
+  ...adminRoutes,
+  ...vehicleRoutes,
+  ...vehicleLabelRoutes,
+  ...vehicleCheckinRoutes,
+  ...webhookRoutes,
+  ...sessionRoutes,
+  ...userRoutes,
+  ...alertRoutes,
+  ...auditRoutes,
+  ...exportRoutes,
+  ...tokenRoutes,
+  ...kioskAdministrationRoutes,
+  ...privacyRoutes,
+];

@@ -24,8 +24,13 @@ import { closeStream, sendStream } from './sendStream';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
 const OPERATOR: Principal = {
-  actor: { type: 'token', id: 0, name: 'operator' }, accountId: 0, scopes: new Set(), source: 'API', allSites: false,
-  tokenId: null, userId: null,
+  actor: { type: 'token', id: 0, name: 'operator' },
+  accountId: 0,
+  scopes: new Set(),
+  source: 'API',
+  allSites: false,
+  tokenId: null,
+  userId: null,
 };
 
 function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {
@@ -41,7 +46,9 @@ function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>)
 
 /** The first query parameter holding a NUL character (`%00`), which PostgreSQL text cannot hold. */
 const nulParameter = (raw: Record<string, unknown>) =>
-  Object.entries(raw).find(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')))?.[0];
+  Object.entries(raw).find(([, value]) =>
+    (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')),
+  )?.[0];
 
 /** The Idempotency-Key header as parseIdempotencyKey reads it, or its refusal (400), to throw after authentication. */
 function readIdempotencyKey(header: string | undefined): { key: string | undefined; keyRefusal: unknown } {
@@ -57,10 +64,11 @@ const NO_QUERY = z.strictObject({});
 
 function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>): unknown {
   const nul = nulParameter(raw);
-  if (nul !== undefined) throw problem('INVALID_QUERY', `Query parameter ${nul}: must not contain NUL (%00) characters`);
+  if (nul !== undefined)
+    throw problem('INVALID_QUERY', `Query parameter ${nul}: must not contain NUL (%00) characters`);
   const parsed = (schema ?? NO_QUERY).safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw problem('INVALID_QUERY', queryProblem(parsed.error as z.ZodError) ?? 'Invalid query.');
+  throw problem('INVALID_QUERY', queryProblem(parsed.error) ?? 'Invalid query.');
 }
 
 /** The body as sent (for the idempotency fingerprint) and as validated (for the handler). */
@@ -101,7 +109,9 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
   // The raw header: Koa's ctx.get answers '' both when it is absent and when it was sent empty.
   const header = ctx.req.headers['idempotency-key'];
-  const { key, keyRefusal } = keyed ? readIdempotencyKey(Array.isArray(header) ? header.join(', ') : header) : { key: undefined, keyRefusal: undefined };
+  const { key, keyRefusal } = keyed
+    ? readIdempotencyKey(Array.isArray(header) ? header.join(', ') : header)
+    : { key: undefined, keyRefusal: undefined };
   const since = keysSince(now, deps.env.IDEMPOTENCY_TTL_HOURS);
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
@@ -112,7 +122,9 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const authorization = ctx.get('Authorization');
   const caller = { authorization, sessionId: sessionIdOf(ctx), sessionOnly: route.auth === 'session' };
   // What vouches for the caller at the address budget: the bearer token, or else the session cookie.
-  const credential = (caller.sessionOnly ? undefined : bearerOf(authorization)) ?? (caller.sessionId === undefined ? undefined : `session ${caller.sessionId}`);
+  const credential =
+    (caller.sessionOnly ? undefined : bearerOf(authorization)) ??
+    (caller.sessionId === undefined ? undefined : `session ${caller.sessionId}`);
   // Whether the whole body was in by the time the token check answered (the usual case: it comes with the
   // headers, or a moment after them).
   let bodyInByCheck = true;
@@ -127,7 +139,14 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     ({ principal, site, stored, refusal } = await withinAddressBudget(
       deps.addressLimiter,
       { address, bearer: credential, now },
-      () => authenticate(pool, { ...caller, scope: route.scope, siteId, now, idempotency: key === undefined ? undefined : { key, since } }),
+      () =>
+        authenticate(pool, {
+          ...caller,
+          scope: route.scope,
+          siteId,
+          now,
+          idempotency: key === undefined ? undefined : { key, since },
+        }),
     ));
     // A known caller's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
@@ -142,17 +161,32 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   if (!bodyInByCheck) {
     // The body arrived after the token and the site were checked, maybe minutes later: checked again, so a
     // token revoked or a site taken from it meanwhile is refused now, not written for (docs/api.md).
-    const again = await authenticate(pool, { ...caller, scope: route.scope, siteId, now: deps.clock?.() ?? new Date() });
+    const again = await authenticate(pool, {
+      ...caller,
+      scope: route.scope,
+      siteId,
+      now: deps.clock?.() ?? new Date(),
+    });
     if (again.refusal) throw again.refusal;
     ({ principal, site } = again);
   }
   const requestId = String(ctx.state.requestId);
   const context = (db: Executor): HandlerContext<unknown, unknown, unknown> => ({
-    params, query, body, principal, site, db, now, requestId, deps, koa: ctx,
+    params,
+    query,
+    body,
+    principal,
+    site,
+    db,
+    now,
+    requestId,
+    deps,
+    koa: ctx,
   });
   // Not for a replay, which answers what was stored whatever the check would say now. Its refusal is the
   // command's (thrown where the handler would throw it), so it is stored under the key like any other 422.
-  const refused = route.precheck && stored === undefined ? await precheckRefusal(route.precheck, context(pool)) : undefined;
+  const refused =
+    route.precheck && stored === undefined ? await precheckRefusal(route.precheck, context(pool)) : undefined;
   const execute = async (db: Executor) => {
     if (refused) throw refused.error;
     const handlerContext = context(db);
@@ -167,8 +201,12 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
       stored,
       // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
       // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
-      fingerprint: key === undefined ? '' : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principalKey(principal) : undefined),
-      legacyFingerprint: key === undefined || site !== undefined ? undefined : requestFingerprint(ctx.method, ctx.path, sent),
+      fingerprint:
+        key === undefined
+          ? ''
+          : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principalKey(principal) : undefined),
+      legacyFingerprint:
+        key === undefined || site !== undefined ? undefined : requestFingerprint(ctx.method, ctx.path, sent),
       instance: ctx.path,
       requestId,
       now,
@@ -207,7 +245,13 @@ async function withAudit(route: Route, ctx: HandlerContext<unknown, unknown, unk
   const operator = route.auth === 'admin';
   const accountId = operator ? record?.accountId : ctx.principal.accountId;
   if (!record || !accountId) return reply;
-  const entry = { ...record, accountId, actor: operator ? OPERATOR_ACTOR : ctx.principal.actor, at: ctx.now, requestId: ctx.requestId };
+  const entry = {
+    ...record,
+    accountId,
+    actor: operator ? OPERATOR_ACTOR : ctx.principal.actor,
+    at: ctx.now,
+    requestId: ctx.requestId,
+  };
   if (reply.write) return { ...reply, write: auditedWrite(reply.write, entry) };
   await writeAudit(ctx.db, entry);
   return reply;
@@ -231,9 +275,13 @@ function applyRateLimit(ctx: Context, decision: RateDecision): void {
   ctx.set('RateLimit-Policy', `"default";q=${decision.limit};w=60`);
   ctx.set('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) {
-    throw problem('RATE_LIMITED', `This token may make ${decision.limit} requests a minute; retry in ${decision.resetSeconds} s.`, {
-      headers: { 'Retry-After': String(decision.resetSeconds) },
-    });
+    throw problem(
+      'RATE_LIMITED',
+      `This token may make ${decision.limit} requests a minute; retry in ${decision.resetSeconds} s.`,
+      {
+        headers: { 'Retry-After': String(decision.resetSeconds) },
+      },
+    );
   }
 }
 

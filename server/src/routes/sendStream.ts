@@ -35,12 +35,23 @@ export function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply
       for (let next = await chunks.next(); !next.done && !left; next = await chunks.next()) {
         // A write that fails is the client gone (reset, or closed while the chunk was out), maybe before the
         // socket's 'close' says so: not the server's failure, so not logged as one.
-        if (!(await written(res, next.value).then(() => true, () => false))) left = true;
+        if (
+          !(await written(res, next.value).then(
+            () => true,
+            () => false,
+          ))
+        )
+          left = true;
       }
       if (!left) res.end();
       else await chunks.return?.();
     } catch (error) {
-      if (!left && !res.destroyed) log.error('streamed response failed; connection closed', { route: String(ctx.state.route), requestId: String(ctx.state.requestId), error: String(error) });
+      if (!left && !res.destroyed)
+        log.error('streamed response failed; connection closed', {
+          route: String(ctx.state.route),
+          requestId: String(ctx.state.requestId),
+          error: String(error),
+        });
       res.destroy();
       await chunks.return?.();
     }

@@ -9,9 +9,21 @@ import { ipv6Groups } from '../net/ipv6Groups';
  */
 const nonGlobalIpv4 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   nonGlobalIpv4.addSubnet(prefix, bits, 'ipv4');
 }
@@ -22,7 +34,11 @@ for (const [prefix, bits] of [
  * documentation ranges. 6to4 (2002::/16) is unwrapped instead.
  */
 const nonGlobalIpv6 = new net.BlockList();
-for (const [prefix, bits] of [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]] as const) {
+for (const [prefix, bits] of [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+] as const) {
   nonGlobalIpv6.addSubnet(prefix, bits, 'ipv6');
 }
 
@@ -74,7 +90,10 @@ export async function resolveHost(host: string): Promise<string[]> {
   if (net.isIP(host)) return [host];
   const lookup = dns.promises.lookup(host, { all: true, verbatim: true });
   const timeout = new Promise<never>((_, reject) => {
-    setTimeout(() => reject(new Error(`looking up ${host} took over ${LOOKUP_TIMEOUT_MS} ms`)), LOOKUP_TIMEOUT_MS).unref();
+    setTimeout(
+      () => reject(new Error(`looking up ${host} took over ${LOOKUP_TIMEOUT_MS} ms`)),
+      LOOKUP_TIMEOUT_MS,
+    ).unref();
   });
   const addresses = await Promise.race([lookup, timeout]);
   return addresses.map((entry) => entry.address);
@@ -88,14 +107,18 @@ const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA']);
  * looked up just now (`unchecked`: DNS failed or timed out; the same URL may pass in a moment), or
  * undefined when it may be saved.
  */
-export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<{ kind: 'refused' | 'unchecked'; message: string } | undefined> {
+export async function urlRefusal(
+  raw: string,
+  allowPrivate: boolean,
+): Promise<{ kind: 'refused' | 'unchecked'; message: string } | undefined> {
   const host = hostOf(new URL(raw));
   let addresses: string[];
   try {
     addresses = await resolveHost(host);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && NO_SUCH_NAME.has(code)) return { kind: 'refused', message: `The host ${host} does not resolve.` };
+    if (typeof code === 'string' && NO_SUCH_NAME.has(code))
+      return { kind: 'refused', message: `The host ${host} does not resolve.` };
     return { kind: 'unchecked', message: `The host ${host} could not be looked up just now (DNS); retry shortly.` };
   }
   if (addresses.length === 0) return { kind: 'refused', message: `The host ${host} does not resolve.` };
@@ -109,7 +132,11 @@ export async function urlRefusal(raw: string, allowPrivate: boolean): Promise<{ 
       };
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for outgoing webhook connections: resolves as usual, then refuses the connection when any

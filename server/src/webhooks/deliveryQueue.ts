@@ -8,7 +8,8 @@ import { type DeliveryShares, busyShares } from './deliveryShares';
  * in the documented order (json keeps the order it is built in; jsonb sorts keys its own way), so no
  * delivery parses and re-serializes it.
  */
-const BODY = raw(`json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
+const BODY =
+  raw(`json_build_object('id', o.payload->'id', 'type', o.payload->'type', 'createdAt', o.payload->'createdAt',
   'accountId', o.payload->'accountId', 'siteId', o.payload->'siteId', 'data', o.payload->'data')::text AS body`);
 
 /**
@@ -82,7 +83,7 @@ const fanOut = (input: FanOutInput & { createdBefore: Date | null }) => sql`
     JOIN events e ON e.account_id = f.account_id AND e.id = f.outbox_id
     WHERE f.locked_until IS NOT NULL) leased ON true`;
 
-type FanOutRow = { events: number; deliveries: number } & ({ id: number } & ClaimedDelivery | { id: null });
+type FanOutRow = { events: number; deliveries: number } & (({ id: number } & ClaimedDelivery) | { id: null });
 
 interface FanOutInput {
   limit: number;
@@ -167,13 +168,22 @@ export interface ClaimedDelivery {
 }
 
 /** Leases up to `limit` due deliveries within the shares (none given: one dispatcher's worth, nothing held back). */
-export async function claimDueDeliveries(db: Executor, limit: number, leaseMs: number, shares: DeliveryShares = unshared(limit)): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  db: Executor,
+  limit: number,
+  leaseMs: number,
+  shares: DeliveryShares = unshared(limit),
+): Promise<ClaimedDelivery[]> {
   return queryRows<ClaimedDelivery>(db, claim(limit, leaseMs, shares), { prepare: true });
 }
 
 /** Shares that hold nothing back: every account and subscription may take all `limit`. */
 const unshared = (limit: number): DeliveryShares => ({
-  perAccount: limit, perAccountAlone: limit, perSubscription: limit, accounts: new Map(), subscriptions: new Map(),
+  perAccount: limit,
+  perAccountAlone: limit,
+  perSubscription: limit,
+  accounts: new Map(),
+  subscriptions: new Map(),
 });
 
 /** The delivery and lease an outcome is for. */
@@ -263,7 +273,8 @@ const lockSubscriptions = (records: AttemptRecord[]) => sql`
  * a subscription moves only these in or out of the due range; a leased one is left to its dispatcher, so
  * those statements never lock the rows a record statement does (the claim's check skips it afterwards).
  */
-export const unleasedPendingSql = (at: Sql): Sql => sql`d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
+export const unleasedPendingSql = (at: Sql): Sql =>
+  sql`d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < ${at})`;
 
 const pauseDisabled = (subscriptions: Array<{ account_id: number; id: number }>) => sql`
   UPDATE webhook_deliveries d SET next_attempt_at = 'infinity', updated_at = clock_timestamp()

@@ -22,7 +22,9 @@ export interface DeliveryShares {
  * slow receiver cannot take it all, and more than the sender's 16 connections to one receiver, so its next
  * attempts wait in the sender, ready the moment a connection frees, not a database round away.
  */
-export function sharesFor(concurrency: number): Pick<DeliveryShares, 'perAccount' | 'perAccountAlone' | 'perSubscription'> {
+export function sharesFor(
+  concurrency: number,
+): Pick<DeliveryShares, 'perAccount' | 'perAccountAlone' | 'perSubscription'> {
   const kept = Math.max(1, Math.floor(concurrency / 4));
   return {
     perAccount: Math.max(1, Math.floor(concurrency / 2)),

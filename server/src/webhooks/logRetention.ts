@@ -71,11 +71,15 @@ export interface PurgedLog {
 }
 
 async function purgeBatch(db: Executor, accountId: number, before: Date, batch: number, after: number) {
-  const subscriptions = (await queryRows<{ id: number }>(db, lockSubscriptions(accountId), { prepare: true })).map((row) => row.id);
+  const subscriptions = (await queryRows<{ id: number }>(db, lockSubscriptions(accountId), { prepare: true })).map(
+    (row) => row.id,
+  );
   const locked = await queryOne<LockedEvents>(db, lockEvents({ accountId, before, batch, after }), { prepare: true });
   if (!locked) throw new Error('the retention batch returned nothing');
   const purged =
-    locked.events.length === 0 ? undefined : await queryOne<PurgedLog>(db, deleteBatch(accountId, locked.events, subscriptions), { prepare: true });
+    locked.events.length === 0
+      ? undefined
+      : await queryOne<PurgedLog>(db, deleteBatch(accountId, locked.events, subscriptions), { prepare: true });
   return { ...locked, purged: purged ?? { events: 0, deliveries: 0 } };
 }
 
@@ -92,7 +96,9 @@ export async function purgeWebhookLog(
 ): Promise<PurgedLog> {
   const batch = options.batch ?? 2_000;
   const total: PurgedLog = { events: 0, deliveries: 0 };
-  const accountIds = options.accountIds ?? (await queryRows<{ id: number }>(db, sql`SELECT id FROM accounts ORDER BY id`)).map((row) => row.id);
+  const accountIds =
+    options.accountIds ??
+    (await queryRows<{ id: number }>(db, sql`SELECT id FROM accounts ORDER BY id`)).map((row) => row.id);
   for (const accountId of accountIds) {
     for (let after = 0; !options.signal?.aborted;) {
       const result = await inTransaction(db, (tx) => purgeBatch(tx, accountId, before, batch, after));
@@ -146,10 +152,16 @@ export async function purgeDeletedSubscriptionLogs(
 ): Promise<number> {
   const batch = options.batch ?? 2_000;
   let deleted = 0;
-  const waiting = await queryRows<{ account_id: number; subscription_id: number }>(db, tombstones(100), { prepare: true });
+  const waiting = await queryRows<{ account_id: number; subscription_id: number }>(db, tombstones(100), {
+    prepare: true,
+  });
   for (const tombstone of waiting) {
     while (!options.signal?.aborted) {
-      const result = await queryOne<{ held: boolean; deliveries: number; cleared: boolean }>(db, clearBatch(tombstone, batch), { prepare: true });
+      const result = await queryOne<{ held: boolean; deliveries: number; cleared: boolean }>(
+        db,
+        clearBatch(tombstone, batch),
+        { prepare: true },
+      );
       deleted += result?.deliveries ?? 0;
       if (!result?.held || result.cleared) break;
     }

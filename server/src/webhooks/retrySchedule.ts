@@ -4,7 +4,15 @@ const HOUR = 60 * MINUTE;
 
 /** The Standard Webhooks schedule (docs/webhooks.md): the waits after the 1st, 2nd, … failed attempt; then failed. */
 export const STANDARD_RETRY_SCHEDULE_MS: readonly number[] = [
-  5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  14 * HOUR,
+  20 * HOUR,
+  24 * HOUR,
 ];
 
 /** A Retry-After longer than this is read as this: a receiver cannot park a delivery for ever. */
@@ -65,8 +73,15 @@ export function decideAfterAttempt(input: {
   if (code !== null && code >= 200 && code < 300) return { status: 'delivered', result: 'delivered' };
   if (code === 410) return { status: 'failed', result: 'disabled', disableSubscription: true };
   const scheduled = policy.scheduleMs[retryStep];
-  if (input.finalAttempt || scheduled === undefined) return { status: 'failed', result: 'failed', disableSubscription: false };
+  if (input.finalAttempt || scheduled === undefined)
+    return { status: 'failed', result: 'failed', disableSubscription: false };
   let waitMs = withJitter(scheduled, policy.random);
-  if ((code === 429 || code === 503) && outcome.retryAfterMs !== undefined) waitMs = Math.max(waitMs, outcome.retryAfterMs);
-  return { status: 'pending', result: 'retried', nextAttemptAt: new Date(input.now.getTime() + waitMs), retryStep: retryStep + 1 };
+  if ((code === 429 || code === 503) && outcome.retryAfterMs !== undefined)
+    waitMs = Math.max(waitMs, outcome.retryAfterMs);
+  return {
+    status: 'pending',
+    result: 'retried',
+    nextAttemptAt: new Date(input.now.getTime() + waitMs),
+    retryStep: retryStep + 1,
+  };
 }

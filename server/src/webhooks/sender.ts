@@ -27,9 +27,9 @@ export interface SendResult {
 export type AttemptHeaders = Record<string, string> | ((at: Date) => Record<string, string>);
 
 export interface Sender {
-  send(input: { url: string; headers: AttemptHeaders; body: string }): Promise<SendResult>;
+  send: (input: { url: string; headers: AttemptHeaders; body: string }) => Promise<SendResult>;
   /** Closes the kept-alive connections. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -54,7 +54,8 @@ function codesOf(error: unknown): Array<{ code: string; message: string }> {
 
 /** What an attempt that got no answer before its deadline says (the log's error, and undici's abort reason). */
 const noResponseWithin = (timeoutMs: number) => `No response within ${timeoutMs} ms`;
-const notSentWithin = (queueTimeoutMs: number) => `Not sent within ${queueTimeoutMs} ms (no free connection to the receiver)`;
+const notSentWithin = (queueTimeoutMs: number) =>
+  `Not sent within ${queueTimeoutMs} ms (no free connection to the receiver)`;
 
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return noResponseWithin(timeoutMs);
@@ -62,7 +63,10 @@ function describe(error: unknown, timedOut: boolean, timeoutMs: number): string 
   const refused = codes.find((entry) => entry.code === 'EPRIVATEADDRESS');
   if (refused) return `Refused: ${refused.message}`.slice(0, MAX_ERROR_LENGTH);
   const known = codes.map((entry) => KNOWN_ERRORS[entry.code]).find((text) => text !== undefined);
-  return (known ?? (error instanceof Error && error.message ? error.message : 'Request failed')).slice(0, MAX_ERROR_LENGTH);
+  return (known ?? (error instanceof Error && error.message ? error.message : 'Request failed')).slice(
+    0,
+    MAX_ERROR_LENGTH,
+  );
 }
 
 /** The one `Retry-After` or `Location` value of a response header (undici gives repeated headers as arrays). */
@@ -162,9 +166,17 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** Ends the attempt on `error` (or the deadline): with the status if one came, else with why none did. */
   fail(error: unknown, timedOut: boolean): void {
-    this.finish(this.statusCode !== null
-      ? this.answered()
-      : { attempted: true, statusCode: null, error: describe(error, timedOut, this.limits.timeoutMs), durationMs: this.elapsed(), at: this.at });
+    this.finish(
+      this.statusCode !== null
+        ? this.answered()
+        : {
+            attempted: true,
+            statusCode: null,
+            error: describe(error, timedOut, this.limits.timeoutMs),
+            durationMs: this.elapsed(),
+            at: this.at,
+          },
+    );
   }
 
   private timeOut(): void {
@@ -174,11 +186,23 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** No connection took the request in time. If undici is connecting for it, `onRequestStart` stops it. */
   private giveUp(): void {
-    this.finish({ attempted: false, statusCode: null, error: notSentWithin(this.limits.queueTimeoutMs), durationMs: 0, at: this.at });
+    this.finish({
+      attempted: false,
+      statusCode: null,
+      error: notSentWithin(this.limits.queueTimeoutMs),
+      durationMs: 0,
+      at: this.at,
+    });
   }
 
   private answered(): SendResult {
-    const result: SendResult = { attempted: true, statusCode: this.statusCode, error: this.note, durationMs: this.elapsed(), at: this.at };
+    const result: SendResult = {
+      attempted: true,
+      statusCode: this.statusCode,
+      error: this.note,
+      durationMs: this.elapsed(),
+      at: this.at,
+    };
     if (this.retryAfter !== undefined) result.retryAfter = this.retryAfter;
     return result;
   }
@@ -234,7 +258,13 @@ export function createSender(options: {
     const host = hostOf(url);
     // A literal IP never goes through `lookup`: check it here.
     if (!options.allowPrivateUrls && net.isIP(host) && !isGlobalUnicast(host)) {
-      return Promise.resolve({ attempted: true, statusCode: null, error: `Refused: ${host} is not a public address (private, loopback, link-local or another special-purpose range)`, durationMs: 0, at: new Date() });
+      return Promise.resolve({
+        attempted: true,
+        statusCode: null,
+        error: `Refused: ${host} is not a public address (private, loopback, link-local or another special-purpose range)`,
+        durationMs: 0,
+        at: new Date(),
+      });
     }
     return new Promise<SendResult>((resolve) => {
       const request: Dispatcher.DispatchOptions = {

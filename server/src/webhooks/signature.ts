@@ -24,8 +24,15 @@ function keyOf(secret: string): KeyObject {
  * stays across retries (receivers deduplicate by it); the timestamp is the attempt's. Signed with node:crypto
  * (several times cheaper than the `standardwebhooks` package, which the tests verify every delivery with).
  */
-export function signedHeaders(input: { secret: string; messageId: string; at: Date; body: string }): Record<string, string> {
+export function signedHeaders(input: {
+  secret: string;
+  messageId: string;
+  at: Date;
+  body: string;
+}): Record<string, string> {
   const timestamp = String(Math.floor(input.at.getTime() / 1000));
-  const signature = createHmac('sha256', keyOf(input.secret)).update(`${input.messageId}.${timestamp}.${input.body}`).digest('base64');
+  const signature = createHmac('sha256', keyOf(input.secret))
+    .update(`${input.messageId}.${timestamp}.${input.body}`)
+    .digest('base64');
   return { 'webhook-id': input.messageId, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
 }

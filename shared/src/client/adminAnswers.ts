@@ -7,11 +7,20 @@ import type { Open } from './answers';
 // Sites, tokens and kiosks as this client reads them (docs/api.md, Sites, API tokens, Kiosks): open enums,
 // unknown fields dropped, like answers.ts, so a newer server's additions do not break the console or kiosk.
 
-const openText = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
+const openText = <Known extends string>() =>
+  z
+    .string()
+    .min(1)
+    .transform((value): Open<Known> => value);
 const id = z.number().int();
 
 /** A server from before archiving sends no `archivedAt`: not archived. */
-export const SiteAnswer = z.object({ siteId: id, name: z.string(), timezone: z.string(), archivedAt: z.string().nullable().default(null) });
+export const SiteAnswer = z.object({
+  siteId: id,
+  name: z.string(),
+  timezone: z.string(),
+  archivedAt: z.string().nullable().default(null),
+});
 export type SiteAnswer = z.infer<typeof SiteAnswer>;
 
 export const TokenAnswer = z.object({
@@ -53,7 +62,13 @@ export type PairingCodeAnswer = z.infer<typeof PairingCodeAnswer>;
 export const CreatedKioskAnswer = PairingCodeAnswer.extend({ kiosk: KioskAnswer });
 export type CreatedKioskAnswer = z.infer<typeof CreatedKioskAnswer>;
 
-export const PairedKioskAnswer = z.object({ token: z.string(), kioskId: id, siteId: id, mode: openText<KioskMode>(), name: z.string() });
+export const PairedKioskAnswer = z.object({
+  token: z.string(),
+  kioskId: id,
+  siteId: id,
+  mode: openText<KioskMode>(),
+  name: z.string(),
+});
 export type PairedKioskAnswer = z.infer<typeof PairedKioskAnswer>;
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), nextCursor: z.string().nullable() });

@@ -26,7 +26,7 @@ export interface AdministrationClientOptions {
   /** A bearer token; left out by the console, whose fetch sends the session cookie. */
   token?: string;
   fetch: FetchLike;
-  now(): number;
+  now: () => number;
   timeoutMs?: number;
 }
 
@@ -49,37 +49,62 @@ const transportOf = (options: AdministrationClientOptions): HttpTransport => ({
 export function createAdministrationClient(options: AdministrationClientOptions) {
   const transport = transportOf(options);
   return {
-    listSites: (query: { archived?: boolean; limit?: number; cursor?: string } = {}): Promise<HttpOutcome<SiteAnswerPage>> =>
+    listSites: (
+      query: { archived?: boolean; limit?: number; cursor?: string } = {},
+    ): Promise<HttpOutcome<SiteAnswerPage>> =>
       send(transport, { method: 'GET', path: pagePath('/v1/sites', { limit: 200, ...query }) }, SiteAnswerPage),
-    createSite: (body: CreateSiteBody, key?: string) => send(transport, { method: 'POST', path: '/v1/sites', body, idempotencyKey: key }, SiteAnswer),
+    createSite: (body: CreateSiteBody, key?: string) =>
+      send(transport, { method: 'POST', path: '/v1/sites', body, idempotencyKey: key }, SiteAnswer),
     updateSite: (siteId: number, body: UpdateSiteRequest, key?: string) =>
       send(transport, { method: 'PATCH', path: `/v1/sites/${siteId}`, body, idempotencyKey: key }, SiteAnswer),
     /** The form and its ETag (`outcome.headers.get('ETag')`), to send back with `putCheckinConfig`. */
-    getCheckinConfig: (siteId: number) => send(transport, { method: 'GET', path: `/v1/sites/${siteId}/checkins/people/config` }, CheckinConfigAnswer),
+    getCheckinConfig: (siteId: number) =>
+      send(transport, { method: 'GET', path: `/v1/sites/${siteId}/checkins/people/config` }, CheckinConfigAnswer),
     /** With `etag`: refused 412 PRECONDITION_FAILED (problem `current` = the current form) when someone changed it meanwhile. */
     putCheckinConfig: (siteId: number, body: CheckinConfigUpdate, etag?: string, key?: string) =>
       send(
         transport,
-        { method: 'PUT', path: `/v1/sites/${siteId}/checkins/people/config`, body, idempotencyKey: key, headers: etag ? { 'If-Match': etag } : {} },
+        {
+          method: 'PUT',
+          path: `/v1/sites/${siteId}/checkins/people/config`,
+          body,
+          idempotencyKey: key,
+          headers: etag ? { 'If-Match': etag } : {},
+        },
         CheckinConfigAnswer,
       ),
 
-    listTokens: (query: { channel?: Channel; limit?: number; cursor?: string } = {}): Promise<HttpOutcome<TokenAnswerPage>> =>
+    listTokens: (
+      query: { channel?: Channel; limit?: number; cursor?: string } = {},
+    ): Promise<HttpOutcome<TokenAnswerPage>> =>
       send(transport, { method: 'GET', path: pagePath('/v1/tokens', { limit: 200, ...query }) }, TokenAnswerPage),
     createToken: (body: CreateApiTokenRequest, key?: string) =>
       send(transport, { method: 'POST', path: '/v1/tokens', body, idempotencyKey: key }, CreatedTokenAnswer),
     revokeToken: (tokenId: number) => send(transport, { method: 'DELETE', path: `/v1/tokens/${tokenId}` }, Nothing),
 
-    listKiosks: (query: { siteIds?: readonly number[]; limit?: number; cursor?: string } = {}): Promise<HttpOutcome<KioskAnswerPage>> =>
+    listKiosks: (
+      query: { siteIds?: readonly number[]; limit?: number; cursor?: string } = {},
+    ): Promise<HttpOutcome<KioskAnswerPage>> =>
       send(
         transport,
-        { method: 'GET', path: pagePath('/v1/kiosks', { limit: query.limit ?? 200, cursor: query.cursor, siteIds: query.siteIds?.length ? query.siteIds.join(',') : undefined }) },
+        {
+          method: 'GET',
+          path: pagePath('/v1/kiosks', {
+            limit: query.limit ?? 200,
+            cursor: query.cursor,
+            siteIds: query.siteIds?.length ? query.siteIds.join(',') : undefined,
+          }),
+        },
         KioskAnswerPage,
       ),
     createKiosk: (body: CreateKioskRequest, key?: string) =>
       send(transport, { method: 'POST', path: '/v1/kiosks', body, idempotencyKey: key }, CreatedKioskAnswer),
     newPairingCode: (kioskId: number, key?: string) =>
-      send(transport, { method: 'POST', path: `/v1/kiosks/${kioskId}/pairing-code`, idempotencyKey: key }, PairingCodeAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `/v1/kiosks/${kioskId}/pairing-code`, idempotencyKey: key },
+        PairingCodeAnswer,
+      ),
     revokeKiosk: (kioskId: number) => send(transport, { method: 'DELETE', path: `/v1/kiosks/${kioskId}` }, Nothing),
   };
 }
@@ -93,8 +118,10 @@ export type AdministrationClient = ReturnType<typeof createAdministrationClient>
 export function createKioskLinkClient(options: AdministrationClientOptions) {
   const transport = transportOf(options);
   return {
-    pair: (code: string) => send(transport, { method: 'POST', path: '/v1/kiosk/pair', body: { code } }, PairedKioskAnswer),
-    heartbeat: (body: HeartbeatRequest) => send(transport, { method: 'POST', path: '/v1/kiosk/heartbeat', body }, Nothing),
+    pair: (code: string) =>
+      send(transport, { method: 'POST', path: '/v1/kiosk/pair', body: { code } }, PairedKioskAnswer),
+    heartbeat: (body: HeartbeatRequest) =>
+      send(transport, { method: 'POST', path: '/v1/kiosk/heartbeat', body }, Nothing),
   };
 }
 

@@ -14,7 +14,11 @@ import { VehicleCheckin } from '../schemas/vehicles';
 export type Open<Known extends string> = Known | (string & {});
 
 /** Reads an enum of an answer without refusing the values a newer server added. */
-const openEnum = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
+const openEnum = <Known extends string>() =>
+  z
+    .string()
+    .min(1)
+    .transform((value): Open<Known> => value);
 
 /** True when `value` is one of `known` (this client's values of the enum): narrows an open value to them. */
 export function isKnown<Known extends string>(known: readonly Known[], value: string): value is Known {

@@ -37,9 +37,9 @@ export interface HttpTransport {
   /** A request with no answer by then counts as unreachable (and is retried with its key). */
   timeoutMs: number;
   /** The device clock, to read a `Retry-After` given as a date. */
-  now(): number;
+  now: () => number;
   /** Told the server's time (its `Date` header, in ms) with every answer that is the API's (JSON). */
-  onServerTime?(serverMs: number): void;
+  onServerTime?: (serverMs: number) => void;
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from `nowMs`. */
@@ -62,14 +62,20 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /** `application/json`, `application/problem+json` and the like. */
-const isJson = (contentType: string | null) => contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+const isJson = (contentType: string | null) =>
+  contentType !== null && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 
-export const NOT_THE_SERVER = 'The answer did not come from the Gatehouse server (a captive portal or proxy in the way?).';
+export const NOT_THE_SERVER =
+  'The answer did not come from the Gatehouse server (a captive portal or proxy in the way?).';
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Sends one request and reads the answer against `schema` (the shared zod schema of the wire contract). */
-export async function send<T>(transport: HttpTransport, request: HttpRequest, schema: z.ZodType<T>): Promise<HttpOutcome<T>> {
+export async function send<T>(
+  transport: HttpTransport,
+  request: HttpRequest,
+  schema: z.ZodType<T>,
+): Promise<HttpOutcome<T>> {
   const headers: Record<string, string> = { ...request.headers };
   if (transport.token !== undefined) headers.Authorization = `Bearer ${transport.token}`;
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -89,7 +95,11 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
     return { kind: 'unreachable', message: describe(error) };
   }
   const serverDate = response.headers.get('Date');
-  if (transport.onServerTime && serverDate && (response.status === 304 || isJson(response.headers.get('Content-Type')))) {
+  if (
+    transport.onServerTime &&
+    serverDate &&
+    (response.status === 304 || isJson(response.headers.get('Content-Type')))
+  ) {
     const serverMs = Date.parse(serverDate);
     if (Number.isFinite(serverMs)) transport.onServerTime(serverMs);
   }
@@ -114,7 +124,8 @@ export async function send<T>(transport: HttpTransport, request: HttpRequest, sc
   const problem = Problem.safeParse(payload);
   // Every 4xx of the API is problem+json: one that is not (a proxy's or portal's 403, 404 or 407 page) did
   // not come from the API either, and the request goes again with its key rather than to Needs attention.
-  if (response.status >= 400 && response.status < 500 && !problem.success) return { kind: 'unreachable', message: NOT_THE_SERVER };
+  if (response.status >= 400 && response.status < 500 && !problem.success)
+    return { kind: 'unreachable', message: NOT_THE_SERVER };
   return {
     kind: 'refused',
     status: response.status,

@@ -1,9 +1,19 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import { page } from '../schemas/common';
-import type { CheckoutRequest, CreateCheckinRequest, DenyRequest, PeopleCheckinsSearchRequest, TimedActionRequest } from '../schemas/personCheckins';
+import type {
+  CheckoutRequest,
+  CreateCheckinRequest,
+  DenyRequest,
+  PeopleCheckinsSearchRequest,
+  TimedActionRequest,
+} from '../schemas/personCheckins';
 import type { Site } from '../schemas/sites';
-import { type CreateVehicleCheckinRequest, VehicleChanges, type VehicleCheckinsSearchRequest } from '../schemas/vehicles';
+import {
+  type CreateVehicleCheckinRequest,
+  VehicleChanges,
+  type VehicleCheckinsSearchRequest,
+} from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
@@ -55,10 +65,10 @@ export interface ApiClientOptions {
   /** A bearer token; left out by a browser that signs in with the session cookie. */
   token?: string;
   fetch: FetchLike;
-  now(): number;
+  now: () => number;
   timeoutMs?: number;
   /** Told the server's time with every answer of the API (the kiosk corrects a wrong device clock by it). */
-  onServerTime?(serverMs: number): void;
+  onServerTime?: (serverMs: number) => void;
 }
 
 /**
@@ -94,24 +104,50 @@ export function createApiClient(options: ApiClientOptions) {
     getWatchlistDigest: (siteId: number, etag?: string): Promise<HttpOutcome<WatchlistDigest>> =>
       send(
         transport,
-        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/watchlist-digest`, headers: etag ? { 'If-None-Match': etag } : {} },
+        {
+          method: 'GET',
+          path: `/v1/sites/${siteId}/kiosk/watchlist-digest`,
+          headers: etag ? { 'If-None-Match': etag } : {},
+        },
         WatchlistDigest,
       ),
 
     createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>
       send(transport, { method: 'POST', path: people(siteId), body, idempotencyKey: key }, PersonCheckinAnswer),
 
-    personAction: (siteId: number, checkinId: number, action: PersonActionPath, body: TimedActionRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key }, PersonCheckinAnswer),
+    personAction: (
+      siteId: number,
+      checkinId: number,
+      action: PersonActionPath,
+      body: TimedActionRequest,
+      key: string,
+    ) =>
+      send(
+        transport,
+        { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key },
+        PersonCheckinAnswer,
+      ),
 
     checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key }, PersonCheckinAnswer),
+      send(
+        transport,
+        { method: 'PATCH', path: `${people(siteId)}/${checkinId}`, body, idempotencyKey: key },
+        PersonCheckinAnswer,
+      ),
 
     approvePerson: (siteId: number, checkinId: number, body: TimedActionRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/approve`, body, idempotencyKey: key }, PersonCheckinAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `${people(siteId)}/${checkinId}/approve`, body, idempotencyKey: key },
+        PersonCheckinAnswer,
+      ),
 
     denyPerson: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${people(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, PersonCheckinAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `${people(siteId)}/${checkinId}/deny`, body, idempotencyKey: key },
+        PersonCheckinAnswer,
+      ),
 
     searchPeople: (body: PeopleCheckinsSearchRequest): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'POST', path: '/v1/checkins/people/search', body }, PersonPage),
@@ -123,7 +159,11 @@ export function createApiClient(options: ApiClientOptions) {
       send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckinAnswer),
 
     checkoutVehicle: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `${vehicles(siteId)}/${checkinId}`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+      send(
+        transport,
+        { method: 'PATCH', path: `${vehicles(siteId)}/${checkinId}`, body, idempotencyKey: key },
+        VehicleCheckinAnswer,
+      ),
 
     listVehicles: (siteId: number, query: ListQuery<VehicleStatus>): Promise<HttpOutcome<VehiclePage>> =>
       send(transport, { method: 'GET', path: listPath(vehicles(siteId), query) }, VehiclePage),
@@ -133,17 +173,30 @@ export function createApiClient(options: ApiClientOptions) {
 
     /** Admits a PENDING vehicle (→ IN). */
     approveVehicle: (siteId: number, checkinId: number, body: TimedActionRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/approve`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/approve`, body, idempotencyKey: key },
+        VehicleCheckinAnswer,
+      ),
 
     /** Refuses a PENDING vehicle (→ STOP), with an optional reason. */
     denyVehicle: (siteId: number, checkinId: number, body: DenyRequest, key: string) =>
-      send(transport, { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key }, VehicleCheckinAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `${vehicles(siteId)}/${checkinId}/deny`, body, idempotencyKey: key },
+        VehicleCheckinAnswer,
+      ),
 
-    getSite: (siteId: number): Promise<HttpOutcome<Site>> => send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, SiteAnswer),
+    getSite: (siteId: number): Promise<HttpOutcome<Site>> =>
+      send(transport, { method: 'GET', path: `/v1/sites/${siteId}` }, SiteAnswer),
 
     /** The account's vehicle and label changes after `cursor` (from the beginning without one). */
     vehicleChanges: (cursor?: string, limit?: number): Promise<HttpOutcome<VehicleChanges>> =>
-      send(transport, { method: 'GET', path: listPath('/v1/profiles/vehicles/changes', { cursor, limit }) }, VehicleChanges),
+      send(
+        transport,
+        { method: 'GET', path: listPath('/v1/profiles/vehicles/changes', { cursor, limit }) },
+        VehicleChanges,
+      ),
   };
 }
 

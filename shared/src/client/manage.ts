@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { AuditEventQuery } from '../schemas/audit';
 import type { CreateUserRequest, UpdateUserRequest } from '../schemas/staff';
-import type { CreateVehicleLabelRequest, CreateVehicleRequest, UpdateVehicleLabelRequest, UpdateVehicleRequest } from '../schemas/vehicles';
+import type {
+  CreateVehicleLabelRequest,
+  CreateVehicleRequest,
+  UpdateVehicleLabelRequest,
+  UpdateVehicleRequest,
+} from '../schemas/vehicles';
 import type { CreateWatchlistEntryRequest, UpdateWatchlistEntryRequest } from '../schemas/watchlist';
 import type { CreateWebhookSubscriptionRequest, UpdateWebhookSubscriptionRequest } from '../schemas/webhooks';
 import { type FetchLike, type HttpTransport, send } from './http';
@@ -29,7 +34,7 @@ export interface ManageClientOptions {
   baseUrl: string;
   token?: string;
   fetch: FetchLike;
-  now(): number;
+  now: () => number;
   timeoutMs?: number;
 }
 
@@ -78,13 +83,30 @@ export function createManageClient(options: ManageClientOptions) {
     updateUser: (userId: number, body: UpdateUserRequest, key: string) =>
       send(transport, { method: 'PATCH', path: `/v1/users/${userId}`, body, idempotencyKey: key }, StaffUserAnswer),
     passwordResetLink: (userId: number, key: string) =>
-      send(transport, { method: 'POST', path: `/v1/users/${userId}/password-reset`, body: {}, idempotencyKey: key }, PasswordResetAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `/v1/users/${userId}/password-reset`, body: {}, idempotencyKey: key },
+        PasswordResetAnswer,
+      ),
 
-    listWatchlist: (page: PageRequest) => send(transport, { method: 'GET', path: withQuery('/v1/watchlist/people', { ...page }) }, pageOf(WatchlistEntryAnswer)),
+    listWatchlist: (page: PageRequest) =>
+      send(
+        transport,
+        { method: 'GET', path: withQuery('/v1/watchlist/people', { ...page }) },
+        pageOf(WatchlistEntryAnswer),
+      ),
     addToWatchlist: (body: CreateWatchlistEntryRequest, key: string) =>
-      send(transport, { method: 'POST', path: '/v1/watchlist/people', body, idempotencyKey: key }, WatchlistEntryAnswer),
+      send(
+        transport,
+        { method: 'POST', path: '/v1/watchlist/people', body, idempotencyKey: key },
+        WatchlistEntryAnswer,
+      ),
     updateWatchlistEntry: (entryId: number, body: UpdateWatchlistEntryRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `/v1/watchlist/people/${entryId}`, body, idempotencyKey: key }, WatchlistEntryAnswer),
+      send(
+        transport,
+        { method: 'PATCH', path: `/v1/watchlist/people/${entryId}`, body, idempotencyKey: key },
+        WatchlistEntryAnswer,
+      ),
     removeFromWatchlist: (entryId: number, key: string) =>
       send(transport, { method: 'DELETE', path: `/v1/watchlist/people/${entryId}`, idempotencyKey: key }, Nothing),
 
@@ -93,33 +115,70 @@ export function createManageClient(options: ManageClientOptions) {
     createVehicle: (body: CreateVehicleRequest, key: string) =>
       send(transport, { method: 'POST', path: '/v1/profiles/vehicles', body, idempotencyKey: key }, VehicleAnswer),
     updateVehicle: (vehicleId: number, body: UpdateVehicleRequest, key: string) =>
-      send(transport, { method: 'PUT', path: `/v1/profiles/vehicles/${vehicleId}`, body, idempotencyKey: key }, VehicleAnswer),
+      send(
+        transport,
+        { method: 'PUT', path: `/v1/profiles/vehicles/${vehicleId}`, body, idempotencyKey: key },
+        VehicleAnswer,
+      ),
     deleteVehicle: (vehicleId: number, key: string) =>
       send(transport, { method: 'DELETE', path: `/v1/profiles/vehicles/${vehicleId}`, idempotencyKey: key }, Nothing),
 
-    listVehicleLabels: (page: PageRequest) => send(transport, { method: 'GET', path: withQuery('/v1/labels/vehicles', { ...page }) }, pageOf(VehicleLabelAnswer)),
+    listVehicleLabels: (page: PageRequest) =>
+      send(
+        transport,
+        { method: 'GET', path: withQuery('/v1/labels/vehicles', { ...page }) },
+        pageOf(VehicleLabelAnswer),
+      ),
     createVehicleLabel: (body: CreateVehicleLabelRequest, key: string) =>
       send(transport, { method: 'POST', path: '/v1/labels/vehicles', body, idempotencyKey: key }, VehicleLabelAnswer),
     updateVehicleLabel: (labelId: number, body: UpdateVehicleLabelRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: `/v1/labels/vehicles/${labelId}`, body, idempotencyKey: key }, VehicleLabelAnswer),
+      send(
+        transport,
+        { method: 'PATCH', path: `/v1/labels/vehicles/${labelId}`, body, idempotencyKey: key },
+        VehicleLabelAnswer,
+      ),
     deleteVehicleLabel: (labelId: number, key: string) =>
       send(transport, { method: 'DELETE', path: `/v1/labels/vehicles/${labelId}`, idempotencyKey: key }, Nothing),
 
     listWebhooks: (page: PageRequest) =>
-      send(transport, { method: 'GET', path: withQuery('/v1/webhooks/subscriptions', { ...page }) }, pageOf(WebhookSubscriptionAnswer)),
+      send(
+        transport,
+        { method: 'GET', path: withQuery('/v1/webhooks/subscriptions', { ...page }) },
+        pageOf(WebhookSubscriptionAnswer),
+      ),
     createWebhook: (body: CreateWebhookSubscriptionRequest, key: string) =>
-      send(transport, { method: 'POST', path: '/v1/webhooks/subscriptions', body, idempotencyKey: key }, CreatedWebhookAnswer),
+      send(
+        transport,
+        { method: 'POST', path: '/v1/webhooks/subscriptions', body, idempotencyKey: key },
+        CreatedWebhookAnswer,
+      ),
     updateWebhook: (subscriptionId: number, body: UpdateWebhookSubscriptionRequest, key: string) =>
-      send(transport, { method: 'PATCH', path: webhook(subscriptionId), body, idempotencyKey: key }, WebhookSubscriptionAnswer),
+      send(
+        transport,
+        { method: 'PATCH', path: webhook(subscriptionId), body, idempotencyKey: key },
+        WebhookSubscriptionAnswer,
+      ),
     deleteWebhook: (subscriptionId: number, key: string) =>
       send(transport, { method: 'DELETE', path: webhook(subscriptionId), idempotencyKey: key }, Nothing),
     listDeliveries: (subscriptionId: number, page: PageRequest) =>
-      send(transport, { method: 'GET', path: withQuery(`${webhook(subscriptionId)}/deliveries`, { ...page }) }, pageOf(WebhookDeliveryAnswer)),
+      send(
+        transport,
+        { method: 'GET', path: withQuery(`${webhook(subscriptionId)}/deliveries`, { ...page }) },
+        pageOf(WebhookDeliveryAnswer),
+      ),
     retryDelivery: (subscriptionId: number, deliveryId: number, key: string) =>
-      send(transport, { method: 'POST', path: `${webhook(subscriptionId)}/deliveries/${deliveryId}/retry`, idempotencyKey: key }, WebhookDeliveryAnswer),
+      send(
+        transport,
+        { method: 'POST', path: `${webhook(subscriptionId)}/deliveries/${deliveryId}/retry`, idempotencyKey: key },
+        WebhookDeliveryAnswer,
+      ),
 
     listAuditEvents: (filter: AuditFilter, page: PageRequest) =>
-      send(transport, { method: 'GET', path: withQuery('/v1/audit-events', { ...filter, ...page }) }, pageOf(AuditEventAnswer)),
+      send(
+        transport,
+        { method: 'GET', path: withQuery('/v1/audit-events', { ...filter, ...page }) },
+        pageOf(AuditEventAnswer),
+      ),
   };
 }
 

@@ -2,14 +2,23 @@ import { z } from 'zod';
 import { AuditEvent } from '../schemas/audit';
 import { Vehicle, VehicleLabel } from '../schemas/vehicles';
 import { WatchlistEntry } from '../schemas/watchlist';
-import { WebhookDelivery, type WebhookEventKind, WebhookSubscription, type deliveryStatuses } from '../schemas/webhooks';
+import {
+  WebhookDelivery,
+  type WebhookEventKind,
+  WebhookSubscription,
+  type deliveryStatuses,
+} from '../schemas/webhooks';
 import type { Open } from './answers';
 import { Actor, StaffUserAnswer } from './staffAnswers';
 
 // The administration answers as this client reads them: enums open (a newer server may add values), unknown
 // fields dropped, like answers.ts.
 
-const openText = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
+const openText = <Known extends string>() =>
+  z
+    .string()
+    .min(1)
+    .transform((value): Open<Known> => value);
 
 export const CreatedUserAnswer = z.object({ user: StaffUserAnswer, invitationUrl: z.string() });
 export const PasswordResetAnswer = z.object({ resetUrl: z.string() });

@@ -11,7 +11,7 @@ export interface StaffClientOptions {
   baseUrl: string;
   /** The browser's fetch, sending the session cookie (`credentials: 'same-origin'`). */
   fetch: FetchLike;
-  now(): number;
+  now: () => number;
   timeoutMs?: number;
 }
 
@@ -25,9 +25,11 @@ export function createStaffClient(options: StaffClientOptions) {
   };
   return {
     getSession: () => send(transport, { method: 'GET', path: '/v1/session' }, SessionAnswer),
-    signIn: (email: string, password: string) => send(transport, { method: 'POST', path: '/v1/session', body: { email, password } }, SessionAnswer),
+    signIn: (email: string, password: string) =>
+      send(transport, { method: 'POST', path: '/v1/session', body: { email, password } }, SessionAnswer),
     signOut: () => send(transport, { method: 'DELETE', path: '/v1/session' }, Nothing),
-    getLink: (code: string) => send(transport, { method: 'GET', path: `/v1/session/links/${encodeURIComponent(code)}` }, SessionLinkAnswer),
+    getLink: (code: string) =>
+      send(transport, { method: 'GET', path: `/v1/session/links/${encodeURIComponent(code)}` }, SessionLinkAnswer),
     setup: (body: { code: string; name: string; email: string; password: string }) =>
       send(transport, { method: 'POST', path: '/v1/session/setup', body }, SessionAnswer),
     redeemInvitation: (body: { code: string; name?: string; password: string }) =>
@@ -37,7 +39,16 @@ export function createStaffClient(options: StaffClientOptions) {
       return send(transport, { method: 'GET', path: `/v1/alerts${query}` }, AlertPage);
     },
     acknowledgeAlert: (kind: string, checkinId: number, key: string) =>
-      send(transport, { method: 'POST', path: `/v1/alerts/${encodeURIComponent(kind)}/${checkinId}/acknowledge`, body: {}, idempotencyKey: key }, AlertAnswer),
+      send(
+        transport,
+        {
+          method: 'POST',
+          path: `/v1/alerts/${encodeURIComponent(kind)}/${checkinId}/acknowledge`,
+          body: {},
+          idempotencyKey: key,
+        },
+        AlertAnswer,
+      ),
   };
 }
 

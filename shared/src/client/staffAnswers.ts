@@ -5,8 +5,11 @@ import type { Open } from './answers';
 // Staff sessions and alerts as this client reads them (docs/api.md, Staff and sessions): open enums, unknown
 // fields dropped, like answers.ts, so a newer server's additions do not break the console.
 
-const openText = <Known extends string>() => z.string().min(1).transform((value): Open<Known> => value);
-
+const openText = <Known extends string>() =>
+  z
+    .string()
+    .min(1)
+    .transform((value): Open<Known> => value);
 
 export const StaffUserAnswer = z.object({
   userId: z.number().int(),
@@ -48,5 +51,9 @@ export const AlertAnswer = z.object({
 });
 export type AlertAnswer = z.infer<typeof AlertAnswer>;
 
-export const AlertPage = z.object({ data: z.array(AlertAnswer), nextCursor: z.string().nullable(), unacknowledged: z.number().int() });
+export const AlertPage = z.object({
+  data: z.array(AlertAnswer),
+  nextCursor: z.string().nullable(),
+  unacknowledged: z.number().int(),
+});
 export type AlertPage = z.infer<typeof AlertPage>;

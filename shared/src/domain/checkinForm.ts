@@ -18,7 +18,8 @@ export interface FormError {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ().\/-]+$/;
 
-const isStandard = (name: string): name is StandardFieldName => (standardFieldNames as readonly string[]).includes(name);
+const isStandard = (name: string): name is StandardFieldName =>
+  (standardFieldNames as readonly string[]).includes(name);
 
 const personFields = new Set(['firstName', 'lastName', 'email', 'phone', 'company']);
 
@@ -63,14 +64,14 @@ function valueOf(input: CheckinFormInput, name: string): string | boolean | unde
  * email address"); a screen may say it to the person filling the form instead (the kiosk's own words).
  */
 export interface FieldWords {
-  required(field: ConfigField): string;
-  notAccepted(field: ConfigField): string;
-  notBoolean(field: ConfigField): string;
-  notText(field: ConfigField): string;
-  tooLong(field: ConfigField, max: number): string;
-  notEmail(field: ConfigField): string;
-  notPhone(field: ConfigField): string;
-  notOption(field: ConfigField): string;
+  required: (field: ConfigField) => string;
+  notAccepted: (field: ConfigField) => string;
+  notBoolean: (field: ConfigField) => string;
+  notText: (field: ConfigField) => string;
+  tooLong: (field: ConfigField, max: number) => string;
+  notEmail: (field: ConfigField) => string;
+  notPhone: (field: ConfigField) => string;
+  notOption: (field: ConfigField) => string;
 }
 
 /** The API's words (422 `errors[].message`, docs/api.md). */
@@ -97,7 +98,8 @@ function checkField(field: ConfigField, value: string | boolean | undefined, wor
   // Before the format checks: an over-long email is first of all too long.
   if (max !== undefined && value.trim().length > max) return words.tooLong(field, max);
   if (field.type === 'email' && !EMAIL.test(value)) return words.notEmail(field);
-  if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3)) return words.notPhone(field);
+  if (field.type === 'phone' && (!PHONE.test(value) || value.replace(/\D/g, '').length < 3))
+    return words.notPhone(field);
   if (field.type === 'select' && !(field.options ?? []).includes(value)) return words.notOption(field);
   return undefined;
 }
@@ -107,7 +109,11 @@ function checkField(field: ConfigField, value: string | boolean | undefined, wor
  * its type, and no custom field the site does not ask for. The server refuses with these errors (422);
  * the kiosk shows them inline before anything is queued.
  */
-export function validateCheckinForm(fields: readonly ConfigField[], input: CheckinFormInput, words: FieldWords = apiFieldWords): FormError[] {
+export function validateCheckinForm(
+  fields: readonly ConfigField[],
+  input: CheckinFormInput,
+  words: FieldWords = apiFieldWords,
+): FormError[] {
   const errors: FormError[] = [];
   for (const field of fields) {
     const message = checkField(field, valueOf(input, field.name), words);

@@ -4,9 +4,7 @@ export const MAX_FUTURE_MS = 5 * 60_000;
 export const MAX_PAST_MS = 7 * 24 * 3_600_000;
 
 /** The recorded time of an event, or why the claimed time is refused. */
-export type TimeResolution =
-  | { ok: true; at: Date }
-  | { ok: false; code: 'OCCURRED_AT_OUT_OF_RANGE'; message: string };
+export type TimeResolution = { ok: true; at: Date } | { ok: false; code: 'OCCURRED_AT_OUT_OF_RANGE'; message: string };
 
 const outOfRange = (message: string): TimeResolution => ({ ok: false, code: 'OCCURRED_AT_OUT_OF_RANGE', message });
 

@@ -14,7 +14,12 @@ export interface ErasureIdentifiers {
   name: string | null;
 }
 
-export function erasureIdentifiers(request: { email?: string; phone?: string; firstName?: string; lastName?: string }): ErasureIdentifiers {
+export function erasureIdentifiers(request: {
+  email?: string;
+  phone?: string;
+  firstName?: string;
+  lastName?: string;
+}): ErasureIdentifiers {
   return {
     email: normalizeEmail(request.email),
     phone: normalizePhone(request.phone),

@@ -3,16 +3,14 @@ import { resolveOccurredAt } from './occurredAt';
 
 /** The outcome of one event: the next state with its recorded time and effects, or a typed rejection. */
 export type Transition<S, E> =
-  | { ok: true; state: S; at: Date; effects: E[] }
-  | { ok: false; code: TransitionRejectionCode; message: string };
+  { ok: true; state: S; at: Date; effects: E[] } | { ok: false; code: TransitionRejectionCode; message: string };
 
 /** A rejection caused by the current state, as opposed to the event's time. */
 export type StateConflictCode = Exclude<TransitionRejectionCode, 'OCCURRED_AT_OUT_OF_RANGE'>;
 
 /** One cell of a machine's table: where an event leads from a status, or which conflict it is. */
 export type TransitionRule<Status, Effect> =
-  | { to: Status; effects: (at: Date) => Effect[] }
-  | { reject: StateConflictCode };
+  { to: Status; effects: (at: Date) => Effect[] } | { reject: StateConflictCode };
 
 const conflictMessages: Record<StateConflictCode, string> = {
   BREAK_ALREADY_OPEN: 'This check-in already has an open break.',

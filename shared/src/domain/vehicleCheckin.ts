@@ -19,10 +19,7 @@ export type VehicleEvent =
 
 /** The webhook event kinds a vehicle check-in emits (docs/webhooks.md, Event kinds). */
 export type VehicleWebhookEvent =
-  | 'VEHICLE_CHECKIN_ENTERED'
-  | 'VEHICLE_CHECKIN_EXITED'
-  | 'VEHICLE_CHECKIN_PENDING'
-  | 'VEHICLE_CHECKIN_STOPPED';
+  'VEHICLE_CHECKIN_ENTERED' | 'VEHICLE_CHECKIN_EXITED' | 'VEHICLE_CHECKIN_PENDING' | 'VEHICLE_CHECKIN_STOPPED';
 
 /** What the caller must do to persist an accepted transition, in order. */
 export type VehicleEffect = { type: 'SET_EXIT'; at: Date } | { type: 'EMIT'; event: VehicleWebhookEvent };
@@ -69,7 +66,10 @@ export interface VehicleEntryDecision {
  * The rule for an Entry, the same on the server (which decides) and the gate (which predicts offline): a
  * blocking label stops the vehicle and names the labels; a registered one enters; an unknown plate waits.
  */
-export function decideVehicleEntry(input: { registered: boolean; blockingLabelNames: readonly string[] }): VehicleEntryDecision {
+export function decideVehicleEntry(input: {
+  registered: boolean;
+  blockingLabelNames: readonly string[];
+}): VehicleEntryDecision {
   if (input.blockingLabelNames.length > 0) {
     return { status: 'STOP', stopReason: `Blocked by label: ${[...input.blockingLabelNames].sort().join(', ')}` };
   }

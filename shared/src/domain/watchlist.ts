@@ -13,7 +13,10 @@ export function normalizePhone(phone: string | undefined | null): string | null 
   return digits ? digits : null;
 }
 
-export function normalizeName(firstName: string | undefined | null, lastName: string | undefined | null): string | null {
+export function normalizeName(
+  firstName: string | undefined | null,
+  lastName: string | undefined | null,
+): string | null {
   const first = firstName?.trim().toLowerCase().replace(/\s+/g, ' ');
   const last = lastName?.trim().toLowerCase().replace(/\s+/g, ' ');
   return first && last ? `${first} ${last}` : null;
@@ -50,6 +53,9 @@ export function digestMessages(person: WatchlistPerson): Array<{ kind: Watchlist
 export type DigestHashes = Record<WatchlistKind, readonly string[]>;
 
 /** Whether any of a person's hashed identifiers is in the digest: the person is on the watchlist. */
-export function matchesDigest(personHashes: ReadonlyArray<{ kind: WatchlistKind; hash: string }>, digest: DigestHashes): boolean {
+export function matchesDigest(
+  personHashes: ReadonlyArray<{ kind: WatchlistKind; hash: string }>,
+  digest: DigestHashes,
+): boolean {
   return personHashes.some(({ kind, hash }) => digest[kind].includes(hash));
 }

@@ -24,8 +24,15 @@ export type Scope = z.infer<typeof Scope>;
 
 /** Scopes of staff work that no token gets unless it asks for them. */
 const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
-  'webhooks:manage', 'sites:configure', 'alerts:manage', 'users:manage', 'audit:read', 'exports:read',
-  'kiosks:manage', 'tokens:manage', 'privacy:manage',
+  'webhooks:manage',
+  'sites:configure',
+  'alerts:manage',
+  'users:manage',
+  'audit:read',
+  'exports:read',
+  'kiosks:manage',
+  'tokens:manage',
+  'privacy:manage',
 ]);
 
 /** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */
@@ -35,10 +42,17 @@ export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(sc
  * What a `KIOSK`-channel token created without `scopes` gets: what a lobby tablet or a gate screen does,
  * and no more (the watchlist, labels, site settings and webhooks stay with people who manage them).
  */
-export const kioskDefaultScopes: Scope[] = ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write'];
+export const kioskDefaultScopes: Scope[] = [
+  'checkins:read',
+  'checkins:write',
+  'checkins:approve',
+  'vehicles:read',
+  'vehicles:write',
+];
 
 /** The scopes a token created without any gets, by its channel. */
-export const scopesByDefault = (channel: Channel): Scope[] => (channel === 'KIOSK' ? kioskDefaultScopes : defaultScopes);
+export const scopesByDefault = (channel: Channel): Scope[] =>
+  channel === 'KIOSK' ? kioskDefaultScopes : defaultScopes;
 
 export const CreateAccountRequest = z.strictObject({ name: Text(200) });
 export const Account = z.object({ accountId: Id, name: z.string() });

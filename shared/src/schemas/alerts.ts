@@ -27,4 +27,8 @@ export const Alert = z.object({
 export type Alert = z.infer<typeof Alert>;
 
 export const AlertQuery = PageQuery.extend({ siteIds: SiteIdList.optional() });
-export const AlertPage = z.object({ data: z.array(Alert), nextCursor: z.string().nullable(), unacknowledged: z.number().int().min(0) });
+export const AlertPage = z.object({
+  data: z.array(Alert),
+  nextCursor: z.string().nullable(),
+  unacknowledged: z.number().int().min(0),
+});

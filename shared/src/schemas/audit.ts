@@ -8,7 +8,10 @@ export const auditActorTypes = ['user', 'token', 'operator'] as const;
  * Who made an audited change: a staff user or a token, as everywhere, or the operator of the management API
  * (`ADMIN_TOKEN`), who has no id in any account: `{type: "operator", id: 0, name: "Management API"}`.
  */
-export const AuditActor = Actor.extend({ type: z.enum(auditActorTypes), id: z.number().int().min(0).max(2_147_483_647) });
+export const AuditActor = Actor.extend({
+  type: z.enum(auditActorTypes),
+  id: z.number().int().min(0).max(2_147_483_647),
+});
 export type AuditActor = z.infer<typeof AuditActor>;
 
 export const AuditEvent = z.object({
@@ -26,8 +29,24 @@ export type AuditEvent = z.infer<typeof AuditEvent>;
 
 const siteIdList = z
   .string()
-  .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))
-  .pipe(z.array(z.string().regex(/^[1-9][0-9]{0,9}$/, 'Site ids are positive integers').transform(Number).pipe(IntId)).min(1).max(500));
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  )
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[1-9][0-9]{0,9}$/, 'Site ids are positive integers')
+          .transform(Number)
+          .pipe(IntId),
+      )
+      .min(1)
+      .max(500),
+  );
 
 export const AuditEventQuery = PageQuery.extend({
   from: Instant.optional(),

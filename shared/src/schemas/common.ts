@@ -62,7 +62,12 @@ export const commaLists = z.registry<{ values: readonly string[] }>();
 export const commaList = <T extends readonly [string, ...string[]]>(values: T) => {
   const list = z
     .string()
-    .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
     .pipe(z.array(z.enum(values)).min(1));
   commaLists.add(list, { values });
   return list;

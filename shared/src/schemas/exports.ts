@@ -29,8 +29,12 @@ export const PersonExportQuery = z
 export type PersonExportQuery = z.infer<typeof PersonExportQuery>;
 
 /** The body of a 200: CSV text, UTF-8 with a byte order mark. */
-export const CsvText = z.string().meta({ description: 'RFC 4180 CSV with a header row, UTF-8 with a byte order mark.' });
+export const CsvText = z
+  .string()
+  .meta({ description: 'RFC 4180 CSV with a header row, UTF-8 with a byte order mark.' });
 
 /** The vehicle export also takes the search's `licensePlate`: that plate's visits only. */
-export const VehicleExportQuery = z.strictObject({ ...range, licensePlate: LicensePlate.optional() }).refine(inOrder, toAfterFrom);
+export const VehicleExportQuery = z
+  .strictObject({ ...range, licensePlate: LicensePlate.optional() })
+  .refine(inOrder, toAfterFrom);
 export type VehicleExportQuery = z.infer<typeof VehicleExportQuery>;

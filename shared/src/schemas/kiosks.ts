@@ -47,7 +47,11 @@ export const PairedKiosk = z.object({ token: z.string(), kioskId: Id, siteId: Id
 export type PairedKiosk = z.infer<typeof PairedKiosk>;
 
 const Count = z.number().int().min(0).max(2_147_483_647);
-export const HeartbeatRequest = z.strictObject({ pending: Count, attention: Count, appVersion: z.string().min(1).max(64) });
+export const HeartbeatRequest = z.strictObject({
+  pending: Count,
+  attention: Count,
+  appVersion: z.string().min(1).max(64),
+});
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
 /** The characters of a pairing code: no 0/O or 1/I to confuse. */

@@ -13,6 +13,9 @@ export const PersonLabel = z.object({
 export type PersonLabel = z.infer<typeof PersonLabel>;
 
 export const CreatePersonLabelRequest = z.strictObject({ name: Text(64), color: Color.optional() });
-export const UpdatePersonLabelRequest = z.strictObject({ name: Text(64).optional(), color: Color.nullable().optional() });
+export const UpdatePersonLabelRequest = z.strictObject({
+  name: Text(64).optional(),
+  color: Color.nullable().optional(),
+});
 export type CreatePersonLabelRequest = z.infer<typeof CreatePersonLabelRequest>;
 export type UpdatePersonLabelRequest = z.infer<typeof UpdatePersonLabelRequest>;

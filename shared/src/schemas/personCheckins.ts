@@ -1,7 +1,19 @@
 import { z } from 'zod';
 import { Actor } from './staff';
 import { personStatuses } from '../domain/personCheckin';
-import { BodyCursor, Id, Instant, Limit, PageQuery, overlapInOrder, Source, Text, Timestamp, commaList, sources } from './common';
+import {
+  BodyCursor,
+  Id,
+  Instant,
+  Limit,
+  PageQuery,
+  overlapInOrder,
+  Source,
+  Text,
+  Timestamp,
+  commaList,
+  sources,
+} from './common';
 
 export const PersonStatus = z.enum(personStatuses);
 
@@ -30,7 +42,10 @@ export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
 export const TimedActionRequest = z.strictObject({ occurredAt: Instant.optional() });
 export type TimedActionRequest = z.infer<typeof TimedActionRequest>;
 
-export const DenyRequest = z.strictObject({ reason: z.string().trim().max(500).optional(), occurredAt: Instant.optional() });
+export const DenyRequest = z.strictObject({
+  reason: z.string().trim().max(500).optional(),
+  occurredAt: Instant.optional(),
+});
 export type DenyRequest = z.infer<typeof DenyRequest>;
 
 export const CheckoutRequest = z.strictObject({

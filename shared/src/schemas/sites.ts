@@ -8,7 +8,10 @@ export type Site = z.infer<typeof Site>;
 
 /** `GET /v1/sites`: archived sites only with `archived=true`. */
 export const SiteListQuery = PageQuery.extend({
-  archived: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  archived: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
@@ -17,11 +20,23 @@ export const CreateSiteBody = z.strictObject({ name: Text(200), timezone: Timezo
 export type CreateSiteBody = z.infer<typeof CreateSiteBody>;
 
 /** `PATCH /v1/sites/{siteId}`: only the fields sent change; `archived: false` restores an archived site. */
-export const UpdateSiteRequest = z.strictObject({ name: Text(200).optional(), timezone: Timezone.optional(), archived: z.boolean().optional() });
+export const UpdateSiteRequest = z.strictObject({
+  name: Text(200).optional(),
+  timezone: Timezone.optional(),
+  archived: z.boolean().optional(),
+});
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
 export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox'] as const;
-export const standardFieldNames = ['firstName', 'lastName', 'email', 'phone', 'company', 'hostName', 'purpose'] as const;
+export const standardFieldNames = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'company',
+  'hostName',
+  'purpose',
+] as const;
 export type StandardFieldName = (typeof standardFieldNames)[number];
 
 export const ConfigField = z.strictObject({
@@ -51,7 +66,11 @@ export const CheckinConfigUpdate = z
       }
       seen.add(field.name);
       if (field.type === 'select' && (field.options ?? []).length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['fields', index, 'options'], message: 'A select needs at least one option' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', index, 'options'],
+          message: 'A select needs at least one option',
+        });
       }
       if (field.type !== 'select' && field.options !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['fields', index, 'options'], message: 'Only a select has options' });
@@ -59,7 +78,11 @@ export const CheckinConfigUpdate = z
       // A standard field is text in the create body: as a checkbox (true or false) no value could pass it,
       // and a required one would refuse every check-in at the site.
       if (field.type === 'checkbox' && (standardFieldNames as readonly string[]).includes(field.name)) {
-        ctx.addIssue({ code: 'custom', path: ['fields', index, 'type'], message: `${field.name} holds text; it cannot be a checkbox` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', index, 'type'],
+          message: `${field.name} holds text; it cannot be a checkbox`,
+        });
       }
     });
     for (const name of ['firstName', 'lastName']) {

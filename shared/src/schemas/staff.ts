@@ -9,11 +9,31 @@ export type Role = z.infer<typeof Role>;
 /** Roles are named scope sets (docs/api.md, Staff accounts): the one table of who may do what. */
 export const roleScopes: Record<Role, Scope[]> = {
   owner: [...scopes],
-  manager: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write',
-    'sites:configure', 'watchlist:manage', 'audit:read', 'alerts:manage', 'exports:read', 'kiosks:manage'],
+  manager: [
+    'checkins:read',
+    'checkins:write',
+    'checkins:approve',
+    'vehicles:read',
+    'vehicles:write',
+    'labels:write',
+    'sites:configure',
+    'watchlist:manage',
+    'audit:read',
+    'alerts:manage',
+    'exports:read',
+    'kiosks:manage',
+  ],
   // Reception approves people; vehicle approve/deny also needs vehicles:write.
   reception: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'alerts:manage'],
-  security: ['checkins:read', 'checkins:approve', 'vehicles:read', 'vehicles:write', 'labels:write', 'watchlist:manage', 'alerts:manage'],
+  security: [
+    'checkins:read',
+    'checkins:approve',
+    'vehicles:read',
+    'vehicles:write',
+    'labels:write',
+    'watchlist:manage',
+    'alerts:manage',
+  ],
 };
 
 /** An owner always sees every site of the account, now and future. */
@@ -22,7 +42,10 @@ export const roleHasAllSites = (role: Role): boolean => role === 'owner';
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 /** Any characters (no composition rules); the server also refuses the most common passwords. */
-export const Password = z.string().min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
+export const Password = z
+  .string()
+  .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Use at most ${PASSWORD_MAX} characters`);
 export const Email = z.string().trim().max(254).pipe(z.email());
 
 export const StaffUser = z.object({
@@ -40,20 +63,41 @@ export type StaffUser = z.infer<typeof StaffUser>;
 
 export const SessionResponse = z.object({ user: StaffUser });
 
-export const SignInRequest = z.strictObject({ email: z.string().trim().max(254), password: z.string().max(PASSWORD_MAX) });
-export const ChangePasswordRequest = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX), newPassword: Password });
+export const SignInRequest = z.strictObject({
+  email: z.string().trim().max(254),
+  password: z.string().max(PASSWORD_MAX),
+});
+export const ChangePasswordRequest = z.strictObject({
+  currentPassword: z.string().max(PASSWORD_MAX),
+  newPassword: Password,
+});
 
 export const linkKinds = ['setup', 'invitation', 'reset'] as const;
 export const LinkKind = z.enum(linkKinds);
 export type LinkKind = z.infer<typeof LinkKind>;
 export const LinkCode = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
-export const LinkInfo = z.object({ kind: LinkKind, email: z.string().nullable(), name: z.string().nullable(), accountName: z.string() });
+export const LinkInfo = z.object({
+  kind: LinkKind,
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  accountName: z.string(),
+});
 export type LinkInfo = z.infer<typeof LinkInfo>;
 
-export const SetupRequest = z.strictObject({ code: z.string().max(100), name: Text(200), email: Email, password: Password });
-export const RedeemLinkRequest = z.strictObject({ code: z.string().max(100), name: Text(200).optional(), password: Password });
+export const SetupRequest = z.strictObject({
+  code: z.string().max(100),
+  name: Text(200),
+  email: Email,
+  password: Password,
+});
+export const RedeemLinkRequest = z.strictObject({
+  code: z.string().max(100),
+  name: Text(200).optional(),
+  password: Password,
+});
 
-const siteChoice = <T extends { siteIds?: number[]; allSites?: boolean }>(body: T) => !(body.allSites === true && body.siteIds);
+const siteChoice = <T extends { siteIds?: number[]; allSites?: boolean }>(body: T) =>
+  !(body.allSites === true && body.siteIds);
 export const CreateUserRequest = z
   .strictObject({
     email: Email,

@@ -22,5 +22,7 @@ export const CreateApiTokenRequest = z
     expiresAt: z.iso.datetime({ offset: true }).optional(),
   })
   .refine((token) => !(token.allSites && token.siteIds), { message: 'Give siteIds or allSites, not both' })
-  .refine((token) => token.allSites === true || token.siteIds !== undefined, { message: 'Give siteIds or allSites: true' });
+  .refine((token) => token.allSites === true || token.siteIds !== undefined, {
+    message: 'Give siteIds or allSites: true',
+  });
 export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequest>;

@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { Actor } from './staff';
 import { plateProblem } from '../domain/plate';
 import { vehicleStatuses } from '../domain/vehicleCheckin';
-import { BodyCursor, Id, IntId, Instant, Limit, PageQuery, overlapInOrder, Source, Text, Timestamp, commaList } from './common';
+import {
+  BodyCursor,
+  Id,
+  IntId,
+  Instant,
+  Limit,
+  PageQuery,
+  overlapInOrder,
+  Source,
+  Text,
+  Timestamp,
+  commaList,
+} from './common';
 import { Color } from './labels';
 
 /** A plate as entered (trimmed; returned so), valid once normalized (docs/api.md, License plates), else 422 / 400 in a query. */

@@ -34,7 +34,10 @@ export const WebhookUrl = z
     return url.username === '' && url.password === '';
   }, 'The URL must not carry a user name or password; verify deliveries by their signature');
 
-const Events = z.array(WebhookEventKind).min(1).max(webhookEventKinds.length * 2);
+const Events = z
+  .array(WebhookEventKind)
+  .min(1)
+  .max(webhookEventKinds.length * 2);
 const SiteIds = z.array(IntId).min(1).max(500);
 const Description = z.string().trim().max(500);
 
@@ -72,7 +75,9 @@ export const WebhookSubscription = z.object({
 export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
 
 /** The create response: the only time the signing secret is shown. */
-export const CreatedWebhookSubscription = WebhookSubscription.extend({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/) });
+export const CreatedWebhookSubscription = WebhookSubscription.extend({
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+});
 export type CreatedWebhookSubscription = z.infer<typeof CreatedWebhookSubscription>;
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;

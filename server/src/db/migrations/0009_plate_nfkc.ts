@@ -28,7 +28,8 @@ const BATCH = 2_000;
 // ASCII is its own NFKC: only plates with another character can change.
 const NON_ASCII = `license_plate ~ '[^\\x01-\\x7f]'`;
 
-const rowsOf = <Row>(result: unknown): Row[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as Row[]) : []);
+const rowsOf = <Row>(result: unknown): Row[] =>
+  Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as Row[]) : [];
 
 const updated = (result: unknown) => rowsOf(result).length > 0;
 
@@ -62,11 +63,13 @@ async function* nonAsciiPlates(sql: RunSql, table: 'vehicles' | 'vehicle_checkin
   const open = table === 'vehicle_checkins' ? `, status IN ('IN', 'PENDING') AS open` : '';
   let after = '0';
   for (;;) {
-    const rows = rowsOf<PlateRow>(await sql(
-      `SELECT account_id, id::text AS id, license_plate, plate_norm${open} FROM ${table}
+    const rows = rowsOf<PlateRow>(
+      await sql(
+        `SELECT account_id, id::text AS id, license_plate, plate_norm${open} FROM ${table}
        WHERE ${NON_ASCII} AND id > $1::bigint ORDER BY id LIMIT ${BATCH}`,
-      [after],
-    ));
+        [after],
+      ),
+    );
     yield* rows;
     const last = rows[rows.length - 1];
     if (!last || rows.length < BATCH) return;
@@ -80,15 +83,25 @@ async function renormalize(sql: RunSql, table: 'vehicles' | 'vehicle_checkins'):
   for await (const row of nonAsciiPlates(sql, table)) {
     const norm = normalizePlate(row.license_plate);
     if (norm === row.plate_norm) continue;
-    const fields = { accountId: row.account_id, id: Number(row.id), licensePlate: row.license_plate, kept: row.plate_norm, wanted: norm };
+    const fields = {
+      accountId: row.account_id,
+      id: Number(row.id),
+      licensePlate: row.license_plate,
+      kept: row.plate_norm,
+      wanted: norm,
+    };
     if (plateProblem(row.license_plate) !== undefined) {
       sql.warn(`plate of ${what} left in its old form: in NFKC it is no valid plate`, fields);
       continue;
     }
     try {
-      if (updated(await sql(table === 'vehicles' ? VEHICLE : VISIT, [row.account_id, row.id, norm, row.plate_norm]))) changed += 1;
+      if (updated(await sql(table === 'vehicles' ? VEHICLE : VISIT, [row.account_id, row.id, norm, row.plate_norm])))
+        changed += 1;
       else {
-        const why = table === 'vehicles' ? 'another vehicle of the account holds it' : 'another open visit of the site holds it, or its vehicle kept its old form';
+        const why =
+          table === 'vehicles'
+            ? 'another vehicle of the account holds it'
+            : 'another open visit of the site holds it, or its vehicle kept its old form';
         sql.warn(`plate of ${what} left in its old form: in NFKC ${why}`, fields);
       }
     } catch (error) {

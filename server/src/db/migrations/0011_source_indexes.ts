@@ -14,7 +14,10 @@ import type { MigrationFn } from './types';
  * again.
  */
 const INDEXES = [
-  { name: 'person_checkins_entry_source', definition: 'person_checkins (account_id, entry_source, entry_at DESC, id DESC)' },
+  {
+    name: 'person_checkins_entry_source',
+    definition: 'person_checkins (account_id, entry_source, entry_at DESC, id DESC)',
+  },
   {
     name: 'person_checkins_exit_source',
     definition: 'person_checkins (account_id, exit_source, entry_at DESC, id DESC) WHERE exit_source IS NOT NULL',

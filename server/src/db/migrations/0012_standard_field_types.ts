@@ -26,9 +26,12 @@ export const up: MigrationFn = async ({ context: sql }) => {
     [[...standardFieldNames]],
   )) as [Array<{ site_id: number; account_id: number }>];
   for (const row of rows) {
-    sql.warn('check-in form of a site: a standard field saved as a checkbox is now a text field (no check-in could fill it)', {
-      siteId: row.site_id,
-      accountId: row.account_id,
-    });
+    sql.warn(
+      'check-in form of a site: a standard field saved as a checkbox is now a text field (no check-in could fill it)',
+      {
+        siteId: row.site_id,
+        accountId: row.account_id,
+      },
+    );
   }
 };

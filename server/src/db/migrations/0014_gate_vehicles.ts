@@ -34,10 +34,12 @@ const feedFunction = (name: string, kind: 'vehicle' | 'label', idColumn: string)
 /** Statement triggers for each kind of write (a trigger with a transition table serves one event). */
 const feedTriggers = (table: string, fn: string, events: Array<'INSERT' | 'UPDATE' | 'DELETE'>) =>
   events
-    .map((event) => `
+    .map(
+      (event) => `
       CREATE TRIGGER ${table}_feed_${event.toLowerCase()} AFTER ${event} ON ${table}
       REFERENCING ${event === 'DELETE' ? 'OLD' : 'NEW'} TABLE AS changed
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`)
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    )
     .join('\n');
 
 export const up: MigrationFn = async ({ context: sql }) => {

@@ -11,8 +11,16 @@ import type { MigrationFn } from './types';
  * table does not stop check-ins; an index a failed build left invalid is dropped and built again.
  */
 const INDEXES = [
-  { name: 'person_checkins_stay', definition: 'person_checkins USING gist (tstzrange(entry_at, GREATEST(exit_at, entry_at))) WHERE exit_at IS NOT NULL' },
-  { name: 'vehicle_checkins_stay', definition: 'vehicle_checkins USING gist (tstzrange(entry_at, GREATEST(exit_at, entry_at))) WHERE exit_at IS NOT NULL' },
+  {
+    name: 'person_checkins_stay',
+    definition:
+      'person_checkins USING gist (tstzrange(entry_at, GREATEST(exit_at, entry_at))) WHERE exit_at IS NOT NULL',
+  },
+  {
+    name: 'vehicle_checkins_stay',
+    definition:
+      'vehicle_checkins USING gist (tstzrange(entry_at, GREATEST(exit_at, entry_at))) WHERE exit_at IS NOT NULL',
+  },
 ];
 
 export const up: MigrationFn = async ({ context: sql }) => {

@@ -5,6 +5,6 @@
  */
 export interface RunSql {
   (sql: string, bind?: unknown[]): Promise<unknown>;
-  warn(message: string, fields?: Record<string, unknown>): void;
+  warn: (message: string, fields?: Record<string, unknown>) => void;
 }
 export type MigrationFn = (params: { context: RunSql }) => Promise<void>;

@@ -24,27 +24,38 @@ export const adminRoutes = [
     method: 'POST',
     path: '/admin/accounts',
     summary: 'Create an account',
-    description: 'Creates an account (a tenant): its sites, tokens and data are apart from every other account\'s.',
+    description: "Creates an account (a tenant): its sites, tokens and data are apart from every other account's.",
     examples: { request: { name: 'ACME Logistics' }, response: { accountId: 1, name: 'ACME Logistics' } },
     tag,
     auth: 'admin',
     body: CreateAccountRequest,
     responses: { 201: Account },
-    audit: (_ctx, body) => ({ ...auditReply('account.create', 'account', 'accountId')(_ctx, body), accountId: fieldOf(body, 'accountId') }),
+    audit: (_ctx, body) => ({
+      ...auditReply('account.create', 'account', 'accountId')(_ctx, body),
+      accountId: fieldOf(body, 'accountId'),
+    }),
     handler: async ({ db, body }) => ({ status: 201, body: await createAccount(db, body.name) }),
   }),
   defineRoute({
     method: 'POST',
     path: '/admin/accounts/:accountId/sites',
     summary: 'Create a site in an account (with the default check-in configuration)',
-    description: 'Creates a site in the account, with the default check-in configuration. `timezone` is an IANA time zone name (default UTC).',
-    examples: { request: { name: 'Head office', timezone: 'Europe/Berlin' }, response: { siteId: 1, accountId: 1, name: 'Head office', timezone: 'Europe/Berlin' } },
+    description:
+      'Creates a site in the account, with the default check-in configuration. `timezone` is an IANA time zone name (default UTC).',
+    examples: {
+      request: { name: 'Head office', timezone: 'Europe/Berlin' },
+      response: { siteId: 1, accountId: 1, name: 'Head office', timezone: 'Europe/Berlin' },
+    },
     tag,
     auth: 'admin',
     params: AccountParams,
     body: CreateSiteRequest,
     responses: { 201: AdminSite },
-    audit: (ctx, body) => ({ ...auditReply('site.create', 'site', 'siteId')(ctx, body), siteId: fieldOf(body, 'siteId'), accountId: ctx.params.accountId }),
+    audit: (ctx, body) => ({
+      ...auditReply('site.create', 'site', 'siteId')(ctx, body),
+      siteId: fieldOf(body, 'siteId'),
+      accountId: ctx.params.accountId,
+    }),
     handler: async ({ db, params, body }) => ({
       status: 201,
       body: await createSite(db, { accountId: params.accountId, name: body.name, timezone: body.timezone }),
@@ -65,7 +76,10 @@ export const adminRoutes = [
     params: AccountParams,
     body: CreateTokenRequest,
     responses: { 201: CreatedToken },
-    audit: (ctx, body) => ({ ...auditReply('token.create', 'token', 'tokenId')(ctx, body), accountId: ctx.params.accountId }),
+    audit: (ctx, body) => ({
+      ...auditReply('token.create', 'token', 'tokenId')(ctx, body),
+      accountId: ctx.params.accountId,
+    }),
     handler: async ({ db, params, body, now }) => {
       // A token already expired when issued could never be used: a mistake in the request, not a token.
       if (body.expiresAt !== undefined && new Date(body.expiresAt) <= now) {
@@ -78,14 +92,18 @@ export const adminRoutes = [
     method: 'PATCH',
     path: '/admin/tokens/:tokenId',
     summary: "Change a token's sites or scopes (effective on its next request)",
-    description: 'Changes only the fields sent, effective on the token\'s next request. `allSites: true` and `siteIds` cannot come together; `siteIds` must be sites of the token\'s account.',
+    description:
+      "Changes only the fields sent, effective on the token's next request. `allSites: true` and `siteIds` cannot come together; `siteIds` must be sites of the token's account.",
     examples: { request: { scopes: ['checkins:read'] }, response: { ...tokenExample, scopes: ['checkins:read'] } },
     tag,
     auth: 'admin',
     params: TokenParams,
     body: UpdateTokenRequest,
     responses: { 200: Token },
-    audit: (ctx, body) => ({ ...auditParam('token.update', 'token', 'tokenId')(ctx), accountId: fieldOf(body, 'accountId') }),
+    audit: (ctx, body) => ({
+      ...auditParam('token.update', 'token', 'tokenId')(ctx),
+      accountId: fieldOf(body, 'accountId'),
+    }),
     handler: async ({ db, params, body }) => ({ status: 200, body: await updateToken(db, params.tokenId, body) }),
   }),
   defineRoute({
@@ -102,7 +120,13 @@ export const adminRoutes = [
     handler: async ({ db, params, now, requestId }) => {
       const { accountId } = await revokeToken(db, params.tokenId, now);
       await writeAudit(db, {
-        accountId, actor: OPERATOR_ACTOR, at: now, requestId, action: 'token.revoke', target: { type: 'token', id: params.tokenId }, siteId: null,
+        accountId,
+        actor: OPERATOR_ACTOR,
+        at: now,
+        requestId,
+        action: 'token.revoke',
+        target: { type: 'token', id: params.tokenId },
+        siteId: null,
       });
       return { status: 204 };
     },

@@ -26,7 +26,7 @@ export const adminListRoutes = [
   defineRoute({
     method: 'GET',
     path: '/admin/accounts/:accountId/sites',
-    summary: 'An account\'s sites, by id',
+    summary: "An account's sites, by id",
     description: 'Every site of the account, archived ones too, oldest first. An unknown account is a 404.',
     examples: { response: pageOf({ siteId: 1, accountId: 1, name: 'Head office', timezone: 'Europe/Berlin' }) },
     tag,
@@ -34,13 +34,17 @@ export const adminListRoutes = [
     params: AccountParams,
     query: PageQuery,
     responses: { 200: AdminSitePage },
-    handler: async ({ db, params, query }) => ({ status: 200, body: await listAccountSites(db, params.accountId, query) }),
+    handler: async ({ db, params, query }) => ({
+      status: 200,
+      body: await listAccountSites(db, params.accountId, query),
+    }),
   }),
   defineRoute({
     method: 'GET',
     path: '/admin/accounts/:accountId/tokens',
-    summary: 'An account\'s tokens that are not revoked, newest first',
-    description: 'Every live token of the account (API and KIOSK), newest first, never with its secret. An unknown account is a 404.',
+    summary: "An account's tokens that are not revoked, newest first",
+    description:
+      'Every live token of the account (API and KIOSK), newest first, never with its secret. An unknown account is a 404.',
     examples: { response: pageOf(tokenExample) },
     tag,
     auth: 'admin',
@@ -49,7 +53,10 @@ export const adminListRoutes = [
     responses: { 200: TokenPage },
     handler: async ({ db, params, query }) => {
       await checkAccount(db, params.accountId);
-      return { status: 200, body: await listTokens(db, { accountId: params.accountId, limit: query.limit, cursor: query.cursor }) };
+      return {
+        status: 200,
+        body: await listTokens(db, { accountId: params.accountId, limit: query.limit, cursor: query.cursor }),
+      };
     },
   }),
 ];

@@ -14,9 +14,10 @@ export const alertRoutes = [
   defineRoute({
     method: 'GET',
     path: '/alerts',
-    summary: 'Every STOP of the last 24 hours on the caller’s sites (watchlist matches, blocked vehicles, denials), newest first',
+    summary:
+      'Every STOP of the last 24 hours on the caller’s sites (watchlist matches, blocked vehicles, denials), newest first',
     description:
-      'Every STOP of the last 24 hours on the caller\'s sites, newest first, with why (`source`: watchlist, label, denied) and the reason (the watchlist entry\'s is shown only here), and how many nobody has acknowledged.',
+      "Every STOP of the last 24 hours on the caller's sites, newest first, with why (`source`: watchlist, label, denied) and the reason (the watchlist entry's is shown only here), and how many nobody has acknowledged.",
     examples: { response: { data: [alertExample], nextCursor: null, unacknowledged: 1 }, query: { siteIds: '1,2' } },
     tag,
     auth: 'token',
@@ -38,8 +39,11 @@ export const alertRoutes = [
     method: 'POST',
     path: '/alerts/:kind/:checkinId/acknowledge',
     summary: 'Acknowledge an alert (again: no change); recorded with who and when',
-    description: 'Records who acknowledged the alert and when; acknowledging again changes nothing. A check-in that is no STOP of the caller\'s sites is a 404.',
-    examples: { response: { ...alertExample, acknowledgedAt: '2026-11-21T09:05:00.000Z', acknowledgedBy: userActorExample } },
+    description:
+      "Records who acknowledged the alert and when; acknowledging again changes nothing. A check-in that is no STOP of the caller's sites is a 404.",
+    examples: {
+      response: { ...alertExample, acknowledgedAt: '2026-11-21T09:05:00.000Z', acknowledgedBy: userActorExample },
+    },
     tag,
     auth: 'token',
     scope: 'alerts:manage',

@@ -12,7 +12,10 @@ export const auditRoutes = [
     summary: 'The audit log, newest first: who changed what (a caller limited to some sites sees only their events)',
     description:
       'Every write by a staff user or a token (users, site configuration, watchlist, labels, vehicles, webhooks, approvals, manual check-ins and checkouts, alert acknowledgements), newest first. A caller limited to some sites sees only events of those sites.',
-    examples: { response: { data: [auditEventExample], nextCursor: null }, query: { actorType: 'user', action: 'checkin.approved' } },
+    examples: {
+      response: { data: [auditEventExample], nextCursor: null },
+      query: { actorType: 'user', action: 'checkin.approved' },
+    },
     tag: 'Audit log',
     auth: 'token',
     scope: 'audit:read',

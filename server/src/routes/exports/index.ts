@@ -1,6 +1,11 @@
 import type { Context } from 'koa';
 import { normalizePlate } from '../../../../shared/src/domain';
-import { CsvText, ExportQuery, PersonExportQuery, VehicleExportQuery } from '../../../../shared/src/schemas/exports';
+import {
+  CsvText,
+  type ExportQuery,
+  PersonExportQuery,
+  VehicleExportQuery,
+} from '../../../../shared/src/schemas/exports';
 import type { AuditRecord } from '../../audit/record';
 import type { Principal } from '../../auth/principal';
 import type { Executor } from '../../db/query';
@@ -10,7 +15,8 @@ import type { ExportFilter } from '../../queries/checkinExport';
 import { customColumns } from '../../queries/customColumns';
 import { defineRoute } from '../define';
 
-const RANGE = '`from` and `to` are days in each site\'s time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `\'`. Streamed: any number of rows.';
+const RANGE =
+  "`from` and `to` are days in each site's time zone (`2026-11-25`) or RFC 3339 instants; a visit is exported when it overlaps the range (entered before its end, and not left before its start); `to` before `from` is a 400. Without `siteIds`, every site the caller can view; a site it cannot view is a 404. Times are site-local with their offset. A cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'`. Streamed: any number of rows.";
 
 /** What a third export at once is told (docs/api.md, Export). */
 const EXPORT_WAIT = `UNAVAILABLE: ${EXPORT_THREAD_DEFAULTS.concurrency} exports are running on this server and this one waited ${EXPORT_THREAD_DEFAULTS.queueMs / 1000} s for its turn (retry after \`Retry-After\`)`;
@@ -30,9 +36,13 @@ async function filterOf(
 }
 
 /** An export names no person: only that the account's check-ins were exported, and by whom (the audit row). */
-const audited = (action: string) => (ctx: { principal: Principal }): AuditRecord => ({
-  action, target: { type: 'account', id: ctx.principal.accountId }, siteId: null,
-});
+const audited =
+  (action: string) =>
+  (ctx: { principal: Principal }): AuditRecord => ({
+    action,
+    target: { type: 'account', id: ctx.principal.accountId },
+    siteId: null,
+  });
 
 /** Aborted when the client goes away before the export starts, so it stops waiting for its turn. */
 function clientLeft(koa: Context): AbortSignal {
@@ -56,7 +66,8 @@ export const exportRoutes = [
     description: `One row per visit: checkinId, site, status, names, email, phone, company, host, purpose, one column per custom field of the sites (by label), entry and exit source and time, breaks, minutes on break, decided by. ${RANGE} \`q\` keeps the visits whose first name, last name, email or company begins with it (case-insensitive), as in the search.`,
     examples: {
       query: personQuery,
-      response: '\uFEFFcheckinId,site,status,firstName,lastName,email,phone,company,host,purpose,entrySource,entryTime,exitSource,exitTime,breaks,minutesOnBreak,decidedBy\r\n41,Main lobby,OUT,Ada,Lovelace,ada@example.com,,Analytical Engines,Grace Hopper,Meeting,KIOSK,2026-11-25T09:02:11+01:00,MANUAL,2026-11-25T11:40:00+01:00,1,12,\r\n',
+      response:
+        '\uFEFFcheckinId,site,status,firstName,lastName,email,phone,company,host,purpose,entrySource,entryTime,exitSource,exitTime,breaks,minutesOnBreak,decidedBy\r\n41,Main lobby,OUT,Ada,Lovelace,ada@example.com,,Analytical Engines,Grace Hopper,Meeting,KIOSK,2026-11-25T09:02:11+01:00,MANUAL,2026-11-25T11:40:00+01:00,1,12,\r\n',
     },
     tag: 'Exports',
     auth: 'token',
@@ -69,7 +80,10 @@ export const exportRoutes = [
     handler: async ({ db, principal, query: input, now, deps, koa }) => {
       const filter = await filterOf(db, principal, input, now);
       const custom = await customColumns(db, filter.accountId, filter.siteIds);
-      return csv('person-checkins', await deps.exportThreads.start({ kind: 'people', filter, custom }, clientLeft(koa)));
+      return csv(
+        'person-checkins',
+        await deps.exportThreads.start({ kind: 'people', filter, custom }, clientLeft(koa)),
+      );
     },
   }),
   defineRoute({
@@ -79,7 +93,8 @@ export const exportRoutes = [
     description: `One row per visit: checkinId, site, status, license plate, driver, notes, entry and exit source and time, stop reason, decided by. ${RANGE} \`licensePlate\` keeps that plate's visits (compared normalized), as in the search.`,
     examples: {
       query,
-      response: '\uFEFFcheckinId,site,status,licensePlate,driver,notes,entrySource,entryTime,exitSource,exitTime,stopReason,decidedBy\r\n7,North gate,OUT,B-AB 123,Sam Driver,,KIOSK,2026-11-25T07:55:00+01:00,KIOSK,2026-11-25T16:10:00+01:00,,\r\n',
+      response:
+        '\uFEFFcheckinId,site,status,licensePlate,driver,notes,entrySource,entryTime,exitSource,exitTime,stopReason,decidedBy\r\n7,North gate,OUT,B-AB 123,Sam Driver,,KIOSK,2026-11-25T07:55:00+01:00,KIOSK,2026-11-25T16:10:00+01:00,,\r\n',
     },
     tag: 'Exports',
     auth: 'token',
@@ -90,6 +105,12 @@ export const exportRoutes = [
     refusals: { 503: EXPORT_WAIT },
     audit: audited('vehicle_checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps, koa }) =>
-      csv('vehicle-checkins', await deps.exportThreads.start({ kind: 'vehicles', filter: await filterOf(db, principal, input, now) }, clientLeft(koa))),
+      csv(
+        'vehicle-checkins',
+        await deps.exportThreads.start(
+          { kind: 'vehicles', filter: await filterOf(db, principal, input, now) },
+          clientLeft(koa),
+        ),
+      ),
   }),
 ];

@@ -13,9 +13,10 @@ export const kioskRoutes = [
   defineRoute({
     method: 'GET',
     path: '/sites/:siteId/kiosk/watchlist-digest',
-    summary: 'Read the watchlist as keyed hashes, so a kiosk can tell a watchlisted visitor offline (revalidate with If-None-Match)',
+    summary:
+      'Read the watchlist as keyed hashes, so a kiosk can tell a watchlisted visitor offline (revalidate with If-None-Match)',
     description:
-      'The account\'s watchlist as a kiosk keeps it: per kind, the hex HMAC-SHA256 under `key` of each entry\'s normalized email, phone digits and full name, sorted. No names, no reasons; the key comes along, so this is pseudonymization, not secrecy. Answered with `ETag` and `Cache-Control: private, no-cache`; `If-None-Match` gives a 304 while it is unchanged.',
+      "The account's watchlist as a kiosk keeps it: per kind, the hex HMAC-SHA256 under `key` of each entry's normalized email, phone digits and full name, sorted. No names, no reasons; the key comes along, so this is pseudonymization, not secrecy. Answered with `ETag` and `Cache-Control: private, no-cache`; `If-None-Match` gives a 304 while it is unchanged.",
     examples: {
       response: {
         algorithm: 'HMAC-SHA256',

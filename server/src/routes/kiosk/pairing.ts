@@ -12,10 +12,16 @@ export const kioskPairingRoutes = [
     path: '/kiosk/pair',
     summary: 'Pair a device with a one-time pairing code: answers its kiosk token (no authentication)',
     description:
-      'Exchanges a pairing code (case, spaces and `-` do not matter) for the kiosk\'s configuration and a new token secret, which replaces the kiosk\'s old one (a device paired before gets 401). The code works once. A wrong, used or expired code is 422 PAIRING_CODE_INVALID and counts against the client address: the 10th within 15 minutes, and every attempt after it until the window passes (even with a right code), is 429 with `Retry-After`.',
+      "Exchanges a pairing code (case, spaces and `-` do not matter) for the kiosk's configuration and a new token secret, which replaces the kiosk's old one (a device paired before gets 401). The code works once. A wrong, used or expired code is 422 PAIRING_CODE_INVALID and counts against the client address: the 10th within 15 minutes, and every attempt after it until the window passes (even with a right code), is 429 with `Retry-After`.",
     examples: {
       request: { code: 'K7M2-QX9D' },
-      response: { token: 'ck_5Wn2xR9aLq0ZbT4yKc8VfH1mJd6Ps3Ge0p2AbC', kioskId: 4, siteId: 1, mode: 'visitor', name: 'Lobby kiosk' },
+      response: {
+        token: 'ck_5Wn2xR9aLq0ZbT4yKc8VfH1mJd6Ps3Ge0p2AbC',
+        kioskId: 4,
+        siteId: 1,
+        mode: 'visitor',
+        name: 'Lobby kiosk',
+      },
     },
     tag,
     auth: 'none',
@@ -27,7 +33,12 @@ export const kioskPairingRoutes = [
     },
     handler: async (ctx) => ({
       status: 200,
-      body: await pairKiosk(ctx.db, { code: ctx.body.code, address: clientKey(ctx.koa.ip), now: ctx.now, requestId: ctx.requestId }),
+      body: await pairKiosk(ctx.db, {
+        code: ctx.body.code,
+        address: clientKey(ctx.koa.ip),
+        now: ctx.now,
+        requestId: ctx.requestId,
+      }),
     }),
   }),
   defineRoute({
@@ -35,13 +46,13 @@ export const kioskPairingRoutes = [
     path: '/kiosk/heartbeat',
     summary: 'A kiosk reports its pending and needs-attention counts and app version (not audited)',
     description:
-      'Records, for the kiosk whose token calls, the server time as `lastSeenAt` and the counts and version sent; the Kiosks page shows them. Telemetry: not in the audit log. A token that is not a kiosk\'s (or a staff session) is a 404.',
+      "Records, for the kiosk whose token calls, the server time as `lastSeenAt` and the counts and version sent; the Kiosks page shows them. Telemetry: not in the audit log. A token that is not a kiosk's (or a staff session) is a 404.",
     examples: { request: { pending: 0, attention: 1, appVersion: '1.4.0' }, response: null },
     tag,
     auth: 'token',
     body: HeartbeatRequest,
     responses: { 204: null },
-    refusals: { 404: 'NOT_FOUND: the caller is not a paired kiosk\'s token' },
+    refusals: { 404: "NOT_FOUND: the caller is not a paired kiosk's token" },
     handler: async (ctx) => {
       await recordHeartbeat(ctx.db, { principal: ctx.principal, report: ctx.body, now: ctx.now });
       return { status: 204 };

@@ -26,9 +26,15 @@ export const personCheckinRoutes = [
     path: base,
     summary: 'Create a person check-in (IN, or PENDING / STOP per site approval and watchlist)',
     description:
-      'Records a visitor at the site. The status is STOP when the person matches the account\'s watchlist, else PENDING when the site requires approval, else IN. `entry.source` is set by the server from the token\'s channel. The body must also hold every field the site\'s configuration requires (standard fields in `person` or at the top level, others in `customFields`); each missing one is listed in the 422. `labelIds` must name person labels of the account.',
+      "Records a visitor at the site. The status is STOP when the person matches the account's watchlist, else PENDING when the site requires approval, else IN. `entry.source` is set by the server from the token's channel. The body must also hold every field the site's configuration requires (standard fields in `person` or at the top level, others in `customFields`); each missing one is listed in the 422. `labelIds` must name person labels of the account.",
     examples: {
-      request: { person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'ACME' }, hostName: 'Grace', purpose: 'Meeting', customFields: { badgeNumber: '17' }, labelIds: [3] },
+      request: {
+        person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'ACME' },
+        hostName: 'Grace',
+        purpose: 'Meeting',
+        customFields: { badgeNumber: '17' },
+        labelIds: [3],
+      },
       response: personCheckinExample,
     },
     tag,
@@ -38,7 +44,8 @@ export const personCheckinRoutes = [
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
     conflict: { codes: ['SITE_ARCHIVED: the site is archived: it takes no new check-ins'] },
-    audit: (ctx, body) => (isManual(ctx.principal, undefined) ? auditCheckin('checkin.created', 'person_checkin')(ctx, body) : undefined),
+    audit: (ctx, body) =>
+      isManual(ctx.principal, undefined) ? auditCheckin('checkin.created', 'person_checkin')(ctx, body) : undefined,
     atomicity: 'statement',
     handler: async (ctx) => {
       const { checkin, write } = await createPersonCheckin(ctx.db, {
@@ -54,7 +61,8 @@ export const personCheckinRoutes = [
     method: 'GET',
     path: base,
     summary: 'List the check-ins of one site, newest entry first',
-    description: 'The site\'s person check-ins, newest entry first, optionally only those in the given statuses (comma-separated).',
+    description:
+      "The site's person check-ins, newest entry first, optionally only those in the given statuses (comma-separated).",
     examples: { query: { status: 'IN,ON_BREAK' }, response: pageOf(personCheckinExample) },
     tag,
     auth: 'token',
@@ -101,7 +109,10 @@ export const personCheckinRoutes = [
     summary: 'Search person check-ins across one, several or all sites the token can view',
     description:
       'Searches the check-ins of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404). `from` and `to` bound `entry.at`, and `to` must not be before `from`. `overlapsFrom` and `overlapsTo` (either may be left out) keep the visits that overlap that range: entered before `overlapsTo`, and left after `overlapsFrom` or not yet left (the rule of the export). `q` is a case-insensitive prefix of first name, last name, email or company. A search changes nothing and takes no Idempotency-Key.',
-    examples: { request: { siteIds: [1], status: ['IN', 'ON_BREAK'], q: 'love', limit: 20 }, response: pageOf(personCheckinExample) },
+    examples: {
+      request: { siteIds: [1], status: ['IN', 'ON_BREAK'], q: 'love', limit: 20 },
+      response: pageOf(personCheckinExample),
+    },
     tag,
     auth: 'token',
     scope: 'checkins:read',

@@ -14,8 +14,9 @@ export const privacyRoutes = [
   defineRoute({
     method: 'GET',
     path: '/account/retention',
-    summary: 'How long visitors\' personal data is kept',
-    description: 'The account\'s retention: `personDataDays` after a visit ended (or began, if it never ended) its person data is anonymized; `null`: kept until erased.',
+    summary: "How long visitors' personal data is kept",
+    description:
+      "The account's retention: `personDataDays` after a visit ended (or began, if it never ended) its person data is anonymized; `null`: kept until erased.",
     examples: { response: { personDataDays: 90 } },
     tag,
     auth: 'token',
@@ -26,7 +27,7 @@ export const privacyRoutes = [
   defineRoute({
     method: 'PUT',
     path: '/account/retention',
-    summary: 'Set how long visitors\' personal data is kept (1 to 3650 days, or null)',
+    summary: "Set how long visitors' personal data is kept (1 to 3650 days, or null)",
     description:
       'Sets the retention: a background job (hourly by default) anonymizes person check-ins whose exit, or entry if they never left, is older than `personDataDays`: names become "Deleted"; email, phone, company, host, purpose and custom fields are cleared, in webhook event copies too. Times, site, status, sources, breaks and labels stay, so counts survive. `null` keeps data until erased. Needs access to every site (else 403).',
     examples: { request: { personDataDays: 90 }, response: { personDataDays: 90 } },
@@ -61,7 +62,10 @@ export const privacyRoutes = [
     }),
     handler: async ({ db, principal, body, now }) => {
       requireEverySite(principal, 'An erasure');
-      return { status: 200, body: await eraseVisitor(db, { accountId: principal.accountId, identifiers: erasureIdentifiers(body), now }) };
+      return {
+        status: 200,
+        body: await eraseVisitor(db, { accountId: principal.accountId, identifiers: erasureIdentifiers(body), now }),
+      };
     },
   }),
 ];

@@ -25,7 +25,10 @@ export const sessionRoutes = [
     summary: 'Sign in with email and password: sets the gh_session cookie',
     description:
       'Signs a staff user in and sets the `gh_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure over HTTPS). A wrong email, a wrong password and a disabled user get the same 401. 5 failures for one email, or SIGNIN_FAILURES_PER_ADDRESS from one address, in 15 minutes: 429.',
-    examples: { request: { email: 'rita@example.com', password: 'correct horse battery staple' }, response: { user: staffUserExample } },
+    examples: {
+      request: { email: 'rita@example.com', password: 'correct horse battery staple' },
+      response: { user: staffUserExample },
+    },
     tag,
     auth: 'none',
     body: SignInRequest,
@@ -77,13 +80,20 @@ export const sessionRoutes = [
     path: '/session/password',
     summary: 'Change one’s own password: every other session of the user ends; this one gets a fresh cookie',
     description:
-      'Changes the signed-in user\'s password: 12 to 256 characters, not one of the most common. Every session of the user ends; the response sets a fresh cookie.',
-    examples: { request: { currentPassword: 'correct horse battery staple', newPassword: 'a longer and better passphrase' }, response: null },
+      "Changes the signed-in user's password: 12 to 256 characters, not one of the most common. Every session of the user ends; the response sets a fresh cookie.",
+    examples: {
+      request: { currentPassword: 'correct horse battery staple', newPassword: 'a longer and better passphrase' },
+      response: null,
+    },
     tag,
     auth: 'session',
     body: ChangePasswordRequest,
     responses: { 204: null },
-    audit: (ctx) => ({ action: 'user.password_changed', target: { type: 'user', id: ctx.principal.actor.id }, siteId: null }),
+    audit: (ctx) => ({
+      action: 'user.password_changed',
+      target: { type: 'user', id: ctx.principal.actor.id },
+      siteId: null,
+    }),
     handler: async (ctx) => {
       const sessionId = await changePassword(ctx.db, {
         ...userKey(ctx),
@@ -98,4 +108,3 @@ export const sessionRoutes = [
   }),
   ...sessionLinkRoutes,
 ];
-

@@ -15,8 +15,11 @@ export const sessionLinkRoutes = [
     method: 'GET',
     path: '/session/links/:code',
     summary: 'What a one-time link (setup, invitation, reset) is for, while it works',
-    description: 'What a one-time link is for (its kind, the invited user and the account), while it is unused and unexpired; otherwise 404.',
-    examples: { response: { kind: 'invitation', email: 'rita@example.com', name: 'Rita Reception', accountName: 'Demo Company' } },
+    description:
+      'What a one-time link is for (its kind, the invited user and the account), while it is unused and unexpired; otherwise 404.',
+    examples: {
+      response: { kind: 'invitation', email: 'rita@example.com', name: 'Rita Reception', accountName: 'Demo Company' },
+    },
     tag,
     auth: 'none',
     params: CodeParams,
@@ -31,10 +34,25 @@ export const sessionLinkRoutes = [
     method: 'POST',
     path: '/session/setup',
     summary: 'Redeem a setup link: creates the account’s first owner and signs them in',
-    description: 'Redeems a setup link (24 h, single use, only while the account has no owner): creates its first owner and sets the session cookie.',
+    description:
+      'Redeems a setup link (24 h, single use, only while the account has no owner): creates its first owner and sets the session cookie.',
     examples: {
-      request: { code: linkCodeExample, name: 'Olive Owner', email: 'olive@example.com', password: 'olive keeps the keys' },
-      response: { user: { ...staffUserExample, email: 'olive@example.com', name: 'Olive Owner', role: 'owner', siteIds: [], allSites: true } },
+      request: {
+        code: linkCodeExample,
+        name: 'Olive Owner',
+        email: 'olive@example.com',
+        password: 'olive keeps the keys',
+      },
+      response: {
+        user: {
+          ...staffUserExample,
+          email: 'olive@example.com',
+          name: 'Olive Owner',
+          role: 'owner',
+          siteIds: [],
+          allSites: true,
+        },
+      },
     },
     conflict: { codes: ['EMAIL_TAKEN: a staff user has this email'] },
     tag,
@@ -51,14 +69,22 @@ export const sessionLinkRoutes = [
     method: 'POST',
     path: '/session/invitation',
     summary: 'Redeem an invitation or password-reset link: sets the password and signs the user in',
-    description: 'Redeems an invitation (72 h) or a password-reset link (24 h): sets the password (and the name, if sent), ends the user\'s other sessions and sets the session cookie.',
-    examples: { request: { code: linkCodeExample, password: 'correct horse battery staple' }, response: { user: staffUserExample } },
+    description:
+      "Redeems an invitation (72 h) or a password-reset link (24 h): sets the password (and the name, if sent), ends the user's other sessions and sets the session cookie.",
+    examples: {
+      request: { code: linkCodeExample, password: 'correct horse battery staple' },
+      response: { user: staffUserExample },
+    },
     tag,
     auth: 'none',
     body: RedeemLinkRequest,
     responses: { 200: SessionResponse },
     handler: async (ctx) => {
-      const { user, sessionId } = await redeemInvitation(ctx.db, { ...ctx.body, now: ctx.now, requestId: ctx.requestId });
+      const { user, sessionId } = await redeemInvitation(ctx.db, {
+        ...ctx.body,
+        now: ctx.now,
+        requestId: ctx.requestId,
+      });
       setSessionCookie(ctx.koa, sessionId);
       return { status: 200, body: { user } };
     },

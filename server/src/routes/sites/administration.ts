@@ -23,9 +23,17 @@ export const siteAdministrationRoutes = [
     body: CreateSiteBody,
     responses: { 201: Site },
     refusals: { 403: 'INSUFFICIENT_SCOPE: (a new site) the caller does not have every site of the account' },
-    audit: (_ctx, body) => ({ action: 'site.create', target: { type: 'site', id: fieldOf(body, 'siteId') }, siteId: fieldOf(body, 'siteId') }),
+    audit: (_ctx, body) => ({
+      action: 'site.create',
+      target: { type: 'site', id: fieldOf(body, 'siteId') },
+      siteId: fieldOf(body, 'siteId'),
+    }),
     handler: async (ctx) => {
-      const site = await createAccountSite(ctx.db, { principal: ctx.principal, name: ctx.body.name, timezone: ctx.body.timezone });
+      const site = await createAccountSite(ctx.db, {
+        principal: ctx.principal,
+        name: ctx.body.name,
+        timezone: ctx.body.timezone,
+      });
       return { status: 201, body: presentSite(site) };
     },
   }),
@@ -42,9 +50,18 @@ export const siteAdministrationRoutes = [
     params: SiteParams,
     body: UpdateSiteRequest,
     responses: { 200: Site },
-    audit: (ctx) => ({ action: 'site.update', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
+    audit: (ctx) => ({
+      action: 'site.update',
+      target: { type: 'site', id: siteOf(ctx).siteId },
+      siteId: siteOf(ctx).siteId,
+    }),
     handler: async (ctx) => {
-      const site = await updateSite(ctx.db, { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, change: ctx.body, now: ctx.now });
+      const site = await updateSite(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteId: siteOf(ctx).siteId,
+        change: ctx.body,
+        now: ctx.now,
+      });
       return { status: 200, body: presentSite(site) };
     },
   }),

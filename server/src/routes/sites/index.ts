@@ -27,9 +27,17 @@ export const siteRoutes = [
     handler: async ({ db, principal, query }) => {
       // Sites are few and stable: ordered by id, the cursor is the last id (still keyset, never OFFSET).
       const archived = query.archived ?? false;
-      const scope = cursorScope('sites', archived ? { accountId: principal.accountId, archived } : { accountId: principal.accountId });
-      const rows = await listViewableSites(db, principal, { afterId: afterId(query.cursor, scope), limit: query.limit, archived });
-      const present = (row: (typeof rows)[number]) => presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
+      const scope = cursorScope(
+        'sites',
+        archived ? { accountId: principal.accountId, archived } : { accountId: principal.accountId },
+      );
+      const rows = await listViewableSites(db, principal, {
+        afterId: afterId(query.cursor, scope),
+        limit: query.limit,
+        archived,
+      });
+      const present = (row: (typeof rows)[number]) =>
+        presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
       return {
         status: 200,
         body: idPage(rows, query.limit, present, scope),
@@ -75,7 +83,10 @@ export const siteRoutes = [
     summary: 'Replace the site check-in configuration',
     description:
       'Replaces the configuration and answers it with its new `ETag`. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
-    examples: { request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] }, response: configExample },
+    examples: {
+      request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] },
+      response: configExample,
+    },
     headers: ['ETag'],
     tag,
     auth: 'token',
@@ -85,18 +96,28 @@ export const siteRoutes = [
     responses: { 200: CheckinConfig },
     refusals: {
       412: {
-        description: 'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)',
+        description:
+          'PRECONDITION_FAILED: `If-Match` names another version than the current one (`current` is the current form, `ETag` its version)',
         current: CheckinConfig,
       },
     },
-    audit: (ctx) => ({ action: 'site.config_updated', target: { type: 'site', id: siteOf(ctx).siteId }, siteId: siteOf(ctx).siteId }),
+    audit: (ctx) => ({
+      action: 'site.config_updated',
+      target: { type: 'site', id: siteOf(ctx).siteId },
+      siteId: siteOf(ctx).siteId,
+    }),
     handler: async (ctx) => {
       const config = { requiresApproval: ctx.body.requiresApproval, fields: ctx.body.fields };
       const ifMatch = ctx.koa.get('If-Match') || undefined;
-      const updated = await replaceConfigIfMatch(ctx.db, { accountId: ctx.principal.accountId, site: siteOf(ctx), config, ifMatch, now: ctx.now });
+      const updated = await replaceConfigIfMatch(ctx.db, {
+        accountId: ctx.principal.accountId,
+        site: siteOf(ctx),
+        config,
+        ifMatch,
+        now: ctx.now,
+      });
       return { status: 200, body: presentConfig(updated), headers: { ETag: configEtag(updated) } };
     },
   }),
   ...siteAdministrationRoutes,
 ];
-

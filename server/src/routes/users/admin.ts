@@ -14,11 +14,20 @@ export const adminUserRoutes = [
     method: 'POST',
     path: '/admin/accounts/:accountId/users',
     summary: 'Create a staff user in an account: returns a one-time invitation link (72 h)',
-    description: 'For automation: creates a staff user of the account, as POST /users does, and returns their invitation link.',
+    description:
+      'For automation: creates a staff user of the account, as POST /users does, and returns their invitation link.',
     examples: {
       request: { email: 'olive@example.com', name: 'Olive Owner', role: 'owner', allSites: true },
       response: {
-        user: { ...staffUserExample, email: 'olive@example.com', name: 'Olive Owner', role: 'owner', siteIds: [], allSites: true, lastSignInAt: null },
+        user: {
+          ...staffUserExample,
+          email: 'olive@example.com',
+          name: 'Olive Owner',
+          role: 'owner',
+          siteIds: [],
+          allSites: true,
+          lastSignInAt: null,
+        },
         invitationUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}`,
       },
     },
@@ -29,10 +38,18 @@ export const adminUserRoutes = [
     body: CreateUserRequest,
     responses: { 201: CreatedUser },
     audit: (ctx, body) => ({
-      action: 'user.created', target: { type: 'user', id: fieldOf(memberOf(body, 'user'), 'userId') }, siteId: null, accountId: ctx.params.accountId,
+      action: 'user.created',
+      target: { type: 'user', id: fieldOf(memberOf(body, 'user'), 'userId') },
+      siteId: null,
+      accountId: ctx.params.accountId,
     }),
     handler: async (ctx) => {
-      const { row, code } = await inviteStaffUser(ctx.db, { accountId: ctx.params.accountId, request: ctx.body, now: ctx.now, checkAccount: true });
+      const { row, code } = await inviteStaffUser(ctx.db, {
+        accountId: ctx.params.accountId,
+        request: ctx.body,
+        now: ctx.now,
+        checkAccount: true,
+      });
       const base = ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
       return { status: 201, body: { user: presentStaffUser(row), invitationUrl: linkUrl(base, 'invitation', code) } };
     },

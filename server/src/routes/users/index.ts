@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { IntId } from '../../../../shared/src/schemas/common';
-import { CreateUserRequest, CreatedUser, PasswordResetLink, StaffUser, UpdateUserRequest, UserList } from '../../../../shared/src/schemas/staff';
+import {
+  CreateUserRequest,
+  CreatedUser,
+  PasswordResetLink,
+  StaffUser,
+  UpdateUserRequest,
+  UserList,
+} from '../../../../shared/src/schemas/staff';
 import { fieldOf, memberOf } from '../../audit/targets';
 import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
@@ -17,11 +24,14 @@ const tag = 'Staff users';
 const UserParams = z.strictObject({ userId: IntId });
 
 /** Where links point: PUBLIC_URL, or the origin the request came to. */
-export const linkBase = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'deps' | 'koa'>) => ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
+export const linkBase = (ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'deps' | 'koa'>) =>
+  ctx.deps.env.PUBLIC_URL ?? ownOrigin(ctx.koa);
 
 /** A created user is the reply's `user`; an updated one the reply itself. */
 const userAudit = (action: string) => (_ctx: unknown, body: unknown) => ({
-  action, target: { type: 'user', id: fieldOf(memberOf(body, 'user') ?? body, 'userId') }, siteId: null,
+  action,
+  target: { type: 'user', id: fieldOf(memberOf(body, 'user') ?? body, 'userId') },
+  siteId: null,
 });
 
 export const userRoutes = [
@@ -35,16 +45,23 @@ export const userRoutes = [
     auth: 'token',
     scope: 'users:manage',
     responses: { 200: UserList },
-    handler: async (ctx) => ({ status: 200, body: { data: (await listStaffUsers(ctx.db, ctx.principal.accountId)).map(presentStaffUser) } }),
+    handler: async (ctx) => ({
+      status: 200,
+      body: { data: (await listStaffUsers(ctx.db, ctx.principal.accountId)).map(presentStaffUser) },
+    }),
   }),
   defineRoute({
     method: 'POST',
     path: '/users',
     summary: 'Invite a staff user: returns a one-time invitation link (72 h), shown once',
-    description: 'Creates a staff user without a password and returns their one-time invitation link (72 h), shown once. Email is unique in the installation, without regard to case.',
+    description:
+      'Creates a staff user without a password and returns their one-time invitation link (72 h), shown once. Email is unique in the installation, without regard to case.',
     examples: {
       request: { email: 'rita@example.com', name: 'Rita Reception', role: 'reception', siteIds: [1] },
-      response: { user: { ...staffUserExample, lastSignInAt: null }, invitationUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}` },
+      response: {
+        user: { ...staffUserExample, lastSignInAt: null },
+        invitationUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}`,
+      },
     },
     conflict: { codes: ['EMAIL_TAKEN: a staff user has this email'] },
     tag,
@@ -54,8 +71,15 @@ export const userRoutes = [
     responses: { 201: CreatedUser },
     audit: userAudit('user.created'),
     handler: async (ctx) => {
-      const { row, code } = await inviteStaffUser(ctx.db, { accountId: ctx.principal.accountId, request: ctx.body, now: ctx.now });
-      return { status: 201, body: { user: presentStaffUser(row), invitationUrl: linkUrl(linkBase(ctx), 'invitation', code) } };
+      const { row, code } = await inviteStaffUser(ctx.db, {
+        accountId: ctx.principal.accountId,
+        request: ctx.body,
+        now: ctx.now,
+      });
+      return {
+        status: 201,
+        body: { user: presentStaffUser(row), invitationUrl: linkUrl(linkBase(ctx), 'invitation', code) },
+      };
     },
   }),
   defineRoute({
@@ -79,9 +103,13 @@ export const userRoutes = [
     method: 'PATCH',
     path: '/users/:userId',
     summary: 'Change a staff user’s name, role, sites, or disable them (their sessions end); 409 LAST_OWNER',
-    description: 'Changes only the fields sent. A new role or disabling ends the user\'s sessions at once. The account keeps at least one enabled owner.',
+    description:
+      "Changes only the fields sent. A new role or disabling ends the user's sessions at once. The account keeps at least one enabled owner.",
     examples: { request: { role: 'security' }, response: { ...staffUserExample, role: 'security' } },
-    conflict: { codes: ['LAST_OWNER: the account\'s last enabled owner cannot be demoted or disabled'], current: StaffUser },
+    conflict: {
+      codes: ["LAST_OWNER: the account's last enabled owner cannot be demoted or disabled"],
+      current: StaffUser,
+    },
     tag,
     auth: 'token',
     scope: 'users:manage',
@@ -90,7 +118,11 @@ export const userRoutes = [
     responses: { 200: StaffUser },
     audit: userAudit('user.updated'),
     handler: async (ctx) => {
-      const row = await updateStaffUser(ctx.db, { accountId: ctx.principal.accountId, userId: ctx.params.userId, change: ctx.body });
+      const row = await updateStaffUser(ctx.db, {
+        accountId: ctx.principal.accountId,
+        userId: ctx.params.userId,
+        change: ctx.body,
+      });
       return { status: 200, body: presentStaffUser(row) };
     },
   }),
@@ -98,7 +130,8 @@ export const userRoutes = [
     method: 'POST',
     path: '/users/:userId/password-reset',
     summary: 'A one-time password-reset link (24 h) for a staff user, shown once',
-    description: 'A new one-time link (24 h) with which the user sets a new password; it ends their sessions when used.',
+    description:
+      'A new one-time link (24 h) with which the user sets a new password; it ends their sessions when used.',
     examples: { response: { resetUrl: `https://gate.example.com/console/invitation?code=${linkCodeExample}` } },
     tag,
     auth: 'token',

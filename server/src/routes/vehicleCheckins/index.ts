@@ -30,17 +30,31 @@ export const vehicleCheckinRoutes = [
     description:
       'Records a vehicle at the gate, by registered `vehicleId` or by `licensePlate` (exactly one). A registered vehicle is IN, one with a label that blocks entry STOP (with `stopReason`), an unknown plate PENDING until a guard decides. A plate has one open visit (IN or PENDING) per site. An unknown or deleted `vehicleId` is a 422 naming `vehicleId`.',
     examples: { request: { licensePlate: 'B-GH 1234', driverName: 'Grace Hopper' }, response: vehicleCheckinExample },
-    conflict: { codes: ['VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site', 'SITE_ARCHIVED: the site is archived: it takes no new check-ins'], current: VehicleCheckin },
+    conflict: {
+      codes: [
+        'VEHICLE_ALREADY_ON_SITE: the plate has an open visit at this site',
+        'SITE_ARCHIVED: the site is archived: it takes no new check-ins',
+      ],
+      current: VehicleCheckin,
+    },
     tag,
     auth: 'token',
     scope: 'vehicles:write',
     params: SiteParams,
     body: CreateVehicleCheckinRequest,
     responses: { 201: VehicleCheckin },
-    audit: (ctx, body) => (isManual(ctx.principal, undefined) ? auditCheckin('vehicle_checkin.created', 'vehicle_checkin')(ctx, body) : undefined),
+    audit: (ctx, body) =>
+      isManual(ctx.principal, undefined)
+        ? auditCheckin('vehicle_checkin.created', 'vehicle_checkin')(ctx, body)
+        : undefined,
     atomicity: 'statement',
     handler: async (ctx) => {
-      const { checkin, write } = await createVehicleCheckin(ctx.db, { principal: ctx.principal, site: siteOf(ctx), request: ctx.body, now: ctx.now });
+      const { checkin, write } = await createVehicleCheckin(ctx.db, {
+        principal: ctx.principal,
+        site: siteOf(ctx),
+        request: ctx.body,
+        now: ctx.now,
+      });
       return { status: 201, body: checkin, write };
     },
   }),
@@ -48,7 +62,8 @@ export const vehicleCheckinRoutes = [
     method: 'GET',
     path: base,
     summary: 'List the vehicle check-ins of one site, newest entry first (by plate: its open visit first)',
-    description: 'The site\'s vehicle visits, newest entry first, optionally by statuses (comma-separated) and by plate (compared normalized; its open visit first).',
+    description:
+      "The site's vehicle visits, newest entry first, optionally by statuses (comma-separated) and by plate (compared normalized; its open visit first).",
     examples: { query: { status: 'IN,PENDING' }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
@@ -96,7 +111,10 @@ export const vehicleCheckinRoutes = [
     summary: 'Search vehicle check-ins across sites; by plate, its open visit comes first',
     description:
       'Searches the visits of the listed sites (omitted or empty: every site the token can view; a listed site it cannot view is a 404), by plate, statuses and a range of `entry.at` (`to` not before `from`). `overlapsFrom` and `overlapsTo` keep the visits that overlap that range: entered before `overlapsTo`, and left after `overlapsFrom` or not yet left (the rule of the export). A search changes nothing and takes no Idempotency-Key.',
-    examples: { request: { licensePlate: 'bgh1234', status: ['IN', 'PENDING'] }, response: pageOf(vehicleCheckinExample) },
+    examples: {
+      request: { licensePlate: 'bgh1234', status: ['IN', 'PENDING'] },
+      response: pageOf(vehicleCheckinExample),
+    },
     tag,
     auth: 'token',
     scope: 'vehicles:read',

@@ -29,7 +29,12 @@ const VehicleParams = z.object({ vehicleId: Id });
 /** Both PUTs (the vehicle, or only its labels): the fields sent change, and the vehicle is answered. */
 const update = async (ctx: HandlerContext<{ vehicleId: number }, undefined, UpdateVehicleRequest>): Promise<Reply> => ({
   status: 200,
-  body: await updateVehicle(ctx.db, { principal: ctx.principal, vehicleId: ctx.params.vehicleId, request: ctx.body, now: ctx.now }),
+  body: await updateVehicle(ctx.db, {
+    principal: ctx.principal,
+    vehicleId: ctx.params.vehicleId,
+    request: ctx.body,
+    now: ctx.now,
+  }),
 });
 
 export const vehicleRoutes = [
@@ -39,7 +44,17 @@ export const vehicleRoutes = [
     summary: 'Register a vehicle (its plate is unique in the account)',
     description:
       'Registers a vehicle of the account. Plates are compared normalized (upper case, without spaces, `-`, `.` and `·`) and are unique in the account: 1–16 letters or digits once normalized. `labelIds` must name vehicle labels of the account (else 422).',
-    examples: { request: { licensePlate: 'B-GH 1234', make: 'Volkswagen', model: 'Caddy', color: 'white', description: 'Maintenance van', labelIds: [4] }, response: vehicleExample },
+    examples: {
+      request: {
+        licensePlate: 'B-GH 1234',
+        make: 'Volkswagen',
+        model: 'Caddy',
+        color: 'white',
+        description: 'Maintenance van',
+        labelIds: [4],
+      },
+      response: vehicleExample,
+    },
     conflict: { codes: ['LICENSE_PLATE_TAKEN: a vehicle of the account has this plate'], current: Vehicle },
     tag,
     auth: 'token',
@@ -56,7 +71,8 @@ export const vehicleRoutes = [
     method: 'GET',
     path: base,
     summary: 'List vehicles, newest first, by plate or label',
-    description: 'The vehicles of the account, newest first; `licensePlate` finds a plate (compared normalized), `labelId` the vehicles carrying a label.',
+    description:
+      'The vehicles of the account, newest first; `licensePlate` finds a plate (compared normalized), `labelId` the vehicles carrying a label.',
     examples: { query: { licensePlate: 'bgh1234' }, response: pageOf(vehicleExample) },
     tag,
     auth: 'token',
@@ -80,10 +96,20 @@ export const vehicleRoutes = [
     path: `${base}/changes`,
     summary: "The account's vehicle and vehicle label changes after a cursor, for a kiosk's local copy",
     description:
-      'The registered vehicles and vehicle labels changed after `cursor` (everything, without one), and the ids removed, for a kiosk\'s local copy. Apply a page in order, keep `nextCursor`, and ask again at once while `hasMore`.',
+      "The registered vehicles and vehicle labels changed after `cursor` (everything, without one), and the ids removed, for a kiosk's local copy. Apply a page in order, keep `nextCursor`, and ask again at once while `hasMore`.",
     examples: {
       response: {
-        vehicles: [{ vehicleId: 12, licensePlate: 'B-GH 1234', plateKey: 'BGH1234', make: 'Volkswagen', model: 'Caddy', color: 'white', labelIds: [4] }],
+        vehicles: [
+          {
+            vehicleId: 12,
+            licensePlate: 'B-GH 1234',
+            plateKey: 'BGH1234',
+            make: 'Volkswagen',
+            model: 'Caddy',
+            color: 'white',
+            labelIds: [4],
+          },
+        ],
         labels: [{ labelId: 4, name: 'Fleet', blocksEntry: false }],
         removedVehicleIds: [],
         removedLabelIds: [],
@@ -124,9 +150,15 @@ export const vehicleRoutes = [
     summary: 'Update a vehicle: only the fields sent change, null clears one',
     description:
       'Changes only the fields sent; `null` clears an optional field. A new plate must be free in the account, and a vehicle on site keeps its plate until it leaves. `labelIds` must name vehicle labels of the account (else 422).',
-    examples: { request: { color: 'silver', description: null }, response: { ...vehicleExample, color: 'silver', description: null } },
+    examples: {
+      request: { color: 'silver', description: null },
+      response: { ...vehicleExample, color: 'silver', description: null },
+    },
     conflict: {
-      codes: ['LICENSE_PLATE_TAKEN: another vehicle has the new plate (`current`: that vehicle)', 'VEHICLE_ALREADY_ON_SITE: the vehicle is on site, so its plate cannot change (`current`: its visit, when the token can view that site)'],
+      codes: [
+        'LICENSE_PLATE_TAKEN: another vehicle has the new plate (`current`: that vehicle)',
+        'VEHICLE_ALREADY_ON_SITE: the vehicle is on site, so its plate cannot change (`current`: its visit, when the token can view that site)',
+      ],
       current: [Vehicle, VehicleCheckin],
     },
     tag,
@@ -142,7 +174,8 @@ export const vehicleRoutes = [
     method: 'PUT',
     path: `${base}/:vehicleId/labels`,
     summary: "Replace a vehicle's labels",
-    description: 'Replaces the vehicle\'s labels with those listed (an empty list takes them all off). Each must be a vehicle label of the account (else 422).',
+    description:
+      "Replaces the vehicle's labels with those listed (an empty list takes them all off). Each must be a vehicle label of the account (else 422).",
     examples: { request: { labelIds: [4] }, response: vehicleExample },
     tag,
     auth: 'token',
@@ -157,7 +190,8 @@ export const vehicleRoutes = [
     method: 'DELETE',
     path: `${base}/:vehicleId`,
     summary: 'Delete a vehicle (its past visits keep their plate)',
-    description: 'Deletes the registered vehicle; its past visits keep their plate. A deleted vehicle is a 404 afterwards.',
+    description:
+      'Deletes the registered vehicle; its past visits keep their plate. A deleted vehicle is a 404 afterwards.',
     examples: { response: null },
     tag,
     auth: 'token',

@@ -1,5 +1,15 @@
-import { CreateWatchlistEntryRequest, UpdateWatchlistEntryRequest, WatchlistEntry, WatchlistEntryIdParams } from '../../../../shared/src/schemas/watchlist';
-import { addWatchlistEntry, removeWatchlistEntry, updateWatchlistEntry, watchlist } from '../../commands/watchlistEntries';
+import {
+  CreateWatchlistEntryRequest,
+  UpdateWatchlistEntryRequest,
+  WatchlistEntry,
+  WatchlistEntryIdParams,
+} from '../../../../shared/src/schemas/watchlist';
+import {
+  addWatchlistEntry,
+  removeWatchlistEntry,
+  updateWatchlistEntry,
+  watchlist,
+} from '../../commands/watchlistEntries';
 import { listByIdRoute } from '../accountCollection';
 import { defineRoute } from '../define';
 import { auditParam, auditReply } from '../../audit/targets';
@@ -14,8 +24,11 @@ export const watchlistRoutes = [
     path: '/watchlist/people',
     summary: 'Add a person to the watchlist (matching check-ins are created as STOP)',
     description:
-      'Adds an entry to the account\'s watchlist; it needs an identifier: an email, a phone (with digits), or both first and last name. A new person check-in whose email (case-insensitive), phone (digits only) or full name (case-insensitive) matches an entry is created as STOP. The `reason` is shown to staff only.',
-    examples: { request: { email: 'mallory@example.com', reason: 'Banned after an incident' }, response: watchlistEntryExample },
+      "Adds an entry to the account's watchlist; it needs an identifier: an email, a phone (with digits), or both first and last name. A new person check-in whose email (case-insensitive), phone (digits only) or full name (case-insensitive) matches an entry is created as STOP. The `reason` is shown to staff only.",
+    examples: {
+      request: { email: 'mallory@example.com', reason: 'Banned after an incident' },
+      response: watchlistEntryExample,
+    },
     tag,
     auth: 'token',
     scope: 'watchlist:manage',
@@ -27,7 +40,15 @@ export const watchlistRoutes = [
       body: await addWatchlistEntry(db, { accountId: principal.accountId, request: body, now }),
     }),
   }),
-  listByIdRoute(watchlist, { path: '/watchlist/people', summary: 'List watchlist entries (oldest first)', description: 'The watchlist entries of the account, oldest first.', example: watchlistEntryExample, tag, scope: 'watchlist:manage', item: WatchlistEntry }),
+  listByIdRoute(watchlist, {
+    path: '/watchlist/people',
+    summary: 'List watchlist entries (oldest first)',
+    description: 'The watchlist entries of the account, oldest first.',
+    example: watchlistEntryExample,
+    tag,
+    scope: 'watchlist:manage',
+    item: WatchlistEntry,
+  }),
   defineRoute({
     method: 'PATCH',
     path: '/watchlist/people/:entryId',

@@ -1,5 +1,10 @@
 import { page } from '../../../../shared/src/schemas/common';
-import { DeliveryParams, SubscriptionParams, WebhookDelivery, WebhookDeliveryListQuery } from '../../../../shared/src/schemas/webhooks';
+import {
+  DeliveryParams,
+  SubscriptionParams,
+  WebhookDelivery,
+  WebhookDeliveryListQuery,
+} from '../../../../shared/src/schemas/webhooks';
 import { findSubscription, listDeliveries, retryDelivery } from '../../db/webhookRows';
 import { notFound } from '../../errors/problem';
 import { presentDelivery } from '../../presenters/webhook';
@@ -17,7 +22,8 @@ export const deliveryRoutes = [
     method: 'GET',
     path: log,
     summary: "A subscription's delivery log, newest event first, each with its attempts (oldest first)",
-    description: 'The deliveries of the subscription, newest event first, optionally by status (comma-separated): `pending` (another attempt is planned at `nextAttemptAt`), `delivered` or `failed` (no more attempts).',
+    description:
+      'The deliveries of the subscription, newest event first, optionally by status (comma-separated): `pending` (another attempt is planned at `nextAttemptAt`), `delivered` or `failed` (no more attempts).',
     examples: { query: { status: 'failed' }, response: pageOf(deliveryExample) },
     tag,
     auth: 'token',
@@ -34,14 +40,18 @@ export const deliveryRoutes = [
         beforeOutboxId: query.cursor ? decodeCursor(query.cursor, scope).id : undefined,
         limit: query.limit + 1,
       });
-      return { status: 200, body: toPage(rows, query.limit, presentDelivery, (row) => ({ atMicros: 0, id: row.outbox_id }), scope) };
+      return {
+        status: 200,
+        body: toPage(rows, query.limit, presentDelivery, (row) => ({ atMicros: 0, id: row.outbox_id }), scope),
+      };
     },
   }),
   defineRoute({
     method: 'POST',
     path: `${log}/:deliveryId/retry`,
     summary: 'Attempt a delivery again now (a finished one gets one attempt; a pending one is brought forward)',
-    description: 'Delivers again now: a delivered or failed delivery gets one more attempt; a pending one is brought forward. The answer is the delivery as it is after the request (the attempt runs in the background).',
+    description:
+      'Delivers again now: a delivered or failed delivery gets one more attempt; a pending one is brought forward. The answer is the delivery as it is after the request (the attempt runs in the background).',
     examples: { response: { ...deliveryExample, status: 'pending', nextAttemptAt: '2026-11-21T09:00:00.000Z' } },
     tag,
     auth: 'token',
@@ -52,9 +62,15 @@ export const deliveryRoutes = [
     handler: async ({ db, principal, params, now }) => {
       if (!(await findSubscription(db, principal, params.subscriptionId))) throw missing(params.subscriptionId);
       const row = await retryDelivery(db, {
-        accountId: principal.accountId, subscriptionId: params.subscriptionId, deliveryId: params.deliveryId, now,
+        accountId: principal.accountId,
+        subscriptionId: params.subscriptionId,
+        deliveryId: params.deliveryId,
+        now,
       });
-      if (!row) throw notFound(`Delivery ${params.deliveryId} of webhook subscription ${params.subscriptionId} does not exist.`);
+      if (!row)
+        throw notFound(
+          `Delivery ${params.deliveryId} of webhook subscription ${params.subscriptionId} does not exist.`,
+        );
       return { status: 200, body: presentDelivery(row) };
     },
   }),

@@ -31,7 +31,12 @@ export const webhookRoutes = [
     description:
       'Subscribes an `https://` or `http://` URL (no user name or password in it) to event kinds, of every site of the account or of `siteIds`. The host must not resolve to a private, loopback or link-local address unless the deployment allows it (else 422; 503 when DNS cannot answer). The answer holds the signing `secret`, shown only here.',
     examples: {
-      request: { url: 'https://hooks.example.com/gatehouse', events: ['VEHICLE_CHECKIN_ENTERED', 'VEHICLE_CHECKIN_EXITED'], siteIds: [1], description: 'Gate log' },
+      request: {
+        url: 'https://hooks.example.com/gatehouse',
+        events: ['VEHICLE_CHECKIN_ENTERED', 'VEHICLE_CHECKIN_EXITED'],
+        siteIds: [1],
+        description: 'Gate log',
+      },
       response: { ...subscriptionExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
     },
     tag,
