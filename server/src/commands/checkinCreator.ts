@@ -6,8 +6,8 @@ import {
 } from '../../../shared/src/domain';
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
-import type { PersonCheckinRow } from '../db/personCheckinRows';
-import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
+import type { PersonCheckinRow } from '../queries/personCheckinRows';
+import { arrivingVisit, decidedByParam, decision } from '../queries/visitRows';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';

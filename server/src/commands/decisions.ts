@@ -1,4 +1,4 @@
-import { type Decider, type VisitRow, decision } from '../db/visitRows';
+import { type Decider, type VisitRow, decision } from '../queries/visitRows';
 
 /** Changes that decide a visit whoever makes them. */
 const DECISIVE = new Set(['APPROVE', 'DENY']);

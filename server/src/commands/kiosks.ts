@@ -1,7 +1,7 @@
 import type { CreateKioskRequest } from '../../../shared/src/schemas/kiosks';
 import { PAIRING_CODE_TTL_MS, generatePairingCode, hashPairingCode } from '../auth/pairingCodes';
 import type { Principal } from '../auth/principal';
-import { type KioskRow, findKiosk } from '../db/kioskRows';
+import { type KioskRow, findKiosk } from '../queries/kioskRows';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { notFound, validationFailed } from '../errors/problem';

@@ -1,7 +1,7 @@
 import { type LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { conflict, notFound } from '../errors/problem';
-import type { AccountCollection } from '../db/accountCollection';
+import type { AccountCollection } from '../queries/accountCollection';
 import { raw, sql } from '../db/sql';
 
 /** A table of labels whose names are unique per account, case-insensitively. */

@@ -6,9 +6,9 @@ import { type Executor, queryOne } from '../db/query';
 import { notFound } from '../errors/problem';
 import { checkSitesBelong } from '../policies/accountSites';
 import { sql } from '../db/sql';
-import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../db/tokenRows';
+import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../queries/tokenRows';
 
-export type { TokenRecord } from '../db/tokenRows';
+export type { TokenRecord } from '../queries/tokenRows';
 
 export async function createAccount(db: Executor, name: string) {
   const row = await queryOne<{ id: number; name: string }>(

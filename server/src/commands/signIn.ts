@@ -3,7 +3,7 @@ import { verifyPassword } from '../auth/password';
 import { startSession } from '../auth/sessions';
 import { type SignInAttempt, checkSignInBudget, forgiveEmail, recordSignInFailure } from '../auth/signInThrottle';
 import { type Executor, inTransaction } from '../db/query';
-import { findForSignIn } from '../db/staffUserRows';
+import { findForSignIn } from '../queries/staffUserRows';
 import { problem } from '../errors/problem';
 import { presentStaffUser } from '../presenters/staffUser';
 

@@ -1,7 +1,7 @@
 import type { CreateUserRequest } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
-import type { StaffUserRow } from '../db/staffUserRows';
+import type { StaffUserRow } from '../queries/staffUserRows';
 import { notFound } from '../errors/problem';
 import { createLink } from './staffLinks';
 import { createStaffUser } from './staffUsers';

@@ -3,7 +3,7 @@ import { writeAudit } from '../audit/record';
 import { endUserSessions, startSession } from '../auth/sessions';
 import { type Executor, inTransaction, queryRows } from '../db/query';
 import { sql } from '../db/sql';
-import { findStaffUser } from '../db/staffUserRows';
+import { findStaffUser } from '../queries/staffUserRows';
 import { notFound } from '../errors/problem';
 import { presentStaffUser } from '../presenters/staffUser';
 import { findLiveLink, useLink } from './staffLinks';

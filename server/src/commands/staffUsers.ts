@@ -2,7 +2,7 @@ import type { CreateUserRequest, Role, UpdateUserRequest } from '../../../shared
 import { endUserSessions } from '../auth/sessions';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
-import { type StaffUserRow, findStaffUser, setUserSites } from '../db/staffUserRows';
+import { type StaffUserRow, findStaffUser, setUserSites } from '../queries/staffUserRows';
 import { conflict, notFound } from '../errors/problem';
 import { checkSitesBelong } from '../policies/accountSites';
 import { presentStaffUser } from '../presenters/staffUser';

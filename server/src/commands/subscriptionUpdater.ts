@@ -1,6 +1,6 @@
 import type { UpdateWebhookSubscriptionRequest, WebhookSubscription } from '../../../shared/src/schemas/webhooks';
 import type { Principal } from '../auth/principal';
-import { findSubscription } from '../db/webhookRows';
+import { findSubscription } from '../queries/webhookRows';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { notFound } from '../errors/problem';

@@ -3,8 +3,12 @@ import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
 import { type Sql, sql } from '../db/sql';
-import { type VehicleCheckinKey, type VehicleCheckinRow, readVehicleCheckinForChange } from '../db/vehicleCheckinRows';
-import { type Decider, changeStamp, decidedByParam } from '../db/visitRows';
+import {
+  type VehicleCheckinKey,
+  type VehicleCheckinRow,
+  readVehicleCheckinForChange,
+} from '../queries/vehicleCheckinRows';
+import { type Decider, changeStamp, decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../reply';

@@ -6,7 +6,7 @@ import type {
 import { LockNamespace } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
 import { raw, sql } from '../db/sql';
-import type { VehicleLabelRow } from '../db/vehicleRows';
+import type { VehicleLabelRow } from '../queries/vehicleRows';
 import { notFound } from '../errors/problem';
 import { presentVehicleLabel as present } from '../presenters/vehicle';
 import { type LabelKind, claimLabelName } from './labelNames';

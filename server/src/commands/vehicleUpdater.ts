@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { siteVisibleSql } from '../policies/siteVisibility';
-import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../db/vehicleCheckinRows';
+import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../queries/vehicleCheckinRows';
 import {
   VEHICLE_COLUMNS,
   type ListedVehicleRow,
@@ -12,7 +12,7 @@ import {
   distinctLabelIds,
   findVehicle,
   lockPlate,
-} from '../db/vehicleRows';
+} from '../queries/vehicleRows';
 import { conflict, notFound } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';

@@ -3,7 +3,7 @@ import type {
   UpdateWatchlistEntryRequest,
   WatchlistEntry,
 } from '../../../shared/src/schemas/watchlist';
-import type { AccountCollection } from '../db/accountCollection';
+import type { AccountCollection } from '../queries/accountCollection';
 import { type Executor, inTransaction, queryOne } from '../db/query';
 import { raw, sql } from '../db/sql';
 import { notFound, validationFailed } from '../errors/problem';

@@ -1,5 +1,5 @@
 import type { Kiosk } from '../../../shared/src/schemas/kiosks';
-import type { KioskRow } from '../db/kioskRows';
+import type { KioskRow } from '../queries/kioskRows';
 
 export const presentKiosk = (row: KioskRow): Kiosk => ({
   kioskId: row.id,

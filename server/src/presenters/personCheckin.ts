@@ -1,5 +1,5 @@
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import type { PersonCheckinRow } from '../db/personCheckinRows';
+import type { PersonCheckinRow } from '../queries/personCheckinRows';
 import { presentEntry, presentExit } from './visit';
 
 /** The API shape of a check-in, field by field (a row is never serialized as it is). */

@@ -1,5 +1,5 @@
 import { type StaffUser, roleHasAllSites } from '../../../shared/src/schemas/staff';
-import type { StaffUserRow } from '../db/staffUserRows';
+import type { StaffUserRow } from '../queries/staffUserRows';
 
 /** The API shape of a staff user, field by field (never its password hash). */
 export function presentStaffUser(row: StaffUserRow): StaffUser {

@@ -1,5 +1,5 @@
 import type { Vehicle, VehicleLabel } from '../../../shared/src/schemas/vehicles';
-import type { VehicleLabelRow, VehicleRow } from '../db/vehicleRows';
+import type { VehicleLabelRow, VehicleRow } from '../queries/vehicleRows';
 
 /** The API shape of a vehicle profile, field by field (a row is never serialized as it is). */
 export function presentVehicle(row: VehicleRow): Vehicle {

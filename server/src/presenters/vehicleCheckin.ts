@@ -1,5 +1,5 @@
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { VehicleCheckinRow } from '../db/vehicleCheckinRows';
+import type { VehicleCheckinRow } from '../queries/vehicleCheckinRows';
 import { presentEntry, presentExit } from './visit';
 
 /** The API shape of a vehicle check-in, field by field (a row is never serialized as it is). */

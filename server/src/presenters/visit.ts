@@ -1,5 +1,5 @@
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import type { VisitRow } from '../db/visitRows';
+import type { VisitRow } from '../queries/visitRows';
 
 /** `entry` of any check-in, person or vehicle. */
 export function presentEntry(row: VisitRow): PersonCheckin['entry'] {

@@ -1,4 +1,4 @@
-import { KIOSK_COLUMNS, type KioskRow } from '../db/kioskRows';
+import { KIOSK_COLUMNS, type KioskRow } from './kioskRows';
 import { type Executor, queryRows } from '../db/query';
 import { empty, sql } from '../db/sql';
 

@@ -1,7 +1,7 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
-import { CHECKIN_SELECT, type ListedCheckinRow, selectCheckins } from '../db/personCheckinRows';
+import { CHECKIN_SELECT, type ListedCheckinRow, selectCheckins } from './personCheckinRows';
 import type { Executor } from '../db/query';
 import { type Sql, join, sql } from '../db/sql';
 import { presentPersonCheckin } from '../presenters/personCheckin';

@@ -1,7 +1,7 @@
 import type { Channel } from '../../../shared/src/schemas/common';
 import { type Executor, queryRows } from '../db/query';
 import { empty, sql } from '../db/sql';
-import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../db/tokenRows';
+import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from './tokenRows';
 import { beforeId, cursorScope, idPage } from './cursor';
 
 /** A page of an account's live tokens, newest first (keyset on the id), optionally of one channel. */

@@ -1,6 +1,6 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from '../db/vehicleCheckinRows';
+import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from './vehicleCheckinRows';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, raw, sql } from '../db/sql';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';

@@ -1,7 +1,7 @@
 import type { Vehicle } from '../../../shared/src/schemas/vehicles';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, sql } from '../db/sql';
-import { type ListedVehicleRow, VEHICLE_COLUMNS } from '../db/vehicleRows';
+import { type ListedVehicleRow, VEHICLE_COLUMNS } from './vehicleRows';
 import { presentVehicle } from '../presenters/vehicle';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 

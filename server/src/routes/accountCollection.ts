@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { PageQuery, page } from '../../../shared/src/schemas/common';
 import type { Scope } from '../../../shared/src/schemas/admin';
-import { type AccountCollection, findInCollection, listCollection } from '../db/accountCollection';
+import { type AccountCollection, findInCollection, listCollection } from '../queries/accountCollection';
 import { notFound } from '../errors/problem';
 import { afterId, cursorScope, idPage } from '../queries/cursor';
 import { type Route, defineRoute } from './define';

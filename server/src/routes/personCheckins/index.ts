@@ -6,7 +6,7 @@ import {
   PersonCheckinListQuery,
 } from '../../../../shared/src/schemas/personCheckins';
 import { createPersonCheckin } from '../../commands/checkinCreator';
-import { findCheckin } from '../../db/personCheckinRows';
+import { findCheckin } from '../../queries/personCheckinRows';
 import { notFound } from '../../errors/problem';
 import { viewableSites } from '../../policies/viewableSites';
 import { presentPersonCheckin } from '../../presenters/personCheckin';

@@ -2,7 +2,7 @@ import { ChangePasswordRequest, SessionResponse, SignInRequest } from '../../../
 import { clearSessionCookie, endSession, setSessionCookie } from '../../auth/sessions';
 import { signIn } from '../../commands/signIn';
 import { changePassword } from '../../commands/staffPasswords';
-import { findStaffUser } from '../../db/staffUserRows';
+import { findStaffUser } from '../../queries/staffUserRows';
 import { problem } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
 import { type HandlerContext, defineRoute } from '../define';

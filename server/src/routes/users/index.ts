@@ -13,7 +13,7 @@ import { ownOrigin } from '../../auth/csrf';
 import { createLink, linkUrl } from '../../commands/staffLinks';
 import { inviteStaffUser } from '../../commands/staffInvitation';
 import { updateStaffUser } from '../../commands/staffUsers';
-import { findStaffUser, listStaffUsers } from '../../db/staffUserRows';
+import { findStaffUser, listStaffUsers } from '../../queries/staffUserRows';
 import { notFound } from '../../errors/problem';
 import { presentStaffUser } from '../../presenters/staffUser';
 import { type HandlerContext, defineRoute } from '../define';

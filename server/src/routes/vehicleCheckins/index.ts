@@ -7,7 +7,7 @@ import {
   VehicleCheckinsSearchRequest,
 } from '../../../../shared/src/schemas/vehicles';
 import { createVehicleCheckin } from '../../commands/vehicleCheckinCreator';
-import { findVehicleCheckin } from '../../db/vehicleCheckinRows';
+import { findVehicleCheckin } from '../../queries/vehicleCheckinRows';
 import { notFound } from '../../errors/problem';
 import { viewableSites } from '../../policies/viewableSites';
 import { presentVehicleCheckin } from '../../presenters/vehicleCheckin';

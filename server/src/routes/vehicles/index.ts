@@ -13,7 +13,7 @@ import {
 } from '../../../../shared/src/schemas/vehicles';
 import { createVehicle } from '../../commands/vehicleCreator';
 import { deleteVehicle, updateVehicle } from '../../commands/vehicleUpdater';
-import { findVehicle } from '../../db/vehicleRows';
+import { findVehicle } from '../../queries/vehicleRows';
 import { notFound } from '../../errors/problem';
 import { presentVehicle } from '../../presenters/vehicle';
 import { readVehicleChanges } from '../../queries/vehicleChanges';

@@ -5,7 +5,7 @@ import {
   WebhookDelivery,
   WebhookDeliveryListQuery,
 } from '../../../../shared/src/schemas/webhooks';
-import { findSubscription, listDeliveries, retryDelivery } from '../../db/webhookRows';
+import { findSubscription, listDeliveries, retryDelivery } from '../../queries/webhookRows';
 import { notFound } from '../../errors/problem';
 import { presentDelivery } from '../../presenters/webhook';
 import { cursorScope, decodeCursor, toPage } from '../../queries/cursor';

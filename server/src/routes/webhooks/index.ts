@@ -9,7 +9,7 @@ import {
 import { checkSubscriptionUrl, createSubscription } from '../../commands/subscriptionCreator';
 import { deleteSubscription } from '../../commands/subscriptionDeleter';
 import { updateSubscription } from '../../commands/subscriptionUpdater';
-import { findSubscription, listSubscriptions } from '../../db/webhookRows';
+import { findSubscription, listSubscriptions } from '../../queries/webhookRows';
 import { notFound } from '../../errors/problem';
 import { presentSubscription } from '../../presenters/webhook';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';

@@ -1,6 +1,6 @@
-import { LockNamespace, lockUntilCommit } from './advisoryLocks';
-import { type Executor, queryOne, queryRows } from './query';
-import { raw, sql } from './sql';
+import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
+import { type Executor, queryOne, queryRows } from '../db/query';
+import { raw, sql } from '../db/sql';
 
 /** A vehicle profile as stored, with its label ids (ascending). Deleted vehicles are never read as profiles. */
 export interface VehicleRow {

@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal';
 import { subscriptionVisibleSql } from '../policies/subscriptionAccess';
 import type { DeliveryRow, SubscriptionRow } from '../presenters/webhook';
-import { type Executor, queryOne, queryRows } from './query';
-import { type Sql, raw, sql } from './sql';
+import { type Executor, queryOne, queryRows } from '../db/query';
+import { type Sql, raw, sql } from '../db/sql';
 
 /** Subscription columns, with the site list in the same statement, as the principal may see them. */
 const subscriptionSelect = (principal: Principal): Sql => sql`

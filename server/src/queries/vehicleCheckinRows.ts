@@ -1,6 +1,6 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
-import { type Executor, queryOne } from './query';
-import { raw, sql } from './sql';
+import { type Executor, queryOne } from '../db/query';
+import { raw, sql } from '../db/sql';
 import type { VisitRow } from './visitRows';
 
 /** A vehicle check-in (a visit) as stored. `license_plate` is as sent; `plate_norm` is what is compared. */

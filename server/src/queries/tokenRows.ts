@@ -1,6 +1,6 @@
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
-import { type Sql, empty, sql } from './sql';
+import { type Sql, empty, sql } from '../db/sql';
 
 /** A token as the API shows it (never its secret or hash). */
 export interface TokenRecord {

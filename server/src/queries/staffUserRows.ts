@@ -1,6 +1,6 @@
 import type { Role } from '../../../shared/src/schemas/staff';
-import { type Executor, queryOne, queryRows } from './query';
-import { type Sql, empty, raw, sql } from './sql';
+import { type Executor, queryOne, queryRows } from '../db/query';
+import { type Sql, empty, raw, sql } from '../db/sql';
 
 /** A staff user as stored (never its password hash outside the sign-in path), with its site list. */
 export interface StaffUserRow {

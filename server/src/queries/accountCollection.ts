@@ -1,5 +1,5 @@
-import { type Executor, queryOne, queryRows } from './query';
-import { raw, sql } from './sql';
+import { type Executor, queryOne, queryRows } from '../db/query';
+import { raw, sql } from '../db/sql';
 
 /** A table of one account's things (labels, watchlist entries), each reached by its id. */
 export interface AccountCollection<Row extends { id: number }> {

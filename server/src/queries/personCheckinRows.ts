@@ -1,6 +1,6 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
-import { type Executor, queryRows } from './query';
-import { type Sql, raw, sql } from './sql';
+import { type Executor, queryRows } from '../db/query';
+import { type Sql, raw, sql } from '../db/sql';
 import type { VisitRow } from './visitRows';
 
 export interface BreakRow {

@@ -1,8 +1,8 @@
 import type { KioskMode } from '../../../shared/src/schemas/kiosks';
 import type { Principal } from '../auth/principal';
 import { siteVisibleSql } from '../policies/siteVisibility';
-import { type Executor, queryOne } from './query';
-import { type Sql, empty, sql } from './sql';
+import { type Executor, queryOne } from '../db/query';
+import { type Sql, empty, sql } from '../db/sql';
 
 export interface KioskRow {
   account_id: number;
