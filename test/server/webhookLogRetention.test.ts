@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryOne, queryRows } from '../../server/src/db/query';
-import { retryDelivery } from '../../server/src/queries/webhookRows';
+import { retryDelivery } from '../../server/src/commands/deliveryRetrier';
 import {
   pruneSubscriptionSpells,
   purgeDeletedSubscriptionLogs,

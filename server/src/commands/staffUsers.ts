@@ -2,7 +2,7 @@ import type { CreateUserRequest, Role, UpdateUserRequest } from '../../../shared
 import { endUserSessions } from '../auth/sessions';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
-import { type StaffUserRow, findStaffUser, setUserSites } from '../queries/staffUserRows';
+import { type StaffUserRow, findStaffUser } from '../queries/staffUserRows';
 import { conflict, notFound } from '../errors/problem';
 import { checkSitesBelong } from '../policies/accountSites';
 import { presentStaffUser } from '../presenters/staffUser';
@@ -99,4 +99,20 @@ export async function updateStaffUser(
   const updated = await findStaffUser(db, key);
   if (!updated) throw new Error('staff user vanished');
   return updated;
+}
+
+/** Replaces the user's site list with `siteIds`. */
+export async function setUserSites(
+  db: Executor,
+  key: { accountId: number; userId: number },
+  siteIds: number[],
+): Promise<void> {
+  const ids = [...new Set(siteIds)];
+  await queryRows(
+    db,
+    sql`WITH cleared AS (DELETE FROM staff_user_sites
+                         WHERE account_id = ${key.accountId} AND user_id = ${key.userId} AND site_id <> ALL(${ids}::int[]))
+        INSERT INTO staff_user_sites (account_id, user_id, site_id)
+        SELECT ${key.accountId}, ${key.userId}, unnest(${ids}::int[]) ON CONFLICT DO NOTHING`,
+  );
 }

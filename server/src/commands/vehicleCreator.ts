@@ -2,13 +2,8 @@ import { normalizePlate } from '../../../shared/src/domain';
 import type { CreateVehicleRequest, Vehicle } from '../../../shared/src/schemas/vehicles';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
-import {
-  type VehicleRow,
-  countKnownLabels,
-  distinctLabelIds,
-  findVehicleByPlate,
-  lockPlate,
-} from '../queries/vehicleRows';
+import { lockPlate } from './plateLock';
+import { type VehicleRow, countKnownLabels, distinctLabelIds, findVehicleByPlate } from '../queries/vehicleRows';
 import { conflict, validationFailed } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';
 

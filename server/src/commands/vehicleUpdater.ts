@@ -3,6 +3,7 @@ import type { UpdateVehicleRequest, Vehicle } from '../../../shared/src/schemas/
 import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
+import { lockPlate } from './plateLock';
 import { siteVisibleSql } from '../policies/siteVisibility';
 import { VEHICLE_CHECKIN_COLUMNS, type ListedVehicleCheckinRow } from '../queries/vehicleCheckinRows';
 import {
@@ -11,7 +12,6 @@ import {
   type VehicleRow,
   distinctLabelIds,
   findVehicle,
-  lockPlate,
 } from '../queries/vehicleRows';
 import { conflict, notFound } from '../errors/problem';
 import { presentVehicle } from '../presenters/vehicle';

@@ -47,19 +47,3 @@ export async function findForSignIn(
 ): Promise<(StaffUserRow & { password_hash: string | null }) | undefined> {
   return queryOne(db, sql`${STAFF_USER_SELECT_WITH_HASH} WHERE lower(u.email) = lower(${email})`);
 }
-
-/** Replaces the user's site list with `siteIds`. */
-export async function setUserSites(
-  db: Executor,
-  key: { accountId: number; userId: number },
-  siteIds: number[],
-): Promise<void> {
-  const ids = [...new Set(siteIds)];
-  await queryRows(
-    db,
-    sql`WITH cleared AS (DELETE FROM staff_user_sites
-                         WHERE account_id = ${key.accountId} AND user_id = ${key.userId} AND site_id <> ALL(${ids}::int[]))
-        INSERT INTO staff_user_sites (account_id, user_id, site_id)
-        SELECT ${key.accountId}, ${key.userId}, unnest(${ids}::int[]) ON CONFLICT DO NOTHING`,
-  );
-}

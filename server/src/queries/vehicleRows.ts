@@ -1,4 +1,3 @@
-import { LockNamespace, lockUntilCommit } from '../db/advisoryLocks';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { raw, sql } from '../db/sql';
 
@@ -60,14 +59,6 @@ export async function findVehicleByPlate(
     sql`SELECT ${VEHICLE_COLUMNS} FROM vehicles v
         WHERE v.account_id = ${accountId} AND v.plate_norm = ${plateNorm} AND v.deleted_at IS NULL`,
   );
-}
-
-/**
- * Serializes every write that gives a vehicle this (normalized) plate until commit, so an update checking
- * "is the plate free?" and a create racing it cannot both succeed (the loser sees the winner: 409).
- */
-export async function lockPlate(db: Executor, accountId: number, plateNorm: string): Promise<void> {
-  await lockUntilCommit(db, LockNamespace.VEHICLE_PLATE, accountId, plateNorm);
 }
 
 /**

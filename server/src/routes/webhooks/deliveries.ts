@@ -5,7 +5,8 @@ import {
   WebhookDelivery,
   WebhookDeliveryListQuery,
 } from '../../../../shared/src/schemas/webhooks';
-import { findSubscription, listDeliveries, retryDelivery } from '../../queries/webhookRows';
+import { retryDelivery } from '../../commands/deliveryRetrier';
+import { findSubscription, listDeliveries } from '../../queries/webhookRows';
 import { notFound } from '../../errors/problem';
 import { presentDelivery } from '../../presenters/webhook';
 import { cursorScope, decodeCursor, toPage } from '../../queries/cursor';
