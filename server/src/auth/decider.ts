@@ -1,4 +1,4 @@
-import type { Decider } from '../queries/visitRows';
+import type { Decider } from '../../../shared/src/domain';
 import type { Principal } from './principal';
 
 /** The principal as a decider of check-ins: its actor, and whether it is a staff user. */

@@ -7,7 +7,8 @@ import {
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../queries/personCheckinRows';
-import { arrivingVisit, decidedByParam, decision } from '../queries/visitRows';
+import { arrivingVisit, decidedByParam } from '../queries/visitRows';
+import { stopAndDecision } from './decisions';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
@@ -119,7 +120,7 @@ export async function createPersonCheckin(
   );
   // When the server learned of it (an offline kiosk's check-in may arrive late): an alert is never born old.
   if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: now });
-  Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
+  Object.assign(row, stopAndDecision(row, 'ENTRY', deciderOf(principal), now));
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
   const events = event

@@ -1,8 +1,8 @@
-import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
+import { type Decider, type PersonEvent, changeStamp, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../queries/personCheckinRows';
-import { type Decider, changeStamp, decidedByParam } from '../queries/visitRows';
+import { decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import type { Executor } from '../db/query';
 import { type Sql, sql } from '../db/sql';

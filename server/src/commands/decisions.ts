@@ -1,16 +1,12 @@
-import { type Decider, type VisitRow, decision } from '../queries/visitRows';
-
-/** Changes that decide a visit whoever makes them. */
-const DECISIVE = new Set(['APPROVE', 'DENY']);
+import { type Decider, decisionAfter, stopAfter } from '../../../shared/src/domain';
+import type { VisitRow } from '../queries/visitRows';
 
 /**
- * What a transition of `event` adds to a visit beyond its state: a deny stops it (an alert, from when the
- * server learned of it: a deny made offline may arrive late), and who decided (docs/api.md, Who decided).
+ * What a change of a visit (`ENTRY` for its creation, else its event) adds to the row beyond its state:
+ * why and since when it is STOP, and who decided (shared/src/domain/visitChange.ts).
  */
-export function stopAndDecision(row: VisitRow, event: string, decider: Decider, now: Date) {
-  const stop =
-    event === 'DENY'
-      ? { stop_source: 'denied' as const, stopped_at: now }
-      : { stop_source: row.stop_source, stopped_at: row.stopped_at };
-  return { ...stop, ...decision(row, { decider, decisive: DECISIVE.has(event), at: now }) };
+export function stopAndDecision(row: VisitRow, change: string, decider: Decider, now: Date) {
+  const stop = stopAfter(change, { source: row.stop_source, at: row.stopped_at }, now);
+  const decided = decisionAfter(change, { by: row.decided_by, at: row.decided_at }, decider, now);
+  return { stop_source: stop.source, stopped_at: stop.at, decided_by: decided.by, decided_at: decided.at };
 }

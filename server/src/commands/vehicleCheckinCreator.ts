@@ -5,7 +5,8 @@ import { type Executor, queryOne } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import type { GuardedWrite } from '../reply';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../queries/vehicleCheckinRows';
-import { arrivingVisit, decidedByParam, decision } from '../queries/visitRows';
+import { arrivingVisit, decidedByParam } from '../queries/visitRows';
+import { stopAndDecision } from './decisions';
 import { deciderOf } from '../auth/decider';
 import { conflict, problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
@@ -120,7 +121,7 @@ export async function createVehicleCheckin(
     },
   );
   if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: now });
-  Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
+  Object.assign(row, stopAndDecision(row, 'ENTRY', deciderOf(principal), now));
   const checkin = presentVehicleCheckin(row);
   const events = [
     outboxEvent({

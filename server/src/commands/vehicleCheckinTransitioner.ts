@@ -1,4 +1,10 @@
-import { type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
+import {
+  type Decider,
+  type VehicleEvent,
+  changeStamp,
+  deniedStopReason,
+  transitionVehicle,
+} from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -8,7 +14,7 @@ import {
   type VehicleCheckinRow,
   readVehicleCheckinForChange,
 } from '../queries/vehicleCheckinRows';
-import { type Decider, changeStamp, decidedByParam } from '../queries/visitRows';
+import { decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../reply';

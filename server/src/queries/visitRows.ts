@@ -53,33 +53,6 @@ export function arrivingVisit<T extends object>(
   return Object.assign(visit, columns);
 }
 
-/**
- * The stamp of a visit's change (`updated_at`, its events' `createdAt`): `now`, or a millisecond after the
- * last change when the clock says earlier (a request planned again after a race, or an instance whose clock is
- * behind). So one check-in's times only grow, and a webhook receiver ordering by them ends in the last state.
- */
-export function changeStamp(now: Date, lastChange: Date): Date {
-  return now.getTime() > lastChange.getTime() ? now : new Date(lastChange.getTime() + 1);
-}
-
-/** Who acts on a visit: the actor, and whether it is a staff user (whose every change is a decision). */
-export interface Decider {
-  actor: Actor;
-  byUser: boolean;
-}
-
-/**
- * Who decided a change of a visit: approve and deny always record their actor; entering and checking out
- * only when a staff user did it (docs/api.md, Who decided). Otherwise the visit keeps what it had.
- */
-export function decision(
-  row: Pick<VisitRow, 'decided_by' | 'decided_at'>,
-  input: { decider: Decider; decisive: boolean; at: Date },
-) {
-  if (!input.decisive && !input.decider.byUser) return { decided_by: row.decided_by, decided_at: row.decided_at };
-  return { decided_by: input.decider.actor, decided_at: input.at };
-}
-
 /** `decided_by` as a jsonb parameter: SQL NULL when nobody decided (JSON `null` would be a value). */
 export const decidedByParam = (row: Pick<VisitRow, 'decided_by'>): string | null =>
   row.decided_by === null ? null : JSON.stringify(row.decided_by);

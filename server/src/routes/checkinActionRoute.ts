@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
-import type { Decider } from '../queries/visitRows';
+import type { Decider } from '../../../shared/src/domain';
 import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authenticate';
