@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { type Database, createDatabase, ensureDatabase } from '../server/src/db/database';
-import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/db/embeddedPostgres';
+import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/postgres/embeddedPostgres';
 import { migrate } from '../server/src/db/migrate';
 import { type Executor, queryRows } from '../server/src/db/query';
 import type { World } from '../test/support/factories';

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../server/src/db/embeddedPostgres';
+import { isAlive } from '../../server/src/postgres/embeddedPostgres';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
 
 const INTEGRATOR = /Integrator token[^\n]*?(ck_[0-9A-Za-z]{36})/;

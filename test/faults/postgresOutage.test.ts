@@ -10,7 +10,7 @@ import {
   freePort,
   startEmbeddedPostgres,
   withDatabase,
-} from '../../server/src/db/embeddedPostgres';
+} from '../../server/src/postgres/embeddedPostgres';
 import { queryRows } from '../../server/src/db/query';
 import { buildWorld } from '../support/factories';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isAlive as alive, startEmbeddedPostgres } from '../../server/src/db/embeddedPostgres';
+import { isAlive as alive, startEmbeddedPostgres } from '../../server/src/postgres/embeddedPostgres';
 
 /** Starts the embedded PostgreSQL on `root` in a process of its own, then kills that process with SIGKILL. */
 async function crashAfterStarting(root: string): Promise<void> {
-  const entry = path.resolve('server/src/db/embeddedPostgres.ts');
+  const entry = path.resolve('server/src/postgres/embeddedPostgres.ts');
   const code = `const { startEmbeddedPostgres } = await import(${JSON.stringify(entry)});
     await startEmbeddedPostgres({ dataDir: ${JSON.stringify(root)} });
     process.stdout.write('ready\\n');

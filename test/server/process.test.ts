@@ -9,7 +9,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { Problem } from '../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
-import { freePort, isAlive as alive, withDatabase } from '../../server/src/db/embeddedPostgres';
+import { freePort, isAlive as alive, withDatabase } from '../../server/src/postgres/embeddedPostgres';
 import { createTestDatabase } from '../support/database';
 import { apiClient } from '../support/http';
 

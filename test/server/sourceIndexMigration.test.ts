@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../server/src/db/database';
-import { withDatabase } from '../../server/src/db/embeddedPostgres';
+import { withDatabase } from '../../server/src/postgres/embeddedPostgres';
 import { migrate } from '../../server/src/db/migrate';
 import { up } from '../../server/src/db/migrations/0011_source_indexes';
 import type { RunSql } from '../../server/src/db/migrations/types';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { withDatabase } from '../../server/src/db/embeddedPostgres';
+import { withDatabase } from '../../server/src/postgres/embeddedPostgres';
 
 const TEMPLATE_DATABASE = 'gatehouse_template';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../../server/src/db/database';
-import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../../server/src/db/embeddedPostgres';
+import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../../server/src/postgres/embeddedPostgres';
 import { migrate } from '../../server/src/db/migrate';
 
 export const TEMPLATE_DATABASE = 'gatehouse_template';

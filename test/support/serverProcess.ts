@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { freePort } from '../../server/src/db/embeddedPostgres';
+import { freePort } from '../../server/src/postgres/embeddedPostgres';
 
 export interface ServerProcess {
   baseUrl: string;
