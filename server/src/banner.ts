@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { SetupLink } from './commands/setupLinks';
 import { linkUrl } from './commands/staffLinks';
-import type { DemoData } from './db/seedDemo';
+import type { DemoData } from './commands/demoSeed';
 
 /**
  * What a person starting the server needs to see: where it listens and, the first time, the demo tokens;

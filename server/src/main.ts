@@ -8,7 +8,7 @@ import { answerClientErrors } from './errors/clientErrors';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from './postgres/embeddedPostgres';
 import { type SupervisedPostgres, superviseEmbeddedPostgres } from './postgres/supervisor';
 import { migrate } from './db/migrate';
-import { seedDemo } from './db/seedDemo';
+import { seedDemo } from './commands/demoSeed';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
 import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startStaffPurge } from './jobs/staffPurge';

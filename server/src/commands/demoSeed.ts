@@ -1,6 +1,6 @@
-import { createAccount, createSite, createToken } from '../commands/provisioning';
-import { type Executor, inTransaction, queryOne } from './query';
-import { sql } from './sql';
+import { createAccount, createSite, createToken } from './provisioning';
+import { type Executor, inTransaction, queryOne } from '../db/query';
+import { sql } from '../db/sql';
 
 export interface DemoData {
   accountId: number;
