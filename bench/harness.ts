@@ -48,7 +48,7 @@ export async function openBenchDatabase(
   await ensureDatabase(serverUrl, name);
   const url = withDatabase(serverUrl, name);
   const database = createDatabase({ url, poolMax: 4 });
-  await migrate(database, url);
+  await migrate(url);
   return {
     url,
     serverUrl,

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     url = withDatabase(embedded.url, 'gatehouse');
   }
   const database = createDatabase({ url, poolMax: env.DB_POOL_MAX });
-  const applied = await migrate(database, url, log.warn);
+  const applied = await migrate(url, log.warn);
   checkpoint();
   if (applied.length > 0) log.info('migrations applied', { applied });
   const demo = shouldSeedDemo(env) ? await seedDemo(database) : undefined;

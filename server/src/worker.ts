@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     sessionOptions: DISPATCHER_SESSION_OPTIONS,
   });
   // Instances take turns migrating, so a worker may start before any server.
-  await migrate(database, env.DATABASE_URL, log.warn);
+  await migrate(env.DATABASE_URL, log.warn);
   const dispatcher = startWebhookDispatcher({
     database,
     log,

@@ -98,11 +98,10 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
     const site = await buildKioskSite(harness.server);
     const values = Array.from({ length: 2_100 }, (_, index) => `('P${index}')`).join(', ');
     // Registered in one statement, as an import would: the feed numbers each of them.
-    const { sequelize } = harness.server;
-    await sequelize.query(
+    await harness.server.query(
       `INSERT INTO vehicles (account_id, license_plate, plate_norm, created_at, updated_at)
        SELECT s.account_id, p.plate, p.plate, now(), now() FROM sites s, (VALUES ${values}) AS p(plate) WHERE s.id = $1`,
-      { bind: [site.siteId] },
+      [site.siteId],
     );
     const feed = watchFeed();
     const gate = openTestKiosk(harness.server, site, { mode: 'gate', fetch: feed.fetch });

@@ -45,7 +45,7 @@ describe('migration 0014: stopReason and the vehicle change feed', () => {
        VALUES (${accountId}, ${siteId}, ${kept?.id}, 'Old 1', 'OLD1', 'STOP', 'API', now(), now(), now(), now()) RETURNING id`,
     );
 
-    await runMigration(harness.server.sequelize, up);
+    await runMigration(harness.server.database, up);
 
     const changes = await api.get<VehicleChanges>(`${VEHICLES}/changes`);
     expect(changes.body).toMatchObject({

@@ -220,10 +220,10 @@ describe('GET /v1/sites/{siteId}/checkins/people', () => {
     for (let index = 0; index < 5; index += 1)
       created.push(await checkIn(siteId, visitor('Micro', `S${index}`, { occurredAt: at })));
     // Data imported from elsewhere can hold Postgres' full precision: sub-millisecond offsets a JS Date cannot hold.
-    await harness.server.sequelize.query(
+    await harness.server.query(
       `UPDATE person_checkins SET entry_at = entry_at + (id % 3) * interval '1 microsecond' + interval '400 microseconds'
        WHERE site_id = $1`,
-      { bind: [siteId] },
+      [siteId],
     );
     const expected = [...created]
       .sort((a, b) => (b.checkinId % 3) - (a.checkinId % 3) || b.checkinId - a.checkinId)

@@ -53,7 +53,7 @@ const normOf = async (table: 'vehicles' | 'vehicle_checkins', id: number) =>
   )?.plate_norm;
 
 /** Runs the migration as `migrate` would, and returns what it warned about. */
-const migrate = () => runMigration(harness.server.sequelize, up);
+const migrate = () => runMigration(harness.server.database, up);
 
 describe('migration 0009: plates compared in NFKC', () => {
   it('renormalizes full-width plates; a plate whose new form another row holds, or that is no plate, keeps its old form and is named', async () => {

@@ -56,7 +56,7 @@ describe('migration 0012: standard fields saved as checkboxes', () => {
     expect((await api.post(people(siteId), visitor)).status).toBe(422);
     const before = await formOf(siteId);
 
-    const warnings = await runMigration(harness.server.sequelize, up);
+    const warnings = await runMigration(harness.server.database, up);
 
     expect(warnings.map((warning) => warning.fields)).toEqual([{ siteId, accountId: harness.world.accountId }]);
     const after = await formOf(siteId);
@@ -77,6 +77,6 @@ describe('migration 0012: standard fields saved as checkboxes', () => {
     ).toBe(200);
 
     // Run again (a migration stopped half-way is run again): nothing left to change.
-    expect(await runMigration(harness.server.sequelize, up)).toEqual([]);
+    expect(await runMigration(harness.server.database, up)).toEqual([]);
   });
 });

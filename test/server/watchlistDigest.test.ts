@@ -144,8 +144,6 @@ describe('GET /v1/sites/{siteId}/kiosk/watchlist-digest', () => {
 });
 
 async function accountOf(kioskTestSite: KioskTestSite): Promise<number> {
-  const [rows] = await server.sequelize.query('SELECT account_id FROM sites WHERE id = $1', {
-    bind: [kioskTestSite.siteId],
-  });
+  const rows = await server.query('SELECT account_id FROM sites WHERE id = $1', [kioskTestSite.siteId]);
   return (rows as Array<{ account_id: number }>)[0]?.account_id ?? 0;
 }

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const scopesOf = async (tokenId: number) => {
-  const [rows] = await server.sequelize.query('SELECT scopes FROM api_tokens WHERE id = $1', { bind: [tokenId] });
+  const rows = await server.query('SELECT scopes FROM api_tokens WHERE id = $1', [tokenId]);
   return [...((rows as Array<{ scopes: Scope[] }>)[0]?.scopes ?? [])].sort();
 };
 
@@ -43,10 +43,10 @@ describe('migration 0013 (watchlist:manage)', () => {
       channel: 'KIOSK',
     });
     // The database as it was before: no watchlist scope anywhere, no digest key.
-    await server.sequelize.query(`UPDATE api_tokens SET scopes = array_remove(scopes, 'watchlist:manage')`);
-    await server.sequelize.query('ALTER TABLE accounts DROP COLUMN watchlist_digest_key');
+    await server.query(`UPDATE api_tokens SET scopes = array_remove(scopes, 'watchlist:manage')`);
+    await server.query('ALTER TABLE accounts DROP COLUMN watchlist_digest_key');
 
-    expect(await runMigration(server.sequelize, up)).toEqual([]);
+    expect(await runMigration(server.database, up)).toEqual([]);
 
     expect(await scopesOf(integrator.tokenId)).toEqual([...old, 'watchlist:manage'].sort());
     expect(await scopesOf(reader.tokenId)).toEqual(['checkins:read']);
@@ -62,8 +62,8 @@ describe('migration 0013 (watchlist:manage)', () => {
     expect((await apiClient(server.baseUrl, tablet.token).get('/v1/watchlist/people')).status).toBe(403);
 
     // Every account got its own digest key, and the kiosk reads the digest with it.
-    const [keys] = await server.sequelize.query('SELECT DISTINCT watchlist_digest_key FROM accounts');
-    const [accounts] = await server.sequelize.query('SELECT count(*)::int AS n FROM accounts');
+    const keys = await server.query('SELECT DISTINCT watchlist_digest_key FROM accounts');
+    const accounts = await server.query('SELECT count(*)::int AS n FROM accounts');
     expect(keys).toHaveLength((accounts as Array<{ n: number }>)[0]?.n ?? -1);
     const digest = await apiClient(server.baseUrl, tablet.token).get<WatchlistDigest>(
       `/v1/sites/${site.siteId}/kiosk/watchlist-digest`,

@@ -2,7 +2,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createDatabase } from '../../server/src/db/database';
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../../server/src/postgres/embeddedPostgres';
 import { migrate } from '../../server/src/db/migrate';
 
@@ -36,9 +35,7 @@ export async function setup(project: TestProject): Promise<void> {
   await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
   await admin.end();
   const templateUrl = withDatabase(serverUrl, TEMPLATE_DATABASE);
-  const database = createDatabase({ url: templateUrl, poolMax: 2 });
-  await migrate(database, templateUrl);
-  await database.close();
+  await migrate(templateUrl);
   project.provide('pgServerUrl', serverUrl);
 }
 

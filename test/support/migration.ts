@@ -1,5 +1,6 @@
-import type { Sequelize } from 'sequelize';
-import type { MigrationFn, RunSql } from '../../server/src/db/migrations/types';
+import { sqlRunner } from '../../server/src/db/migrate';
+import type { Executor } from '../../server/src/db/query';
+import type { MigrationFn } from '../../server/src/db/migrations/types';
 
 export interface MigrationWarning {
   message: string;
@@ -7,11 +8,8 @@ export interface MigrationWarning {
 }
 
 /** Runs one migration's `up` on a test database as `migrate` would, and returns what it warned about. */
-export async function runMigration(sequelize: Sequelize, up: MigrationFn): Promise<MigrationWarning[]> {
+export async function runMigration(database: Executor, up: MigrationFn): Promise<MigrationWarning[]> {
   const warnings: MigrationWarning[] = [];
-  const sql: RunSql = Object.assign((text: string, bind?: unknown[]) => sequelize.query(text, bind ? { bind } : {}), {
-    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }),
-  });
-  await up({ context: sql });
+  await up({ context: sqlRunner(database.pool, (message, fields) => void warnings.push({ message, fields })) });
   return warnings;
 }

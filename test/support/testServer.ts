@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { once } from 'node:events';
-import type { Sequelize } from 'sequelize';
 import { createApp } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { type Database, createDatabase } from '../../server/src/db/database';
@@ -14,8 +13,8 @@ export interface TestServer {
   databaseUrl: string;
   /** The server's database handle (an Executor for the pool), shared with the test. */
   database: Database;
-  /** Its Sequelize, for tests that read with plain SQL. */
-  sequelize: Sequelize;
+  /** Plain SQL with `$1…` bind values on the server's pool, for tests that read or arrange rows directly: the rows. */
+  query: (text: string, bind?: unknown[]) => Promise<Array<Record<string, unknown>>>;
   env: Env;
   /** Log lines written during the test (errors included), to assert nothing unexpected was logged. */
   logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }>;
@@ -49,7 +48,7 @@ export async function startTestServer(
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl,
     database,
-    sequelize: database.sequelize,
+    query: async (text, bind) => (await database.pool.query<Record<string, unknown>>(text, bind)).rows,
     env,
     logs,
     limiter,

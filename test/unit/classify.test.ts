@@ -1,6 +1,7 @@
 import { DatabaseError } from 'sequelize';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, toProblem } from '../../server/src/errors/classify';
+import { toProblem } from '../../server/src/errors/classify';
+import { isDatabaseUnavailable } from '../../server/src/db/unavailable';
 
 const wrapped = (message: string, code?: string) =>
   new DatabaseError(

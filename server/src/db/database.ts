@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { Sequelize } from 'sequelize';
 import type { Executor } from './query';
 import { sql } from './sql';
 
@@ -8,7 +7,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
 export interface DatabaseOptions {
   url: string;
-  /** Every connection this process may open, both pools together (DB_POOL_MAX). */
+  /** Every connection the pool may open (DB_POOL_MAX); migrations, at start, open two more of their own. */
   poolMax?: number;
   /** How long a statement waits for a connection before it fails (503 UNAVAILABLE), not forever. */
   acquireTimeoutMs?: number;
@@ -17,16 +16,12 @@ export interface DatabaseOptions {
 }
 
 /**
- * The process's database: `pg`'s own pool for the statements (named prepared statements, one transaction
- * helper), and Sequelize for migrations' bookkeeping and plain CRUD models. Both pools share `poolMax`.
+ * The process's database: `pg`'s pool for every statement (named prepared statements, one transaction
+ * helper). Migrations open connections of their own while they run (db/migrate.ts).
  */
 export interface Database extends Executor {
-  readonly sequelize: Sequelize;
   close: () => Promise<void>;
 }
-
-/** Sequelize's share of the connection budget: it serves migrations and the occasional model query. */
-const SEQUELIZE_POOL_MAX = 2;
 
 const sessionSettings = (options: DatabaseOptions) => ({
   connectionTimeoutMillis: options.acquireTimeoutMs ?? 5_000,
@@ -40,36 +35,23 @@ const sessionSettings = (options: DatabaseOptions) => ({
   ...(options.sessionOptions ? { options: options.sessionOptions } : {}),
 });
 
-/** One database handle (and its pools) per process. */
+/** One database handle (and its pool) per process. */
 export function createDatabase(options: DatabaseOptions): Database {
-  const budget = options.poolMax ?? 20;
-  const sequelizeMax = Math.min(SEQUELIZE_POOL_MAX, Math.max(1, budget - 1));
-  const settings = sessionSettings(options);
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: Math.max(1, budget - sequelizeMax),
+    max: Math.max(1, options.poolMax ?? 20),
     idleTimeoutMillis: 10_000,
-    ...settings,
+    ...sessionSettings(options),
   });
   // A connection the server closed is an event, never an uncaught error: idle ones on the pool; checked-out
   // ones (pg-pool leaves them without a listener) fail their statement, and are not reused.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const sequelize = new Sequelize(options.url, {
-    dialect: 'postgres',
-    dialectModule: pg,
-    logging: false,
-    benchmark: false,
-    pool: { max: sequelizeMax, min: 0, idle: 10_000, acquire: settings.connectionTimeoutMillis, evict: 1_000 },
-    dialectOptions: settings,
-    define: { underscored: true, timestamps: true },
-  });
   let closing: Promise<void> | undefined;
   return {
     pool,
-    sequelize,
     close() {
-      closing ??= Promise.all([pool.end(), sequelize.close()]).then(() => undefined);
+      closing ??= pool.end();
       return closing;
     },
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { isDatabaseUnavailable } from '../errors/classify';
+import { isDatabaseUnavailable } from './unavailable';
 import type { Sql } from './sql';
 
 /**
