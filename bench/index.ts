@@ -14,7 +14,7 @@
  * BENCH_COMPANIONS (plates,webhooks,fairness,kiosk or none), BENCH_COMPANION_TIMEOUT_SECONDS (240), and those of
  * bench/companions.ts. The default run takes about 5 minutes on a 2-core machine.
  */
-import { buildWorld } from '../test/support/factories';
+import { type World, buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
 import { COMPANIONS, type CompanionRun, runCompanion } from './companions';
 import {
@@ -26,6 +26,7 @@ import {
   startBenchDatabase,
   writeResults,
 } from './harness';
+import { type PeerComparison, comparePeer, peerDir, startPeer } from './peer';
 import { type ScalingStep, measureSearchScaling, scalingRows } from './searchScaling';
 import { CASES, type WriteReport, measureWrites } from './writes';
 
@@ -43,6 +44,10 @@ const COMPANION_NAMES = (process.env.BENCH_COMPANIONS ?? 'plates,webhooks,fairne
   .split(',')
   .filter((name) => name && name !== 'none');
 const SEARCH = process.env.BENCH_SEARCH !== '0';
+const WRITES = process.env.BENCH_WRITES !== '0';
+const PEER = process.env.BENCH_PEER !== '0';
+const PEER_CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_PEER_CONNECTIONS', 16)));
+const PEER_TARGET = 2;
 const COMPANION_TIMEOUT_MS = envNumber('BENCH_COMPANION_TIMEOUT_SECONDS', 240) * 1000;
 const CEILING_TARGET = 0.6;
 /** The server settings of every benchmark: the limiter stays on (its cost is measured) but never refuses. */
@@ -86,6 +91,62 @@ function printWrites(writes: WriteReport): void {
   out(
     '(The keyed create is over the keyed ceiling, every other row over the unkeyed one: actions other than create have no ceiling of their own.)\n',
   );
+}
+
+function printPeer(comparison: PeerComparison): void {
+  printTable(
+    [
+      ['peer (koa + pg, 7 round trips), keyed', comparison.peer],
+      ['create person', comparison.create],
+      ['create person + Idempotency-Key', comparison.createKeyed],
+    ].map(([name, result]) => {
+      const entry = result as PeerComparison['peer'];
+      return {
+        case: name as string,
+        conns: comparison.connections,
+        'req/s': fixed(entry.perSecond, 0),
+        'p50 ms': fixed(entry.p50),
+        'p99 ms': fixed(entry.p99),
+        '÷ peer': fixed(entry.perSecond / comparison.peer.perSecond),
+        requests: entry.requests,
+        errors: entry.unexpected,
+      };
+    }),
+  );
+  const verdict = comparison.ratio >= PEER_TARGET ? 'met' : 'NOT met';
+  out(
+    `\nCreate ÷ peer at ${comparison.connections} connections: ${fixed(comparison.ratio)} (keyed ${fixed(comparison.keyedRatio)}; round by round ${comparison.rounds.map((ratio) => fixed(ratio)).join(' / ')}); goal ≥ ${PEER_TARGET}: ${verdict}.\n`,
+  );
+}
+
+/** Section 1b: the API's create against the peer's, started on the same PostgreSQL and measured alongside. */
+async function peerSection(input: {
+  serverUrl: string;
+  baseUrl: string;
+  world: World;
+}): Promise<PeerComparison | undefined> {
+  let peer;
+  try {
+    peer = await startPeer(input.serverUrl);
+  } catch (error) {
+    out(
+      `  The peer could not start (${peerDir()}; BENCH_PEER_DIR names another, BENCH_PEER=0 skips it): ${String(error)}\n`,
+    );
+    return undefined;
+  }
+  try {
+    return await comparePeer({
+      baseUrl: input.baseUrl,
+      world: input.world,
+      peer,
+      connections: PEER_CONNECTIONS,
+      durationMs: SECONDS * ROUNDS * 1000,
+      rounds: ROUNDS,
+      warmupMs: WARMUP_SECONDS * 1000,
+    });
+  } finally {
+    await peer.stop();
+  }
 }
 
 /** Section 2, on a database and API server of its own, so the table holds exactly the seeded rows; dropped after. */
@@ -140,21 +201,32 @@ async function main(): Promise<void> {
     const memoryAtStart = await memoryOf(serverPid);
     out(`Gatehouse bench: PostgreSQL and API server started; server RSS ${fixed(memoryAtStart.rssMiB, 0)} MiB.\n`);
 
-    out(
-      `\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`,
-    );
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
-    const writes = await measureWrites({
-      baseUrl: server.baseUrl,
-      databaseUrl: database.url,
-      world,
-      connectionCounts: CONNECTIONS,
-      durationMs: SECONDS * 1000,
-      rounds: ROUNDS,
-      warmupMs: WARMUP_SECONDS * 1000,
-    });
-    printWrites(writes);
-    results.writes = writes;
+    if (WRITES) {
+      out(
+        `\n1. Writes: closed loop at ${CONNECTIONS.join(' / ')} connections, ${SECONDS} s per case (creates and ceilings in ${ROUNDS} interleaved rounds); ÷ ceiling = req/s over the DB ceiling of a create at the same connections\n\n`,
+      );
+      const writes = await measureWrites({
+        baseUrl: server.baseUrl,
+        databaseUrl: database.url,
+        world,
+        connectionCounts: CONNECTIONS,
+        durationMs: SECONDS * 1000,
+        rounds: ROUNDS,
+        warmupMs: WARMUP_SECONDS * 1000,
+      });
+      printWrites(writes);
+      results.writes = writes;
+    }
+
+    if (PEER) {
+      out(
+        `\n1b. Create against the peer (koa + pg, ../shared/peer) on the same PostgreSQL: closed loop at ${PEER_CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s each\n\n`,
+      );
+      const comparison = await peerSection({ serverUrl: database.serverUrl, baseUrl: server.baseUrl, world });
+      if (comparison) printPeer(comparison);
+      results.peer = comparison;
+    }
 
     if (SEARCH) {
       out(
