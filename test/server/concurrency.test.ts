@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { queryOne } from '../../server/src/db/query';
-import { runWrite } from '../../server/src/idempotency/runWrite';
-import { isStaleWrite, runGuardedWrite, saveOutcome } from '../../server/src/idempotency/store';
+import { type WriteRequest, runWrite } from '../../server/src/idempotency/runWrite';
+import type { WriteStatement } from '../../server/src/reply';
 import { visitor } from '../support/factories';
 import { serverAndWorld } from '../support/serverAndWorld';
-import { type Sql, sql } from '../../server/src/db/sql';
+import { sql } from '../../server/src/db/sql';
 
 const harness = serverAndWorld();
 
@@ -119,68 +119,66 @@ describe('the database holds the invariants under concurrent requests', () => {
     expect(exits?.count).toBe(1);
   });
 
+  /** A statement-mode write through the runner, with `write` as the command's one statement. */
+  const statementWrite = (
+    key: string | undefined,
+    write: WriteStatement,
+    onRun: () => void = () => undefined,
+  ): WriteRequest => ({
+    db: harness.server.database,
+    accountId: harness.world.accountId,
+    key,
+    stored: undefined,
+    fingerprint: 'f',
+    instance: '/test',
+    requestId: 'r',
+    now: new Date(),
+    since: new Date(0),
+    atomicity: 'statement',
+    execute: () => {
+      onRun();
+      return Promise.resolve({ status: 200, body: {}, write });
+    },
+  });
+  const keysStored = async (key: string) =>
+    (
+      await queryOne<{ count: number }>(
+        harness.server.database,
+        sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`,
+      )
+    )?.count;
+
   it('a write whose row changed after it was read is undone whole, its Idempotency-Key record included', async () => {
-    const db = harness.server.database;
     const checkin = await newCheckin();
     const key = `stale-${checkin.checkinId}`;
     // A version that is not the row's: the update applies to nothing, so the statement must keep nothing.
-    const write = {
-      ctes: (guard: Sql) =>
-        sql`checkin AS (UPDATE person_checkins SET status = 'OUT'
-            WHERE account_id = ${harness.world.accountId} AND id = ${checkin.checkinId} AND xmin = '1'::xid AND ${guard} RETURNING 1)`,
-      applied: sql`EXISTS (SELECT 1 FROM checkin)`,
-    };
-    const record = {
-      accountId: harness.world.accountId,
-      key,
-      fingerprint: 'f',
-      status: 200,
-      body: '{}',
-      headers: {},
-      now: new Date(),
-      since: new Date(0),
-    };
-    await expect(saveOutcome(db, record, write)).rejects.toSatisfy(isStaleWrite);
-    await expect(runGuardedWrite(db, write)).rejects.toSatisfy(isStaleWrite);
-    const stored = await queryOne<{ count: number }>(
-      db,
-      sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`,
-    );
-    expect(stored?.count).toBe(0);
+    const write: WriteStatement = (parts) => sql`
+      WITH ${parts.claim},
+      checkin AS (UPDATE person_checkins SET status = 'OUT'
+        WHERE account_id = ${harness.world.accountId} AND id = ${checkin.checkinId} AND xmin = '1'::xid AND ${parts.claimed} RETURNING 1),
+      ${parts.audit(sql`EXISTS (SELECT 1 FROM checkin)`)}
+      SELECT ${parts.outcome(sql`EXISTS (SELECT 1 FROM checkin)`)}`;
+    for (const sent of [key, undefined])
+      await expect(runWrite(statementWrite(sent, write))).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    expect(await keysStored(key)).toBe(0);
     expect((await harness.world.api.get<PersonCheckin>(`${people()}/${checkin.checkinId}`)).body.status).toBe('IN');
   });
 
   it('a command that loses the race five times in a row answers 503 UNAVAILABLE and keeps nothing', async () => {
     let runs = 0;
     const key = `always-stale-${Date.now()}`;
-    const attempt = runWrite({
-      db: harness.server.database,
-      accountId: harness.world.accountId,
-      key,
-      stored: undefined,
-      fingerprint: 'f',
-      instance: '/test',
-      requestId: 'r',
-      now: new Date(),
-      since: new Date(0),
-      atomicity: 'statement',
-      execute: async () => {
+    // A write that never applies, as when another change always gets to the row first.
+    const never: WriteStatement = (parts) =>
+      sql`WITH ${parts.claim}, never AS (SELECT 1 WHERE ${parts.claimed} AND false), ${parts.audit(sql`false`)}
+          SELECT ${parts.outcome(sql`false`)}`;
+    const attempt = runWrite(
+      statementWrite(key, never, () => {
         runs += 1;
-        // A write that never applies, as when another change always gets to the row first.
-        return {
-          status: 200,
-          body: {},
-          write: { ctes: (guard: Sql) => sql`never AS (SELECT 1 WHERE ${guard} AND false)`, applied: sql`false` },
-        };
-      },
-    });
+      }),
+    );
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
     expect(runs).toBe(5);
-    const stored = await queryOne<{ count: number }>(
-      harness.server.database,
-      sql`SELECT count(*)::int AS count FROM idempotency_keys WHERE account_id = ${harness.world.accountId} AND key = ${key}`,
-    );
-    expect(stored?.count).toBe(0);
+    expect(await keysStored(key)).toBe(0);
   });
 
   it('the one-open-break rule is a database constraint, not only code', async () => {

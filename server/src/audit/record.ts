@@ -1,7 +1,6 @@
 import type { AuditActor } from '../../../shared/src/schemas/audit';
 import { type Executor, queryRows } from '../db/query';
-import { type Sql, empty, sql } from '../db/sql';
-import type { GuardedWrite } from '../reply';
+import { type Sql, sql } from '../db/sql';
 
 /** What a change says about itself for the audit log (docs/api.md, Audit log). */
 export interface AuditRecord {
@@ -33,22 +32,19 @@ const COLUMNS = sql`(account_id, at, actor_type, actor_id, actor_name, action, t
 /** The management API's caller (ADMIN_TOKEN): no user or token of any account, so no id. */
 export const OPERATOR_ACTOR: AuditActor = { type: 'operator', id: 0, name: 'Management API' };
 
-/** A CTE writing the entry in the statement of the change, only when `onlyIf` holds (the change applied). */
-export function auditInsertCte(entry: AuditEntry, onlyIf?: Sql): Sql {
-  return sql`audit AS (
-    INSERT INTO audit_events ${COLUMNS} SELECT ${values(entry)} ${onlyIf ? sql`WHERE ${onlyIf}` : empty})`;
-}
+/**
+ * The audit CTE of a write statement (WriteParts.audit): the entry, written only when `applied` holds (the
+ * change happened); without an entry, a CTE that does nothing.
+ */
+export const auditCte =
+  (entry: AuditEntry | undefined) =>
+  (applied: Sql): Sql =>
+    entry
+      ? sql`audit AS (
+    INSERT INTO audit_events ${COLUMNS} SELECT ${values(entry)} WHERE ${applied})`
+      : sql`audit AS (SELECT 1)`;
 
 /** Writes the entry on `db`: inside the change's transaction, so both commit or neither does. */
 export async function writeAudit(db: Executor, entry: AuditEntry): Promise<void> {
   await queryRows(db, sql`INSERT INTO audit_events ${COLUMNS} SELECT ${values(entry)}`);
-}
-
-/** A statement-mode write with its audit entry in the same statement, written only if the write applied. */
-export function auditedWrite(write: GuardedWrite, entry: AuditEntry): GuardedWrite {
-  return {
-    ctes: (guard) => sql`${write.ctes(guard)},
-  ${auditInsertCte(entry, write.applied ? sql`(${guard}) AND (${write.applied})` : guard)}`,
-    applied: write.applied,
-  };
 }

@@ -1,16 +1,15 @@
 import type { Role } from '../../../shared/src/schemas/staff';
 import { roleScopes } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from '../db/query';
-import { raw, sql } from '../db/sql';
+import { empty, raw, sql } from '../db/sql';
 import { notFound, problem } from '../errors/problem';
 import { siteVisibleSql } from '../policies/siteVisibility';
-import type { Authentication, AuthenticationInput } from './authenticate';
-import { missingScope } from './authenticate';
+import { type AccountLookup, type Authentication, type AuthenticationInput, missingScope } from './authentication';
 import type { Principal } from './principal';
-import { type SiteAndKeyColumns, siteOfRow, storedOf } from './resolvedSite';
+import { type SiteColumns, siteOfRow } from './resolvedSite';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, hashSessionId, isWellFormedSessionId } from './sessions';
 
-interface SessionRow extends SiteAndKeyColumns {
+interface SessionRow extends SiteColumns {
   account_id: number;
   user_id: number;
   name: string;
@@ -24,22 +23,18 @@ interface SessionRow extends SiteAndKeyColumns {
 /** The user's sites: an owner's are all; anyone else's, their list or all (resolved here, per request). */
 export const userAllSitesSql = (user: string) => raw(`(${user}.all_sites OR ${user}.role = 'owner')`);
 
-/** One round trip, as for a token: the session's user, the path's site if visible, the key's outcome. */
-const sessionAndSite = (input: {
-  idHash: Buffer;
-  siteId: number | null;
-  key: string | null;
-  since: Date | null;
-}) => sql`
+/** One round trip, as for a token: the session's user, the path's site if visible, what `alongside` reads. */
+const sessionAndSite = (input: { idHash: Buffer; siteId: number | null; alongside?: AccountLookup<unknown> }) => sql`
   SELECT u.account_id, u.id AS user_id, u.name, u.role, ${userAllSitesSql('u')} AS all_sites, u.disabled,
          ss.created_at, ss.last_seen_at,
-         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at,
-         k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body, k.headers AS stored_headers
+         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at${
+           input.alongside ? sql`, ${input.alongside.columns}` : empty
+         }
   FROM staff_sessions ss
   JOIN staff_users u ON u.account_id = ss.account_id AND u.id = ss.user_id
   LEFT JOIN sites s ON s.account_id = u.account_id AND s.id = ${input.siteId}::integer
     AND ${siteVisibleSql({ accountId: sql`u.account_id`, tokenId: null, userId: sql`u.id`, allSites: userAllSitesSql('u') }, sql`s.id`)}
-  LEFT JOIN idempotency_keys k ON k.account_id = u.account_id AND k.key = ${input.key}::text AND k.created_at >= ${input.since}::timestamptz
+  ${input.alongside ? input.alongside.join(sql`u.account_id`) : empty}
   WHERE ss.id_hash = ${input.idHash}`;
 
 /** How often a session's last-seen time is written: idle expiry is counted in hours. */
@@ -48,20 +43,16 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
 const noSession = () => problem('UNAUTHENTICATED', 'Sign in first (the session is missing, expired or ended).');
 
 /** A staff user's session, from its cookie: 401 when unknown, expired (idle or absolute), or its user disabled. */
-export async function authenticateSession(
+export async function authenticateSession<Alongside>(
   db: Executor,
   input: AuthenticationInput & { sessionId: string },
-): Promise<Authentication> {
+  alongside?: AccountLookup<Alongside>,
+): Promise<Authentication<Alongside>> {
   if (!isWellFormedSessionId(input.sessionId)) throw noSession();
   const idHash = hashSessionId(input.sessionId);
-  const row = await queryOne<SessionRow>(
+  const row = await queryOne<SessionRow & Record<string, unknown>>(
     db,
-    sessionAndSite({
-      idHash,
-      siteId: input.siteId ?? null,
-      key: input.idempotency?.key ?? null,
-      since: input.idempotency?.since ?? null,
-    }),
+    sessionAndSite({ idHash, siteId: input.siteId ?? null, alongside }),
     { prepare: true },
   );
   const now = input.now.getTime();
@@ -86,10 +77,10 @@ export async function authenticateSession(
   };
   if (input.scope && !principal.scopes.has(input.scope))
     return { principal, refusal: missingScope(input.scope, 'user') };
-  const stored = storedOf(row);
-  if (input.siteId === undefined) return { principal, stored };
+  const found = alongside?.read(row);
+  if (input.siteId === undefined) return { principal, alongside: found };
   const site = siteOfRow(row);
   if (!site)
     return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this user.`) };
-  return { principal, stored, site };
+  return { principal, alongside: found, site };
 }

@@ -11,8 +11,8 @@ import { arrivingVisit, decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
-import { type Sql, sql } from '../db/sql';
-import type { GuardedWrite } from '../reply';
+import { sql } from '../db/sql';
+import type { WriteStatement } from '../reply';
 import { problem, validationFailed } from '../errors/problem';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
@@ -48,12 +48,15 @@ const precheck = (input: {
 const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
 /**
- * The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed) and every
- * label is still there. The labels are taken FOR KEY SHARE until commit, so a label DELETE waits for this
- * check-in and then untags it; a label deleted since the precheck leaves the insert undone (`applied` false),
- * and the command runs again, when the precheck refuses the label.
+ * The create as one statement: the key's claim, the insert and its events, the audit row. The insert runs
+ * only when the key was claimed and every label is still there. The labels are taken FOR KEY SHARE until
+ * commit, so a label DELETE waits for this check-in and then untags it; a label deleted since the precheck
+ * leaves the insert undone (not CREATED), and the command runs again, when the precheck refuses the label.
  */
-const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
+const insertStatement =
+  (row: PersonCheckinRow, now: Date, events: OutboxEvent[]): WriteStatement =>
+  (parts) => sql`
+  WITH ${parts.claim},
   labels AS (
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
@@ -65,9 +68,11 @@ const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => 
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-    WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
+    WHERE ${parts.claimed} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)},
+  ${parts.audit(CREATED)}
+  SELECT ${parts.outcome(CREATED)}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -76,7 +81,7 @@ const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => 
 export async function createPersonCheckin(
   db: Executor,
   input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date },
-): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
+): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
   const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
@@ -126,5 +131,5 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
+  return { checkin, write: insertStatement(row, now, events) };
 }

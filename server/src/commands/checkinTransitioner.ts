@@ -5,38 +5,39 @@ import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '..
 import { decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import type { Executor } from '../db/query';
-import { type Sql, sql } from '../db/sql';
+import { sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
-import type { GuardedWrite } from '../reply';
+import type { WriteStatement } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
 /**
- * The whole change as guarded CTEs: the check-in (only the version that was read), a break opened or
- * closed, and the outbox events, each only when the check-in's update applied.
+ * The whole change as one statement: the key's claim; the check-in, only the version that was read; a break
+ * opened or closed, and the outbox events, each only when the check-in's update applied; the audit row.
  */
-const changeCtes =
+const changeStatement =
   (change: {
     next: PersonCheckinRow;
     version: string;
     openedBreak: { id: number; at: Date } | null;
     closedAt: Date | null;
     events: OutboxEvent[];
-  }) =>
-  (guard: Sql) => {
+  }): WriteStatement =>
+  (parts) => {
     const { next, version, openedBreak, closedAt, events } = change;
     const account = sql`${next.account_id}::integer`;
     const id = sql`${next.id}::bigint`;
     return sql`
+  WITH ${parts.claim},
   checkin AS (
     UPDATE person_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
         exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, decided_by = ${decidedByParam(next)}::jsonb,
         decided_at = ${next.decided_at}::timestamptz, stop_reason = ${next.stop_reason}, stop_source = ${next.stop_source},
         stopped_at = ${next.stopped_at}::timestamptz, updated_at = ${next.updated_at}
-    WHERE account_id = ${account} AND id = ${id} AND xmin = ${version}::text::xid AND ${guard}
+    WHERE account_id = ${account} AND id = ${id} AND xmin = ${version}::text::xid AND ${parts.claimed}
     RETURNING 1),
   opened AS (
     INSERT INTO person_breaks (account_id, id, checkin_id, started_at)
@@ -45,7 +46,9 @@ const changeCtes =
   closed AS (
     UPDATE person_breaks SET ended_at = ${closedAt}::timestamptz
     WHERE ${closedAt !== null} AND account_id = ${account} AND checkin_id = ${id} AND ended_at IS NULL AND ${CHANGED}),
-  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)},
+  ${parts.audit(CHANGED)}
+  SELECT ${parts.outcome(CHANGED)}`;
   };
 
 export interface PersonAction {
@@ -64,7 +67,7 @@ export interface PersonAction {
 export async function transitionPersonCheckin(
   db: Executor,
   input: { key: CheckinKey; action: PersonAction; exitSource: Source; decider: Decider; now: Date },
-): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
+): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
   if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
@@ -105,5 +108,5 @@ export async function transitionPersonCheckin(
     outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
   );
   const openedBreak = openedAt ? { id: nextBreakId, at: openedAt } : null;
-  return { checkin, write: { ctes: changeCtes({ next, version, openedBreak, closedAt, events }), applied: CHANGED } };
+  return { checkin, write: changeStatement({ next, version, openedBreak, closedAt, events }) };
 }

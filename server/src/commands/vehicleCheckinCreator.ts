@@ -2,8 +2,8 @@ import { decideVehicleEntry, normalizePlate, resolveOccurredAt, vehicleStatusEve
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
-import { type Sql, sql } from '../db/sql';
-import type { GuardedWrite } from '../reply';
+import { sql } from '../db/sql';
+import type { WriteStatement } from '../reply';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../queries/vehicleCheckinRows';
 import { arrivingVisit, decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
@@ -44,14 +44,17 @@ const precheck = (input: { accountId: number; siteId: number; by: { plateNorm: s
 const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
 /**
- * The visit and its event as guarded CTEs. A second open visit of the plate at the site is refused by the
- * unique index (DO NOTHING): then nothing is written, the write did not apply, and the runner decides
- * again, when the precheck finds the visit that got there first (409). So is a visit of a registered
- * vehicle that was deleted, or given another plate, since the precheck: the vehicle row is share-locked
- * (a delete or a plate change waits for this visit, or this visit sees it and the runner decides again:
- * 422 unknown vehicle, or the new plate).
+ * The visit as one statement: the key's claim, the visit and its event, the audit row. A second open visit
+ * of the plate at the site is refused by the unique index (DO NOTHING): then nothing is written, the write
+ * did not apply (not CREATED), and the runner decides again, when the precheck finds the visit that got
+ * there first (409). So is a visit of a registered vehicle that was deleted, or given another plate, since
+ * the precheck: the vehicle row is share-locked (a delete or a plate change waits for this visit, or this
+ * visit sees it and the runner decides again: 422 unknown vehicle, or the new plate).
  */
-const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
+const insertStatement =
+  (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]): WriteStatement =>
+  (parts) => sql`
+  WITH ${parts.claim},
   checkin AS (
     INSERT INTO vehicle_checkins (account_id, id, site_id, vehicle_id, license_plate, plate_norm, status, driver_name,
       notes, entry_source, entry_at, last_event_at, stop_reason, decided_by, decided_at, stop_source, stopped_at, created_at, updated_at)
@@ -60,14 +63,16 @@ const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) =>
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${row.stop_reason},
       ${decidedByParam(row)}::jsonb, ${row.decided_at}::timestamptz, ${row.stop_source}, ${row.stopped_at}::timestamptz,
       ${now}::timestamptz, ${now}::timestamptz
-    WHERE ${guard} AND (${row.vehicle_id}::bigint IS NULL OR EXISTS (
+    WHERE ${parts.claimed} AND (${row.vehicle_id}::bigint IS NULL OR EXISTS (
       SELECT 1 FROM vehicles v
       WHERE v.account_id = ${row.account_id} AND v.id = ${row.vehicle_id}::bigint AND v.deleted_at IS NULL
         AND v.plate_norm = ${row.plate_norm}
       FOR SHARE))
     ON CONFLICT (account_id, site_id, plate_norm) WHERE status IN ('IN', 'PENDING') DO NOTHING
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)},
+  ${parts.audit(CREATED)}
+  SELECT ${parts.outcome(CREATED)}`;
 
 /**
  * Plans a vehicle arriving at a site: a registered vehicle is IN (STOP when a label of it blocks entry),
@@ -77,7 +82,7 @@ const insertCtes = (row: VehicleCheckinRow, now: Date, events: OutboxEvent[]) =>
 export async function createVehicleCheckin(
   db: Executor,
   input: { principal: Principal; site: SiteAccess; request: CreateVehicleCheckinRequest; now: Date },
-): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
+): Promise<{ checkin: VehicleCheckin; write: WriteStatement }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
@@ -132,5 +137,5 @@ export async function createVehicleCheckin(
       data: { checkin },
     }),
   ];
-  return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
+  return { checkin, write: insertStatement(row, now, events) };
 }

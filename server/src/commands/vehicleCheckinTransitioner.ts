@@ -8,7 +8,7 @@ import {
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
-import { type Sql, sql } from '../db/sql';
+import { sql } from '../db/sql';
 import {
   type VehicleCheckinKey,
   type VehicleCheckinRow,
@@ -17,23 +17,31 @@ import {
 import { decidedByParam } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
 import { notFound, transitionRefused } from '../errors/problem';
-import type { GuardedWrite } from '../reply';
+import type { WriteStatement } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
-/** The whole change as guarded CTEs: the visit (only the version that was read) and its outbox events. */
-const changeCtes = (next: VehicleCheckinRow, version: string, events: OutboxEvent[]) => (guard: Sql) => sql`
+/**
+ * The whole change as one statement: the key's claim; the visit, only the version that was read; its outbox
+ * events, only when that update applied; the audit row.
+ */
+const changeStatement =
+  (next: VehicleCheckinRow, version: string, events: OutboxEvent[]): WriteStatement =>
+  (parts) => sql`
+  WITH ${parts.claim},
   checkin AS (
     UPDATE vehicle_checkins
     SET status = ${next.status}, last_event_at = ${next.last_event_at}, exit_source = ${next.exit_source},
         exit_at = ${next.exit_at}, deny_reason = ${next.deny_reason}, stop_reason = ${next.stop_reason},
         decided_by = ${decidedByParam(next)}::jsonb, decided_at = ${next.decided_at}::timestamptz, stop_source = ${next.stop_source},
         stopped_at = ${next.stopped_at}::timestamptz, updated_at = ${next.updated_at}
-    WHERE account_id = ${next.account_id} AND id = ${next.id} AND xmin = ${version}::text::xid AND ${guard}
+    WHERE account_id = ${next.account_id} AND id = ${next.id} AND xmin = ${version}::text::xid AND ${parts.claimed}
     RETURNING 1),
-  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)},
+  ${parts.audit(CHANGED)}
+  SELECT ${parts.outcome(CHANGED)}`;
 
 export interface VehicleAction {
   event: VehicleEvent;
@@ -51,7 +59,7 @@ export interface VehicleAction {
 export async function transitionVehicleCheckin(
   db: Executor,
   input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; decider: Decider; now: Date },
-): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
+): Promise<{ checkin: VehicleCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
   if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
@@ -83,5 +91,5 @@ export async function transitionVehicleCheckin(
   const events = emitted.map((type) =>
     outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
   );
-  return { checkin, write: { ctes: changeCtes(next, version, events), applied: CHANGED } };
+  return { checkin, write: changeStatement(next, version, events) };
 }

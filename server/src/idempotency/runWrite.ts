@@ -1,14 +1,19 @@
-import { type Executor, inTransaction } from '../db/query';
+import { type AuditEntry, auditCte, writeAudit } from '../audit/record';
+import { type Executor, inTransaction, queryOne } from '../db/query';
+import { sql } from '../db/sql';
 import { ProblemError, problem } from '../errors/problem';
-import type { Reply } from '../reply';
+import type { Reply, WriteParts } from '../reply';
+import { findOutcome, type StoredOutcome } from './lookup';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
 import {
+  type KeyClaim,
+  NO_KEY,
   type OutcomeRecord,
-  type StoredOutcome,
-  findOutcome,
   isStaleWrite,
-  runGuardedWrite,
+  keyClaim,
   saveOutcome,
+  saveResultOf,
+  staleCheck,
 } from './store';
 
 export interface WriteRequest {
@@ -17,7 +22,7 @@ export interface WriteRequest {
   accountId: number;
   /** Parsed Idempotency-Key, if the client sent one. */
   key: string | undefined;
-  /** The key's stored outcome as read with the token (before any transaction). */
+  /** The key's stored outcome as read with the caller (before any transaction). */
   stored: StoredOutcome | undefined;
   fingerprint: string;
   /**
@@ -33,6 +38,8 @@ export interface WriteRequest {
   atomicity: 'transaction' | 'statement';
   /** The command. Convention: it throws its 409/422 before it writes anything. */
   execute: (db: Executor) => Promise<Reply>;
+  /** The audit entry of the command's reply, if the route records one (`db`: where the command ran). */
+  audit?: (reply: Reply, db: Executor) => AuditEntry | undefined;
 }
 
 /** Outcomes the handler itself returned that a retry must see again (docs/api.md, Idempotency). */
@@ -84,6 +91,18 @@ const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply):
   since: request.since,
 });
 
+/** Only a change that succeeded is audited. */
+const auditOf = (request: WriteRequest, reply: Reply, db: Executor) =>
+  reply.status < 300 ? request.audit?.(reply, db) : undefined;
+
+/** What the runner adds to a command's statement: the key's claim and the audit row (reply.ts, WriteParts). */
+const partsOf = (claim: KeyClaim, audit: AuditEntry | undefined): WriteParts => ({
+  claim: claim.ctes,
+  claimed: claim.claimed,
+  audit: auditCte(audit),
+  outcome: (applied) => sql`${claim.locked} AS locked, ${claim.claimed} AS saved, ${staleCheck(claim, applied)}`,
+});
+
 /** How often a statement-mode command runs again after its row changed under it (then 503, retry later). */
 const STALE_ATTEMPTS = 5;
 /** Before each new attempt, a random pause of up to this many milliseconds times the attempts so far. */
@@ -91,8 +110,8 @@ const STALE_JITTER_MS = 2;
 
 /**
  * Statement mode: the handler read what it needed; its write and the key's record are one statement. A
- * write conditional on what was read (`GuardedWrite.applied`) that finds the row changed is undone whole,
- * and the command runs again on the fresh row (which may now answer 409).
+ * write conditional on what was read that finds the row changed is undone whole, and the command runs
+ * again on the fresh row (which may now answer 409).
  */
 async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
   for (let attempt = 1; ; attempt += 1) {
@@ -114,33 +133,41 @@ async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
 async function runStatementOnce(request: WriteRequest): Promise<SerializedReply> {
   const pool = request.db;
   const { outcome, reply } = await outcomeOf(request, pool);
-  if (request.key === undefined) {
-    if (reply?.write) await runGuardedWrite(pool, reply.write);
-    return outcome;
+  const record = request.key === undefined ? undefined : recordOf(request, request.key, outcome);
+  if (!reply?.write) {
+    // A refusal to store under the key (or a reply that writes nothing): the record alone.
+    const saved = record ? await saveOutcome(pool, record) : 'saved';
+    return settled(saved, outcome);
   }
-  const saved = await saveOutcome(pool, recordOf(request, request.key, outcome), reply?.write);
+  const parts = partsOf(record ? keyClaim(record) : NO_KEY, auditOf(request, reply, pool));
+  // One text per route's write and shape (a handful in all): prepared, so PostgreSQL plans it once per connection.
+  const row = await queryOne<{ locked: boolean; saved: boolean }>(pool, reply.write(parts), { prepare: true });
+  return settled(saveResultOf(row), outcome);
+}
+
+/** Transaction mode: the state change (with its outbox events), its audit row and the key's record commit together. */
+async function runInTransaction(request: WriteRequest): Promise<SerializedReply> {
+  return inTransaction(request.db, async (db) => {
+    const { outcome, reply } = await outcomeOf(request, db);
+    if (reply?.write) throw new Error('Reply.write is for statement-mode routes');
+    const audit = reply && auditOf(request, reply, db);
+    if (audit) await writeAudit(db, audit);
+    if (request.key === undefined) return outcome;
+    return settled(await saveOutcome(db, recordOf(request, request.key, outcome)), outcome);
+  });
+}
+
+/** The outcome, once the key's record is in; else nothing of this request is kept. */
+function settled(saved: 'saved' | 'in_use' | 'taken', outcome: SerializedReply): SerializedReply {
   if (saved === 'in_use') throw keyInUse();
   if (saved === 'taken') throw new KeyTakenMeanwhile();
   return outcome;
 }
 
-/** Transaction mode: the state change (with its outbox events) and the key's record commit together. */
-async function runInTransaction(request: WriteRequest): Promise<SerializedReply> {
-  return inTransaction(request.db, async (db) => {
-    const { outcome, reply } = await outcomeOf(request, db);
-    if (reply?.write) throw new Error('Reply.write is for statement-mode routes');
-    if (request.key === undefined) return outcome;
-    const saved = await saveOutcome(db, recordOf(request, request.key, outcome));
-    if (saved === 'in_use') throw keyInUse();
-    if (saved === 'taken') throw new KeyTakenMeanwhile();
-    return outcome;
-  });
-}
-
 /**
- * Runs one write atomically with its Idempotency-Key record: both are kept or neither is. A completed key
- * replays its stored bytes with no effect; two requests racing with one key leave exactly one effect (the
- * loser keeps nothing and replays the winner's outcome, or gets 409 IDEMPOTENCY_KEY_IN_USE).
+ * Runs one write atomically with its Idempotency-Key record (and its audit row): all are kept or none is. A
+ * completed key replays its stored bytes with no effect; two requests racing with one key leave exactly one
+ * effect (the loser keeps nothing and replays the winner's outcome, or gets 409 IDEMPOTENCY_KEY_IN_USE).
  */
 export async function runWrite(request: WriteRequest): Promise<SerializedReply> {
   const { key } = request;

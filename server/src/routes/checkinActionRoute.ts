@@ -5,8 +5,8 @@ import type { Executor } from '../db/query';
 import type { Decider } from '../../../shared/src/domain';
 import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
-import { missingScope } from '../auth/authenticate';
-import type { GuardedWrite } from '../reply';
+import { missingScope } from '../auth/authentication';
+import type { WriteStatement } from '../reply';
 import { type Method, type Route, type RouteExamples, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
@@ -50,7 +50,7 @@ export interface CheckinKind<Action> {
   /** The audit log's name of this kind of check-in (`person_checkin`, `vehicle_checkin`). */
   target: 'person_checkin' | 'vehicle_checkin';
   /** Reads and decides; returns the check-in as it will be and the one write that makes it so. */
-  transition: (db: Executor, input: TransitionInput<Action>) => Promise<{ checkin: unknown; write: GuardedWrite }>;
+  transition: (db: Executor, input: TransitionInput<Action>) => Promise<{ checkin: unknown; write: WriteStatement }>;
 }
 
 /**

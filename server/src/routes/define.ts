@@ -86,10 +86,10 @@ export interface RouteSpec<
   readOnly?: boolean;
   /**
    * `transaction` (default): the handler runs in a transaction and writes as it goes. `statement`: the
-   * handler only reads, then returns its whole change as one guarded statement (`Reply.write`), which the
-   * runner executes as one atomic statement together with the idempotency record: no BEGIN/COMMIT round
-   * trips on the hot path. For creates, and for changes whose write applies only to the row version
-   * they read (`GuardedWrite.applied`: the runner decides again when it changed meanwhile).
+   * handler only reads, then returns its whole change as one statement (`Reply.write`, given the key's
+   * claim and the audit row by the runner: reply.ts, WriteParts): no BEGIN/COMMIT round trips on the hot
+   * path. For creates, and for changes whose write applies only to the row version they read (the runner
+   * decides again when it changed meanwhile).
    */
   atomicity?: 'transaction' | 'statement';
   /** Success responses by status; `null` for no body (204). Errors are problem+json. */
