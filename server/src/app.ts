@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { RememberedCallers } from './auth/rememberedCallers';
 import { defaultConsoleDir } from './console/build';
 import { serveConsole } from './console/serveConsole';
 import type { AppDeps, ResolvedDeps } from './context';
@@ -40,6 +41,7 @@ export function createApp(input: AppDeps): Koa {
     metrics: input.metrics ?? createMetrics(input.database),
     limiter: input.limiter ?? new RateLimiter(input.database, input.env.RATE_LIMIT_PER_MINUTE, input.clock),
     addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
+    rememberedCallers: new RememberedCallers(),
     exportThreads:
       input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
   };

@@ -1,3 +1,4 @@
+import type { RememberedCallers } from './auth/rememberedCallers';
 import type { Env } from './config/env';
 import type { Database } from './db/database';
 import type { ExportThreads } from './exports/exportThreads';
@@ -32,4 +33,5 @@ export type ResolvedDeps = AppDeps & {
   limiter: RateLimiter;
   addressLimiter: AddressLimiter;
   exportThreads: ExportThreads;
+  rememberedCallers: RememberedCallers;
 };

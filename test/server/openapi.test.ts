@@ -13,6 +13,7 @@ import { openApiPath } from '../../server/src/openapi/document';
 import { AddressLimiter } from '../../server/src/rateLimit/addressLimiter';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { routes } from '../../server/src/routes';
+import { RememberedCallers } from '../../server/src/auth/rememberedCallers';
 import { mountRoutes } from '../../server/src/routes/mount';
 import { apiClient } from '../support/http';
 import { buildWorld } from '../support/factories';
@@ -117,6 +118,7 @@ describe('GET /v1/openapi.json', () => {
       limiter: new RateLimiter(harness.server.database, 600),
       addressLimiter: new AddressLimiter(600),
       exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
+      rememberedCallers: new RememberedCallers(),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

@@ -5,7 +5,13 @@ import { empty, sql } from '../db/sql';
 import { notFound, problem } from '../errors/problem';
 import type { Principal } from './principal';
 import { siteVisibleSql } from '../policies/siteVisibility';
-import { type AccountLookup, type Authentication, type AuthenticationInput, missingScope } from './authentication';
+import {
+  type AccountLookup,
+  type Authentication,
+  type AuthenticationInput,
+  type CallerStamp,
+  missingScope,
+} from './authentication';
 import { type SiteColumns, siteOfRow } from './resolvedSite';
 import { authenticateSession } from './sessionAuth';
 import { hashToken, isWellFormedToken } from './tokenFormat';
@@ -20,6 +26,8 @@ interface TokenRow extends SiteColumns {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  token_version: string;
+  site_version: string | null;
 }
 
 /**
@@ -29,7 +37,7 @@ interface TokenRow extends SiteColumns {
  */
 const tokenAndSite = (input: { tokenHash: Buffer; siteId: number | null; alongside?: AccountLookup<unknown> }) => sql`
   SELECT t.account_id, t.id, t.name, t.scopes, t.channel, t.all_sites, t.expires_at, t.revoked_at, t.last_used_at,
-         s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at${
+         t.xmin::text AS token_version, s.xmin::text AS site_version, s.id AS site_id, s.name AS site_name, s.timezone, s.checkin_config, s.config_version, s.archived_at AS site_archived_at${
            input.alongside ? sql`, ${input.alongside.columns}` : empty
          }
   FROM api_tokens t
@@ -81,7 +89,8 @@ async function authenticateToken<Alongside>(
 ): Promise<Authentication<Alongside>> {
   const { token } = input;
   if (!isWellFormedToken(token)) throw unauthenticated('The token is not valid.', true);
-  const statement = tokenAndSite({ tokenHash: hashToken(token), siteId: input.siteId ?? null, alongside });
+  const tokenHash = hashToken(token);
+  const statement = tokenAndSite({ tokenHash, siteId: input.siteId ?? null, alongside });
   const row = await queryOne<TokenRow & Record<string, unknown>>(db, statement, { prepare: true });
   if (!row || row.revoked_at) throw unauthenticated('The token is not valid.', true);
   if (row.expires_at && row.expires_at.getTime() <= input.now.getTime()) {
@@ -98,7 +107,9 @@ async function authenticateToken<Alongside>(
   };
   if (input.scope && !principal.scopes.has(input.scope))
     return { principal, refusal: missingScope(input.scope, 'token') };
-  if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+  const usedLately =
+    row.last_used_at !== null && input.now.getTime() - row.last_used_at.getTime() <= LAST_USED_RESOLUTION_MS;
+  if (!usedLately) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.
     queryRows(
       db,
@@ -110,5 +121,14 @@ async function authenticateToken<Alongside>(
   const site = siteOfRow(row);
   if (!site)
     return { principal, refusal: notFound(`Site ${input.siteId} does not exist or is not visible to this token.`) };
-  return { principal, alongside: found, site };
+  const stamp = usedLately ? stampOf(row, tokenHash) : undefined;
+  return { principal, alongside: found, site, stamp };
+}
+
+/** The stamp of a token whose lastUsedAt is fresh: good until it is due again, or the token expires. */
+function stampOf(row: TokenRow, tokenHash: Buffer): CallerStamp | undefined {
+  if (row.last_used_at === null || row.site_version === null) return undefined;
+  const due = row.last_used_at.getTime() + LAST_USED_RESOLUTION_MS;
+  const until = row.expires_at ? Math.min(due, row.expires_at.getTime()) : due;
+  return { tokenHash, tokenVersion: row.token_version, siteVersion: row.site_version, until: new Date(until) };
 }

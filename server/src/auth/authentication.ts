@@ -14,6 +14,20 @@ export interface Authentication<Alongside = undefined> {
    * is known and the request still counts against its rate limit and carries its RateLimit headers.
    */
   refusal?: ProblemError;
+  /**
+   * For a token with the path's site whose lastUsedAt needs no update for a while: the versions of the
+   * rows it was read from, so that its next writes may check it within their own statement
+   * (auth/rememberedCallers.ts).
+   */
+  stamp?: CallerStamp;
+}
+
+/** What a remembered token's write checks: its row and its site's row still at these versions, until `until`. */
+export interface CallerStamp {
+  tokenHash: Buffer;
+  tokenVersion: string;
+  siteVersion: string;
+  until: Date;
 }
 
 export interface AuthenticationInput {

@@ -1,20 +1,11 @@
 import { type AuditEntry, auditCte, writeAudit } from '../audit/record';
 import { type Executor, inTransaction, queryOne } from '../db/query';
-import { sql } from '../db/sql';
+import { type Sql, empty, sql } from '../db/sql';
 import { ProblemError, problem } from '../errors/problem';
 import type { Reply, WriteParts } from '../reply';
 import { findOutcome, type StoredOutcome } from './lookup';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
-import {
-  type KeyClaim,
-  NO_KEY,
-  type OutcomeRecord,
-  isStaleWrite,
-  keyClaim,
-  saveOutcome,
-  saveResultOf,
-  staleCheck,
-} from './store';
+import { type OutcomeRecord, isStaleWrite, keyClaim, noKey, saveOutcome, saveResultOf, staleCheck } from './store';
 
 export interface WriteRequest {
   /** The pool: the runner takes its transaction from it. */
@@ -36,10 +27,25 @@ export interface WriteRequest {
   /** The start of the retention window: older records count as absent. */
   since: Date;
   atomicity: 'transaction' | 'statement';
-  /** The command. Convention: it throws its 409/422 before it writes anything. */
-  execute: (db: Executor) => Promise<Reply>;
+  /** The command, run for the `attempt`th time. Convention: it throws its 409/422 before it writes anything. */
+  execute: (db: Executor, attempt: number) => Promise<Reply>;
   /** The audit entry of the command's reply, if the route records one (`db`: where the command ran). */
   audit?: (reply: Reply, db: Executor) => AuditEntry | undefined;
+  /**
+   * SQL true while the caller is still who the request was planned for (a remembered token:
+   * routes/pipeline/rememberedCaller.ts). With it, the statement writes nothing unless it holds, and
+   * whatever the runner cannot answer for sure without the caller confirmed (a refusal by the command,
+   * the key claimed by another request, a caller that changed) throws CallerUnconfirmed, having written
+   * nothing: the request then takes the full steps.
+   */
+  callerCheck?: Sql;
+}
+
+/** A write planned for a remembered caller that was not written; `changed`: the caller is no longer as remembered. */
+export class CallerUnconfirmed extends Error {
+  constructor(readonly changed: boolean) {
+    super('the caller was not confirmed; nothing was written');
+  }
 }
 
 /** Outcomes the handler itself returned that a retry must see again (docs/api.md, Idempotency). */
@@ -70,11 +76,16 @@ function replay(
 }
 
 /** Runs the command; a 409/422 it returns becomes the outcome when there is a key to store it under. */
-async function outcomeOf(request: WriteRequest, db: Executor): Promise<{ outcome: SerializedReply; reply?: Reply }> {
+async function outcomeOf(
+  request: WriteRequest,
+  db: Executor,
+  attempt = 1,
+): Promise<{ outcome: SerializedReply; reply?: Reply }> {
   try {
-    const reply = await request.execute(db);
+    const reply = await request.execute(db, attempt);
     return { outcome: serializeReply(reply), reply };
   } catch (error) {
+    if (request.callerCheck) throw new CallerUnconfirmed(false);
     if (request.key === undefined || !isStoredProblem(error)) throw error;
     return { outcome: serializeProblem(error, request.instance, request.requestId) };
   }
@@ -95,13 +106,24 @@ const recordOf = (request: WriteRequest, key: string, outcome: SerializedReply):
 const auditOf = (request: WriteRequest, reply: Reply, db: Executor) =>
   reply.status < 300 ? request.audit?.(reply, db) : undefined;
 
-/** What the runner adds to a command's statement: the key's claim and the audit row (reply.ts, WriteParts). */
-const partsOf = (claim: KeyClaim, audit: AuditEntry | undefined): WriteParts => ({
-  claim: claim.ctes,
-  claimed: claim.claimed,
-  audit: auditCte(audit),
-  outcome: (applied) => sql`${claim.locked} AS locked, ${claim.claimed} AS saved, ${staleCheck(claim, applied)}`,
-});
+/**
+ * What the runner adds to a command's statement (reply.ts, WriteParts): the caller's check, if any, the
+ * key's claim, and the audit row.
+ */
+function partsOf(request: WriteRequest, record: OutcomeRecord | undefined, audit: AuditEntry | undefined): WriteParts {
+  const { callerCheck } = request;
+  const callerOk = callerCheck ? sql`(SELECT ok FROM caller)` : undefined;
+  const claim = record ? keyClaim(record, callerOk) : noKey(callerOk);
+  return {
+    claim: callerCheck ? sql`caller AS (SELECT ${callerCheck} AS ok), ${claim.ctes}` : claim.ctes,
+    claimed: claim.claimed,
+    audit: auditCte(audit),
+    outcome: (applied) =>
+      sql`${claim.locked} AS locked, ${claim.claimed} AS saved, ${staleCheck(claim, applied)}${
+        callerOk ? sql`, ${callerOk} AS caller` : empty
+      }`,
+  };
+}
 
 /** How often a statement-mode command runs again after its row changed under it (then 503, retry later). */
 const STALE_ATTEMPTS = 5;
@@ -116,7 +138,7 @@ const STALE_JITTER_MS = 2;
 async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await runStatementOnce(request);
+      return await runStatementOnce(request, attempt);
     } catch (error) {
       if (!isStaleWrite(error)) throw error;
       if (attempt >= STALE_ATTEMPTS) {
@@ -130,19 +152,24 @@ async function runAsStatement(request: WriteRequest): Promise<SerializedReply> {
   }
 }
 
-async function runStatementOnce(request: WriteRequest): Promise<SerializedReply> {
+async function runStatementOnce(request: WriteRequest, attempt: number): Promise<SerializedReply> {
   const pool = request.db;
-  const { outcome, reply } = await outcomeOf(request, pool);
+  const { outcome, reply } = await outcomeOf(request, pool, attempt);
   const record = request.key === undefined ? undefined : recordOf(request, request.key, outcome);
   if (!reply?.write) {
+    if (request.callerCheck) throw new CallerUnconfirmed(false);
     // A refusal to store under the key (or a reply that writes nothing): the record alone.
     const saved = record ? await saveOutcome(pool, record) : 'saved';
     return settled(saved, outcome);
   }
-  const parts = partsOf(record ? keyClaim(record) : NO_KEY, auditOf(request, reply, pool));
+  const parts = partsOf(request, record, auditOf(request, reply, pool));
   // One text per route's write and shape (a handful in all): prepared, so PostgreSQL plans it once per connection.
-  const row = await queryOne<{ locked: boolean; saved: boolean }>(pool, reply.write(parts), { prepare: true });
-  return settled(saveResultOf(row), outcome);
+  const row = await queryOne<{ locked: boolean; saved: boolean; caller?: boolean }>(pool, reply.write(parts), {
+    prepare: true,
+  });
+  const saved = saveResultOf(row);
+  if (request.callerCheck && saved !== 'saved') throw new CallerUnconfirmed(row?.caller === false);
+  return settled(saved, outcome);
 }
 
 /** Transaction mode: the state change (with its outbox events), its audit row and the key's record commit together. */

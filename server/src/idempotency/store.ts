@@ -1,6 +1,6 @@
 import { LockNamespace, lockHashSql } from '../db/advisoryLocks';
 import { type Executor, queryOne } from '../db/query';
-import { type Sql, sql } from '../db/sql';
+import { type Sql, empty, sql } from '../db/sql';
 
 /** A request's outcome, to store under its key. */
 export interface OutcomeRecord {
@@ -25,9 +25,10 @@ export interface KeyClaim {
 /**
  * Claims the key for this request: its transaction lock, tried without waiting (`locked` false: another
  * request with the key is running), then its record, written only when no live one exists (`claimed`
- * false though locked: one committed meanwhile). Expired records are replaced.
+ * false though locked: one committed meanwhile) and `onlyIf` holds (the caller is still who it was:
+ * routes/pipeline/rememberedCaller.ts). Expired records are replaced.
  */
-export function keyClaim(record: OutcomeRecord): KeyClaim {
+export function keyClaim(record: OutcomeRecord, onlyIf?: Sql): KeyClaim {
   const account = sql`${record.accountId}::integer`;
   const key = sql`${record.key}::text`;
   return {
@@ -35,7 +36,7 @@ export function keyClaim(record: OutcomeRecord): KeyClaim {
   saved AS (
     INSERT INTO idempotency_keys (account_id, key, fingerprint, status_code, body, headers, created_at)
     SELECT ${account}, ${key}, ${record.fingerprint}, ${record.status}, ${record.body}, ${JSON.stringify(record.headers)}::jsonb, ${record.now}
-    FROM lock WHERE lock.locked
+    FROM lock WHERE lock.locked${onlyIf ? sql` AND ${onlyIf}` : empty}
     ON CONFLICT (account_id, key) DO UPDATE
       SET fingerprint = EXCLUDED.fingerprint, status_code = EXCLUDED.status_code,
           body = EXCLUDED.body, headers = EXCLUDED.headers, created_at = EXCLUDED.created_at
@@ -46,8 +47,12 @@ export function keyClaim(record: OutcomeRecord): KeyClaim {
   };
 }
 
-/** A write without a key: nothing to lock or record, and the write always goes ahead. */
-export const NO_KEY: KeyClaim = { ctes: sql`lock AS (SELECT true AS locked)`, locked: sql`true`, claimed: sql`true` };
+/** A write without a key: nothing to lock or record, and the write goes ahead (when `onlyIf` holds). */
+export const noKey = (onlyIf?: Sql): KeyClaim => ({
+  ctes: sql`lock AS (SELECT true AS locked)`,
+  locked: sql`true`,
+  claimed: onlyIf ?? sql`true`,
+});
 
 /** SQLSTATE of `gatehouse_stale_write()` (migration 0007). */
 const STALE_WRITE = 'GH001';

@@ -25,6 +25,11 @@ export interface HandlerContext<P, Q, B> {
   requestId: string;
   deps: ResolvedDeps;
   koa: Context;
+  /**
+   * 1, or more when a statement-mode command runs again because its statement found that what it planned
+   * on no longer held (idempotency/runWrite.ts): a command may plan on a guess first and read the second time.
+   */
+  attempt: number;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;

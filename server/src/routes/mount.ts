@@ -6,18 +6,22 @@ import { authenticateCaller, checkedAgainIfLate } from './pipeline/authenticateC
 import { execute } from './pipeline/execute';
 import { present } from './pipeline/present';
 import { receive } from './pipeline/receive';
+import { writeForRememberedCaller } from './pipeline/rememberedCaller';
 import { validate } from './pipeline/validate';
 
 /**
  * One request through a declared route, step by step (docs/operations.md, The write path): its path
- * parameters and key are read; the caller is authenticated (with the site and the key's stored outcome in
- * the same round trip) and rate-limited; the query and body are validated; the command runs (a write with
- * its key's record and audit row, in one statement or one transaction); and the reply is presented.
+ * parameters and key are read; a write by a token seen a moment ago goes out at once, as one statement that
+ * checks the caller itself; else the caller is authenticated (with the site and the key's stored outcome in
+ * the same round trip) and rate-limited, the query and body are validated, and the command runs (a write
+ * with its key's record and audit row, in one statement or one transaction); and the reply is presented.
  */
 async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<void> {
   const request = receive(route, ctx, deps);
+  const written = await writeForRememberedCaller(request, ctx, deps);
+  if (written) return present(route, ctx, written, deps);
   const caller = await authenticateCaller(request, ctx, deps);
-  const input = await validate(route, ctx);
+  const input = await validate(request, ctx);
   const current = await checkedAgainIfLate(caller, deps);
   const reply = await execute(request, current, input, ctx, deps);
   if (reply) present(route, ctx, reply, deps);

@@ -53,6 +53,7 @@ export const personCheckinRoutes = [
         site: siteOf(ctx),
         request: ctx.body,
         now: ctx.now,
+        attempt: ctx.attempt,
       });
       return { status: 201, body: checkin, write };
     },

@@ -37,10 +37,23 @@ export interface Caller {
   bodyInByCheck: boolean;
 }
 
-/** RateLimit headers on every authenticated response; past the limit, 429 with Retry-After (docs/api.md, Rate limits). */
-function applyRateLimit(ctx: Context, decision: RateDecision): void {
+/** The rate limit's decision for this request's caller: counted once per request, whichever step asks first. */
+export function countedOnce(request: Received, key: number, deps: ResolvedDeps): RateDecision {
+  if (request.counted?.principalKey === key) return request.counted.decision;
+  const decision = deps.limiter.consume(key, request.now);
+  request.counted = { principalKey: key, decision };
+  return decision;
+}
+
+/** RateLimit headers on every authenticated response (docs/api.md, Rate limits). */
+export function setRateLimitHeaders(ctx: Context, decision: RateDecision): void {
   ctx.set('RateLimit-Policy', `"default";q=${decision.limit};w=60`);
   ctx.set('RateLimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+}
+
+/** The RateLimit headers; past the limit, 429 with Retry-After. */
+function applyRateLimit(ctx: Context, decision: RateDecision): void {
+  setRateLimitHeaders(ctx, decision);
   if (!decision.allowed) {
     throw problem(
       'RATE_LIMITED',
@@ -76,12 +89,12 @@ export async function authenticateCaller(request: Received, ctx: Context, deps: 
     (sessionOnly ? undefined : bearerOf(authorization)) ??
     (asked.sessionId === undefined ? undefined : `session ${asked.sessionId}`);
   const lookup = request.key === undefined ? undefined : storedOutcomeLookup(request.key, request.since);
-  const { principal, site, alongside, refusal } = await withinAddressBudget(
-    deps.addressLimiter,
-    { address, bearer: credential, now },
-    () => authenticate(deps.database, { ...asked, now }, lookup),
+  const authentication = await withinAddressBudget(deps.addressLimiter, { address, bearer: credential, now }, () =>
+    authenticate(deps.database, { ...asked, now }, lookup),
   );
-  applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
+  const { principal, site, alongside, refusal } = authentication;
+  if (route.atomicity === 'statement') deps.rememberedCallers.remember(authentication);
+  applyRateLimit(ctx, countedOnce(request, principalKey(principal), deps));
   // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.
   if (principal.session && route.write) checkSameOrigin(ctx, deps.env.PUBLIC_URL);
   const bodyInByCheck = route.body === undefined || ctx.req.complete;

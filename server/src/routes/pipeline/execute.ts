@@ -3,6 +3,7 @@ import { type AuditEntry, OPERATOR_ACTOR, writeAudit } from '../../audit/record'
 import { principalKey } from '../../auth/principal';
 import type { ResolvedDeps } from '../../context';
 import type { Executor } from '../../db/query';
+import type { Sql } from '../../db/sql';
 import { requestFingerprint } from '../../idempotency/key';
 import { runWrite } from '../../idempotency/runWrite';
 import { type SerializedReply, serializeReply } from '../../idempotency/serialized';
@@ -70,10 +71,12 @@ export async function execute(
   input: ValidInput,
   koa: Context,
   deps: ResolvedDeps,
+  /** SQL that confirms a caller not yet confirmed, within the write's statement (rememberedCaller.ts). */
+  callerCheck?: Sql,
 ): Promise<SerializedReply | undefined> {
   const { route } = request;
   const { principal, site } = caller;
-  const handlerContext = (db: Executor): AnyHandlerContext => ({
+  const handlerContext = (db: Executor, attempt = 1): AnyHandlerContext => ({
     params: request.params,
     query: input.query,
     body: input.body,
@@ -84,6 +87,7 @@ export async function execute(
     requestId: request.requestId,
     deps,
     koa,
+    attempt,
   });
   const pool: Executor = deps.database;
   if (!route.write) return read(route, handlerContext(pool), koa, deps);
@@ -115,10 +119,11 @@ export async function execute(
     now: request.now,
     since: request.since,
     atomicity: route.atomicity,
-    execute: async (db) => {
+    execute: async (db, attempt) => {
       if (refused) throw refused.error;
-      return route.handler(handlerContext(db));
+      return route.handler(handlerContext(db, attempt));
     },
     audit: (reply, db) => auditEntryOf(route, handlerContext(db), reply),
+    callerCheck,
   });
 }

@@ -3,7 +3,9 @@ import type { z } from 'zod';
 import type { ResolvedDeps } from '../../context';
 import { ProblemError, notFound } from '../../errors/problem';
 import { keysSince, parseIdempotencyKey } from '../../idempotency/key';
+import type { RateDecision } from '../../rateLimit/limiter';
 import type { Route } from '../define';
+import type { ValidInput } from './validate';
 
 /** What is known of a request before anything is asked of the database. */
 export interface Received {
@@ -18,6 +20,10 @@ export interface Received {
   keyRefusal: ProblemError | undefined;
   /** The start of the keys' retention window. */
   since: Date;
+  /** The query and body, once read (by whichever step read them first). */
+  input?: Promise<ValidInput>;
+  /** The rate limit's decision, once this request was counted (a request counts once, whichever step counted it). */
+  counted?: { principalKey: number; decision: RateDecision };
 }
 
 function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {

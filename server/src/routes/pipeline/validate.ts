@@ -4,6 +4,7 @@ import { problem, validationFailed } from '../../errors/problem';
 import { fieldErrors, queryProblem } from '../../errors/zodErrors';
 import { readJsonBody } from '../../middlewares/readJsonBody';
 import type { Route } from '../define';
+import type { Received } from './receive';
 
 /** The query and the body, each as its route's schema made it; the body also as sent (for the key's fingerprint). */
 export interface ValidInput {
@@ -39,9 +40,14 @@ async function parseBody(route: Route, ctx: Context): Promise<{ sent: unknown; b
   return { sent, body: parsed.data };
 }
 
-/** Step 2, validate: the query (400) and the body (422), by the route's own schemas. */
-export async function validate(route: Route, ctx: Context): Promise<ValidInput> {
+async function read(route: Route, ctx: Context): Promise<ValidInput> {
   const query = parseQuery(route.query, ctx.query);
   const { sent, body } = await parseBody(route, ctx);
   return { query, body, sent };
+}
+
+/** Step 2, validate: the query (400) and the body (422), by the route's own schemas; read once per request. */
+export function validate(request: Received, ctx: Context): Promise<ValidInput> {
+  request.input ??= read(request.route, ctx);
+  return request.input;
 }
