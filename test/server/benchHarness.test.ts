@@ -25,8 +25,8 @@ describe('the benchmark harness (npm run bench)', () => {
     };
     for (const key of [undefined, 'ceiling-test-key']) {
       const recorded = await recordCreate({ ...input, key });
-      // The token lookup, the precheck, the one guarded write: what the API sends PostgreSQL per create.
-      expect(recorded.statements).toHaveLength(3);
+      // One statement, the caller's check in it: what the API sends PostgreSQL per create by a known token.
+      expect(recorded.statements).toHaveLength(1);
       const before = await checkins();
       const result = await replayCreates({ databaseUrl, recorded, connections: 2, durationMs: 300 });
       expect(result.unexpected, result.firstError).toBe(0);
