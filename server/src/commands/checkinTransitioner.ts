@@ -1,14 +1,15 @@
-import { type Decider, type PersonEvent, changeStamp, transitionPerson } from '../../../shared/src/domain';
+import { type Decider, type PersonEvent, transitionPerson } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../queries/personCheckinRows';
 import { decidedByParam } from '../queries/visitRows';
-import { stopAndDecision } from './decisions';
+import { changedVisit, visitEvents } from './visitChange';
+import { personVisits } from '../queries/visitKinds';
 import type { Executor } from '../db/query';
 import { sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { WriteStatement } from '../reply';
-import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
@@ -70,43 +71,32 @@ export async function transitionPersonCheckin(
 ): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
-  if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  if (!read) throw notFound(`${personVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
-  // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
-  const now = changeStamp(input.now, row.updated_at);
   const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
-  if (!result.ok) throw transitionRefused(result, `Check-in ${row.id}`, presentPersonCheckin(row));
-  const next: PersonCheckinRow = {
-    ...row,
-    status: result.state.status,
-    last_event_at: result.state.lastEventAt,
-    deny_reason: action.denyReason ?? row.deny_reason,
-    stop_reason: action.event.type === 'DENY' ? (action.denyReason ?? null) : row.stop_reason,
-    updated_at: now,
-    breaks: [...row.breaks],
-  };
-  Object.assign(next, stopAndDecision(next, action.event.type, input.decider, now));
-  let openedAt: Date | null = null;
+  if (!result.ok) throw transitionRefused(result, `${personVisits.noun} ${row.id}`, presentPersonCheckin(row));
+  const { next, emitted, own } = changedVisit(row, result, {
+    event: action.event.type,
+    denyReason: action.denyReason,
+    deniedStopReason: action.denyReason ?? null,
+    exitSource: action.exitSource ?? input.exitSource,
+    decider: input.decider,
+    now: input.now,
+  });
+  // A person's own effects: a break opened or closed.
+  let openedBreak: { id: number; at: Date } | null = null;
   let closedAt: Date | null = null;
-  const emitted: string[] = [];
-  for (const effect of result.effects) {
+  next.breaks = [...row.breaks];
+  for (const effect of own) {
     if (effect.type === 'OPEN_BREAK') {
-      openedAt = effect.at;
+      openedBreak = { id: nextBreakId, at: effect.at };
       next.breaks.push({ id: nextBreakId, startedAt: effect.at, endedAt: null });
-    } else if (effect.type === 'CLOSE_BREAK') {
+    } else {
       closedAt = effect.at;
       next.breaks = next.breaks.map((item) => (item.endedAt === null ? { ...item, endedAt: effect.at } : item));
-    } else if (effect.type === 'SET_EXIT') {
-      next.exit_at = effect.at;
-      next.exit_source = action.exitSource ?? input.exitSource;
-    } else {
-      emitted.push(effect.event);
     }
   }
   const checkin = presentPersonCheckin(next);
-  const events: OutboxEvent[] = emitted.map((type) =>
-    outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
-  );
-  const openedBreak = openedAt ? { id: nextBreakId, at: openedAt } : null;
+  const events = visitEvents(next, emitted, checkin);
   return { checkin, write: changeStatement({ next, version, openedBreak, closedAt, events }) };
 }

@@ -1,10 +1,4 @@
-import {
-  type Decider,
-  type VehicleEvent,
-  changeStamp,
-  deniedStopReason,
-  transitionVehicle,
-} from '../../../shared/src/domain';
+import { type Decider, type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -15,10 +9,11 @@ import {
   readVehicleCheckinForChange,
 } from '../queries/vehicleCheckinRows';
 import { decidedByParam } from '../queries/visitRows';
-import { stopAndDecision } from './decisions';
+import { changedVisit, visitEvents } from './visitChange';
+import { vehicleVisits } from '../queries/visitKinds';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { WriteStatement } from '../reply';
-import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
@@ -62,34 +57,20 @@ export async function transitionVehicleCheckin(
 ): Promise<{ checkin: VehicleCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
-  if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  if (!read) throw notFound(`${vehicleVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
-  // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
-  const now = changeStamp(input.now, row.updated_at);
   const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
-  if (!result.ok) throw transitionRefused(result, `Vehicle check-in ${row.id}`, presentVehicleCheckin(row));
-  const next: VehicleCheckinRow = {
-    ...row,
-    status: result.state.status,
-    last_event_at: result.state.lastEventAt,
-    deny_reason: action.denyReason ?? row.deny_reason,
+  if (!result.ok) throw transitionRefused(result, `${vehicleVisits.noun} ${row.id}`, presentVehicleCheckin(row));
+  // Vehicles have no effects of their own (no breaks).
+  const { next, emitted } = changedVisit(row, result, {
+    event: action.event.type,
+    denyReason: action.denyReason,
     // A deny stops the vehicle: the guard's reason, or "Refused".
-    stop_reason: action.event.type === 'DENY' ? deniedStopReason(action.denyReason) : row.stop_reason,
-    updated_at: now,
-  };
-  Object.assign(next, stopAndDecision(next, action.event.type, input.decider, now));
-  const emitted: string[] = [];
-  for (const effect of result.effects) {
-    if (effect.type === 'SET_EXIT') {
-      next.exit_at = effect.at;
-      next.exit_source = action.exitSource ?? input.exitSource;
-    } else {
-      emitted.push(effect.event);
-    }
-  }
+    deniedStopReason: deniedStopReason(action.denyReason),
+    exitSource: action.exitSource ?? input.exitSource,
+    decider: input.decider,
+    now: input.now,
+  });
   const checkin = presentVehicleCheckin(next);
-  const events = emitted.map((type) =>
-    outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
-  );
-  return { checkin, write: changeStatement(next, version, events) };
+  return { checkin, write: changeStatement(next, version, visitEvents(next, emitted, checkin)) };
 }

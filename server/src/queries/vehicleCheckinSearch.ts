@@ -5,20 +5,13 @@ import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, raw, sql } from '../db/sql';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { type KeysetPosition, afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
-import { overlapPartsSql, overlapSql } from './visitFilters';
+import { type VisitFilter, overlapBounds, overlapPartsSql, overlapSql, visitConditions } from './visitFilters';
+import { vehicleVisits } from './visitKinds';
 
-export interface VehicleCheckinFilter {
-  accountId: number;
-  /** undefined: every site of the account (an all-sites token); else only these (may be empty: nothing). */
-  siteIds?: number[];
+export interface VehicleCheckinFilter extends VisitFilter {
   /** Normalized plate: that plate's visits only, its open ones (IN, PENDING) first. */
   plateNorm?: string;
   status?: VehicleStatus[];
-  from?: Date;
-  to?: Date;
-  /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
-  overlapsFrom?: Date;
-  overlapsTo?: Date;
   limit: number;
   cursor?: string;
 }
@@ -26,7 +19,6 @@ export interface VehicleCheckinFilter {
 /** The list cursors of vehicle check-ins belong to (with their filters): site lists and the search. */
 const LIST = 'vehicle_checkins';
 
-const NOT_OUT: VehicleStatus[] = ['IN', 'PENDING', 'STOP'];
 const OPEN = sql`c.status IN ('IN', 'PENDING')`;
 /** Sort groups of a plate search: its open visits, then the rest (each newest entry first). */
 const OPEN_GROUP = 0;
@@ -42,40 +34,23 @@ type Row = ListedVehicleCheckinRow & { sort_group: number };
  */
 export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { statement: Sql; scope: string } {
   const scope = filterScope(LIST, filter);
-  const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
-  if (filter.siteIds !== undefined) {
-    where.push(
-      filter.siteIds.length === 1
-        ? sql`c.site_id = ${filter.siteIds[0]}`
-        : sql`c.site_id = ANY(${filter.siteIds}::int[])`,
-    );
-  }
+  const where = visitConditions(vehicleVisits, filter);
   if (filter.plateNorm !== undefined) where.push(sql`c.plate_norm = ${filter.plateNorm}`);
-  if (filter.status?.length) {
-    where.push(sql`c.status = ANY(${filter.status}::text[])`);
-    // Lets the planner use the not-OUT partial indexes when no closed visit can match.
-    if (filter.status.every((status) => NOT_OUT.includes(status))) where.push(sql`c.status <> 'OUT'`);
-  }
-  if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
-  if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
   // An empty cursor is malformed (400), not absent.
   const position: KeysetPosition | undefined =
     filter.cursor === undefined ? undefined : decodeCursor(filter.cursor, scope);
   const after = position ? afterCursorSql(sql`c.entry_at`, sql`c.id`, position) : undefined;
   const limit = filter.limit + 1;
-  const overlaps = filter.overlapsFrom !== undefined || filter.overlapsTo !== undefined;
-  // An open end is the beginning or the end of time.
-  const start = filter.overlapsFrom ? sql`${filter.overlapsFrom}::timestamptz` : sql`'-infinity'::timestamptz`;
-  const end = filter.overlapsTo ? sql`${filter.overlapsTo}::timestamptz` : sql`'infinity'::timestamptz`;
+  const overlap = overlapBounds(filter);
   // By plate, the plate index narrows enough: the overlap is one more condition.
-  if (overlaps && filter.plateNorm !== undefined) where.push(overlapSql(start, end));
+  if (overlap && filter.plateNorm !== undefined) where.push(overlapSql(overlap.start, overlap.end));
   const branch = (group: number, condition: Sql | undefined, keyset: boolean) =>
     sql`SELECT ${VEHICLE_CHECKIN_COLUMNS}, ${raw(String(group))} AS sort_group FROM vehicle_checkins c
      WHERE ${join([...where, ...(condition ? [condition] : []), ...(keyset && after ? [after] : [])], ' AND ')}
      ORDER BY c.entry_at DESC, c.id DESC LIMIT ${limit}`;
-  if (filter.plateNorm === undefined && overlaps) {
+  if (filter.plateNorm === undefined && overlap) {
     // Each part of the overlap is read from its own index, then merged.
-    const parts = overlapPartsSql(start, end).map((part) => sql`(${branch(REST_GROUP, part, true)})`);
+    const parts = overlapPartsSql(overlap.start, overlap.end).map((part) => sql`(${branch(REST_GROUP, part, true)})`);
     const statement = sql`SELECT * FROM (${join(parts, ' UNION ALL ')}) AS page ORDER BY entry_at DESC, id DESC LIMIT ${limit}`;
     return { statement, scope };
   }

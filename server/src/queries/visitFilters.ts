@@ -1,5 +1,50 @@
 import { type Sql, sql } from '../db/sql';
 
+/** The filters every search of visits has, person or vehicle: the account, its sites, statuses, an entry range. */
+export interface VisitFilter {
+  accountId: number;
+  /** undefined: every site of the account (an all-sites token); else only these (may be empty: nothing). */
+  siteIds?: number[];
+  status?: readonly string[];
+  from?: Date;
+  to?: Date;
+  /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
+  overlapsFrom?: Date;
+  overlapsTo?: Date;
+}
+
+/**
+ * The conditions (alias `c`) of those filters, each a bind parameter. Statuses that are all `notOut` (the
+ * kind's statuses of a visit still at the site) also say `status <> 'OUT'`, which lets the planner use the
+ * open-only partial indexes.
+ */
+export function visitConditions(kind: { notOut: readonly string[] }, filter: VisitFilter): Sql[] {
+  const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
+  if (filter.siteIds !== undefined) {
+    where.push(
+      filter.siteIds.length === 1
+        ? sql`c.site_id = ${filter.siteIds[0]}`
+        : sql`c.site_id = ANY(${filter.siteIds}::int[])`,
+    );
+  }
+  if (filter.status?.length) {
+    where.push(sql`c.status = ANY(${filter.status}::text[])`);
+    if (filter.status.every((status) => kind.notOut.includes(status))) where.push(sql`c.status <> 'OUT'`);
+  }
+  if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
+  if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
+  return where;
+}
+
+/** The ends of an overlap filter, if it has one: an open end is the beginning or the end of time. */
+export function overlapBounds(filter: VisitFilter): { start: Sql; end: Sql } | undefined {
+  if (filter.overlapsFrom === undefined && filter.overlapsTo === undefined) return undefined;
+  return {
+    start: filter.overlapsFrom ? sql`${filter.overlapsFrom}::timestamptz` : sql`'-infinity'::timestamptz`,
+    end: filter.overlapsTo ? sql`${filter.overlapsTo}::timestamptz` : sql`'infinity'::timestamptz`,
+  };
+}
+
 /**
  * The visits (alias `c`) that overlap [start, end): entered before its end, and left after its start or not
  * yet left (docs/api.md, Export and Search). One rule for the export and the search.

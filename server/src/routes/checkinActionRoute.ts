@@ -7,6 +7,7 @@ import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authentication';
 import type { WriteStatement } from '../reply';
+import type { VisitKind } from '../queries/visitKinds';
 import { type Method, type Route, type RouteExamples, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
@@ -43,12 +44,8 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   toAction: (body: z.infer<B>) => Action;
 }
 
-/** What is common to every action endpoint of one kind of check-in (people, vehicles). */
-export interface CheckinKind<Action> {
-  tag: string;
-  response: z.ZodType;
-  /** The audit log's name of this kind of check-in (`person_checkin`, `vehicle_checkin`). */
-  target: 'person_checkin' | 'vehicle_checkin';
+/** A kind of visit (people, vehicles) with the command that changes one: what its action endpoints share. */
+export interface CheckinKind<Action> extends Pick<VisitKind<unknown, unknown>, 'tag' | 'response' | 'target'> {
   /** Reads and decides; returns the check-in as it will be and the one write that makes it so. */
   transition: (db: Executor, input: TransitionInput<Action>) => Promise<{ checkin: unknown; write: WriteStatement }>;
 }

@@ -1,22 +1,13 @@
 import type { z } from 'zod';
-import {
-  CheckoutRequest,
-  DenyRequest,
-  PersonCheckin,
-  TimedActionRequest,
-} from '../../../../shared/src/schemas/personCheckins';
+import { CheckoutRequest, DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
 import { type PersonAction, transitionPersonCheckin } from '../../commands/checkinTransitioner';
 import { type CheckinActionSpec, checkinActionRoute, occurredAtOf as at } from '../checkinActionRoute';
 import type { Route } from '../define';
+import { personVisits } from '../../queries/visitKinds';
 import { personCheckedOutExample, personCheckinExample } from '../examples';
 
 const item = '/sites/:siteId/checkins/people/:checkinId';
-const people = {
-  tag: 'Person check-ins',
-  response: PersonCheckin,
-  target: 'person_checkin' as const,
-  transition: transitionPersonCheckin,
-};
+const people = { ...personVisits, transition: transitionPersonCheckin };
 const checkedOut = {
   action: 'checkin.checked_out',
   manualOnly: true,

@@ -6,14 +6,13 @@ import {
   PersonCheckinListQuery,
 } from '../../../../shared/src/schemas/personCheckins';
 import { createPersonCheckin } from '../../commands/checkinCreator';
-import { findCheckin } from '../../queries/personCheckinRows';
-import { notFound } from '../../errors/problem';
 import { viewableSites } from '../../policies/viewableSites';
-import { presentPersonCheckin } from '../../presenters/personCheckin';
 import { searchPersonCheckins } from '../../queries/personCheckinSearch';
+import { personVisits } from '../../queries/visitKinds';
 import { defineRoute, siteOf } from '../define';
 import { pageOf, personCheckinExample } from '../examples';
-import { CheckinParams, SiteParams } from '../params';
+import { SiteParams } from '../params';
+import { readVisitRoute } from '../visitRoutes';
 import { personActionRoutes } from './actions';
 import { auditCheckin, isManual } from '../../audit/targets';
 
@@ -82,26 +81,11 @@ export const personCheckinRoutes = [
       }),
     }),
   }),
-  defineRoute({
-    method: 'GET',
+  readVisitRoute(personVisits, {
     path: `${base}/:checkinId`,
     summary: 'Read one check-in with its full break history',
     description: 'One person check-in of the site, with its breaks oldest first. A check-in of another site is a 404.',
-    examples: { response: personCheckinExample },
-    tag,
-    auth: 'token',
-    scope: 'checkins:read',
-    params: CheckinParams,
-    responses: { 200: PersonCheckin },
-    handler: async (ctx) => {
-      const row = await findCheckin(ctx.db, {
-        accountId: ctx.principal.accountId,
-        siteId: siteOf(ctx).siteId,
-        checkinId: ctx.params.checkinId,
-      });
-      if (!row) throw notFound(`Check-in ${ctx.params.checkinId} does not exist on site ${ctx.params.siteId}.`);
-      return { status: 200, body: presentPersonCheckin(row) };
-    },
+    example: personCheckinExample,
   }),
   ...personActionRoutes,
   defineRoute({

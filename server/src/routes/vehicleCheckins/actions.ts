@@ -1,19 +1,14 @@
 import type { z } from 'zod';
 import { CheckoutRequest, DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
-import { VehicleCheckin } from '../../../../shared/src/schemas/vehicles';
 import { type VehicleAction, transitionVehicleCheckin } from '../../commands/vehicleCheckinTransitioner';
 import { type CheckinActionSpec, checkinActionRoute, occurredAtOf as at } from '../checkinActionRoute';
 import type { Route } from '../define';
+import { vehicleVisits } from '../../queries/visitKinds';
 import { vehicleCheckinExample } from '../examples';
 
 const item = '/sites/:siteId/checkins/vehicles/:checkinId';
 // Vehicles take no breaks, so there are no break routes (404).
-const vehicles = {
-  tag: 'Vehicle check-ins',
-  response: VehicleCheckin,
-  target: 'vehicle_checkin' as const,
-  transition: transitionVehicleCheckin,
-};
+const vehicles = { ...vehicleVisits, transition: transitionVehicleCheckin };
 const checkedOut = {
   action: 'vehicle_checkin.checked_out',
   manualOnly: true,

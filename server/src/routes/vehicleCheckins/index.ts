@@ -7,14 +7,13 @@ import {
   VehicleCheckinsSearchRequest,
 } from '../../../../shared/src/schemas/vehicles';
 import { createVehicleCheckin } from '../../commands/vehicleCheckinCreator';
-import { findVehicleCheckin } from '../../queries/vehicleCheckinRows';
-import { notFound } from '../../errors/problem';
 import { viewableSites } from '../../policies/viewableSites';
-import { presentVehicleCheckin } from '../../presenters/vehicleCheckin';
 import { searchVehicleCheckins } from '../../queries/vehicleCheckinSearch';
+import { vehicleVisits } from '../../queries/visitKinds';
 import { defineRoute, siteOf } from '../define';
 import { pageOf, vehicleCheckinExample } from '../examples';
-import { CheckinParams, SiteParams } from '../params';
+import { SiteParams } from '../params';
+import { readVisitRoute } from '../visitRoutes';
 import { vehicleActionRoutes } from './actions';
 import { auditCheckin, isManual } from '../../audit/targets';
 
@@ -83,26 +82,11 @@ export const vehicleCheckinRoutes = [
       }),
     }),
   }),
-  defineRoute({
-    method: 'GET',
+  readVisitRoute(vehicleVisits, {
     path: `${base}/:checkinId`,
     summary: 'Read one vehicle check-in',
     description: 'One vehicle visit of the site. A visit of another site is a 404.',
-    examples: { response: vehicleCheckinExample },
-    tag,
-    auth: 'token',
-    scope: 'vehicles:read',
-    params: CheckinParams,
-    responses: { 200: VehicleCheckin },
-    handler: async (ctx) => {
-      const row = await findVehicleCheckin(ctx.db, {
-        accountId: ctx.principal.accountId,
-        siteId: siteOf(ctx).siteId,
-        checkinId: ctx.params.checkinId,
-      });
-      if (!row) throw notFound(`Vehicle check-in ${ctx.params.checkinId} does not exist on site ${ctx.params.siteId}.`);
-      return { status: 200, body: presentVehicleCheckin(row) };
-    },
+    example: vehicleCheckinExample,
   }),
   ...vehicleActionRoutes,
   defineRoute({

@@ -1,0 +1,38 @@
+import type { VisitKind } from '../queries/visitKinds';
+import { notFound } from '../errors/problem';
+import { type Route, defineRoute, siteOf } from './define';
+import { CheckinParams } from './params';
+
+/** What the API reference says of a route, which differs between the kinds. */
+interface RouteText {
+  path: string;
+  summary: string;
+  description: string;
+  example: unknown;
+}
+
+/** GET one visit of the site, by id: a visit of another site is a 404, as an unknown one is. */
+export function readVisitRoute<Row, Resource>(kind: VisitKind<Row, Resource>, text: RouteText): Route {
+  return defineRoute({
+    method: 'GET',
+    path: text.path,
+    summary: text.summary,
+    description: text.description,
+    examples: { response: text.example },
+    tag: kind.tag,
+    auth: 'token',
+    scope: kind.readScope,
+    params: CheckinParams,
+    responses: { 200: kind.response },
+    handler: async (ctx) => {
+      const { checkinId, siteId } = ctx.params;
+      const row = await kind.find(ctx.db, {
+        accountId: ctx.principal.accountId,
+        siteId: siteOf(ctx).siteId,
+        checkinId,
+      });
+      if (!row) throw notFound(`${kind.noun} ${checkinId} does not exist on site ${siteId}.`);
+      return { status: 200, body: kind.present(row) };
+    },
+  });
+}
