@@ -7,7 +7,14 @@ import { type CommandContext, type CommandResult, refused } from './data/command
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
-import { findPeople, outboxCounts, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import {
+  findPeople,
+  outboxCounts,
+  peopleWhoMayLeave,
+  rollCallView,
+  siteVehicleVisits,
+  vehiclesOnSite,
+} from './data/queries';
 import { schedulePruning } from './data/retention';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
@@ -148,8 +155,12 @@ export function openKiosk(options: KioskOptions) {
       ),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
+    /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
-    rollCall: observeQuery(() => rollCall(db, siteId)),
+    /** Everyone "Find your name" may list, as it changes. */
+    peopleWhoMayLeave: observeQuery(() => peopleWhoMayLeave(db, siteId)),
+    /** The Roll call: the people on site it counts, and the refused check-ins it lists apart. */
+    rollCall: observeQuery(() => rollCallView(db, siteId)),
     /** One visit as it changes (its status once the server has answered). */
     watchVisit: (visitId: string) => observeQuery(() => db.people.get(visitId)),
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
