@@ -18,7 +18,7 @@ import {
 import { schedulePruning } from './data/retention';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
-import { findKnownVehicle } from './data/vehicleDirectory';
+import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
@@ -166,6 +166,8 @@ export function openKiosk(options: KioskOptions) {
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
     /** Every vehicle visit held for the site, STOP and OUT too (the gate's result cards follow them). */
     siteVehicles: observeQuery(() => siteVehicleVisits(db, siteId)),
+    /** The registered vehicles of these normalized plates in the gate's copy (make, model, colour), as it changes. */
+    knownVehicles: (plateKeys: readonly string[]) => observeQuery(() => knownVehiclesOf(db, plateKeys)),
     /** A plate's last visits at this site: this kiosk's, and the server's when it can be asked. */
     plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
     /** The site's name as last heard from the server (kept for offline). */
