@@ -8,6 +8,7 @@ import { GateOnSite } from './GateOnSite';
 import { type ChosenPlate, GatePlateHistory } from './GatePlateHistory';
 import { GateResults } from './GateResults';
 import './gate.css';
+import './gateHeader.css';
 
 interface GateScreenProps {
   actions: GateActions;
