@@ -118,6 +118,22 @@ describe('roll call', () => {
     expect(await earlierVisit(db, 1, { firstName: 'MALLORY', lastName: ' site' })).toEqual({ kind: 'refused' });
   });
 
+  it('a visitor the site refused is known again by name, email or phone; someone else is not', async () => {
+    const stopped = visit('Eve', 'STOP');
+    const eve = { ...stopped, person: { ...stopped.person, email: 'Eve@Example.com', phone: '+44 20 7946 0000' } };
+    const db = await siteWith([eve, visit('Ada', 'IN')]);
+    expect(await earlierVisit(db, 1, { firstName: 'E.', lastName: 'Other', email: ' eve@example.com' })).toEqual({
+      kind: 'refused',
+    });
+    expect(await earlierVisit(db, 1, { firstName: 'E.', lastName: 'Other', phone: '+44 (20) 7946-0000' })).toEqual({
+      kind: 'refused',
+    });
+    expect(await earlierVisit(db, 1, { firstName: 'Eve', lastName: 'Other' })).toBeUndefined();
+    expect(await earlierVisit(db, 1, { firstName: 'ada', lastName: 'SITE' })).toMatchObject({ kind: 'onSite' });
+    // Another site's refusal is that site's.
+    expect(await earlierVisit(db, 2, { firstName: 'Eve', lastName: 'Site' })).toBeUndefined();
+  });
+
   it('a check-in the server refused is listed apart and not counted; one merely queued is counted', async () => {
     const rosa = madeHere('Rosa', 'IN');
     const grace = madeHere('Grace', 'IN');
