@@ -7,11 +7,18 @@ import { type CommandContext, type CommandResult, refused } from './data/command
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
-import { findPeople, outboxCounts, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import {
+  findPeople,
+  outboxCounts,
+  peopleWhoMayLeave,
+  rollCallView,
+  siteVehicleVisits,
+  vehiclesOnSite,
+} from './data/queries';
 import { schedulePruning } from './data/retention';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
-import { findKnownVehicle } from './data/vehicleDirectory';
+import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
@@ -148,13 +155,19 @@ export function openKiosk(options: KioskOptions) {
       ),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
+    /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
-    rollCall: observeQuery(() => rollCall(db, siteId)),
+    /** Everyone "Find your name" may list, as it changes. */
+    peopleWhoMayLeave: observeQuery(() => peopleWhoMayLeave(db, siteId)),
+    /** The Roll call: the people on site it counts, and the refused check-ins it lists apart. */
+    rollCall: observeQuery(() => rollCallView(db, siteId)),
     /** One visit as it changes (its status once the server has answered). */
     watchVisit: (visitId: string) => observeQuery(() => db.people.get(visitId)),
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
     /** Every vehicle visit held for the site, STOP and OUT too (the gate's result cards follow them). */
     siteVehicles: observeQuery(() => siteVehicleVisits(db, siteId)),
+    /** The registered vehicles of these normalized plates in the gate's copy (make, model, colour), as it changes. */
+    knownVehicles: (plateKeys: readonly string[]) => observeQuery(() => knownVehiclesOf(db, plateKeys)),
     /** A plate's last visits at this site: this kiosk's, and the server's when it can be asked. */
     plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
     /** The site's name as last heard from the server (kept for offline). */

@@ -46,8 +46,10 @@ interface FindYourNameProps {
 }
 
 /**
- * Check out and breaks: the person finds their name among the people on site (local data, so it works
- * offline), then gets the actions their state allows, as the shared state machine says.
+ * Check out and breaks: the person finds their name among the people who may check out or take a break
+ * (IN, ON_BREAK; local data, so it works offline), then gets the actions their state allows, as the shared
+ * state machine says. Nobody else is ever listed: not a visitor the site refused (STOP), nor one waiting
+ * for approval.
  */
 export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYourNameProps) {
   const [typed, setTyped] = useState(offer ? `${offer.person.firstName} ${offer.person.lastName}` : '');
@@ -55,7 +57,8 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   const [found, setFound] = useState<{ query: string; visits: PersonVisit[] }>();
   const [chosenId, setChosenId] = useState<string>();
   const [error, setError] = useState<string>();
-  const everyone = useObservable(kiosk.rollCall);
+  // Only those who may leave (IN, ON_BREAK): a chosen person whose visit the server then stops leaves the screen.
+  const everyone = useObservable(kiosk.peopleWhoMayLeave);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
 
   useEffect(() => {
