@@ -1,4 +1,5 @@
 import type { BadgeAnswer } from '../../../shared/src/client/badge';
+import type { PrintOutcome } from '../../../shared/src/client/printFrame';
 import type { KioskDatabase } from '../data/database';
 import { observeQuery } from '../data/observe';
 import type { PersonVisit } from '../data/types';
@@ -8,8 +9,6 @@ import type { Clock } from '../platform/platform';
 export interface BadgePrinter {
   print: (pdf: Uint8Array) => Promise<PrintOutcome>;
 }
-
-export type PrintOutcome = { printed: true } | { printed: false; reason: string };
 
 /**
  * How long after a check-in its badge may still print: the server's answer usually comes within a second;
