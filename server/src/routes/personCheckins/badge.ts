@@ -12,10 +12,8 @@ import { readSiteBadge } from '../../queries/siteBadge';
 import { defineRoute, siteOf } from '../define';
 import { CheckinParams } from '../params';
 
-const BadgePdf = z.string().meta({
-  description: 'A one-page PDF of exactly the size of the site’s badge label, its fonts embedded.',
-  format: 'binary',
-});
+// The PDF's bytes (the route's description and media type say what they are).
+const BadgePdf = z.string();
 
 export const badgeRoutes = [
   defineRoute({
@@ -31,6 +29,7 @@ export const badgeRoutes = [
     params: CheckinParams,
     responses: { 200: BadgePdf },
     mediaType: 'application/pdf',
+    headers: ['Cache-Control'],
     // A refusal, not a `conflict`: the conflict's documented example would carry this route's PDF as `current`.
     refusals: {
       409: {
