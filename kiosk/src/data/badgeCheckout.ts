@@ -27,11 +27,19 @@ export async function checkOutByBadge(
     );
   const visit = await ctx.db.people.where('serverId').equals(badge.checkinId).first();
   // The code is compared, not just the id: an id is easy to guess, the code is not.
-  if (!visit || visit.siteId !== siteId || !visit.confirmed?.badgeCode || visit.confirmed.badgeCode !== badge.code)
+  const matches =
+    visit !== undefined &&
+    visit.siteId === siteId &&
+    !!visit.confirmed?.badgeCode &&
+    visit.confirmed.badgeCode === badge.code;
+  if (matches && visit.status === 'OUT')
+    return refused('CHECKIN_CLOSED', 'This visit is already checked out. Goodbye!');
+  // Only a visit on site is checked out by its badge (a badge is printed for no other): a PENDING or STOP
+  // visit reads as unknown, as on the Check out search.
+  if (!matches || (visit.status !== 'IN' && visit.status !== 'ON_BREAK'))
     return refused(
       'BADGE_UNKNOWN',
       'This badge does not belong to anyone on site now. Please find your name, or ask at reception.',
     );
-  if (visit.status === 'OUT') return refused('CHECKIN_CLOSED', 'This visit is already checked out. Goodbye!');
   return checkOut(ctx, visit.visitId);
 }
