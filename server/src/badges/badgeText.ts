@@ -28,7 +28,8 @@ const LINE_HEIGHT = 1.22;
 /** Shortens `text` (at its logical end) with an ellipsis, keeping as much as fits at `size`. */
 function shortened(text: string, item: TextItem, width: number, size: number): FittedLine {
   const chars = [...text];
-  const attempt = (keep: number) => measureLine(`${chars.slice(0, keep).join('').trimEnd()}…`, item.weight, item.direction);
+  const attempt = (keep: number) =>
+    measureLine(`${chars.slice(0, keep).join('').trimEnd()}…`, item.weight, item.direction);
   // Widths grow with what is kept: the longest prefix that fits, by halving.
   let low = 0;
   let high = chars.length - 1;

@@ -46,13 +46,18 @@ function familyFiles(family: string, named: readonly string[], weight: Weight): 
     key: `${family}-${subset}-${weight}`,
     path: fontFile(family, subset, weight),
   }));
-  const unicode = JSON.parse(
-    fs.readFileSync(require.resolve(`@fontsource/${family}/unicode.json`), 'utf8'),
-  ) as Record<string, string>;
+  const unicode = JSON.parse(fs.readFileSync(require.resolve(`@fontsource/${family}/unicode.json`), 'utf8')) as Record<
+    string,
+    string
+  >;
   for (const [name, ranges] of Object.entries(unicode)) {
     const slice = /^\[(\d+)\]$/.exec(name)?.[1];
     if (slice === undefined) continue;
-    files.push({ key: `${family}-${slice}-${weight}`, path: fontFile(family, slice, weight), ranges: parseRanges(ranges) });
+    files.push({
+      key: `${family}-${slice}-${weight}`,
+      path: fontFile(family, slice, weight),
+      ranges: parseRanges(ranges),
+    });
   }
   return files;
 }

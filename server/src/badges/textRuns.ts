@@ -85,7 +85,8 @@ function shapeable(piece: Piece): TextRun {
 }
 
 /** A run's width at 1 point, as the shaper lays it out; `unitWidth` times the size is its width at that size. */
-export const runWidth = (run: TextRun): number => run.face.font.layout(run.text).advanceWidth / run.face.font.unitsPerEm;
+export const runWidth = (run: TextRun): number =>
+  run.face.font.layout(run.text).advanceWidth / run.face.font.unitsPerEm;
 
 /** A line's runs and its width at 1 point. */
 export interface MeasuredLine {
