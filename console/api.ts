@@ -5,7 +5,7 @@ import { createStaffClient } from '../shared/src/client/staff';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
 // Always asked of the server (a kiosk may keep a form 5 minutes; the editor must see the one saved now).
-const sameOriginFetch = (url: string, init: RequestInit) =>
+export const sameOriginFetch = (url: string, init: RequestInit) =>
   fetch(url, { ...init, credentials: 'same-origin', cache: 'no-cache' });
 const options = { baseUrl: window.location.origin, fetch: sameOriginFetch, now: () => Date.now() };
 

@@ -10,7 +10,7 @@ export const rendererOutDir = path.resolve(here, '../dist/kiosk/renderer');
 
 /**
  * The built page runs only its own scripts and may call any server (the Gatehouse API is chosen at
- * pairing). Build only: the dev server injects inline scripts for hot reload, which this would block.
+ * pairing). Its only frames are the badges it prints (a PDF it made a blob of: kiosk/renderer/badgePrinter.ts). Build only: the dev server injects inline scripts for hot reload, which this would block.
  */
 const contentSecurityPolicy: Plugin = {
   name: 'gatehouse-csp',
@@ -21,7 +21,7 @@ const contentSecurityPolicy: Plugin = {
       attrs: {
         'http-equiv': 'Content-Security-Policy',
         content:
-          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *",
+          "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *; frame-src blob:",
       },
       injectTo: 'head-prepend',
     },

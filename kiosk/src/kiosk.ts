@@ -2,6 +2,9 @@ import type { DexieOptions } from 'dexie';
 import { version as packageVersion } from '../../package.json';
 import { createApiClient } from '../../shared/src/client';
 import { createKioskLinkClient } from '../../shared/src/client/administration';
+import { fetchBadgePdf } from '../../shared/src/client/badge';
+import { type BadgePrinter, badgePrinting } from './badges/badgePrinting';
+import { checkOutByBadge } from './data/badgeCheckout';
 import { attentionItems, discardAction, retryAction } from './data/attention';
 import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
@@ -52,6 +55,8 @@ export interface KioskOptions {
   heartbeat?: boolean | { intervalMs: number };
   /** The version the heartbeat reports (the app's package version unless told). */
   appVersion?: string;
+  /** A visitor kiosk prints the badge of each check-in the server admits (docs/running-a-site.md, Badges). */
+  badgePrinter?: BadgePrinter;
 }
 
 /**
@@ -125,6 +130,15 @@ export function openKiosk(options: KioskOptions) {
     const known = await findKnownVehicle(db, plateKey);
     return { registered: known !== undefined, blockingLabelNames: known?.blockingLabelNames ?? [] };
   };
+  const badges =
+    options.badgePrinter && options.mode === 'visitor'
+      ? badgePrinting({
+          db,
+          printer: options.badgePrinter,
+          fetchBadge: (visit) => fetchBadgePdf({ baseUrl: options.serverUrl, token: options.token, fetch }, visit),
+          clock: platform.clock,
+        })
+      : undefined;
   const config = siteConfigSource({
     db,
     api,
@@ -138,10 +152,16 @@ export function openKiosk(options: KioskOptions) {
     api,
     engine,
     siteId,
-    checkIn: (input: CheckinInput) => stamped(() => checkIn(ctx, siteId, input)),
+    async checkIn(input: CheckinInput) {
+      const result = await stamped(() => checkIn(ctx, siteId, input));
+      if (result.ok) badges?.afterCheckin(result.value);
+      return result;
+    },
     startBreak: (visitId: string) => stamped(() => startBreak(ctx, visitId)),
     endBreak: (visitId: string) => stamped(() => endBreak(ctx, visitId)),
     checkOut: (visitId: string) => stamped(() => checkOut(ctx, visitId)),
+    /** Checks out the visit whose badge QR code was scanned (or typed by a keyboard-wedge scanner). */
+    checkOutByBadge: (scanned: string) => stamped(() => checkOutByBadge(ctx, siteId, scanned)),
     vehicleEntry: (licensePlate: string, details: { driverName?: string } = {}) =>
       stamped(() => vehicleEntry(ctx, siteId, licensePlate, { ...details, lookup })),
     /** A guard admits a PENDING vehicle. */
@@ -216,6 +236,7 @@ export function openKiosk(options: KioskOptions) {
     },
     async close(): Promise<void> {
       for (const stop of stopBackground) stop();
+      badges?.stop();
       await engine.stop();
       db.close();
     },

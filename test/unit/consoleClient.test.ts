@@ -120,6 +120,7 @@ describe('what the console shows a role', () => {
       entry: { source: 'API', at: at(minute) },
       exit: null,
       denyReason: null,
+      badgeCode: null,
       breaks: [],
       decidedBy: null,
       decidedAt: null,

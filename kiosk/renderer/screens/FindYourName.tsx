@@ -5,6 +5,7 @@ import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
+import { useBadgeScan } from '../hooks/useBadgeScan';
 import { personStatusText, plainReason, shortTime } from '../words';
 import type { ConfirmationMessage } from './Confirmation';
 
@@ -60,16 +61,18 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   // Only those who may leave (IN, ON_BREAK): a chosen person whose visit the server then stops leaves the screen.
   const everyone = useObservable(kiosk.peopleWhoMayLeave);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
+  const badge = useBadgeScan(kiosk, typed, (visit) => onDone(confirmationFor('CHECKOUT', visit)));
 
   useEffect(() => {
     let current = true;
     // Nobody is listed before something is typed: a lobby screen should not show every visitor's name.
-    if (typed.trim() === '') setFound(undefined);
+    // A badge being scanned is not a name.
+    if (typed.trim() === '' || badge.scanning) setFound(undefined);
     else void kiosk.findPeople(typed).then((visits) => current && setFound({ query: typed, visits }));
     return () => {
       current = false;
     };
-  }, [kiosk, typed, everyone]);
+  }, [kiosk, typed, everyone, badge.scanning]);
 
   const act = async (action: PersonAction, visit: PersonVisit) => {
     const run = { BREAK_START: kiosk.startBreak, BREAK_END: kiosk.endBreak, CHECKOUT: kiosk.checkOut }[action];
@@ -114,10 +117,19 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
           autoComplete="off"
           spellCheck={false}
           value={typed}
-          placeholder="Type the first letters of your name"
-          onChange={(event) => setTyped(event.target.value)}
+          placeholder="Type the first letters of your name, or scan your badge"
+          onChange={(event) => {
+            badge.clearScanError();
+            setTyped(event.target.value);
+          }}
+          onKeyDown={(event) => badge.onKeyDown(event, () => setTyped(''))}
         />
       </div>
+      {badge.scanError ? (
+        <p className="form-error" role="alert">
+          {badge.scanError}
+        </p>
+      ) : null}
       {found?.query === typed && found.visits.length === 0 ? (
         <p className="empty">Nobody on site matches “{typed.trim()}”. Check the spelling, or ask at reception.</p>
       ) : null}

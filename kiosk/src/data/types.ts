@@ -37,6 +37,8 @@ export interface ConfirmedPerson {
   exitAt: string | null;
   breaks: LocalBreak[];
   updatedAt: string;
+  /** The secret its badge's QR code carries (badgeCheckout.ts); absent on visits kept before badges. */
+  badgeCode?: string | null;
 }
 
 /**

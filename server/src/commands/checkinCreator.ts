@@ -17,6 +17,7 @@ import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 import { refuseIfArchived } from '../policies/archivedSite';
+import { newBadgeCode } from '../badges/badgeCode';
 
 interface Precheck {
   id: number;
@@ -58,12 +59,13 @@ const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => 
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
-      stop_reason, stop_source, stopped_at, created_at, updated_at)
+      stop_reason, stop_source, stopped_at, badge_code, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
-      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
+      ${row.badge_code}, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
   ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
@@ -114,6 +116,7 @@ export async function createPersonCheckin(
       custom_fields: request.customFields ?? {},
       label_ids: labelIds,
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
+      badge_code: newBadgeCode(),
       breaks: [],
     },
   );

@@ -23,6 +23,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     entry: presentEntry(row),
     exit: presentExit(row),
     denyReason: row.deny_reason,
+    badgeCode: row.badge_code,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,
       startedAt: item.startedAt.toISOString(),

@@ -1,4 +1,4 @@
-import type { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+import type { BadgeSettings, CheckinConfig, Site } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
 export const presentSite = (site: {
@@ -6,11 +6,13 @@ export const presentSite = (site: {
   name: string;
   timezone: string;
   archivedAt: Date | null;
+  badge: BadgeSettings;
 }): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
   archivedAt: site.archivedAt?.toISOString() ?? null,
+  badge: { enabled: site.badge.enabled, size: site.badge.size },
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({

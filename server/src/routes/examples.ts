@@ -6,7 +6,13 @@
 const at = '2026-11-21T09:00:00.000Z';
 const later = '2026-11-21T11:30:00.000Z';
 
-export const siteExample = { siteId: 1, name: 'Head office', timezone: 'Europe/Berlin', archivedAt: null };
+export const siteExample = {
+  siteId: 1,
+  name: 'Head office',
+  timezone: 'Europe/Berlin',
+  archivedAt: null,
+  badge: { enabled: true, size: '62x100' },
+};
 
 export const configExample = {
   siteId: 1,
@@ -31,6 +37,7 @@ export const personCheckinExample = {
   entry: { source: 'KIOSK', at },
   exit: null,
   denyReason: null,
+  badgeCode: 'q3Zr8LwT0bXy4KcN',
   breaks: [],
   decidedBy: null,
   decidedAt: null,

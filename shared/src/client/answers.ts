@@ -39,6 +39,8 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   exit: PersonEntry.nullable(),
   decidedBy: DecidedBy,
   decidedAt: DecidedAt,
+  // A server from before badges sends none: the visit has no badge to scan.
+  badgeCode: z.string().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

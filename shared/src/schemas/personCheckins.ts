@@ -74,6 +74,8 @@ export const PersonCheckin = z.object({
   entry: z.object({ source: Source, at: Timestamp }),
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   denyReason: z.string().nullable(),
+  /** The secret of the visit's badge QR code (docs/api.md, Badges); null on visits that ended before badges. */
+  badgeCode: z.string().nullable(),
   breaks: z.array(Break),
   /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
   decidedBy: Actor.nullable(),

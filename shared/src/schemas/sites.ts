@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { Id, PageQuery, Text, Timestamp } from './common';
 import { Timezone } from './admin';
+import { badgeSizes } from '../domain/badge';
+
+/** A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label size. */
+export const BadgeSettings = z.object({ enabled: z.boolean(), size: z.enum(badgeSizes) });
+export type BadgeSettings = z.infer<typeof BadgeSettings>;
 
 /** A site; `archivedAt` set: it refuses new check-ins, visits in progress can finish (docs/api.md, Sites). */
-export const Site = z.object({ siteId: Id, name: z.string(), timezone: z.string(), archivedAt: Timestamp.nullable() });
+export const Site = z.object({
+  siteId: Id,
+  name: z.string(),
+  timezone: z.string(),
+  archivedAt: Timestamp.nullable(),
+  badge: BadgeSettings,
+});
 export type Site = z.infer<typeof Site>;
 
 /** `GET /v1/sites`: archived sites only with `archived=true`. */
@@ -24,6 +35,7 @@ export const UpdateSiteRequest = z.strictObject({
   name: Text(200).optional(),
   timezone: Timezone.optional(),
   archived: z.boolean().optional(),
+  badge: z.strictObject({ enabled: z.boolean().optional(), size: z.enum(badgeSizes).optional() }).optional(),
 });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 

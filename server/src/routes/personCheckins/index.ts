@@ -15,6 +15,7 @@ import { defineRoute, siteOf } from '../define';
 import { pageOf, personCheckinExample } from '../examples';
 import { CheckinParams, SiteParams } from '../params';
 import { personActionRoutes } from './actions';
+import { badgeRoutes } from './badge';
 import { auditCheckin, isManual } from '../../audit/targets';
 
 const tag = 'Person check-ins';
@@ -103,6 +104,7 @@ export const personCheckinRoutes = [
     },
   }),
   ...personActionRoutes,
+  ...badgeRoutes,
   defineRoute({
     method: 'POST',
     path: '/checkins/people/search',

@@ -4,6 +4,7 @@ import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
+import { readSiteBadge } from '../../queries/siteBadge';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
@@ -37,7 +38,13 @@ export const siteRoutes = [
         archived,
       });
       const present = (row: (typeof rows)[number]) =>
-        presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
+        presentSite({
+          siteId: row.id,
+          name: row.name,
+          timezone: row.timezone,
+          archivedAt: row.archived_at,
+          badge: { enabled: row.badge_enabled, size: row.badge_size },
+        });
       return {
         status: 200,
         body: idPage(rows, query.limit, present, scope),
@@ -54,7 +61,11 @@ export const siteRoutes = [
     auth: 'token',
     params: SiteParams,
     responses: { 200: Site },
-    handler: async (ctx) => ({ status: 200, body: presentSite(siteOf(ctx)) }),
+    handler: async (ctx) => {
+      const site = siteOf(ctx);
+      const badge = await readSiteBadge(ctx.db, { accountId: ctx.principal.accountId, siteId: site.siteId });
+      return { status: 200, body: presentSite({ ...site, badge }) };
+    },
   }),
   defineRoute({
     method: 'GET',
