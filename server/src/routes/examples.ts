@@ -10,6 +10,7 @@ export const siteExample = { siteId: 1, name: 'Head office', timezone: 'Europe/B
 
 export const configExample = {
   siteId: 1,
+  version: 4,
   requiresApproval: false,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },
