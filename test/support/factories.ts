@@ -27,6 +27,7 @@ export async function buildToken(
     scopes?: Scope[];
     channel?: Channel;
     expiresAt?: string;
+    name?: string;
   },
 ) {
   return createToken(server.database, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
