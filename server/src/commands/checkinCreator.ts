@@ -19,6 +19,7 @@ import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 import { refuseIfArchived } from '../policies/archivedSite';
+import { decidesOwnCheckin } from '../policies/ownDecision';
 
 interface Precheck {
   id: number;
@@ -112,7 +113,7 @@ export async function createPersonCheckin(
   }
   const status = initialPersonStatus({
     watchlisted: pre.watchlisted,
-    requiresApproval: site.checkinConfig.requiresApproval,
+    requiresApproval: site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
   });
   const row: PersonCheckinRow = arrivingVisit(
     { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
