@@ -8,7 +8,7 @@ import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { CheckInDialog } from './CheckInDialog';
-import { type OnSiteRow, onSiteRows, statusWord } from './rows';
+import { type OnSiteRow, onSiteCount, onSiteRows, statusWord } from './rows';
 import { printBadge } from './printBadge';
 
 /** Everyone on the user's sites now, kept current by the live poller; check out, or check a visitor in by hand. */
@@ -50,7 +50,7 @@ export function OnSiteScreen() {
       <div className="toolbar">
         <SiteFilter sites={sites} value={siteId} onChange={setSiteId} />
         <p className="count" aria-live="polite">
-          {live.sites === null ? 'Loading…' : `${rows.length} on site`}
+          {live.sites === null ? 'Loading…' : onSiteCount(rows)}
         </p>
       </div>
       <ErrorMessage text={live.error ?? checkout.error ?? badgeError} />

@@ -34,8 +34,9 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
     approveVehicles: has('checkins:approve') && has('vehicles:write'),
     alerts: has('alerts:manage'),
-    // History is the managers' (docs/running-a-site.md, Roles): reception and security work from On site now.
-    history: has('checkins:read') && has('exports:read'),
+    // History is for those who keep the visit records (docs/running-a-site.md, Roles): managers and owners,
+    // who also export them, and reception, who checks people in and out. Security works from On site now.
+    history: has('checkins:read') && (has('exports:read') || has('checkins:write')),
     exportHistory: has('exports:read'),
     vehicles: has('vehicles:read'),
     manageVehicles: has('vehicles:write') && has('labels:write'),

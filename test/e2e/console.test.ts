@@ -38,8 +38,12 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
 
   const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
   const cardOf = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
+  // Approvals' name carries how many wait ("Approvals, 2 waiting"; docs/running-a-site.md).
   const open = async (page: Page, name: 'On site now' | 'Approvals') =>
-    page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+    page
+      .getByRole('navigation')
+      .getByRole('link', { name: new RegExp(`^${name}(, \\d+ waiting)?$`) })
+      .click();
   const requireApproval = (siteId: number, requiresApproval: boolean) =>
     world.api.put(`/v1/sites/${siteId}/checkins/people/config`, { ...defaultCheckinConfig, requiresApproval });
   const person = async (siteId: number, checkinId: number) =>
@@ -99,7 +103,7 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await signIn(page, server.baseUrl, staff.reception, PASSWORD);
     const nav = page.getByRole('navigation');
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts', 'History']);
 
     // A check-in made elsewhere shows without a reload; site 2's never does.
     expect(

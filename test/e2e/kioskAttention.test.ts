@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
-import { requireBadgeNumber } from '../support/checkinConfig';
+import { forgetCachedFormVersions, requireBadgeNumber } from '../support/checkinConfig';
 import {
   checkInThroughForm,
   kioskBrowserHooks,
@@ -29,6 +29,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: Needs attention d
   /** The site starts asking for a badge number while the kiosk still uses its cached form (no badge field). */
   async function refusedCheckIn(page: Page, site: Site, firstName: string, lastName: string): Promise<void> {
     await expect.poll(() => storeCount(page, 'siteConfigs')).toBe(1);
+    // A copy naming no version is checked against the current form (a versioned one would be accepted).
+    expect(await forgetCachedFormVersions(page)).toBe(1);
     await requireBadgeNumber(site);
     await checkInThroughForm(page, firstName, lastName);
     await expect.poll(() => statusBar(page).textContent(), { timeout: 10_000 }).toContain('1 needs attention');

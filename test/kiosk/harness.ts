@@ -129,3 +129,13 @@ export function attentionOf(kiosk: Pick<Kiosk, 'needsAttention'>): Promise<Atten
     });
   });
 }
+
+/**
+ * Makes the kiosk's cached forms look as a kiosk kept them before form versions: naming no version, a check-in
+ * made on one is checked against the server's current form. The way to have a check-in refused for a field
+ * the cached form lacks (a kiosk with a versioned copy is accepted, with incompleteFields).
+ */
+export const forgetFormVersions = (kiosk: Pick<Kiosk, 'db'>) =>
+  kiosk.db.siteConfigs.toCollection().modify((row) => {
+    delete row.config.version;
+  });

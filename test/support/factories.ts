@@ -27,6 +27,7 @@ export async function buildToken(
     scopes?: Scope[];
     channel?: Channel;
     expiresAt?: string;
+    name?: string;
   },
 ) {
   return createToken(server.database, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
@@ -71,6 +72,7 @@ export async function buildWorld(server: Harness): Promise<World> {
 
 /** A site a kiosk is paired with: a new account's, a kiosk token for it alone, an integrator client. */
 export interface KioskTestSite {
+  accountId: number;
   siteId: number;
   /** The account's other site, which the kiosk token cannot see. */
   otherSiteId: number;
@@ -84,6 +86,7 @@ export async function kioskSite(server: Harness, name?: string): Promise<KioskTe
   const site = await buildSite(server, world.accountId, name);
   const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
   return {
+    accountId: world.accountId,
     siteId: site.siteId,
     otherSiteId: world.otherSiteId,
     kioskToken: token.token,

@@ -45,6 +45,7 @@ const vehicle = {
 };
 const config = {
   siteId: 1,
+  version: 3,
   requiresApproval: true,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },
@@ -151,6 +152,11 @@ describe('the typed client reading answers of a newer server', () => {
     };
     const read = valueOf(await clientAnswering(200, newer).getCheckinConfig(1));
     expect(read.fields.map((field) => field.type)).toEqual(['text', 'select', 'photo']);
+  });
+
+  it('getCheckinConfig: a server from before form versions sends none, read as null', async () => {
+    const { version: _version, ...older } = config;
+    expect(valueOf(await clientAnswering(200, older).getCheckinConfig(1)).version).toBeNull();
   });
 
   it.each([

@@ -87,6 +87,9 @@ export async function checkIn(
       const errors = validateCheckinForm(config.fields, body);
       if (errors.length > 0)
         return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
+      // The form this person filled in, read in the same transaction as it was checked against: a server whose
+      // form has moved on since accepts what met it, and tells reception what is missing (docs/api.md).
+      const sent = typeof config.version === 'number' ? { ...body, formVersion: config.version } : body;
       const visitId = ctx.randomUUID();
       const predicted = initialPersonStatus({ watchlisted, requiresApproval: config.requiresApproval });
       const { person } = body;
@@ -112,7 +115,11 @@ export async function checkIn(
         syncedAt: 0,
       };
       await db.people.add(visit);
-      await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'PERSON_CHECKIN', body });
+      await db.outbox.add({
+        ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }),
+        kind: 'PERSON_CHECKIN',
+        body: sent,
+      });
       return { ok: true, value: visit };
     },
   );

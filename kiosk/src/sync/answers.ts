@@ -7,9 +7,9 @@ import {
 } from '../../../shared/src/client';
 import { vehicleStatuses } from '../../../shared/src/domain';
 import { type Source, sources } from '../../../shared/src/schemas/common';
-import { type CheckinConfig, type ConfigField, fieldTypes } from '../../../shared/src/schemas/sites';
+import { type ConfigField, fieldTypes } from '../../../shared/src/schemas/sites';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { KeptPersonCheckin } from '../data/types';
+import type { KeptPersonCheckin, KioskCheckinForm } from '../data/types';
 
 // The server's answers as the kiosk keeps them: a newer server may send enum values this kiosk does not know
 // (docs/kiosk-sync.md, Newer servers). The one it keeps is a person's status (KeptPersonStatus), because a
@@ -55,7 +55,7 @@ export function readVehicle(answer: VehicleCheckinAnswer): Reading<VehicleChecki
 }
 
 export interface KioskCheckinConfig {
-  config: CheckinConfig;
+  config: KioskCheckinForm;
   /** False when a field of a type newer than this kiosk was shown as text or left out. */
   complete: boolean;
 }
@@ -76,5 +76,8 @@ export function readCheckinConfig(answer: CheckinConfigAnswer): KioskCheckinConf
     complete = false;
     if (field.required) fields.push({ name: field.name, label: field.label, type: 'text', required: true });
   }
-  return { config: { siteId: answer.siteId, requiresApproval: answer.requiresApproval, fields }, complete };
+  return {
+    config: { siteId: answer.siteId, version: answer.version, requiresApproval: answer.requiresApproval, fields },
+    complete,
+  };
 }

@@ -25,6 +25,8 @@ export interface PersonCheckinRow extends VisitRow {
   stop_reason: string | null;
   /** The random secret of the visit's badge QR code (null on visits that ended before badges existed). */
   badge_code: string | null;
+  /** The current form's fields a check-in accepted on an older form did not meet; null otherwise. */
+  incomplete_fields: string[] | null;
   breaks: BreakRow[];
 }
 
@@ -40,7 +42,7 @@ export const CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
          c.host_name, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
          c.last_event_at, c.deny_reason, c.decided_by, c.decided_at, c.stop_reason, c.stop_source, c.stopped_at,
-         c.badge_code, c.created_at, c.updated_at,
+         c.badge_code, c.incomplete_fields, c.created_at, c.updated_at,
          (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
                                    ORDER BY b.started_at, b.id)

@@ -4,7 +4,7 @@ import { presentEntry, presentExit } from './visit';
 
 /** The API shape of a check-in, field by field (a row is never serialized as it is). */
 export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
-  return {
+  const checkin: PersonCheckin = {
     checkinId: row.id,
     siteId: row.site_id,
     status: row.status,
@@ -34,4 +34,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+  // Only on a check-in accepted on an older form (docs/api.md, Form versions): every other answer is as before.
+  if (row.incomplete_fields && row.incomplete_fields.length > 0) checkin.incompleteFields = row.incomplete_fields;
+  return checkin;
 }

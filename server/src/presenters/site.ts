@@ -17,6 +17,7 @@ export const presentSite = (site: {
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({
   siteId: site.siteId,
+  version: site.configVersion,
   requiresApproval: site.checkinConfig.requiresApproval,
   // In the documented key order (name, label, type, required, options): jsonb keeps its own.
   fields: site.checkinConfig.fields.map(({ name, label, type, required, options }) => ({

@@ -16,6 +16,7 @@ export const siteExample = {
 
 export const configExample = {
   siteId: 1,
+  version: 4,
   requiresApproval: false,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },

@@ -20,6 +20,7 @@ import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGat
 import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Reply, Route } from './define';
+import { alertingKioskRefusals, isCheckinAction, noteCaller } from './kioskRefusals';
 import { closeStream, sendStream } from './sendStream';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
@@ -148,6 +149,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
           idempotency: key === undefined ? undefined : { key, since },
         }),
     ));
+    noteCaller(ctx, principal);
     // A known caller's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
     // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.
@@ -289,7 +291,11 @@ function applyRateLimit(ctx: Context, decision: RateDecision): void {
 export function mountRoutes(routes: Route[], deps: ResolvedDeps): Router {
   const router = new Router({ prefix: '/v1' });
   for (const route of routes) {
-    router.register(route.path, [route.method], (ctx) => handle(route, ctx, deps));
+    // A check-in action a kiosk is refused raises an alert for reception (docs/api.md, Alerts).
+    const alerting = isCheckinAction(route);
+    router.register(route.path, [route.method], (ctx) =>
+      alerting ? alertingKioskRefusals(route, ctx, deps, () => handle(route, ctx, deps)) : handle(route, ctx, deps),
+    );
   }
   return router;
 }

@@ -64,5 +64,9 @@ export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
 export const ConfigFieldAnswer = z.object({ ...ConfigField.shape, type: openEnum<ConfigField['type']>() });
 export type ConfigFieldAnswer = z.infer<typeof ConfigFieldAnswer>;
 
-export const CheckinConfigAnswer = CheckinConfig.extend({ fields: z.array(ConfigFieldAnswer) });
+export const CheckinConfigAnswer = CheckinConfig.extend({
+  // A server from before form versions sends none: the form cannot be named in a create (`formVersion`).
+  version: CheckinConfig.shape.version.nullable().default(null),
+  fields: z.array(ConfigFieldAnswer),
+});
 export type CheckinConfigAnswer = z.infer<typeof CheckinConfigAnswer>;

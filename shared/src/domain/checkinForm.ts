@@ -104,6 +104,21 @@ function checkField(field: ConfigField, value: string | boolean | undefined, wor
   return undefined;
 }
 
+/** Why `input` does not meet one configured field (in `words`), or undefined when it does. */
+export function fieldProblem(
+  field: ConfigField,
+  input: CheckinFormInput,
+  words: FieldWords = apiFieldWords,
+): string | undefined {
+  return checkField(field, valueOf(input, field.name), words);
+}
+
+/** True when the field holds no value in `input` (absent, empty text, or an unticked checkbox). */
+export function fieldIsEmpty(field: ConfigField, input: CheckinFormInput): boolean {
+  const value = valueOf(input, field.name);
+  return value === undefined || value === '' || value === false;
+}
+
 /**
  * Checks a check-in against its site's configured fields: every required field present, every value of
  * its type, and no custom field the site does not ask for. The server refuses with these errors (422);
@@ -116,7 +131,7 @@ export function validateCheckinForm(
 ): FormError[] {
   const errors: FormError[] = [];
   for (const field of fields) {
-    const message = checkField(field, valueOf(input, field.name), words);
+    const message = fieldProblem(field, input, words);
     if (message) errors.push({ path: fieldPath(field.name), message });
   }
   const configured = new Set(fields.map((field) => field.name));

@@ -35,6 +35,11 @@ export const CreateCheckinRequest = z.strictObject({
   customFields: z.record(z.string().max(64), CustomFieldValue).optional(),
   labelIds: z.array(Id).max(50).optional(),
   occurredAt: Instant.optional(),
+  /** The version of the site's form the person filled in (a kiosk's cached copy); docs/api.md, Form versions. */
+  formVersion: z.number().int().min(1).max(2_147_483_647).optional().meta({
+    description:
+      "The `version` of the site's check-in form the person filled in. When it is an older version and the body meets it but not the current form, the check-in is accepted with `incompleteFields` and raises an alert; without it, the current form is required.",
+  }),
 });
 export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
 
@@ -80,6 +85,11 @@ export const PersonCheckin = z.object({
   /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
   decidedBy: Actor.nullable(),
   decidedAt: Timestamp.nullable(),
+  /** Present only on a check-in accepted on an older form: the current form's fields it does not meet. */
+  incompleteFields: z.array(z.string()).optional().meta({
+    description:
+      "Only on a check-in accepted on an older version of the site's form (`formVersion`): the names of the current form's fields it does not meet (`company`, `badgeNumber`). Absent otherwise.",
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

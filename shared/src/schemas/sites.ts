@@ -60,8 +60,14 @@ export const ConfigField = z.strictObject({
 });
 export type ConfigField = z.infer<typeof ConfigField>;
 
+/** A site's check-in form; `version` moves on by one with every change (a create may name it: `formVersion`). */
 export const CheckinConfig = z.object({
   siteId: Id,
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: 'Moves on by one with every change of the form; a create may name it as `formVersion`.' }),
   requiresApproval: z.boolean(),
   fields: z.array(ConfigField),
 });

@@ -72,7 +72,7 @@ export const siteRoutes = [
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Read the fields the site requires on check-in (cache it for a few minutes)',
     description:
-      'The check-in form of the site: whether check-ins wait for approval, and the fields, in order. Answered with `ETag` and `Cache-Control: private, max-age=300`; send the ETag in `If-None-Match` to get a 304 while it is unchanged.',
+      'The check-in form of the site: its `version`, whether check-ins wait for approval, and the fields, in order. `version` moves on by one with every change; a check-in may name the version it was filled in on (`formVersion`). Answered with `ETag` and `Cache-Control: private, max-age=300`; send the ETag in `If-None-Match` to get a 304 while it is unchanged.',
     examples: { response: configExample },
     headers: ['ETag', 'Cache-Control'],
     tag,
@@ -93,7 +93,7 @@ export const siteRoutes = [
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Replace the site check-in configuration',
     description:
-      'Replaces the configuration and answers it with its new `ETag`. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
+      'Replaces the configuration and answers it with its new `version` (one more) and `ETag`; every earlier version is kept, so a kiosk check-in made on one is checked against it. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
     examples: {
       request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] },
       response: configExample,
