@@ -52,18 +52,22 @@ export function startServiceWorker(win: Window): AppUpdate | undefined {
 
   let registration: ServiceWorkerRegistration | undefined;
   const check = () => void registration?.update().catch(() => undefined);
-  void container
-    .register('./sw.js', { scope: './' })
-    .then((registered) => {
-      registration = registered;
-      if (registered.waiting && container.controller) setWaiting(true);
-      track(registered.installing);
-      registered.addEventListener('updatefound', () => track(registered.installing));
-      win.setInterval(check, CHECK_EVERY_MS);
-      win.addEventListener('online', check);
-    })
-    // The kiosk works without it (it then needs the network to open): nothing else depends on it.
-    .catch((error: unknown) => console.warn('The service worker could not be registered:', error));
+  const register = () =>
+    void container
+      .register('./sw.js', { scope: './' })
+      .then((registered) => {
+        registration = registered;
+        if (registered.waiting && container.controller) setWaiting(true);
+        track(registered.installing);
+        registered.addEventListener('updatefound', () => track(registered.installing));
+        win.setInterval(check, CHECK_EVERY_MS);
+        win.addEventListener('online', check);
+      })
+      // The kiosk works without it (it then needs the network to open): nothing else depends on it.
+      .catch((error: unknown) => console.warn('The service worker could not be registered:', error));
+  // After the page has loaded: copying the build to the device must not slow the kiosk's first screen.
+  if (win.document.readyState === 'complete') register();
+  else win.addEventListener('load', register, { once: true });
 
   return {
     waiting: {
