@@ -105,6 +105,15 @@ describe.skipIf(!browserAvailable())('kiosk updates on a tablet', () => {
     await context.setOffline(true);
     await context.setOffline(false);
     await expect.poll(() => statusBar.textContent(), { timeout: 20_000 }).toMatch(/All synced.*Update ready/);
+    // A visitor filling in the form meanwhile, for longer than the quiet wait, is not cut off.
+    await page.getByRole('button', { name: 'Check in', exact: true }).click();
+    const firstName = page.getByLabel('First name', { exact: true });
+    await firstName.click();
+    const typed = 'Grace Brewster Murray Hopper, Rear Admiral';
+    await page.keyboard.type(typed, { delay: 350 });
+    expect(events).toEqual(['check-in sent']);
+    expect(await firstName.inputValue()).toBe(typed);
+    // Left alone, the kiosk takes the new build.
     await page.waitForFunction(() => document.querySelector('meta[name="gatehouse-test-build"]') !== null, undefined, {
       timeout: 45_000,
     });
