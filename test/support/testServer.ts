@@ -27,7 +27,7 @@ export const TEST_ADMIN_TOKEN = 'test-admin-Q7vK2mX9pL4wR8tZ3nB6yH1cF5jD0sGe';
 /** The real app on 127.0.0.1 and a port of its own, on a database of its own (or a given one, to share it). */
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  options: { clock?: () => Date; databaseUrl?: string } = {},
+  options: { clock?: () => Date; databaseUrl?: string; kioskDir?: string } = {},
 ): Promise<TestServer & { limiter: RateLimiter }> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const env = parseEnv({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...overrides });
@@ -38,7 +38,15 @@ export async function startTestServer(
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
-  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter });
+  const app = createApp({
+    database,
+    env,
+    log,
+    validateResponses: true,
+    clock: options.clock,
+    limiter,
+    kioskDir: options.kioskDir,
+  });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');
