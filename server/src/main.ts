@@ -21,6 +21,7 @@ import { RateLimiter } from './rateLimit/limiter';
 import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 import { issueSetupLinks } from './commands/setupLinks';
+import { startSenderFromEnv } from './notifications/senderFromEnv';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  // Hosts' emails and chat messages (docs/notifications.md), in every instance like the dispatcher.
+  const notifier = env.NOTIFICATION_SENDER ? startSenderFromEnv({ env, database, log, port }) : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
     if (!drained) server.closeAllConnections();
     // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
     await dispatcher?.stop();
+    await notifier?.stop();
     load?.stop();
     await purge.stop();
     await logPurge.stop();

@@ -114,6 +114,7 @@ describe('what the console shows a role', () => {
       status: 'IN',
       person: { firstName: 'P', lastName: String(checkinId), email: null, phone: null, company: null },
       hostName: null,
+      hostId: null,
       purpose: null,
       customFields: {},
       labelIds: [],

@@ -39,6 +39,8 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   exit: PersonEntry.nullable(),
   decidedBy: DecidedBy,
   decidedAt: DecidedAt,
+  // A server from before hosts sends none: no host.
+  hostId: z.number().int().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

@@ -6,6 +6,8 @@ import { standardFieldNames } from '../schemas/sites';
 export interface CheckinFormInput {
   person: { firstName?: string; lastName?: string; email?: string; phone?: string; company?: string };
   hostName?: string;
+  /** The host chosen from a `host` field's list. */
+  hostId?: number;
   purpose?: string;
   customFields?: Record<string, string | boolean>;
 }
@@ -87,6 +89,8 @@ export const apiFieldWords: FieldWords = {
 };
 
 function checkField(field: ConfigField, value: string | boolean | undefined, words: FieldWords): string | undefined {
+  // A host field's value is the id of a host chosen from the list, in `hostId` (the server checks it is one of the site's).
+  if (field.type === 'host') return value === undefined && field.required ? words.required(field) : undefined;
   const empty = value === undefined || value === '' || value === false;
   if (field.type === 'checkbox') {
     if (value !== undefined && typeof value !== 'boolean') return words.notBoolean(field);
@@ -116,8 +120,10 @@ export function validateCheckinForm(
 ): FormError[] {
   const errors: FormError[] = [];
   for (const field of fields) {
-    const message = checkField(field, valueOf(input, field.name), words);
-    if (message) errors.push({ path: fieldPath(field.name), message });
+    const host = field.type === 'host';
+    const value = host ? (input.hostId === undefined ? undefined : String(input.hostId)) : valueOf(input, field.name);
+    const message = checkField(field, value, words);
+    if (message) errors.push({ path: host ? 'hostId' : fieldPath(field.name), message });
   }
   const configured = new Set(fields.map((field) => field.name));
   for (const name of Object.keys(input.customFields ?? {})) {

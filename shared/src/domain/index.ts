@@ -6,3 +6,4 @@ export * from './checkinForm';
 export * from './plate';
 export * from './watchlist';
 export * from './siteDay';
+export * from './hostNotifications';
