@@ -7,8 +7,7 @@ import { isStaleWrite, runGuardedWrite } from '../idempotency/store';
 import { type LiveDecisionLink, findDecisionLink, useDecisionLinksSql } from '../notifications/decisionLinks';
 import { transitionPersonCheckin } from './checkinTransitioner';
 
-const unknownLink = () =>
-  notFound('This link is unknown, used or expired. Ask reception, or decide in the console.');
+const unknownLink = () => notFound('This link is unknown, used or expired. Ask reception, or decide in the console.');
 const decidedAlready = () => conflict('NOT_PENDING', 'This visit was decided already: nothing is left to decide.');
 
 async function liveLink(db: Executor, token: string, now: Date, lock = false): Promise<LiveDecisionLink> {

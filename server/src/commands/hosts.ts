@@ -65,11 +65,15 @@ async function checkSites(db: Executor, principal: Principal, values: HostValues
 }
 
 async function writeSites(db: Executor, accountId: number, hostId: number, values: HostValues): Promise<void> {
+  const siteIds = values.allSites ? [] : values.siteIds;
+  // One statement: the sites no longer the host's go, the new ones come (the rest stay as they are).
   await queryRows(
     db,
-    sql`WITH gone AS (DELETE FROM host_sites WHERE account_id = ${accountId} AND host_id = ${hostId})
+    sql`WITH gone AS (
+          DELETE FROM host_sites WHERE account_id = ${accountId} AND host_id = ${hostId} AND NOT site_id = ANY(${siteIds}::int[]))
         INSERT INTO host_sites (account_id, host_id, site_id)
-        SELECT ${accountId}, ${hostId}, site FROM unnest(${values.allSites ? [] : values.siteIds}::int[]) AS site`,
+        SELECT ${accountId}, ${hostId}, site FROM unnest(${siteIds}::int[]) AS site
+        ON CONFLICT DO NOTHING`,
   );
 }
 

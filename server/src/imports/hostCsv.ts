@@ -42,7 +42,12 @@ export function readHostCsv(text: string): Array<HostCsvLine | { line: number; d
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     // With `info`, each record comes with where it ends in the file (the typings do not say so).
-    records = parse(text, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{
+    records = parse(text, {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as unknown as Array<{
       record: string[];
       info: { lines: number };
     }>;
@@ -63,7 +68,8 @@ export function readHostCsv(text: string): Array<HostCsvLine | { line: number; d
     const name = Name.safeParse(cell('name'));
     if (!name.success) return { line, detail: name.error.issues[0]?.message ?? 'name is not valid' };
     const email = Email.safeParse(cell('email'));
-    if (!email.success) return { line, detail: cell('email') === '' ? 'email is empty' : 'email is not an email address' };
+    if (!email.success)
+      return { line, detail: cell('email') === '' ? 'email is empty' : 'email is not an email address' };
     let phone: string | null = null;
     if (cell('phone') !== '') {
       const parsed = Phone.safeParse(cell('phone'));
@@ -71,9 +77,17 @@ export function readHostCsv(text: string): Array<HostCsvLine | { line: number; d
       phone = parsed.data;
     }
     const sites = cell('sites');
-    if (sites === '') return { line, detail: 'sites is empty: give site names or ids separated by ;, or * for every site' };
+    if (sites === '')
+      return { line, detail: 'sites is empty: give site names or ids separated by ;, or * for every site' };
     if (sites === '*') return { line, name: name.data, email: email.data, phone, sites: { all: true } };
-    const names = [...new Set(sites.split(';').map((part) => part.trim()).filter((part) => part !== ''))];
+    const names = [
+      ...new Set(
+        sites
+          .split(';')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      ),
+    ];
     return { line, name: name.data, email: email.data, phone, sites: { all: false, names } };
   });
 }

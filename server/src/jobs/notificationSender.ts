@@ -1,7 +1,12 @@
 import type { Executor } from '../db/query';
 import type { Logger } from '../logger';
 import { type ComposeContext, composers } from '../notifications/compose';
-import { type AttemptOutcome, type ClaimedNotification, claimDueNotifications, recordNotificationAttempt } from '../notifications/queue';
+import {
+  type AttemptOutcome,
+  type ClaimedNotification,
+  claimDueNotifications,
+  recordNotificationAttempt,
+} from '../notifications/queue';
 import { NOTIFICATION_RETRY_MS, retryDelayMs } from '../notifications/retry';
 import type { ChatTransport } from '../notifications/transports/chat';
 import { EMAIL_TIMEOUT_MS, type EmailTransport } from '../notifications/transports/email';

@@ -20,7 +20,12 @@ export function emailStatus(env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM'>): { enabled
 }
 
 /** The notification sender of `npm start` and `npm run worker`, configured from the environment. */
-export function startSenderFromEnv(input: { env: Env; database: Executor; log: Logger; port?: number }): NotificationSender {
+export function startSenderFromEnv(input: {
+  env: Env;
+  database: Executor;
+  log: Logger;
+  port?: number;
+}): NotificationSender {
   const { env } = input;
   return startNotificationSender({
     database: input.database,

@@ -39,7 +39,10 @@ export async function findVisibleHost(
 
 /** One host of the account by id, whoever may see it (a host just written, read back). */
 export async function findHost(db: Executor, accountId: number, hostId: number): Promise<HostRow | undefined> {
-  return queryOne<HostRow>(db, sql`SELECT ${HOST_COLUMNS} FROM hosts h WHERE h.account_id = ${accountId} AND h.id = ${hostId}`);
+  return queryOne<HostRow>(
+    db,
+    sql`SELECT ${HOST_COLUMNS} FROM hosts h WHERE h.account_id = ${accountId} AND h.id = ${hostId}`,
+  );
 }
 
 /** A page of the hosts the principal may see, oldest first (`limit + 1` rows); `q`: prefix of name or email. */

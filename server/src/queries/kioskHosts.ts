@@ -4,10 +4,7 @@ import type { Executor } from '../db/query';
 import { siteHosts } from './hosts';
 
 /** A site's hosts as a kiosk holds them: ids and names only. */
-export async function readKioskHosts(
-  db: Executor,
-  key: { accountId: number; siteId: number },
-): Promise<KioskHostList> {
+export async function readKioskHosts(db: Executor, key: { accountId: number; siteId: number }): Promise<KioskHostList> {
   return { data: await siteHosts(db, key) };
 }
 

@@ -1,5 +1,3 @@
-import type { PersonWebhookEvent } from './personCheckin';
-
 /** What a host is told about (docs/notifications.md): a visitor arrived (`IN`), or waits for approval (`PENDING`). */
 export const hostNotificationEvents = ['arrived', 'waiting'] as const;
 export type HostNotificationEvent = (typeof hostNotificationEvents)[number];
@@ -9,11 +7,12 @@ export const notifyChannels = ['email', 'chat'] as const;
 export type NotifyChannel = (typeof notifyChannels)[number];
 
 /**
- * Whether a change of a visit with a host tells the host, read from the webhook event the change emits: a visit
+ * Whether a change of a visit with a host tells the host, read from the webhook event the change emits
+ * (`PersonWebhookEvent`): a visit
  * that becomes `IN` by its create or its approval has arrived; one created `PENDING` waits. Nothing else
  * tells the host: never a `STOP`, nor a break's end (`IN` again, but no arrival).
  */
-export function hostNotificationFor(event: PersonWebhookEvent | string | null): HostNotificationEvent | null {
+export function hostNotificationFor(event: string | null): HostNotificationEvent | null {
   if (event === 'PERSON_CHECKIN_ENTERED') return 'arrived';
   if (event === 'PERSON_CHECKIN_PENDING') return 'waiting';
   return null;

@@ -15,13 +15,18 @@ export interface RenderedMessage {
 /** The whole message as plain text: paragraphs, then each action as `Label: url`, then the note. */
 export function plainText(message: RenderedMessage): string {
   const actions = message.actions.map((action) => `${action.label}: ${action.url}`);
-  return [...message.paragraphs, ...(actions.length > 0 ? [actions.join('\n')] : []), ...(message.note ? [message.note] : [])].join(
-    '\n\n',
-  );
+  return [
+    ...message.paragraphs,
+    ...(actions.length > 0 ? [actions.join('\n')] : []),
+    ...(message.note ? [message.note] : []),
+  ].join('\n\n');
 }
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 const BUTTON_COLOURS = { primary: '#1f6f43', danger: '#a4262c' } as const;
 

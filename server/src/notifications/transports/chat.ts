@@ -42,7 +42,9 @@ export function teamsBody(message: RenderedMessage): unknown {
           body: [
             { type: 'TextBlock', text: message.subject, weight: 'Bolder', size: 'Medium', wrap: true },
             ...message.paragraphs.map((text) => ({ type: 'TextBlock', text, wrap: true })),
-            ...(message.note ? [{ type: 'TextBlock', text: message.note, isSubtle: true, size: 'Small', wrap: true }] : []),
+            ...(message.note
+              ? [{ type: 'TextBlock', text: message.note, isSubtle: true, size: 'Small', wrap: true }]
+              : []),
           ],
           actions: message.actions.map((action) => ({
             type: 'Action.OpenUrl',
@@ -90,7 +92,11 @@ export function createChatTransport(options: { allowPrivateUrls: boolean; timeou
           permanent: PERMANENT.has(result.statusCode),
         };
       }
-      return { ok: false, error: (result.error ?? 'The chat message could not be sent').slice(0, MAX_ERROR_LENGTH), permanent: false };
+      return {
+        ok: false,
+        error: (result.error ?? 'The chat message could not be sent').slice(0, MAX_ERROR_LENGTH),
+        permanent: false,
+      };
     },
     close: () => sender.close(),
   };

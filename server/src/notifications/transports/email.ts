@@ -23,7 +23,10 @@ const KNOWN: Record<string, string> = {
 function describe(error: unknown): { error: string; permanent: boolean } {
   const { code, responseCode, response } = error as { code?: string; responseCode?: number; response?: string };
   if (typeof responseCode === 'number' && typeof response === 'string') {
-    return { error: `The mail server answered: ${response}`.slice(0, MAX_ERROR_LENGTH), permanent: responseCode >= 500 };
+    return {
+      error: `The mail server answered: ${response}`.slice(0, MAX_ERROR_LENGTH),
+      permanent: responseCode >= 500,
+    };
   }
   const known = code ? KNOWN[code] : undefined;
   return { error: (known ?? 'The email could not be sent').slice(0, MAX_ERROR_LENGTH), permanent: false };
@@ -54,7 +57,8 @@ export function createEmailTransport(options: { smtpUrl: string; from: string })
       };
       try {
         const info = await transporter.sendMail(mail);
-        if (info.rejected.length > 0) return { ok: false, error: 'The mail server refused the address', permanent: true };
+        if (info.rejected.length > 0)
+          return { ok: false, error: 'The mail server refused the address', permanent: true };
         return { ok: true };
       } catch (error) {
         return { ok: false, ...describe(error) };

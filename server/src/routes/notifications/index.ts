@@ -66,13 +66,14 @@ export const notificationRoutes = [
     auth: 'token',
     scope: 'checkins:read',
     responses: { 200: NotificationChannels },
-    handler: async ({ deps }) => ({
-      status: 200,
-      body: {
-        email: emailStatus(deps.env),
-        chat: { enabled: true, detail: 'Slack incoming webhooks and Microsoft Teams workflows' },
-      },
-    }),
+    handler: ({ deps }) =>
+      Promise.resolve({
+        status: 200,
+        body: {
+          email: emailStatus(deps.env),
+          chat: { enabled: true, detail: 'Slack incoming webhooks and Microsoft Teams workflows' },
+        },
+      }),
   }),
   defineRoute({
     method: 'POST',
