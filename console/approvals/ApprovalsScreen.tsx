@@ -10,6 +10,7 @@ import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 import { type OnSiteRow, onSiteRows } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
+import { HostTold } from '../onSite/HostTold';
 
 function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => void; onDone: () => void }) {
   const [reason, setReason] = useState('');
@@ -76,6 +77,7 @@ export function ApprovalsScreen() {
                 {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
                 {since(row.since, site.zone(row.siteId))}
               </span>
+              <HostTold row={row} />
             </div>
             {mayDecide(row) ? (
               <div className="buttons">

@@ -9,6 +9,7 @@ import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { CheckInDialog } from './CheckInDialog';
 import { type OnSiteRow, onSiteRows, statusWord } from './rows';
+import { HostTold } from './HostTold';
 
 /** Everyone on the user's sites now, kept current by the live poller; check out, or check a visitor in by hand. */
 export function OnSiteScreen() {
@@ -66,7 +67,10 @@ export function OnSiteScreen() {
                   {row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}
                 </th>
                 <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
-                <td data-label="Host">{row.host ?? '—'}</td>
+                <td data-label="Host">
+                  {row.host ?? '—'}
+                  <HostTold row={row} />
+                </td>
                 <td data-label="Status">
                   <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
                 </td>

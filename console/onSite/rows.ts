@@ -9,6 +9,8 @@ export interface OnSiteRow {
   name: string;
   company: string | null;
   host: string | null;
+  /** The visit's host and status, to say whether the host was told (people only). */
+  hostId: number | null;
   status: string;
   since: string;
 }
@@ -31,6 +33,7 @@ export function onSiteRows(
       name: personName(checkin),
       company: checkin.person.company,
       host: checkin.hostName,
+      hostId: checkin.hostId,
       status: checkin.status,
       since: checkin.entry.at,
     })),
@@ -42,6 +45,7 @@ export function onSiteRows(
       name: checkin.licensePlate,
       company: checkin.driverName,
       host: null,
+      hostId: null,
       status: checkin.status,
       since: checkin.entry.at,
     })),
