@@ -35,11 +35,23 @@ const siteTime = (iso: string, timeZone: string) =>
  * stays in the fragment, which no request line (and so no log) carries.
  */
 export function DecidePage() {
-  const [token] = useState(() => window.location.hash.replace(/^#/, ''));
+  const [token, setToken] = useState(() => window.location.hash.replace(/^#/, ''));
   const [state, setState] = useState<Preview>({ kind: 'loading' });
   const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
+
+  // Another link opened in this tab changes only the fragment: the page starts over for it.
+  useEffect(() => {
+    const follow = () => {
+      setToken(window.location.hash.replace(/^#/, ''));
+      setState({ kind: 'loading' });
+      setDone(null);
+      setReason('');
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
 
   useEffect(() => {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
