@@ -9,8 +9,9 @@ import { apiClient } from '../support/http';
 import { type MailServer, startMailServer } from '../support/mailServer';
 import { allSent, waitForNotifications } from '../support/notifications';
 import { type ServerProcess, spawnServer } from '../support/serverProcess';
+import { type WorkerProcess, spawnWorker } from '../support/webhooks';
 
-const processes: ServerProcess[] = [];
+const processes: Array<ServerProcess | WorkerProcess> = [];
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const running of processes.splice(0)) running.child.kill('SIGKILL');
@@ -72,4 +73,37 @@ describe('notifications survive a server killed between the commit and the send'
     );
     expect(chat.posts).toHaveLength(3);
   }, 120_000);
+
+  it('npm run worker sends them for servers that do not (NOTIFICATION_SENDER=false)', async () => {
+    const mail: MailServer = await startMailServer();
+    closers.push(() => mail.close());
+    const databaseUrl = await createTestDatabase();
+    const database = createDatabase({ url: databaseUrl, poolMax: 2 });
+    closers.push(() => database.close());
+    const smtp = { SMTP_URL: mail.url, MAIL_FROM: 'Gatehouse <gatehouse@example.com>' };
+    const server = await spawnServer({
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO: 'false',
+      NOTIFICATION_SENDER: 'false',
+      ...smtp,
+    });
+    processes.push(server);
+    const world = await buildWorld({ database, baseUrl: server.baseUrl });
+    const host = await world.api.post<Host>('/v1/hosts', {
+      name: 'Grace',
+      email: 'grace@example.com',
+      siteIds: [world.siteId],
+    });
+    const created = await world.api.post<PersonCheckin>(
+      `/v1/sites/${world.siteId}/checkins/people`,
+      visitor('Ada', 'Worker', { hostId: host.body.hostId }),
+    );
+    expect(created.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(mail.received).toHaveLength(0);
+    processes.push(await spawnWorker({ DATABASE_URL: databaseUrl, NOTIFICATIONS_POLL_MS: '50', ...smtp }));
+    const [email] = await mail.waitFor(1, 20_000);
+    expect(email?.mail.subject).toMatch(/^Ada Worker has arrived at /);
+    await waitForNotifications(world.api, created.body.checkinId, allSent(1));
+  }, 90_000);
 });
