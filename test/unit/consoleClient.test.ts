@@ -95,6 +95,7 @@ describe('what the console shows a role', () => {
       'checkInOut',
       'exportHistory',
       'history',
+      'hosts',
       'kiosks',
       'manageVehicles',
       'onSite',
