@@ -33,73 +33,74 @@ function isRepetitive(value: string): boolean {
 /** 32 random hex characters hold 128 bits and measure 89 or more here; `aaaa…` or `abab…` measure little. */
 const isRandomEnough = (value: string) => estimatedBits(value) >= 80 && !isRepetitive(value);
 
-const envSchema = z
-  .object({
-    PORT: wholeNumber(0, 65535).default(3000),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-      .optional(),
-    DATABASE_READ_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-      .optional(),
-    DATA_DIR: z.string().min(1).default('./.data'),
-    // Sent as `Authorization: Bearer <token>`, which cannot carry a space: one in the variable would lock the admin API out.
-    ADMIN_TOKEN: z
-      .string()
-      .regex(/^\S+$/, 'must not contain spaces')
-      .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
-      .refine(
-        isRandomEnough,
-        'is too predictable (few distinct or repeated characters): use a random value, e.g. `openssl rand -hex 32`',
-      )
-      .optional(),
-    // Behind a reverse proxy that appends X-Forwarded-For: the client address (for rate limits) is its last entry.
-    TRUST_PROXY: booleanString.default(false),
-    // Sign-in failures one client address may have in 15 minutes before its sign-ins are refused (429).
-    SIGNIN_FAILURES_PER_ADDRESS: wholeNumber(1).default(20),
-    // Where people reach this server (links in invitations and the setup banner); else the request's own origin.
-    PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
-    // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
-    WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(250),
-    WEBHOOK_DISPATCHER: booleanString.default(true),
-    // How long new webhook work may wait while requests keep this process busy (0: never waits).
-    WEBHOOK_YIELD_MS: wholeNumber(0, 60_000).default(5_000),
-    RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
-    IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
-    WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
-    // How often visits past their account's retention are anonymized (also once at start; docs/privacy.md).
-    RETENTION_INTERVAL_MINUTES: wholeNumber(1, 24 * 60).default(60),
-    NODE_ENV: z.string().default('development'),
-    SEED_DEMO: booleanString.optional(),
-    DB_POOL_MAX: wholeNumber(1, 500).default(20),
-    // Hosts' email (docs/notifications.md): off without SMTP_URL. The URL holds the SMTP password: never logged.
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
-      .optional(),
-    MAIL_FROM: z
-      .string()
-      .trim()
-      .regex(/@/, 'must be an email address, e.g. "Gatehouse <gatehouse@example.com>"')
-      .optional(),
-    // How often an idle notification sender looks for messages to send; NOTIFICATION_SENDER=false: none in this process.
-    NOTIFICATIONS_POLL_MS: wholeNumber(10, 60_000).default(500),
-    NOTIFICATION_SENDER: booleanString.default(true),
-  })
-  .superRefine((env, ctx) => {
-    if (env.SMTP_URL !== undefined && env.MAIL_FROM === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['MAIL_FROM'],
-        message: 'is required with SMTP_URL: the sender address, e.g. "Gatehouse <gatehouse@example.com>"',
-      });
-    }
-  });
+const envSchema = z.object({
+  PORT: wholeNumber(0, 65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  // Sent as `Authorization: Bearer <token>`, which cannot carry a space: one in the variable would lock the admin API out.
+  ADMIN_TOKEN: z
+    .string()
+    .regex(/^\S+$/, 'must not contain spaces')
+    .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
+    .refine(
+      isRandomEnough,
+      'is too predictable (few distinct or repeated characters): use a random value, e.g. `openssl rand -hex 32`',
+    )
+    .optional(),
+  // Behind a reverse proxy that appends X-Forwarded-For: the client address (for rate limits) is its last entry.
+  TRUST_PROXY: booleanString.default(false),
+  // Sign-in failures one client address may have in 15 minutes before its sign-ins are refused (429).
+  SIGNIN_FAILURES_PER_ADDRESS: wholeNumber(1).default(20),
+  // Where people reach this server (links in invitations and the setup banner); else the request's own origin.
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanString.default(false),
+  // How often an idle webhook dispatcher looks for work; WEBHOOK_DISPATCHER=false: this process only serves HTTP.
+  WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(250),
+  WEBHOOK_DISPATCHER: booleanString.default(true),
+  // How long new webhook work may wait while requests keep this process busy (0: never waits).
+  WEBHOOK_YIELD_MS: wholeNumber(0, 60_000).default(5_000),
+  RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
+  IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
+  WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
+  // How often visits past their account's retention are anonymized (also once at start; docs/privacy.md).
+  RETENTION_INTERVAL_MINUTES: wholeNumber(1, 24 * 60).default(60),
+  NODE_ENV: z.string().default('development'),
+  SEED_DEMO: booleanString.optional(),
+  DB_POOL_MAX: wholeNumber(1, 500).default(20),
+  // Hosts' email (docs/notifications.md): off without SMTP_URL. The URL holds the SMTP password: never logged.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/@/, 'must be an email address, e.g. "Gatehouse <gatehouse@example.com>"')
+    .optional(),
+  // How often an idle notification sender looks for messages to send; NOTIFICATION_SENDER=false: none in this process.
+  NOTIFICATIONS_POLL_MS: wholeNumber(10, 60_000).default(500),
+  NOTIFICATION_SENDER: booleanString.default(true),
+});
+
+/** Settings that only make sense together: an SMTP server needs a sender address. */
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  if (env.SMTP_URL !== undefined && env.MAIL_FROM === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MAIL_FROM'],
+      message: 'is required with SMTP_URL: the sender address, e.g. "Gatehouse <gatehouse@example.com>"',
+    });
+  }
+});
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -110,7 +111,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
   );
-  const result = envSchema.safeParse(present);
+  const result = checkedEnvSchema.safeParse(present);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? 'environment');
