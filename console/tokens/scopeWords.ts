@@ -18,4 +18,5 @@ export const scopeWords: Record<Scope, string> = {
   'kiosks:manage': 'Manage kiosks',
   'tokens:manage': 'Manage API tokens',
   'privacy:manage': 'Retention and erasure',
+  'hosts:manage': 'Manage hosts',
 };

@@ -59,6 +59,7 @@ export async function buildWorld(server: Harness): Promise<World> {
       'sites:configure',
       'webhooks:manage',
       'watchlist:manage',
+      'hosts:manage',
     ],
   });
   return {

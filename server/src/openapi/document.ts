@@ -87,7 +87,10 @@ function operation(route: Route, schemas: SchemaCollector): JsonObject {
   const request = route.body
     ? {
         content: {
-          'application/json': { schema: schemas.toSchema(route.body, 'input'), example: route.examples.request },
+          [route.requestMediaType ?? 'application/json']: {
+            schema: schemas.toSchema(route.body, 'input'),
+            example: route.examples.request,
+          },
         },
       }
     : undefined;

@@ -82,6 +82,8 @@ export interface RouteSpec<
   body?: B;
   /** The body may be left out entirely (all its fields are optional). */
   bodyOptional?: boolean;
+  /** The body's media type when it is not JSON (`text/csv`: a host import); `body` then validates its text. */
+  requestMediaType?: 'text/csv';
   /** A POST that changes nothing (search): no transaction, no Idempotency-Key (interface §4.1: reads are safe to retry). */
   readOnly?: boolean;
   /**
@@ -124,6 +126,7 @@ export interface Route {
   query?: z.ZodType;
   body?: z.ZodType;
   bodyOptional: boolean;
+  requestMediaType?: 'text/csv';
   responses: Record<number, z.ZodType | null>;
   mediaType?: string;
   /** Writes run in a transaction (or one statement) with Idempotency-Key handling. */
@@ -156,6 +159,7 @@ export function defineRoute<
     query: spec.query,
     body: spec.body,
     bodyOptional: spec.bodyOptional ?? false,
+    requestMediaType: spec.requestMediaType,
     responses: spec.responses,
     mediaType: spec.mediaType,
     write: spec.method !== 'GET' && !spec.readOnly,

@@ -32,6 +32,7 @@ export const personCheckinExample = {
   status: 'IN',
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
   hostName: 'Grace',
+  hostId: null,
   purpose: 'Meeting',
   customFields: { badgeNumber: '17' },
   labelIds: [3],

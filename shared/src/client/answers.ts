@@ -41,6 +41,8 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   decidedAt: DecidedAt,
   // A server from before badges sends none: the visit has no badge to scan.
   badgeCode: z.string().nullable().default(null),
+  // A server from before hosts sends none: no host.
+  hostId: z.number().int().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

@@ -18,6 +18,7 @@ import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
 import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
+import { KioskHostsAnswer } from './hostAnswers';
 
 export * from './answers';
 
@@ -98,6 +99,14 @@ export function createApiClient(options: ApiClientOptions) {
         transport,
         { method: 'GET', path: `${people(siteId)}/config`, headers: etag ? { 'If-None-Match': etag } : {} },
         CheckinConfigAnswer,
+      ),
+
+    /** The site's hosts, id and name only (docs/notifications.md); conditional when `etag` is given. */
+    getKioskHosts: (siteId: number, etag?: string): Promise<HttpOutcome<KioskHostsAnswer>> =>
+      send(
+        transport,
+        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/hosts`, headers: etag ? { 'If-None-Match': etag } : {} },
+        KioskHostsAnswer,
       ),
 
     /** The watchlist as keyed hashes; conditional when `etag` is given (`notModified`: the kept copy is current). */

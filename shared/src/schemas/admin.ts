@@ -18,6 +18,7 @@ export const scopes = [
   'kiosks:manage',
   'tokens:manage',
   'privacy:manage',
+  'hosts:manage',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
@@ -33,6 +34,7 @@ const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
   'kiosks:manage',
   'tokens:manage',
   'privacy:manage',
+  'hosts:manage',
 ]);
 
 /** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */

@@ -22,6 +22,7 @@ export const roleScopes: Record<Role, Scope[]> = {
     'alerts:manage',
     'exports:read',
     'kiosks:manage',
+    'hosts:manage',
   ],
   // Reception approves people; vehicle approve/deny also needs vehicles:write.
   reception: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'alerts:manage'],
@@ -125,5 +126,6 @@ export const PasswordResetLink = z.object({ resetUrl: z.string() });
 export const UserList = z.object({ data: z.array(StaffUser) });
 
 /** Who did something: a staff user or an API token, with its name at the time. */
-export const Actor = z.object({ type: z.enum(['user', 'token']), id: IntId, name: z.string() });
+/** Who acted: a staff user, a token, or a host deciding by a link of their message (docs/notifications.md). */
+export const Actor = z.object({ type: z.enum(['user', 'token', 'host']), id: IntId, name: z.string() });
 export type Actor = z.infer<typeof Actor>;
