@@ -41,7 +41,7 @@ export const roleHasAllSites = (role: Role): boolean => role === 'owner';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
-/** Any characters (no composition rules); the server also refuses the most common passwords. */
+/** Any characters (no composition rules); the server also refuses passwords that are easy to guess (docs/api.md, Passwords). */
 export const Password = z
   .string()
   .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
