@@ -104,7 +104,10 @@ describe('admin authentication', () => {
   it('refuses a wrong bearer (including an API token) with 401 error="invalid_token", on every route', async () => {
     const account = await newAccount();
     const site = await newSite(account.accountId);
-    const issued = await newToken(account.accountId, { allSites: true, scopes: [...scopes] });
+    const issued = await newToken(account.accountId, {
+      allSites: true,
+      scopes: scopes.filter((scope) => !scope.startsWith('kiosk:')),
+    });
     const routes: Array<[string, string, unknown]> = [
       ['POST', '/v1/admin/accounts', { name: 'Nope' }],
       ['POST', `/v1/admin/accounts/${account.accountId}/sites`, { name: 'Nope' }],

@@ -145,7 +145,7 @@ describe('GET /v1/openapi.json', () => {
         expect(operation.requestBody.content['application/json'], key).toHaveProperty('example');
     }
     expect(op('POST /sites/{siteId}/checkins/people').description).toContain(
-      'Needs a token, or a staff session whose role has the scope `checkins:write`.',
+      'Needs a token, or a staff session whose role has the scope `checkins:write` or `kiosk:visitor`.',
     );
     expect(op('POST /admin/accounts').description).toContain('ADMIN_TOKEN');
   });

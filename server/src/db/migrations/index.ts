@@ -19,6 +19,7 @@ import * as kiosks from './0018_kiosks';
 import * as stayIndexes from './0019_stay_indexes';
 import * as operatorAudit from './0020_operator_audit';
 import * as kioskScopes from './0023_kiosk_scopes';
+import * as erasureEverywhere from './0024_erasure_everywhere';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -44,4 +45,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0019_stay_indexes', up: stayIndexes.up },
   { name: '0020_operator_audit', up: operatorAudit.up },
   { name: '0023_kiosk_scopes', up: kioskScopes.up },
+  { name: '0024_erasure_everywhere', up: erasureEverywhere.up },
 ];
