@@ -64,11 +64,11 @@ interface Ids {
 }
 let ids: Ids;
 const kiosks: Partial<Record<KioskMode, ApiClient>> = {};
-let owner: ApiClient;
 
 beforeAll(async () => {
   const { world, server } = harness;
-  owner = (await staffClient(server, { accountId: world.accountId, role: 'owner' })).api;
+  // The account has an owner, as every account in use does (their user id fills :userId).
+  await staffClient(server, { accountId: world.accountId, role: 'owner' });
   const person = await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, {
     person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
   });
