@@ -107,11 +107,14 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
         workerData: data,
         resourceLimits: options.resourceLimits,
       });
+      // The owner may start another once this one has ended for them (written out, failed or left), which can
+      // be a moment before its thread has exited and given its slot back.
+      const ownerDone = () => owners.delete(owner);
       worker.once('exit', () => {
-        owners.delete(owner);
+        ownerDone();
         release();
       });
-      return chunksOf(worker);
+      return chunksOf(worker, ownerDone);
     },
     running: () => running,
     stallMs: options.stallMs,
@@ -119,7 +122,7 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
 }
 
 /** The chunks a thread posts, in order; asking for the next gives the last one's memory back with a credit. */
-function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
+function chunksOf(worker: Worker, onEnd: () => void): AsyncIterableIterator<Buffer> {
   const queue: Array<{ chunk: Buffer; bytes: ArrayBuffer }> = [];
   /** The memory of the chunk last handed on, until the next one is asked for. */
   let lent: ArrayBuffer | undefined;
@@ -137,9 +140,11 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
       resolve({ value: posted.chunk, done: false });
     } else if (failure) {
       waiter = undefined;
+      onEnd();
       reject(failure);
     } else if (ended) {
       waiter = undefined;
+      onEnd();
       resolve({ value: undefined, done: true });
     }
   };
@@ -170,6 +175,7 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
       });
     },
     async return() {
+      onEnd();
       if (!ended) {
         ended = true;
         queue.length = 0;
