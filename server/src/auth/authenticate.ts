@@ -1,4 +1,4 @@
-import type { Scope } from '../../../shared/src/schemas/admin';
+import { type Scope, grantsScope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { empty, sql } from '../db/sql';
@@ -105,7 +105,7 @@ async function authenticateToken<Alongside>(
     tokenId: row.id,
     userId: null,
   };
-  if (input.scope && !principal.scopes.has(input.scope))
+  if (input.scope && !grantsScope(principal.scopes, input.scope))
     return { principal, refusal: missingScope(input.scope, 'token') };
   const usedLately =
     row.last_used_at !== null && input.now.getTime() - row.last_used_at.getTime() <= LAST_USED_RESOLUTION_MS;

@@ -1,4 +1,4 @@
-import type { Scope } from '../../../shared/src/schemas/admin';
+import { type ScopeNeed, scopeNeedText } from '../../../shared/src/schemas/admin';
 import type { Sql } from '../db/sql';
 import { ProblemError } from '../errors/problem';
 import type { Principal, SiteAccess } from './principal';
@@ -36,7 +36,7 @@ export interface AuthenticationInput {
   sessionId?: string;
   /** Only a session will do (the session's own endpoints). */
   sessionOnly?: boolean;
-  scope?: Scope;
+  scope?: ScopeNeed;
   siteId?: number;
   now: Date;
 }
@@ -54,5 +54,5 @@ export interface AccountLookup<T> {
 }
 
 /** A refusal for a caller that is known: 403 for a missing scope. */
-export const missingScope = (scope: Scope, who: string) =>
-  new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scope} scope.`);
+export const missingScope = (scope: ScopeNeed, who: string) =>
+  new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scopeNeedText(scope)} scope.`);

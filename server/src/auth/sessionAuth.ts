@@ -1,3 +1,4 @@
+import { grantsScope } from '../../../shared/src/schemas/admin';
 import type { Role } from '../../../shared/src/schemas/staff';
 import { roleScopes } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from '../db/query';
@@ -75,7 +76,7 @@ export async function authenticateSession<Alongside>(
     userId: row.user_id,
     session: { idHash },
   };
-  if (input.scope && !principal.scopes.has(input.scope))
+  if (input.scope && !grantsScope(principal.scopes, input.scope))
     return { principal, refusal: missingScope(input.scope, 'user') };
   const found = alongside?.read(row);
   if (input.siteId === undefined) return { principal, alongside: found };

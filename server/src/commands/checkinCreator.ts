@@ -1,8 +1,9 @@
 import {
+  type IncompleteField,
   initialPersonStatus,
+  olderFormAlertText,
   personStatusEvent,
   resolveOccurredAt,
-  validateCheckinForm,
 } from '../../../shared/src/domain';
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
@@ -12,13 +13,25 @@ import { stopAndDecision } from './decisions';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { nextId } from '../db/idBlocks';
-import { empty, sql } from '../db/sql';
+import { type Sql, empty, sql } from '../db/sql';
 import type { WriteStatement } from '../reply';
 import { problem, validationFailed } from '../errors/problem';
+import { checkCheckinForm } from './checkinFormCheck';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 import { refuseIfArchived } from '../policies/archivedSite';
+import { newBadgeCode } from '../badges/badgeCode';
+import { decidesOwnCheckin } from '../policies/ownDecision';
+import { hostNotificationsCte } from '../notifications/enqueue';
+import { hostOfSite } from '../queries/hosts';
+
+/** The host a create names, if it is one of the site's; else 422 at `hostId`. */
+async function siteHostOrRefuse(db: Executor, principal: Principal, site: SiteAccess, hostId: number) {
+  const host = await hostOfSite(db, { accountId: principal.accountId, siteId: site.siteId, hostId });
+  if (!host) throw validationFailed([{ path: 'hostId', message: `Host ${hostId} is not a host of this site` }]);
+  return host;
+}
 
 interface Precheck {
   watchlisted: boolean;
@@ -60,6 +73,16 @@ const usual = (labelIds: number[]): Precheck => ({
 
 const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
+/** The alert of a check-in accepted on an older form, raised with it (docs/api.md, Alerts), or nothing. */
+const olderFormAlertCte = (row: PersonCheckinRow, now: Date, incomplete: readonly IncompleteField[]) =>
+  incomplete.length === 0
+    ? empty
+    : sql`,
+  form_alert AS (
+    INSERT INTO raised_alerts (account_id, site_id, kind, at, checkin_id, reason)
+    SELECT ${row.account_id}::integer, ${row.site_id}::integer, 'form', ${now}::timestamptz, id, ${olderFormAlertText(incomplete)}
+    FROM checkin)`;
+
 /**
  * The create as one statement: the key's claim, the insert and its events, the audit row. The insert runs
  * only when the key was claimed, every label is still there and, for a visit planned as the usual one
@@ -69,24 +92,30 @@ const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
  * refuses the label (or, for a watchlisted visitor, plans a STOP).
  */
 const insertStatement =
-  (row: PersonCheckinRow, now: Date, events: OutboxEvent[], unlisted?: Visitor): WriteStatement =>
+  (
+    row: PersonCheckinRow,
+    now: Date,
+    events: OutboxEvent[],
+    more: { incomplete: readonly IncompleteField[]; notify: Sql; unlisted?: Visitor },
+  ): WriteStatement =>
   (parts) => sql`
   WITH ${parts.claim},
   labels AS (
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
-      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
-      stop_reason, stop_source, stopped_at, created_at, updated_at)
+      host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
+      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
-      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
+      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
-      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
+      ${row.badge_code}, ${row.incomplete_fields}::text[], ${now}::timestamptz, ${now}::timestamptz
     WHERE ${parts.claimed} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
-      ${unlisted ? sql`AND NOT EXISTS (SELECT 1 ${watchlistMatches(unlisted)})` : empty}
+      ${more.unlisted ? sql`AND NOT EXISTS (SELECT 1 ${watchlistMatches(more.unlisted)})` : empty}
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)},
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, more.incomplete)}${more.notify},
   ${parts.audit(CREATED)}
   SELECT ${parts.outcome(CREATED)}`;
 
@@ -102,8 +131,8 @@ export async function createPersonCheckin(
 ): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
-  const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
-  if (formErrors.length > 0) throw validationFailed(formErrors, 'The check-in does not meet the site configuration.');
+  const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
+  const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const labelIds = [...new Set(request.labelIds ?? [])];
@@ -125,7 +154,7 @@ export async function createPersonCheckin(
   }
   const status = initialPersonStatus({
     watchlisted: pre.watchlisted,
-    requiresApproval: site.checkinConfig.requiresApproval,
+    requiresApproval: site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
   });
   const row: PersonCheckinRow = arrivingVisit(
     {
@@ -143,11 +172,15 @@ export async function createPersonCheckin(
       email: person.email || null,
       phone: person.phone || null,
       company: person.company || null,
-      host_name: request.hostName || null,
+      // The host's name as it is now: the visit keeps it whatever becomes of the host.
+      host_name: host?.name ?? (request.hostName || null),
+      host_id: host?.id ?? null,
       purpose: request.purpose || null,
       custom_fields: request.customFields ?? {},
       label_ids: labelIds,
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
+      badge_code: newBadgeCode(),
+      incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
       breaks: [],
     },
   );
@@ -159,5 +192,7 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  return { checkin, write: insertStatement(row, now, events, guessed ? visitor : undefined) };
+  const notify = hostNotificationsCte({ row, webhookEvent: event, at: time.at, now }, CREATED);
+  const unlisted = guessed ? visitor : undefined;
+  return { checkin, write: insertStatement(row, now, events, { incomplete, notify, unlisted }) };
 }

@@ -1,4 +1,5 @@
 import { type Decider, type PersonEvent, transitionPerson } from '../../../shared/src/domain';
+import { kioskMaySee } from '../policies/kioskWindow';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../queries/personCheckinRows';
@@ -6,11 +7,12 @@ import { decidedByParam } from '../queries/visitRows';
 import { changedVisit, visitEvents } from './visitChange';
 import { personVisits } from '../queries/visitKinds';
 import type { Executor } from '../db/query';
-import { sql } from '../db/sql';
+import { type Sql, sql } from '../db/sql';
 import { notFound, transitionRefused } from '../errors/problem';
 import type { WriteStatement } from '../reply';
 import { type OutboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
+import { hostNotificationsCte } from '../notifications/enqueue';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
@@ -25,9 +27,10 @@ const changeStatement =
     openedBreak: { id: number; at: Date } | null;
     closedAt: Date | null;
     events: OutboxEvent[];
+    notify: Sql;
   }): WriteStatement =>
   (parts) => {
-    const { next, version, openedBreak, closedAt, events } = change;
+    const { next, version, openedBreak, closedAt, events, notify } = change;
     const account = sql`${next.account_id}::integer`;
     const id = sql`${next.id}::bigint`;
     return sql`
@@ -47,7 +50,7 @@ const changeStatement =
   closed AS (
     UPDATE person_breaks SET ended_at = ${closedAt}::timestamptz
     WHERE ${closedAt !== null} AND account_id = ${account} AND checkin_id = ${id} AND ended_at IS NULL AND ${CHANGED}),
-  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)},
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}${notify},
   ${parts.audit(CHANGED)}
   SELECT ${parts.outcome(CHANGED)}`;
   };
@@ -67,11 +70,21 @@ export interface PersonAction {
  */
 export async function transitionPersonCheckin(
   db: Executor,
-  input: { key: CheckinKey; action: PersonAction; exitSource: Source; decider: Decider; now: Date },
+  input: {
+    key: CheckinKey;
+    action: PersonAction;
+    exitSource: Source;
+    decider: Decider;
+    now: Date;
+    /** A kiosk's window (policies/kioskWindow.ts): a visit outside it does not exist for the kiosk. */
+    kioskSince?: Date;
+  },
 ): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
-  if (!read) throw notFound(`${personVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const hidden =
+    read && input.kioskSince && !kioskMaySee('person', read.row.status, read.row.last_event_at, input.kioskSince);
+  if (!read || hidden) throw notFound(`${personVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
   const result = transitionPerson({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
   if (!result.ok) throw transitionRefused(result, `${personVisits.noun} ${row.id}`, presentPersonCheckin(row));
@@ -98,5 +111,10 @@ export async function transitionPersonCheckin(
   }
   const checkin = presentPersonCheckin(next);
   const events = visitEvents(next, emitted, checkin);
-  return { checkin, write: changeStatement({ next, version, openedBreak, closedAt, events }) };
+  // An approval is the visitor's arrival: their host is told (docs/notifications.md).
+  const notify = hostNotificationsCte(
+    { row: next, webhookEvent: emitted[0] ?? null, at: result.state.lastEventAt, now: next.updated_at },
+    CHANGED,
+  );
+  return { checkin, write: changeStatement({ next, version, openedBreak, closedAt, events, notify }) };
 }

@@ -1,4 +1,5 @@
 import { type Decider, type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
+import { kioskMaySee } from '../policies/kioskWindow';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -53,11 +54,21 @@ export interface VehicleAction {
  */
 export async function transitionVehicleCheckin(
   db: Executor,
-  input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; decider: Decider; now: Date },
+  input: {
+    key: VehicleCheckinKey;
+    action: VehicleAction;
+    exitSource: Source;
+    decider: Decider;
+    now: Date;
+    /** A kiosk's window (policies/kioskWindow.ts): a visit outside it does not exist for the kiosk. */
+    kioskSince?: Date;
+  },
 ): Promise<{ checkin: VehicleCheckin; write: WriteStatement }> {
   const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
-  if (!read) throw notFound(`${vehicleVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const hidden =
+    read && input.kioskSince && !kioskMaySee('vehicle', read.row.status, read.row.last_event_at, input.kioskSince);
+  if (!read || hidden) throw notFound(`${vehicleVisits.noun} ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
   const result = transitionVehicle({ status: row.status, lastEventAt: row.last_event_at }, action.event, input.now);
   if (!result.ok) throw transitionRefused(result, `${vehicleVisits.noun} ${row.id}`, presentVehicleCheckin(row));

@@ -2,7 +2,7 @@ import { type AuditEntry, auditCte, writeAudit } from '../audit/record';
 import { type Executor, inTransaction, queryOne } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import { ProblemError, problem } from '../errors/problem';
-import type { Reply, WriteParts } from '../reply';
+import type { Reply, WriteParts, WriteStatement } from '../reply';
 import { findOutcome, type StoredOutcome } from './lookup';
 import { type SerializedReply, serializeProblem, serializeReply } from './serialized';
 import { type OutcomeRecord, isStaleWrite, keyClaim, noKey, saveOutcome, saveResultOf, staleCheck } from './store';
@@ -110,8 +110,11 @@ const auditOf = (request: WriteRequest, reply: Reply, db: Executor) =>
  * What the runner adds to a command's statement (reply.ts, WriteParts): the caller's check, if any, the
  * key's claim, and the audit row.
  */
-function partsOf(request: WriteRequest, record: OutcomeRecord | undefined, audit: AuditEntry | undefined): WriteParts {
-  const { callerCheck } = request;
+function partsOf(
+  callerCheck: Sql | undefined,
+  record: OutcomeRecord | undefined,
+  audit: AuditEntry | undefined,
+): WriteParts {
   const callerOk = callerCheck ? sql`(SELECT ok FROM caller)` : undefined;
   const claim = record ? keyClaim(record, callerOk) : noKey(callerOk);
   return {
@@ -162,7 +165,7 @@ async function runStatementOnce(request: WriteRequest, attempt: number): Promise
     const saved = record ? await saveOutcome(pool, record) : 'saved';
     return settled(saved, outcome);
   }
-  const parts = partsOf(request, record, auditOf(request, reply, pool));
+  const parts = partsOf(request.callerCheck, record, auditOf(request, reply, pool));
   // One text per route's write and shape (a handful in all): prepared, so PostgreSQL plans it once per connection.
   const row = await queryOne<{ locked: boolean; saved: boolean; caller?: boolean }>(pool, reply.write(parts), {
     prepare: true,
@@ -207,4 +210,13 @@ export async function runWrite(request: WriteRequest): Promise<SerializedReply> 
     if (!stored) throw keyInUse();
     return replay(stored, request);
   }
+}
+
+/**
+ * Runs a command's write statement on its own, with no key and no route (a host's decision link:
+ * commands/hostDecision.ts), with its audit row. A row changed since the command read it throws a stale
+ * write (isStaleWrite), having written nothing: the caller decides again.
+ */
+export async function runKeylessWrite(db: Executor, write: WriteStatement, audit: AuditEntry): Promise<void> {
+  await queryOne(db, write(partsOf(undefined, undefined, audit)), { prepare: true });
 }

@@ -5,8 +5,15 @@ import { CHECKIN_SELECT, type ListedCheckinRow, selectCheckins } from './personC
 import type { Executor } from '../db/query';
 import { type Sql, join, sql } from '../db/sql';
 import { presentPersonCheckin } from '../presenters/personCheckin';
-import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
-import { type VisitFilter, overlapBounds, overlapPartsSql, personTextSql, visitConditions } from './visitFilters';
+import { afterCursorSql, decodeCursor, toPage } from './cursor';
+import {
+  type VisitFilter,
+  overlapBounds,
+  visitListScope,
+  overlapPartsSql,
+  personTextSql,
+  visitConditions,
+} from './visitFilters';
 import { personVisits } from './visitKinds';
 
 export interface PersonCheckinFilter extends VisitFilter {
@@ -14,12 +21,7 @@ export interface PersonCheckinFilter extends VisitFilter {
   entrySource?: Source[];
   exitSource?: Source[];
   q?: string;
-  limit: number;
-  cursor?: string;
 }
-
-/** The list cursors of person check-ins belong to (with their filters): site lists and the search. */
-const LIST = 'person_checkins';
 
 /**
  * The statement for one keyset page (limit + 1 rows), newest entry first, every filter a bind parameter,
@@ -27,7 +29,7 @@ const LIST = 'person_checkins';
  * running it, so the benchmark can EXPLAIN exactly what runs.
  */
 export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement: Sql; scope: string } {
-  const scope = filterScope(LIST, filter);
+  const scope = visitListScope(personVisits, filter);
   const where = visitConditions(personVisits, filter);
   // One source is an equality, which the source indexes serve in time order (a page read, not all its rows sorted).
   const oneOf = (column: Sql, values: Source[]) =>

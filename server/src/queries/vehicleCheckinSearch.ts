@@ -4,20 +4,22 @@ import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from './vehicle
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, join, raw, sql } from '../db/sql';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
-import { type KeysetPosition, afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
-import { type VisitFilter, overlapBounds, overlapPartsSql, overlapSql, visitConditions } from './visitFilters';
+import { type KeysetPosition, afterCursorSql, decodeCursor, toPage } from './cursor';
+import {
+  type VisitFilter,
+  overlapBounds,
+  visitListScope,
+  overlapPartsSql,
+  overlapSql,
+  visitConditions,
+} from './visitFilters';
 import { vehicleVisits } from './visitKinds';
 
 export interface VehicleCheckinFilter extends VisitFilter {
   /** Normalized plate: that plate's visits only, its open ones (IN, PENDING) first. */
   plateNorm?: string;
   status?: VehicleStatus[];
-  limit: number;
-  cursor?: string;
 }
-
-/** The list cursors of vehicle check-ins belong to (with their filters): site lists and the search. */
-const LIST = 'vehicle_checkins';
 
 const OPEN = sql`c.status IN ('IN', 'PENDING')`;
 /** Sort groups of a plate search: its open visits, then the rest (each newest entry first). */
@@ -33,7 +35,7 @@ type Row = ListedVehicleCheckinRow & { sort_group: number };
  * the scope its cursors belong to (read once, for the cursor taken and the one given).
  */
 export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { statement: Sql; scope: string } {
-  const scope = filterScope(LIST, filter);
+  const scope = visitListScope(vehicleVisits, filter);
   const where = visitConditions(vehicleVisits, filter);
   if (filter.plateNorm !== undefined) where.push(sql`c.plate_norm = ${filter.plateNorm}`);
   // An empty cursor is malformed (400), not absent.

@@ -1,4 +1,6 @@
 import { type Sql, sql } from '../db/sql';
+import { type ON_SITE, kioskVisibleSql } from '../policies/kioskWindow';
+import { filterScope } from './cursor';
 
 /** The filters every search of visits has, person or vehicle: the account, its sites, statuses, an entry range. */
 export interface VisitFilter {
@@ -11,6 +13,24 @@ export interface VisitFilter {
   /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
   overlapsFrom?: Date;
   overlapsTo?: Date;
+  /** A kiosk's window: only visits on site now or whose last event is since then (policies/kioskWindow.ts). */
+  kioskSince?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+/** The kind of visit a search reads: its table (the name of its lists), its name, and its not-OUT statuses. */
+interface SearchedKind {
+  table: string;
+  name: keyof typeof ON_SITE;
+  notOut: readonly string[];
+}
+
+/** The scope a search's cursors belong to: its list and its filters (queries/cursor.ts). */
+export function visitListScope(kind: SearchedKind, filter: VisitFilter): string {
+  // A kiosk's window moves with the clock: its cursors belong to "a kiosk's list", not to one instant.
+  const { kioskSince, ...scoped } = filter;
+  return filterScope(kind.table, kioskSince === undefined ? scoped : { ...scoped, kiosk: true });
 }
 
 /**
@@ -18,8 +38,9 @@ export interface VisitFilter {
  * kind's statuses of a visit still at the site) also say `status <> 'OUT'`, which lets the planner use the
  * open-only partial indexes.
  */
-export function visitConditions(kind: { notOut: readonly string[] }, filter: VisitFilter): Sql[] {
+export function visitConditions(kind: SearchedKind, filter: VisitFilter): Sql[] {
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
+  if (filter.kioskSince) where.push(kioskVisibleSql(kind.name, filter.kioskSince));
   if (filter.siteIds !== undefined) {
     where.push(
       filter.siteIds.length === 1

@@ -21,6 +21,8 @@ export interface VisitKey {
  * where they differ (a create, breaks, plates), each kind has its own code.
  */
 export interface VisitKind<Row, Resource> {
+  /** The kind's own name, as policies/kioskWindow.ts knows it. */
+  name: 'person' | 'vehicle';
   table: 'person_checkins' | 'vehicle_checkins';
   /** The audit log's name of one (docs/api.md, Audit log). */
   target: 'person_checkin' | 'vehicle_checkin';
@@ -38,6 +40,7 @@ export interface VisitKind<Row, Resource> {
 }
 
 export const personVisits: VisitKind<ListedCheckinRow, PersonCheckin> = {
+  name: 'person',
   table: 'person_checkins',
   target: 'person_checkin',
   tag: 'Person check-ins',
@@ -50,6 +53,7 @@ export const personVisits: VisitKind<ListedCheckinRow, PersonCheckin> = {
 };
 
 export const vehicleVisits: VisitKind<ListedVehicleCheckinRow, VehicleCheckin> = {
+  name: 'vehicle',
   table: 'vehicle_checkins',
   target: 'vehicle_checkin',
   tag: 'Vehicle check-ins',

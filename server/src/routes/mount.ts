@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ResolvedDeps } from '../context';
 import type { Route } from './define';
+import { alertingKioskRefusals, isCheckinAction } from './kioskRefusals';
 import { authenticateCaller, checkedAgainIfLate } from './pipeline/authenticateCaller';
 import { execute } from './pipeline/execute';
 import { present } from './pipeline/present';
@@ -31,7 +32,11 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
 export function mountRoutes(routes: Route[], deps: ResolvedDeps): Router {
   const router = new Router({ prefix: '/v1' });
   for (const route of routes) {
-    router.register(route.path, [route.method], (ctx) => handle(route, ctx, deps));
+    // A check-in action a kiosk is refused raises an alert for reception (docs/api.md, Alerts).
+    const alerting = isCheckinAction(route);
+    router.register(route.path, [route.method], (ctx) =>
+      alerting ? alertingKioskRefusals(route, ctx, deps, () => handle(route, ctx, deps)) : handle(route, ctx, deps),
+    );
   }
   return router;
 }

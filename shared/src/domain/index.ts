@@ -7,3 +7,5 @@ export * from './plate';
 export * from './watchlist';
 export * from './siteDay';
 export * from './visitChange';
+export * from './formVersions';
+export * from './hostNotifications';

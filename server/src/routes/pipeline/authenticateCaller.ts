@@ -11,6 +11,7 @@ import { type StoredOutcome, storedOutcomeLookup } from '../../idempotency/looku
 import { spendAddressBudget, withinAddressBudget } from '../../rateLimit/addressGate';
 import { clientKey } from '../../rateLimit/addressLimiter';
 import type { RateDecision } from '../../rateLimit/limiter';
+import { noteCaller } from '../kioskRefusals';
 import type { Received } from './receive';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
@@ -93,6 +94,7 @@ export async function authenticateCaller(request: Received, ctx: Context, deps: 
     authenticate(deps.database, { ...asked, now }, lookup),
   );
   const { principal, site, alongside, refusal } = authentication;
+  noteCaller(ctx, principal);
   if (route.atomicity === 'statement') deps.rememberedCallers.remember(authentication);
   applyRateLimit(ctx, countedOnce(request, principalKey(principal), deps));
   // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.

@@ -1,3 +1,4 @@
+import { grantsScope } from '../../../../shared/src/schemas/admin';
 import type { Context } from 'koa';
 import { bearerOf } from '../../auth/authenticate';
 import { stillAsRemembered } from '../../auth/rememberedCallers';
@@ -7,6 +8,7 @@ import { CallerUnconfirmed } from '../../idempotency/runWrite';
 import type { SerializedReply } from '../../idempotency/serialized';
 import { type Caller, countedOnce, setRateLimitHeaders } from './authenticateCaller';
 import { execute } from './execute';
+import { noteCaller } from '../kioskRefusals';
 import type { Received } from './receive';
 import { validate } from './validate';
 
@@ -30,10 +32,11 @@ export async function writeForRememberedCaller(
   if (route.atomicity !== 'statement' || route.auth !== 'token' || route.precheck) return undefined;
   if (token === undefined || typeof siteId !== 'number' || request.keyRefusal) return undefined;
   const remembered = deps.rememberedCallers.recall(token, siteId, request.now);
-  if (!remembered || (route.scope && !remembered.principal.scopes.has(route.scope))) return undefined;
+  if (!remembered || (route.scope && !grantsScope(remembered.principal.scopes, route.scope))) return undefined;
   const decision = countedOnce(request, principalKey(remembered.principal), deps);
   if (!decision.allowed) return undefined;
   setRateLimitHeaders(ctx, decision);
+  noteCaller(ctx, remembered.principal);
   const input = await validate(request, ctx).catch(() => undefined);
   if (!input) return undefined;
   const caller: Caller = {

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { problem, validationFailed } from '../../errors/problem';
 import { fieldErrors, queryProblem } from '../../errors/zodErrors';
-import { readJsonBody } from '../../middlewares/readJsonBody';
+import { readJsonBody, readTextBody } from '../../middlewares/readJsonBody';
 import type { Route } from '../define';
 import type { Received } from './receive';
 
@@ -33,7 +33,7 @@ function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>)
 
 async function parseBody(route: Route, ctx: Context): Promise<{ sent: unknown; body: unknown }> {
   if (!route.body) return { sent: undefined, body: undefined };
-  const raw = await readJsonBody(ctx);
+  const raw = route.requestMediaType ? await readTextBody(ctx, route.requestMediaType) : await readJsonBody(ctx);
   const sent = raw === undefined && route.bodyOptional ? {} : raw;
   const parsed = route.body.safeParse(sent);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
