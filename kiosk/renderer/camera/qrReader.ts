@@ -1,5 +1,4 @@
-/** Reads the text of a QR code in the video's current frame; undefined when it shows none. */
-export type QrReader = (video: HTMLVideoElement) => Promise<string | undefined>;
+import type { QrReader } from './reader';
 
 // The Shape Detection API, in no TypeScript DOM library yet: only what the kiosk uses.
 interface DetectedBarcode {

@@ -1,6 +1,6 @@
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
-import type { QrReader } from './qrReader';
+import type { QrReader } from './reader';
 
 /**
  * zxing-wasm's QR reader on frames drawn into a canvas. Its WebAssembly comes from this build (the package

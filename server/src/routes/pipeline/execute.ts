@@ -10,8 +10,7 @@ import { type SerializedReply, serializeReply } from '../../idempotency/serializ
 import type { HandlerContext, Reply, Route } from '../define';
 import { closeStream, sendStream } from '../sendStream';
 import type { Caller } from './authenticateCaller';
-import type { Received } from './receive';
-import type { ValidInput } from './validate';
+import type { Received, ValidInput } from './receive';
 
 type AnyHandlerContext = HandlerContext<unknown, unknown, unknown>;
 

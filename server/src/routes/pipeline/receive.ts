@@ -5,7 +5,13 @@ import { ProblemError, notFound } from '../../errors/problem';
 import { keysSince, parseIdempotencyKey } from '../../idempotency/key';
 import type { RateDecision } from '../../rateLimit/limiter';
 import type { Route } from '../define';
-import type { ValidInput } from './validate';
+
+/** The query and the body, each as its route's schema made it; the body also as sent (for the key's fingerprint). */
+export interface ValidInput {
+  query: unknown;
+  body: unknown;
+  sent: unknown;
+}
 
 /** What is known of a request before anything is asked of the database. */
 export interface Received {

@@ -4,14 +4,7 @@ import { problem, validationFailed } from '../../errors/problem';
 import { fieldErrors, queryProblem } from '../../errors/zodErrors';
 import { readJsonBody, readTextBody } from '../../middlewares/readJsonBody';
 import type { Route } from '../define';
-import type { Received } from './receive';
-
-/** The query and the body, each as its route's schema made it; the body also as sent (for the key's fingerprint). */
-export interface ValidInput {
-  query: unknown;
-  body: unknown;
-  sent: unknown;
-}
+import type { Received, ValidInput } from './receive';
 
 /** The first query parameter holding a NUL character (`%00`), which PostgreSQL text cannot hold. */
 const nulParameter = (raw: Record<string, unknown>) =>
