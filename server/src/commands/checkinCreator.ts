@@ -3,21 +3,20 @@ import {
   initialPersonStatus,
   olderFormAlertText,
   personStatusEvent,
-  resolveOccurredAt,
 } from '../../../shared/src/domain';
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { PersonCheckinRow } from '../queries/personCheckinRows';
 import { arrivingVisit, decidedByParam } from '../queries/visitRows';
-import { stopAndDecision } from './decisions';
+import { arrivalTime, settledArrival, visitEvents } from './visitChange';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
 import { nextId } from '../db/idBlocks';
 import { type Sql, empty, sql } from '../db/sql';
 import type { WriteStatement } from '../reply';
-import { problem, validationFailed } from '../errors/problem';
+import { validationFailed } from '../errors/problem';
 import { checkCheckinForm } from './checkinFormCheck';
-import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
+import { type OutboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 import { refuseIfArchived } from '../policies/archivedSite';
@@ -133,8 +132,7 @@ export async function createPersonCheckin(
   refuseIfArchived(site);
   const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
   const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
-  const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
-  if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
+  const arrivedAt = arrivalTime(request.occurredAt, now);
   const labelIds = [...new Set(request.labelIds ?? [])];
   const { person } = request;
   const visitor: Visitor = {
@@ -162,7 +160,7 @@ export async function createPersonCheckin(
       id: await nextId(db, 'person_checkins'),
       siteId: site.siteId,
       source: principal.source,
-      at: time.at,
+      at: arrivedAt,
       now,
     },
     {
@@ -184,15 +182,11 @@ export async function createPersonCheckin(
       breaks: [],
     },
   );
-  // When the server learned of it (an offline kiosk's check-in may arrive late): an alert is never born old.
-  if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: now });
-  Object.assign(row, stopAndDecision(row, 'ENTRY', deciderOf(principal), now));
+  settledArrival(row, 'watchlist', deciderOf(principal), now);
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
-  const events = event
-    ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
-    : [];
-  const notify = hostNotificationsCte({ row, webhookEvent: event, at: time.at, now }, CREATED);
+  const events = visitEvents(row, event ? [event] : [], checkin);
+  const notify = hostNotificationsCte({ row, webhookEvent: event, at: arrivedAt, now }, CREATED);
   const unlisted = guessed ? visitor : undefined;
   return { checkin, write: insertStatement(row, now, events, { incomplete, notify, unlisted }) };
 }

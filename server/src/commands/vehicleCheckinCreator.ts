@@ -1,4 +1,4 @@
-import { decideVehicleEntry, normalizePlate, resolveOccurredAt, vehicleStatusEvent } from '../../../shared/src/domain';
+import { decideVehicleEntry, normalizePlate, vehicleStatusEvent } from '../../../shared/src/domain';
 import type { CreateVehicleCheckinRequest, VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
@@ -6,10 +6,10 @@ import { sql } from '../db/sql';
 import type { WriteStatement } from '../reply';
 import { type VehicleCheckinRow, findOpenVehicleCheckin } from '../queries/vehicleCheckinRows';
 import { arrivingVisit, decidedByParam } from '../queries/visitRows';
-import { stopAndDecision } from './decisions';
+import { arrivalTime, settledArrival, visitEvents } from './visitChange';
 import { deciderOf } from '../auth/decider';
-import { conflict, problem, validationFailed } from '../errors/problem';
-import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
+import { conflict, validationFailed } from '../errors/problem';
+import { type OutboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentVehicleCheckin } from '../presenters/vehicleCheckin';
 import { refuseIfArchived } from '../policies/archivedSite';
 
@@ -85,8 +85,7 @@ export async function createVehicleCheckin(
 ): Promise<{ checkin: VehicleCheckin; write: WriteStatement }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
-  const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
-  if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
+  const arrivedAt = arrivalTime(request.occurredAt, now);
   const sentNorm = request.licensePlate === undefined ? undefined : normalizePlate(request.licensePlate);
   const by = sentNorm === undefined ? { vehicleId: request.vehicleId ?? 0 } : { plateNorm: sentNorm };
   const pre = await queryOne<Precheck>(db, precheck({ accountId: principal.accountId, siteId: site.siteId, by }), {
@@ -114,7 +113,7 @@ export async function createVehicleCheckin(
     blockingLabelNames: pre.blocking_label_names,
   });
   const row: VehicleCheckinRow = arrivingVisit(
-    { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
+    { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: arrivedAt, now },
     {
       vehicle_id: pre.vehicle_id,
       license_plate: licensePlate,
@@ -125,17 +124,7 @@ export async function createVehicleCheckin(
       stop_reason: stopReason,
     },
   );
-  if (status === 'STOP') Object.assign(row, { stop_source: 'label', stopped_at: now });
-  Object.assign(row, stopAndDecision(row, 'ENTRY', deciderOf(principal), now));
+  settledArrival(row, 'label', deciderOf(principal), now);
   const checkin = presentVehicleCheckin(row);
-  const events = [
-    outboxEvent({
-      type: vehicleStatusEvent(status),
-      accountId: row.account_id,
-      siteId: row.site_id,
-      now,
-      data: { checkin },
-    }),
-  ];
-  return { checkin, write: insertStatement(row, now, events) };
+  return { checkin, write: insertStatement(row, now, visitEvents(row, [vehicleStatusEvent(status)], checkin)) };
 }

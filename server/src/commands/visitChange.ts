@@ -1,5 +1,7 @@
-import { type Decider, changeStamp } from '../../../shared/src/domain';
+import { type Decider, changeStamp, resolveOccurredAt } from '../../../shared/src/domain';
+import type { StopSource } from '../../../shared/src/schemas/alerts';
 import type { Source } from '../../../shared/src/schemas/common';
+import { problem } from '../errors/problem';
 import { type OutboxEvent, outboxEvent } from '../outbox/events';
 import type { VisitRow } from '../queries/visitRows';
 import { stopAndDecision } from './decisions';
@@ -65,3 +67,25 @@ export const visitEvents = (next: VisitRow, emitted: string[], resource: unknown
       data: { checkin: resource },
     }),
   );
+
+/** When a new visit arrived: `occurredAt` as sent, if within its bounds (else 422), or now. */
+export function arrivalTime(occurredAt: string | undefined, now: Date): Date {
+  const time = resolveOccurredAt(occurredAt ? new Date(occurredAt) : undefined, now);
+  if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
+  return time.at;
+}
+
+/**
+ * A new visit's row as every kind finishes it: a STOP's source (a watchlist, a blocking label) and its
+ * time, which is when the server learned of it (an offline kiosk's visit may arrive late: an alert is
+ * never born old), and who decided.
+ */
+export function settledArrival<Row extends VisitRow & { status: string }>(
+  row: Row,
+  stopSource: StopSource,
+  decider: Decider,
+  now: Date,
+): Row {
+  if (row.status === 'STOP') Object.assign(row, { stop_source: stopSource, stopped_at: now });
+  return Object.assign(row, stopAndDecision(row, 'ENTRY', decider, now));
+}
