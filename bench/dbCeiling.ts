@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import pg from 'pg';
-import { createApp } from '../server/src/app';
+import { createApp, requestHandler } from '../server/src/app';
 import { hashToken } from '../server/src/auth/tokenFormat';
 import { parseEnv } from '../server/src/config/env';
 import { createDatabase } from '../server/src/db/database';
@@ -61,7 +61,7 @@ export async function recordCreate(input: {
   const env = parseEnv({ DATABASE_URL: input.databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' });
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE);
   const app = createApp({ database, env, log: silent, limiter });
-  const server = http.createServer(app.callback());
+  const server = http.createServer(requestHandler(app.callback()));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

@@ -113,7 +113,7 @@ const countIn = (context: BrowserContext, store: string) => {
     (name) =>
       new Promise<number>((resolve, reject) => {
         const request = indexedDB.open('gatehouse-kiosk');
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
         request.onsuccess = () => {
           const db = request.result;
           if (!db.objectStoreNames.contains(name)) {
@@ -126,7 +126,7 @@ const countIn = (context: BrowserContext, store: string) => {
             db.close();
             resolve(count.result);
           };
-          count.onerror = () => reject(count.error);
+          count.onerror = () => reject(count.error ?? new Error('IndexedDB request failed'));
         };
       }),
     store,
@@ -174,7 +174,7 @@ async function measureInChromium(
     const page = context.pages()[0] ?? (await context.newPage());
     const query = new URLSearchParams({ server: baseUrl, token, site: String(siteId), mode: 'gate' });
     await page.goto(`${web.url}?${query}`);
-    await waitFor(async () => asked, 60_000, 'the kiosk to ask for the vehicle feed');
+    await waitFor(() => Promise.resolve(asked), 60_000, 'the kiosk to ask for the vehicle feed');
     const estimate = async () => Estimate.parse(await page.evaluate(() => navigator.storage.estimate()));
     const before = await estimate();
     const started = Date.now();
@@ -190,7 +190,7 @@ async function measureInChromium(
     const after = await estimate();
     // Reloaded, the kiosk pulls again from its stored cursor: nothing changed, so (almost) nothing comes.
     await page.reload();
-    await waitFor(async () => answered.length > feedRequests, 60_000, 'the pull after the reload');
+    await waitFor(() => Promise.resolve(answered.length > feedRequests), 60_000, 'the pull after the reload');
     const reloadPullBytes = answered.slice(feedRequests).reduce((sum, bytes) => sum + bytes, 0);
     await context.close();
     const diskBytes = Number(

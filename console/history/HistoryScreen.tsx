@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { siteDate } from '../../shared/src/domain/siteDay';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
@@ -17,7 +17,7 @@ export function HistoryScreen() {
   const { can } = useSession();
   const live = useLive();
   const list = useHistory();
-  const sites = live.sites ?? [];
+  const sites = useMemo(() => live.sites ?? [], [live.sites]);
   const ids = { kind: useId(), from: useId(), to: useId(), text: useId() };
   const [form, setForm] = useState<HistoryForm>({ kind: 'people', siteId: null, from: '', to: '', text: '' });
   const edit = (change: Partial<HistoryForm>) => setForm((previous) => ({ ...previous, ...change }));

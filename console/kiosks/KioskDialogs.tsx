@@ -45,7 +45,7 @@ export function AddKioskDialog({
   if (code) return <CodeDialog name={name.trim()} code={code} onClose={onClose} />;
   return (
     <Dialog title="Add a kiosk" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
           <label htmlFor={siteId}>Site</label>
           <select id={siteId} value={site} onChange={(event) => setSite(Number(event.target.value))}>

@@ -55,7 +55,7 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn:
     <main className="card narrow">
       <h1>{isReset ? 'Choose a new password' : `Join ${link.link.accountName}`}</h1>
       {link.link.email ? <p>For {link.link.email}</p> : null}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         {isReset ? null : (
           <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
         )}

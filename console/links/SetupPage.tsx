@@ -55,7 +55,7 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (use
     <main className="card narrow">
       <h1>Set up Gatehouse</h1>
       <p>Create the first owner of {link.link.accountName}. The owner can invite the rest of the staff.</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
         <Field
           label="Email"

@@ -161,7 +161,7 @@ export function CheckInDialog({
 
   return (
     <Dialog title="Check in a visitor" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         {sites.length > 1 ? (
           <div className="field">
             <label htmlFor={siteSelect}>Site</label>

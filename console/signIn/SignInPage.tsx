@@ -30,7 +30,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer)
   return (
     <main className="card narrow">
       <h1>Gatehouse console</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} />
         <Field
           label="Password"

@@ -47,6 +47,7 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
             id={`${id}-label`}
             value={field.label}
             maxLength={120}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a field just added takes the focus, to be named at once
             autoFocus={focus}
             onChange={(event) => set({ label: event.target.value })}
           />

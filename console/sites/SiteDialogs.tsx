@@ -46,7 +46,7 @@ export function AddSiteDialog({ onClose, onDone }: { onClose: () => void; onDone
   };
   return (
     <Dialog title="Add a site" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
         <TimezoneSelect value={timezone} onChange={setTimezone} />
         <ErrorMessage text={action.error} />
@@ -81,7 +81,7 @@ export function EditSiteDialog({
   };
   return (
     <Dialog title={what === 'name' ? `Rename ${site.name}` : `Time zone of ${site.name}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         {what === 'name' ? (
           <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
         ) : (

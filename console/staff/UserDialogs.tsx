@@ -89,7 +89,7 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
   }
   return (
     <Dialog title="Invite a staff member" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="Email"
           type="email"
@@ -150,7 +150,7 @@ export function EditUserDialog({
   };
   return (
     <Dialog title={`Edit ${user.name}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
         {role === 'owner' ? null : (
           <SitesChoice

@@ -91,7 +91,7 @@ export function CreateTokenDialog({
 
   return (
     <Dialog title="Create token" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Name" value={name} onChange={setName} maxLength={200} />
         <fieldset className="choices">
           <legend>Scopes</legend>

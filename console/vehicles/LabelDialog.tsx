@@ -46,7 +46,7 @@ export function LabelDialog({
   };
   return (
     <Dialog title={label ? `Edit label ${label.name}` : 'Add a label'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="Label name"
           value={name}

@@ -86,7 +86,7 @@ export function VehicleDialog({
   );
   return (
     <Dialog title={vehicle ? `Edit ${vehicle.licensePlate}` : 'Add a vehicle'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         {field('licensePlate', 'License plate')}
         {field('make', 'Make')}
         {field('model', 'Model')}

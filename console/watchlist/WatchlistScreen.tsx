@@ -78,7 +78,7 @@ function EntryDialog({
   );
   return (
     <Dialog title={entry ? `Edit ${describe(entry)}` : 'Add to the watchlist'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <p className="hint">
           A visitor matching the email, the phone number or the full name is stopped and shown in Alerts.
         </p>

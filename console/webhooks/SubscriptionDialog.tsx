@@ -94,7 +94,7 @@ export function SubscriptionDialog({
   }
   return (
     <Dialog title={subscription ? 'Edit webhook' : 'Add a webhook'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="URL"
           type="url"

@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import Koa from 'koa';
 import { RememberedCallers } from './auth/rememberedCallers';
 import { defaultConsoleDir } from './console/build';
@@ -113,3 +114,9 @@ export function createApp(input: AppDeps): Koa {
   app.use(router.allowedMethods());
   return app;
 }
+
+/** Koa's handler as node:http takes it: Koa answers its own errors, so nothing waits on the promise it returns. */
+export const requestHandler =
+  (handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): http.RequestListener =>
+  (req, res) =>
+    void handle(req, res);

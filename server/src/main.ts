@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
-import { createApp } from './app';
+import { createApp, requestHandler } from './app';
 import { type BuildResult, ensureConsoleBuild } from './console/build';
 import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
 import { createDatabase, ensureDatabase } from './db/database';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   // Set once serving (below); until then a dead embedded cluster fails the start instead.
   let supervised: SupervisedPostgres | undefined;
   const app = createApp({ database, env, log, metrics, limiter, healthy: () => supervised?.healthy() ?? true });
-  const server = http.createServer(app.callback());
+  const server = http.createServer(requestHandler(app.callback()));
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST);

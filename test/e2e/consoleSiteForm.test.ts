@@ -20,7 +20,7 @@ function ageKioskForm(page: Page, ms: number): Promise<void> {
     (age) =>
       new Promise<void>((resolve, reject) => {
         const request = indexedDB.open('gatehouse-kiosk');
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
         request.onsuccess = () => {
           const db = request.result;
           const store = db.transaction('siteConfigs', 'readwrite').objectStore('siteConfigs');
@@ -33,7 +33,7 @@ function ageKioskForm(page: Page, ms: number): Promise<void> {
               resolve();
             };
           };
-          all.onerror = () => reject(all.error);
+          all.onerror = () => reject(all.error ?? new Error('IndexedDB request failed'));
         };
       }),
     ms,

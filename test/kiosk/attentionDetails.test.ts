@@ -2,7 +2,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { readPeoplePulledAt, saveSettings } from '../../kiosk/src/data/settings';
-import type { Kiosk } from '../../kiosk/src/kiosk';
 import { requireBadgeNumber } from '../support/checkinConfig';
 import { attentionOf, buildKioskSite, drain, forgetFormVersions, kioskServerForFile, openTestKiosk } from './harness';
 

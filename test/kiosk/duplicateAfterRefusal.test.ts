@@ -7,15 +7,7 @@ import type { PersonVisit } from '../../kiosk/src/data/types';
 import { actionsOf } from '../../kiosk/src/data/visits';
 import type { Kiosk } from '../../kiosk/src/kiosk';
 import { requireBadgeNumber } from '../support/checkinConfig';
-import {
-  type KioskSite,
-  buildKioskSite,
-  drain,
-  forgetFormVersions,
-  kioskServerForFile,
-  openTestKiosk,
-  serverPeople,
-} from './harness';
+import { buildKioskSite, drain, forgetFormVersions, kioskServerForFile, openTestKiosk, serverPeople } from './harness';
 
 const harness = kioskServerForFile();
 

@@ -3,11 +3,12 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { fullJitterBackoff } from '../../kiosk/src/sync/backoff';
 import { buildKioskSite, kioskServerForFile, openTestKiosk, until } from './harness';
+import type * as Schedule from '../../kiosk/src/sync/schedule';
 
 // The engine's schedule read can be made to fail, as reading the outbox does when the device's storage breaks.
 const scheduleFault = vi.hoisted(() => ({ failNext: 0 }));
 vi.mock('../../kiosk/src/sync/schedule', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../kiosk/src/sync/schedule')>();
+  const actual = await importOriginal<typeof Schedule>();
   return {
     ...actual,
     async nextRetryAt(...args: Parameters<typeof actual.nextRetryAt>) {

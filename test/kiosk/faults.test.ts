@@ -1,7 +1,7 @@
 // First: Dexie's liveQuery only works if a global IndexedDB exists when Dexie is first imported.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { seededRandom, testNetwork } from '../../kiosk/src/platform/testPlatform';
+import { seededRandom } from '../../kiosk/src/platform/testPlatform';
 import { expectServerToMatch, playDay } from './day';
 import { buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 

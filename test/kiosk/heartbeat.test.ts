@@ -104,7 +104,10 @@ describe('the kiosk heartbeat', () => {
     let answer = 204;
     const fetch = async (url: string, init: RequestInit): Promise<Response> => {
       if (url.endsWith('/v1/kiosk/heartbeat')) {
-        beats.push({ auth: new Headers(init.headers).get('Authorization'), body: JSON.parse(String(init.body)) });
+        beats.push({
+          auth: new Headers(init.headers).get('Authorization'),
+          body: JSON.parse(typeof init.body === 'string' ? init.body : ''),
+        });
         return answer === 204 ? new Response(null, { status: 204 }) : problem(answer, 'NOT_FOUND');
       }
       // Everything else is away: the check-in stays pending.

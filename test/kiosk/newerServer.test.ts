@@ -131,7 +131,7 @@ describe('a kiosk whose server is newer than it', () => {
       if (url.endsWith('/config'))
         return new Response(JSON.stringify(config), { headers: { 'Content-Type': 'application/json', ETag: '"v7"' } });
       if (init.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as {
+        const body = JSON.parse(typeof init.body === 'string' ? init.body : '') as {
           person: { firstName: string };
           customFields?: Record<string, unknown>;
         };
@@ -171,7 +171,7 @@ describe('a kiosk whose server is newer than it', () => {
     const list: Array<ReturnType<typeof person>> = [];
     const { kiosk } = stubKiosk(async (_url, init) => {
       if (init.method !== 'POST') return listOf(list);
-      const body = JSON.parse(String(init.body)) as { person: { firstName: string } };
+      const body = JSON.parse(typeof init.body === 'string' ? init.body : '') as { person: { firstName: string } };
       // Ada is let in with a source this kiosk does not know; Grace is held in a status it does not know.
       const created =
         body.person.firstName === 'Ada' ? person('Ada', { entry: badge }) : person('Grace', { status: 'EXPECTED' });
@@ -241,7 +241,7 @@ describe('a kiosk whose server is newer than it', () => {
     const checkouts: string[] = [];
     const { kiosk, errors } = stubKiosk(async (url, init) => {
       if (url.endsWith('/checkins/vehicles/search')) {
-        const { licensePlate } = JSON.parse(String(init.body)) as { licensePlate: string };
+        const { licensePlate } = JSON.parse(typeof init.body === 'string' ? init.body : '') as { licensePlate: string };
         return listOf([anpr, held].filter((visit) => visit.licensePlate === licensePlate));
       }
       if (init.method === 'PATCH') {

@@ -3,15 +3,7 @@ import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../../kiosk/src/sync/status';
 import { expectServerToMatch, playDay } from './day';
-import {
-  type KioskSite,
-  buildKioskSite,
-  drain,
-  kioskServerForFile,
-  openTestKiosk,
-  serverPeople,
-  until,
-} from './harness';
+import { type KioskSite, buildKioskSite, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
 
 const harness = kioskServerForFile();
 

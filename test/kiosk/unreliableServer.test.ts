@@ -153,6 +153,6 @@ describe('a kiosk on an unreliable network or server', () => {
     expect(await kiosk.siteConfig()).toEqual({ config, fresh: false });
     expect(Date.now() - again).toBeLessThan(300);
     expect(asked).toBe(1);
-    await kiosk.db.close();
+    kiosk.db.close();
   });
 });

@@ -145,7 +145,7 @@ function scansOf(plan: unknown, found = { rowsRead: 0, seqScans: 0 }): { rowsRea
   if (Array.isArray(plan)) for (const item of plan) scansOf(item, found);
   else if (plan && typeof plan === 'object') {
     const node = plan as Record<string, unknown>;
-    const type = String(node['Node Type'] ?? '');
+    const type = typeof node['Node Type'] === 'string' ? node['Node Type'] : '';
     if (type === 'Seq Scan') found.seqScans++;
     if (/Scan$/.test(type) && !type.startsWith('Bitmap Index')) {
       for (const key of ['Actual Rows', 'Rows Removed by Filter', 'Rows Removed by Index Recheck'])

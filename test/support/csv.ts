@@ -6,5 +6,5 @@ import { parse } from 'csv-parse/sync';
  */
 export function parseCsv(text: string): string[][] {
   if (text.length > 0 && !text.endsWith('\r\n')) throw new Error('the last record has no CRLF');
-  return parse(text, { bom: true, record_delimiter: '\r\n', relax_quotes: false }) as string[][];
+  return parse(text, { bom: true, record_delimiter: '\r\n', relax_quotes: false });
 }

@@ -64,7 +64,7 @@ export function storeCount(page: Page, store: string): Promise<number> {
     (name) =>
       new Promise<number>((resolve, reject) => {
         const request = indexedDB.open('gatehouse-kiosk');
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
         request.onsuccess = () => {
           const db = request.result;
           const count = db.transaction(name).objectStore(name).count();
@@ -72,7 +72,7 @@ export function storeCount(page: Page, store: string): Promise<number> {
             resolve(count.result);
             db.close();
           };
-          count.onerror = () => reject(count.error);
+          count.onerror = () => reject(count.error ?? new Error('IndexedDB request failed'));
         };
       }),
     store,

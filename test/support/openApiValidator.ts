@@ -56,7 +56,7 @@ export function documentValidator(document: OpenApiDocument) {
     JSON.stringify(document).replaceAll('#/components/schemas/', '#/$defs/'),
   ) as OpenApiDocument;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
+  addFormats(ajv);
   const compile = (schema: unknown) => ajv.compile({ $defs: relinked.components.schemas, ...(schema as object) });
 
   const operation = (key: string) => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { once } from 'node:events';
-import { createApp } from '../../server/src/app';
+import { createApp, requestHandler } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { type Database, createDatabase } from '../../server/src/db/database';
 import { answerClientErrors } from '../../server/src/errors/clientErrors';
@@ -61,7 +61,7 @@ export async function startTestServer(
     exportThreads,
     kioskDir: options.kioskDir,
   });
-  const server = http.createServer(app.callback());
+  const server = http.createServer(requestHandler(app.callback()));
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -60,7 +60,10 @@ function grown(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(grown);
   if (value === null || typeof value !== 'object') return value;
   // customFields is the site's own record of fields, not the API's: a new key there is a new field's value.
-  const entries = Object.entries(value).map(([key, item]) => [key, key === 'customFields' ? item : grown(item)]);
+  const entries = Object.entries(value).map(([key, item]: [string, unknown]) => [
+    key,
+    key === 'customFields' ? item : grown(item),
+  ]);
   return { ...Object.fromEntries(entries), addedLater: { by: 'a newer server', values: [1, 2] } };
 }
 

@@ -149,7 +149,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       className="checkin-form"
       noValidate
       autoComplete="off"
-      onSubmit={submit}
+      onSubmit={(event) => void submit(event)}
       aria-labelledby="checkin-title"
     >
       <h1 id="checkin-title" className="screen-title">

@@ -113,6 +113,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
         <input
           id="find-your-name"
           type="search"
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- a scanner or the next keystroke types here: the field must have the focus
           autoFocus={!offer}
           autoComplete="off"
           spellCheck={false}

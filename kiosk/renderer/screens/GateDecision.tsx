@@ -82,6 +82,7 @@ export function RefuseDialog({
             type="text"
             maxLength={REASON_MAX}
             value={reason}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a scanner or the next keystroke types here: the field must have the focus
             autoFocus
             aria-describedby="refuse-reason-hint"
             onChange={(event) => setReason(event.target.value)}

@@ -68,6 +68,7 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose, vehicles 
             ref={input}
             id="license-plate"
             className="plate-input"
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- a scanner or the next keystroke types here: the field must have the focus
             autoFocus
             spellCheck={false}
             autoCapitalize="characters"

@@ -60,7 +60,13 @@ export function PairWithCode({ device, serverUrl, onServerUrl, initialCode, onPa
 
   const inTheClear = sendsInTheClear(serverUrl);
   return (
-    <form className="setup-pair" onSubmit={pair} noValidate autoComplete="off" aria-label="Pair with a code">
+    <form
+      className="setup-pair"
+      onSubmit={(event) => void pair(event)}
+      noValidate
+      autoComplete="off"
+      aria-label="Pair with a code"
+    >
       <div className="field">
         <label htmlFor="setup-server">Server address</label>
         <input

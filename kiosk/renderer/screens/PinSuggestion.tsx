@@ -33,7 +33,13 @@ export function PinSuggestion({ onSet, onSkip }: PinSuggestionProps) {
   };
 
   return (
-    <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="suggest-title">
+    <form
+      className="setup"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      autoComplete="off"
+      aria-labelledby="suggest-title"
+    >
       <h1 id="suggest-title" className="screen-title">
         Set a settings PIN?
       </h1>

@@ -75,6 +75,7 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
   useEffect(() => {
     if (start.serverUrl && start.token) void loadSites(start.serverUrl, start.token);
     // Only once, for what the screen opened with; later lookups are the person's "Find sites".
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: once, with the values the screen opened with
   }, []);
 
   const save = async (event: FormEvent) => {
@@ -147,7 +148,7 @@ export function SetupScreen({ device, current, prefill, presetProblems = [], onS
       />
       <details className="setup-token" open={start.token !== undefined}>
         <summary>Pair with a kiosk token instead</summary>
-        <form onSubmit={save} noValidate autoComplete="off" aria-label="Pairing by token">
+        <form onSubmit={(event) => void save(event)} noValidate autoComplete="off" aria-label="Pairing by token">
           <div className="field">
             <label htmlFor="setup-token">Kiosk token</label>
             <input

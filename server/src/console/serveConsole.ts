@@ -38,8 +38,14 @@ const isConsolePath = (urlPath: string) => urlPath === '/console' || urlPath.sta
 export function serveConsole(dir: string): Middleware {
   const root = path.resolve(dir);
   return async (ctx, next) => {
-    if (!isConsolePath(ctx.path)) return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (!isConsolePath(ctx.path)) {
+      await next();
+      return;
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     ctx.state.route = '/console/*';
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -49,9 +55,15 @@ export function serveConsole(dir: string): Middleware {
       const file = path.resolve(root, `.${ctx.path.slice('/console'.length)}`);
       const type = TYPES[path.extname(file)];
       // Inside the build only (no ../ out of it), and only the kinds of file a build makes.
-      if (!file.startsWith(`${root}${path.sep}`) || !type) return next();
+      if (!file.startsWith(`${root}${path.sep}`) || !type) {
+        await next();
+        return;
+      }
       const body = await fs.readFile(file).catch(() => undefined);
-      if (!body) return next();
+      if (!body) {
+        await next();
+        return;
+      }
       ctx.type = type;
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
       ctx.body = body;

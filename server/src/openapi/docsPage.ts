@@ -34,7 +34,10 @@ export function docsPage(): Middleware {
   const cache = new Map<string, Buffer>();
   const root = getAbsoluteFSPath();
   return async (ctx, next) => {
-    if (ctx.method !== 'GET' || !(ctx.path === '/docs' || ctx.path.startsWith('/docs/'))) return next();
+    if (ctx.method !== 'GET' || !(ctx.path === '/docs' || ctx.path.startsWith('/docs/'))) {
+      await next();
+      return;
+    }
     const name = ctx.path === '/docs' || ctx.path === '/docs/' ? 'index.html' : ctx.path.slice('/docs/'.length);
     if (name === 'index.html') {
       ctx.type = 'text/html; charset=utf-8';
@@ -47,7 +50,10 @@ export function docsPage(): Middleware {
       return;
     }
     const type = ASSETS[name];
-    if (!type) return next();
+    if (!type) {
+      await next();
+      return;
+    }
     let file = cache.get(name);
     if (!file) {
       file = await fs.readFile(path.join(root, name));

@@ -1,5 +1,3 @@
-import { headerComponents } from './headers';
-
 const requestIdHeader = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
 
 const problem = (description: string) => ({

@@ -18,7 +18,7 @@ export interface FormError {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().\/-]+$/;
+const PHONE = /^\+?[0-9 ()./-]+$/;
 
 const isStandard = (name: string): name is StandardFieldName =>
   (standardFieldNames as readonly string[]).includes(name);
