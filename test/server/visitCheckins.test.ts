@@ -155,63 +155,6 @@ describe('a visit from the phone', () => {
   });
 });
 
-describe('a visit key opens its own visit only', () => {
-  it('cannot read or change another visit, nor its own visit under another site’s code', async () => {
-    const { world, server } = harness;
-    const code = await visitCodeOf(world.api, world.siteId);
-    const otherCode = await visitCodeOf(world.api, world.otherSiteId);
-    const ada = phone(server.baseUrl);
-    const grace = phone(server.baseUrl);
-    const adaVisit = (await ada.checkIn(code, visitor('Ada', 'L'))).body;
-    const graceVisit = (await grace.checkIn(code, visitor('Grace', 'H'))).body;
-    for (const verb of ['breaks/start', 'breaks/end', 'checkout'] as const) {
-      expect((await ada.act(code, graceVisit.checkinId, verb)).status, verb).toBe(404);
-      expect((await ada.act(otherCode, adaVisit.checkinId, verb)).status, verb).toBe(404);
-    }
-    expect((await ada.read(code, graceVisit.checkinId)).status).toBe(404);
-    expect((await ada.read(otherCode, adaVisit.checkinId)).status).toBe(404);
-    // A key nobody holds opens nothing either.
-    expect((await phone(server.baseUrl).read(code, adaVisit.checkinId)).status).toBe(404);
-    const untouched = await world.api.get<PersonCheckin>(people(world.siteId, graceVisit.checkinId));
-    expect(untouched.body.status).toBe('IN');
-    expect(untouched.body.breaks).toEqual([]);
-  });
-
-  it("cannot reach another account's visit, and another account's token cannot reach a phone's visit", async () => {
-    const { world, server } = harness;
-    const code = await visitCodeOf(world.api, world.siteId);
-    const mine = phone(server.baseUrl);
-    const visit = (await mine.checkIn(code, visitor())).body;
-    // The same key sent with another code (another account's site, made here) opens nothing there.
-    const stranger = await (await import('../support/factories')).buildWorld(server);
-    const strangerCode = await visitCodeOf(stranger.api, stranger.siteId);
-    expect((await mine.read(strangerCode, visit.checkinId)).status).toBe(404);
-    expect((await mine.act(strangerCode, visit.checkinId, 'checkout')).status).toBe(404);
-    expect((await stranger.api.get(people(world.siteId, visit.checkinId))).status).toBe(404);
-    expect((await stranger.api.post(`/v1/sites/${world.siteId}/visit-code`, {})).status).toBe(404);
-    expect((await stranger.api.get(`/v1/sites/${world.siteId}/visit-poster.pdf`)).status).toBe(404);
-  });
-
-  it("the phone's Idempotency-Keys are apart from the account's: an integrator's key is not spoiled", async () => {
-    const { world, server } = harness;
-    const code = await visitCodeOf(world.api, world.siteId);
-    const key = 'order-4711';
-    const fromPhone = await phone(server.baseUrl).checkIn(code, visitor('Phone', 'First'), key);
-    expect(fromPhone.status).toBe(201);
-    const integrator = await world.api.post<PersonCheckin>(
-      `/v1/sites/${world.siteId}/checkins/people`,
-      visitor('Api', 'Second'),
-      { idempotencyKey: key },
-    );
-    expect(integrator.status).toBe(201);
-    expect(integrator.headers.get('Idempotent-Replayed')).toBeNull();
-    // Another phone replaying that phone's key and body gets no answer of the first phone's.
-    const thief = await phone(server.baseUrl).checkIn(code, visitor('Phone', 'First'), key);
-    expect(thief.status).toBe(422);
-    expect(thief.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
-  });
-});
-
 describe('rotating the visit code', () => {
   it('stops the old code at once (page, check-in and the visits begun under it) and the new one works', async () => {
     const { world, server } = harness;
