@@ -1,4 +1,6 @@
+import { scopeNeedText } from '../../../shared/src/schemas/admin';
 import type { Route } from '../routes/define';
+import { scopeNeedWords } from './scopeWords';
 import { DocumentedProblem } from './components';
 import { headerComponents, headerParameters, parameterComponents, responseHeaders } from './headers';
 import { type JsonObject, SchemaCollector } from './jsonSchema';
@@ -24,7 +26,7 @@ function access(route: Route): string {
       ? "Needs no token: the site's visit code, and the visit key the phone made (`Authorization: Visit <key>`)."
       : "Needs no token: the site's visit code.";
   return route.scope
-    ? `Needs a token, or a staff session whose role has the scope \`${route.scope}\`.`
+    ? `Needs a token, or a staff session whose role has the scope ${scopeNeedWords(route.scope)}.`
     : 'Needs any valid token or staff session.';
 }
 
@@ -108,7 +110,7 @@ function operation(route: Route, schemas: SchemaCollector): JsonObject {
     description: `${route.description}\n\n${access(route)}`,
     tags: [route.tag],
     security: securityOf(route),
-    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    ...(route.scope ? { 'x-required-scope': scopeNeedText(route.scope) } : {}),
     parameters: parameters(route, schemas),
     ...(request ? { requestBody: { required: !route.bodyOptional, ...request } } : {}),
     responses: { ...successResponses(route, schemas), ...errorResponses(route, schemas) },

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Scope } from '../../../shared/src/schemas/admin';
+import type { ScopeNeed } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { VisitCaller } from '../auth/visitAuth';
 import type { ResolvedDeps } from '../context';
@@ -74,7 +74,8 @@ export interface RouteSpec<
    * visitor's phone, by the site's visit code in the path (`:code`) and, on one visit, its visit key.
    */
   auth: RouteAuth;
-  scope?: Scope;
+  /** The scope the caller needs, or any one of several (an integrator's, or a kiosk's for its job). */
+  scope?: ScopeNeed;
   /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   conflict?: RouteConflict;
@@ -121,7 +122,7 @@ export interface Route {
   examples: { request?: unknown; response: unknown; query?: Record<string, string> };
   tag: string;
   auth: RouteAuth;
-  scope?: Scope;
+  scope?: ScopeNeed;
   audit?: RouteAudit;
   conflict?: RouteConflict;
   refusals?: Readonly<Record<number, RouteRefusal>>;
