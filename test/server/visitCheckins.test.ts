@@ -9,6 +9,7 @@ import { sql } from '../../server/src/db/sql';
 import { visitor } from '../support/factories';
 import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { staffClient } from '../support/staff';
 import { newVisitKey, phone, visitCodeOf } from '../support/visitPhone';
 
 // The visitor's own phone (docs/api.md, The visitor's phone): a whole visit by its key, no token.
@@ -187,5 +188,39 @@ describe('a visit from a phone sends no key in a URL and keeps none in the log',
     const visit = (await mine.checkIn(code, visitor())).body;
     await mine.act(code, visit.checkinId, 'checkout');
     expect(JSON.stringify(server.logs)).not.toContain(key);
+  });
+});
+
+describe('erasure reaches what the phone was answered', () => {
+  it('a replay of the check-in and of a refused action names the person no more; the key still opens the visit', async () => {
+    const { world, server } = harness;
+    const code = await visitCodeOf(world.api, world.siteId);
+    const mine = phone(server.baseUrl);
+    const body = { person: { firstName: 'Zelda', lastName: 'Quist', email: 'zelda@example.com' } };
+    const created = await mine.checkIn(code, body, 'erase-me-create');
+    const id = created.body.checkinId;
+    await mine.act(code, id, 'checkout');
+    const refused = await mine.api.post(`/v1/visit/${code}/checkins/${id}/checkout`, undefined, {
+      idempotencyKey: 'erase-me-again',
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('Zelda');
+    const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
+    const erased = await owner.api.post<{ anonymized: number }>('/v1/privacy/erasure', { email: 'zelda@example.com' });
+    expect(erased.body).toEqual({ anonymized: 1 });
+    const replayed = await mine.checkIn(code, body, 'erase-me-create');
+    expect(replayed.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replayed.body).toMatchObject({ checkinId: id, firstName: 'Deleted', lastName: 'Deleted' });
+    const again = await mine.api.post(`/v1/visit/${code}/checkins/${id}/checkout`, undefined, {
+      idempotencyKey: 'erase-me-again',
+    });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(again.text).not.toMatch(/Zelda|Quist/);
+    const rows = await queryRows<{ n: number }>(
+      server.database,
+      sql`SELECT count(*)::int AS n FROM idempotency_keys WHERE account_id = ${world.accountId} AND body ILIKE '%zelda%'`,
+    );
+    expect(rows[0]?.n).toBe(0);
+    expect((await mine.read(code, id)).body).toMatchObject({ firstName: 'Deleted', status: 'OUT' });
   });
 });
