@@ -189,6 +189,19 @@ describe('a visit from a phone sends no key in a URL and keeps none in the log',
     await mine.act(code, visit.checkinId, 'checkout');
     expect(JSON.stringify(server.logs)).not.toContain(key);
   });
+
+  it('a key that opened a visit opens no second one: the phone makes a new key per visit', async () => {
+    const { world, server } = harness;
+    const code = await visitCodeOf(world.api, world.siteId);
+    const mine = phone(server.baseUrl);
+    const first = await mine.checkIn(code, visitor('Ada', 'Once'));
+    expect(first.status).toBe(201);
+    const second = await mine.checkIn(code, visitor('Ada', 'Twice'));
+    expect(second.status).toBe(422);
+    expect(second.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const list = await world.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${world.siteId}/checkins/people`);
+    expect(list.body.data.filter((item) => item.person.lastName === 'Twice')).toEqual([]);
+  });
 });
 
 describe('erasure reaches what the phone was answered', () => {

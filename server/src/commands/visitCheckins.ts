@@ -3,9 +3,9 @@ import type { Principal, SiteAccess } from '../auth/principal';
 import type { VisitCaller } from '../auth/visitAuth';
 import { deciderOf } from '../auth/decider';
 import { findCheckin } from '../db/personCheckinRows';
-import { type Executor } from '../db/query';
+import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
-import { ProblemError, conflict, notFound } from '../errors/problem';
+import { ProblemError, conflict, notFound, problem } from '../errors/problem';
 import { runGuardedWrite } from '../idempotency/store';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { presentVisitCheckin } from '../presenters/visitCheckin';
@@ -37,6 +37,7 @@ export async function createVisitCheckin(
   const { principal, site, now } = input;
   const counted = { accountId: principal.accountId, siteId: site.siteId, address: input.address };
   await checkVisitCheckinLimit(db, { ...counted, limit: input.limit, now });
+  await checkKeyUnused(db, { ...counted, keyHash: input.visit.keyHash });
   const approval = site.checkinConfig.requiresApproval || input.visit.requiresApproval;
   const { checkin, write } = await createPersonCheckin(db, {
     principal,
@@ -55,6 +56,21 @@ export async function createVisitCheckin(
   };
   await runGuardedWrite(db, keyed);
   return presentVisitCheckin(checkin, site.name);
+}
+
+/**
+ * A visit key opens one visit: a phone makes a new key for each check-in (a resend of the same check-in is
+ * answered from its Idempotency-Key before this runs). Checked after the address's lock, so two check-ins
+ * sent at once from one phone take turns and the second is refused here, not by the unique index.
+ */
+async function checkKeyUnused(db: Executor, input: { accountId: number; siteId: number; keyHash: Buffer }) {
+  const used = await queryOne<{ checkin_id: string }>(
+    db,
+    sql`SELECT checkin_id FROM visit_keys
+        WHERE account_id = ${input.accountId} AND site_id = ${input.siteId} AND key_hash = ${input.keyHash}::bytea`,
+  );
+  if (used)
+    throw problem('VALIDATION_FAILED', 'This visit key opened a visit already: make a new key for a new check-in.');
 }
 
 /** The phone's own visit, as it sees it. */
