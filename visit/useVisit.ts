@@ -175,8 +175,11 @@ export function useVisit(code: string) {
     const read = async () => {
       const outcome = await client.read(checkinId, key);
       if (stopped) return;
-      if (outcome.kind === 'ok') setVisit(outcome.value);
-      else if (outcome.kind === 'refused' && (outcome.status === 404 || outcome.status === 401)) {
+      if (outcome.kind === 'ok') {
+        setVisit(outcome.value);
+        // Checked out elsewhere (reception, a kiosk): the phone forgets the visit, as after its own checkout.
+        if (outcome.value.status === 'OUT') store(undefined);
+      } else if (outcome.kind === 'refused' && (outcome.status === 404 || outcome.status === 401)) {
         store(undefined);
         setVisit(undefined);
       }
