@@ -201,7 +201,7 @@ export function useVisit(code: string) {
   return { site, visit, busy, message, refusal, checkIn, act, startOver, waitingForVisit: checkinId !== undefined };
 }
 
-/** 429 of the address's minute budget, 409 IDEMPOTENCY_KEY_IN_USE, 5xx: the same request goes again. */
+/** 409 IDEMPOTENCY_KEY_IN_USE (still being answered) and 5xx: the same request goes again, as it was. */
 function isRetryable(outcome: HttpOutcome<unknown>): boolean {
   if (outcome.kind !== 'refused') return false;
   if (outcome.status >= 500) return true;

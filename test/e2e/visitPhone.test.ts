@@ -190,4 +190,42 @@ describe.skipIf(!browserAvailable())('the visitor’s phone', () => {
     }
     await page.context().close();
   });
+
+  it('on the Sites page a manager makes phone check-ins wait for approval, and gives the site a new code', async () => {
+    const manager = await buildStaffUser(server, {
+      accountId: world.accountId,
+      role: 'manager',
+      siteIds: [world.siteId],
+    });
+    const { page: desk } = await consolePage(browser, DESK);
+    await signIn(desk, server.baseUrl, manager.email, manager.password);
+    await desk.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
+    const row = desk.getByRole('row').filter({ has: desk.getByRole('rowheader', { name: siteName, exact: true }) });
+    await row.getByRole('button', { name: 'Phone check-ins' }).click();
+    const dialog = desk.getByRole('dialog', { name: `Phone check-ins at ${siteName}` });
+    await dialog.getByRole('checkbox', { name: 'QR check-ins need approval' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await row.getByRole('cell', { name: `${code} · need approval` }).waitFor();
+    expect((await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.visit.requiresApproval).toBe(true);
+    await row.getByRole('button', { name: 'Phone check-ins' }).click();
+    await dialog.getByRole('checkbox', { name: 'QR check-ins need approval' }).uncheck();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await row.getByRole('cell', { name: code, exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Phone check-ins' }).click();
+    await dialog.getByRole('button', { name: 'New visit code' }).click();
+    await dialog
+      .getByRole('group', { name: 'New visit code' })
+      .getByRole('button', { name: 'Make a new code' })
+      .click();
+    await row.getByRole('cell', { name: code, exact: true }).waitFor({ state: 'detached' });
+    const renewed = (await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.visit.code;
+    expect(renewed).not.toBe(code);
+    await row.getByRole('cell', { name: renewed, exact: true }).waitFor();
+    const phone = await phonePage(widths[1]?.viewport ?? DESK);
+    expect((await phone.goto(`${server.baseUrl}/visit/${code}`))?.status()).toBe(404);
+    await phone.goto(`${server.baseUrl}/visit/${renewed}`);
+    await phone.getByRole('button', { name: 'Check in' }).waitFor();
+    await phone.context().close();
+    code = renewed;
+  });
 });
