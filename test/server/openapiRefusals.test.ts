@@ -228,7 +228,7 @@ describe('what the server refuses, the document refuses', () => {
     const mine = phone(server.baseUrl);
     const code = await visitCodeOf(world.api, world.siteId);
     const visit = (await mine.checkIn(code, { person })).body;
-    const visitIds = { ...ids, code, checkinId: visit.checkinId };
+    const visitIds: Record<string, number | string> = { ...ids, code, checkinId: visit.checkinId };
     const outcomes = await Promise.all(
       refusals.map(async (refusal) => {
         const [method = '', template = ''] = refusal.key.split(' ');
