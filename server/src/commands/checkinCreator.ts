@@ -95,7 +95,7 @@ const insertStatement =
     row: PersonCheckinRow,
     now: Date,
     events: OutboxEvent[],
-    more: { incomplete: readonly IncompleteField[]; notify: Sql; unlisted?: Visitor },
+    more: { incomplete: readonly IncompleteField[]; notify: Sql; also: Sql; unlisted?: Visitor },
   ): WriteStatement =>
   (parts) => sql`
   WITH ${parts.claim},
@@ -114,7 +114,7 @@ const insertStatement =
     WHERE ${parts.claimed} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
       ${more.unlisted ? sql`AND NOT EXISTS (SELECT 1 ${watchlistMatches(more.unlisted)})` : empty}
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, more.incomplete)}${more.notify},
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, more.incomplete)}${more.notify}${more.also},
   ${parts.audit(CREATED)}
   SELECT ${parts.outcome(CREATED)}`;
 
@@ -126,7 +126,15 @@ const insertStatement =
  */
 export async function createPersonCheckin(
   db: Executor,
-  input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date; attempt?: number },
+  input: {
+    principal: Principal;
+    site: SiteAccess;
+    request: CreateCheckinRequest;
+    now: Date;
+    attempt?: number;
+    /** More CTEs of the caller's (a phone's key), each beginning with a comma, run only when the visit is created. */
+    also?: (created: Sql) => Sql;
+  },
 ): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
@@ -188,5 +196,6 @@ export async function createPersonCheckin(
   const events = visitEvents(row, event ? [event] : [], checkin);
   const notify = hostNotificationsCte({ row, webhookEvent: event, at: arrivedAt, now }, CREATED);
   const unlisted = guessed ? visitor : undefined;
-  return { checkin, write: insertStatement(row, now, events, { incomplete, notify, unlisted }) };
+  const also = input.also?.(CREATED) ?? empty;
+  return { checkin, write: insertStatement(row, now, events, { incomplete, notify, also, unlisted }) };
 }

@@ -11,7 +11,8 @@ export interface StoredOutcome {
   headers: Record<string, string>;
 }
 
-interface StoredColumns {
+/** A stored outcome's columns as a statement reads them beside its own (all null: none stored). */
+export interface StoredColumns {
   stored_fingerprint: string | null;
   stored_status: number | null;
   stored_body: string | null;
@@ -26,18 +27,20 @@ export const storedOutcomeLookup = (key: string, since: Date): AccountLookup<Sto
   columns: sql`k.fingerprint AS stored_fingerprint, k.status_code AS stored_status, k.body AS stored_body, k.headers AS stored_headers`,
   join: (accountId) =>
     sql`LEFT JOIN idempotency_keys k ON k.account_id = ${accountId} AND k.key = ${key}::text AND k.created_at >= ${since}::timestamptz`,
-  read: (row) => {
-    const columns = row as unknown as StoredColumns;
-    return columns.stored_fingerprint !== null && columns.stored_status !== null && columns.stored_body !== null
-      ? {
-          fingerprint: columns.stored_fingerprint,
-          status: columns.stored_status,
-          body: columns.stored_body,
-          headers: columns.stored_headers ?? {},
-        }
-      : undefined;
-  },
+  read: (row) => storedOutcomeOf(row as unknown as StoredColumns),
 });
+
+/** The outcome those columns hold, if any. */
+export function storedOutcomeOf(columns: StoredColumns): StoredOutcome | undefined {
+  return columns.stored_fingerprint !== null && columns.stored_status !== null && columns.stored_body !== null
+    ? {
+        fingerprint: columns.stored_fingerprint,
+        status: columns.stored_status,
+        body: columns.stored_body,
+        headers: columns.stored_headers ?? {},
+      }
+    : undefined;
+}
 
 /** The stored outcome of a key within retention, if any (a plain read, outside any transaction). */
 export async function findOutcome(

@@ -213,10 +213,10 @@ export async function runWrite(request: WriteRequest): Promise<SerializedReply> 
 }
 
 /**
- * Runs a command's write statement on its own, with no key and no route (a host's decision link:
- * commands/hostDecision.ts), with its audit row. A row changed since the command read it throws a stale
- * write (isStaleWrite), having written nothing: the caller decides again.
+ * Runs a command's write statement on its own, with no key of its own (a host's decision link:
+ * commands/hostDecision.ts; a phone's check-in, inside its route's transaction), with its audit row if any.
+ * A row changed since the command read it throws a stale write (isStaleWrite), having written nothing.
  */
-export async function runKeylessWrite(db: Executor, write: WriteStatement, audit: AuditEntry): Promise<void> {
+export async function runKeylessWrite(db: Executor, write: WriteStatement, audit?: AuditEntry): Promise<void> {
   await queryOne(db, write(partsOf(undefined, undefined, audit)), { prepare: true });
 }

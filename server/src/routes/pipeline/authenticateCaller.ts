@@ -5,6 +5,7 @@ import type { AuthenticationInput } from '../../auth/authentication';
 import { checkSameOrigin } from '../../auth/csrf';
 import { type Principal, type SiteAccess, principalKey } from '../../auth/principal';
 import { sessionIdOf } from '../../auth/sessions';
+import { type VisitCaller, authenticateVisit } from '../../auth/visitAuth';
 import type { ResolvedDeps } from '../../context';
 import { problem } from '../../errors/problem';
 import { type StoredOutcome, storedOutcomeLookup } from '../../idempotency/lookup';
@@ -36,6 +37,8 @@ export interface Caller {
   asked: Omit<AuthenticationInput, 'now'> | undefined;
   /** Whether the whole body was in when the caller was checked (the usual case: it comes with the headers). */
   bodyInByCheck: boolean;
+  /** Visit routes only: the phone's key and the site's phone settings. */
+  visit?: VisitCaller;
 }
 
 /** The rate limit's decision for this request's caller: counted once per request, whichever step asks first. */
@@ -81,6 +84,20 @@ export async function authenticateCaller(request: Received, ctx: Context, deps: 
     spendAddressBudget(deps.addressLimiter, address, now);
     if (route.auth === 'admin') authenticateAdmin(deps.env.ADMIN_TOKEN, authorization);
     return { principal: OPERATOR, site: undefined, stored: undefined, asked: undefined, bodyInByCheck: true };
+  }
+  if (route.auth === 'visit') {
+    // A visitor's phone: anyone may call too; the code names the site, the phone's key its visit.
+    spendAddressBudget(deps.addressLimiter, address, now);
+    if (request.keyRefusal) throw request.keyRefusal;
+    const { params, key } = request;
+    const { principal, site, stored, visit } = await authenticateVisit(deps.database, {
+      code: String(params.code),
+      checkinId: typeof params.checkinId === 'number' ? params.checkinId : undefined,
+      needsKey: route.write || params.checkinId !== undefined,
+      authorization,
+      idempotency: key === undefined ? undefined : { key, since: request.since },
+    });
+    return { principal, site, stored, asked: undefined, bodyInByCheck: true, visit };
   }
   const siteId = typeof request.params.siteId === 'number' ? request.params.siteId : undefined;
   const sessionOnly = route.auth === 'session';

@@ -6,6 +6,7 @@ import type { Executor } from '../../db/query';
 import type { Sql } from '../../db/sql';
 import { requestFingerprint } from '../../idempotency/key';
 import { runWrite } from '../../idempotency/runWrite';
+import { visitIdempotencyKey } from '../../auth/visitAuth';
 import { type SerializedReply, serializeReply } from '../../idempotency/serialized';
 import type { HandlerContext, Reply, Route } from '../define';
 import { closeStream, sendStream } from '../sendStream';
@@ -74,7 +75,7 @@ export async function execute(
   callerCheck?: Sql,
 ): Promise<SerializedReply | undefined> {
   const { route } = request;
-  const { principal, site } = caller;
+  const { principal, site, visit } = caller;
   const handlerContext = (db: Executor, attempt = 1): AnyHandlerContext => ({
     params: request.params,
     query: input.query,
@@ -87,6 +88,7 @@ export async function execute(
     deps,
     koa,
     attempt,
+    visit,
   });
   const pool: Executor = deps.database;
   if (!route.write) return read(route, handlerContext(pool), koa, deps);
@@ -98,10 +100,12 @@ export async function execute(
   return runWrite({
     db: pool,
     accountId: principal.accountId,
-    key,
+    // A phone's keys are apart from the account's tokens' (auth/visitAuth.ts).
+    key: key !== undefined && visit ? visitIdempotencyKey(key) : key,
     stored: caller.stored,
     // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
     // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
+    // A phone's request is its own: another phone (another key) with the same Idempotency-Key gets a 422.
     fingerprint:
       key === undefined
         ? ''
@@ -109,7 +113,7 @@ export async function execute(
             koa.method,
             koa.path,
             input.sent,
-            site === undefined ? principalKey(principal) : undefined,
+            visit ? visit.keyHash?.toString('hex') : site === undefined ? principalKey(principal) : undefined,
           ),
     legacyFingerprint:
       key === undefined || site !== undefined ? undefined : requestFingerprint(koa.method, koa.path, input.sent),

@@ -34,9 +34,13 @@ export interface Received {
 
 function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {
   if (!schema) return {};
-  // Path ids arrive as text; anything that is not a positive integer can name nothing: 404, not 400.
+  // Path ids arrive as text; anything that is not a positive integer can name nothing: 404, not 400. Codes
+  // (a visit code may be all digits) stay text.
   const numeric = Object.fromEntries(
-    Object.entries(raw).map(([name, value]) => [name, /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value]),
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      name.endsWith('Id') && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value,
+    ]),
   );
   const parsed = schema.safeParse(numeric);
   if (!parsed.success) throw notFound();
@@ -58,7 +62,7 @@ export function receive(route: Route, ctx: Context, deps: ResolvedDeps): Receive
   ctx.state.route = `/v1${route.path}`;
   const now = deps.clock?.() ?? new Date();
   const params = parseParams(route.params, ctx.params as Record<string, string>);
-  const keyed = route.write && (route.auth === 'token' || route.auth === 'session');
+  const keyed = route.write && (route.auth === 'token' || route.auth === 'session' || route.auth === 'visit');
   // The raw header: Koa's ctx.get answers '' both when it is absent and when it was sent empty.
   const header = ctx.req.headers['idempotency-key'];
   const { key, keyRefusal } = keyed ? readIdempotencyKey(Array.isArray(header) ? header.join(', ') : header) : {};
