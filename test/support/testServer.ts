@@ -7,6 +7,7 @@ import { type Database, createDatabase } from '../../server/src/db/database';
 import { answerClientErrors } from '../../server/src/errors/clientErrors';
 import type { Logger } from '../../server/src/logger';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
+import { LiveEventHub } from '../../server/src/live/eventHub';
 import { createTestDatabase } from './database';
 
 export interface TestServer {
@@ -38,7 +39,8 @@ export async function startTestServer(
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
-  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter });
+  const liveEvents = new LiveEventHub({ pool: database, databaseUrl, log });
+  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter, liveEvents });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');
@@ -54,6 +56,7 @@ export async function startTestServer(
     logs,
     limiter,
     async close() {
+      liveEvents.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await limiter.stop();

@@ -76,6 +76,11 @@ const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   SEED_DEMO: booleanString.optional(),
   DB_POOL_MAX: wholeNumber(1, 500).default(20),
+  // The event stream (docs/api.md, Event stream): its comment line, how long a client may resume, how often
+  // an open stream's access is checked again.
+  EVENTS_KEEPALIVE_SECONDS: wholeNumber(1, 300).default(25),
+  EVENTS_RETENTION_MINUTES: wholeNumber(60, 7 * 24 * 60).default(120),
+  EVENTS_RECHECK_SECONDS: wholeNumber(1, 3600).default(300),
 });
 
 export type Env = z.infer<typeof envSchema>;

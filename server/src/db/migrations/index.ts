@@ -18,6 +18,7 @@ import * as privacy from './0017_privacy';
 import * as kiosks from './0018_kiosks';
 import * as stayIndexes from './0019_stay_indexes';
 import * as operatorAudit from './0020_operator_audit';
+import * as liveEvents from './0030_live_events';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -42,4 +43,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0018_kiosks', up: kiosks.up },
   { name: '0019_stay_indexes', up: stayIndexes.up },
   { name: '0020_operator_audit', up: operatorAudit.up },
+  { name: '0030_live_events', up: liveEvents.up },
 ];
