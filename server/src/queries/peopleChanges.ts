@@ -63,7 +63,7 @@ const COLUMNS = sql`c.id, c.status, c.first_name, c.last_name, c.company, c.entr
  * The first reading: the visits on site (every status but OUT) after `afterId`, in id order, with the
  * site's feed number as of the same snapshot, so the changes after it are exactly what this reading missed.
  */
-const onSiteSql = (accountId: number, siteId: number, afterId: number, limit: number): Sql => sql`
+export const onSiteSql = (accountId: number, siteId: number, afterId: number, limit: number): Sql => sql`
   WITH feed AS (
     SELECT COALESCE(max(change_seq), 0)::bigint AS position FROM person_feed
     WHERE account_id = ${accountId} AND site_id = ${siteId})
@@ -77,7 +77,7 @@ const onSiteSql = (accountId: number, siteId: number, afterId: number, limit: nu
  * The visits changed after `position`, oldest change first, each as it is now. Each is looked up by its
  * key (LATERAL … LIMIT 1), so a page costs the same whatever the site's history (as the vehicle feed's).
  */
-const changedSql = (accountId: number, siteId: number, position: number, limit: number): Sql => sql`
+export const changedSql = (accountId: number, siteId: number, position: number, limit: number): Sql => sql`
   WITH page AS (
     SELECT checkin_id, change_seq FROM person_feed
     WHERE account_id = ${accountId} AND site_id = ${siteId} AND change_seq > ${position}
