@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const database = await startBenchDatabase('gatehouse_bench_streams');
   const log = createLogger('silent');
   const env = parseEnv({ LOG_LEVEL: 'silent', DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '1000000' });
-  const liveEvents = new LiveEventHub({ pool: database.database, databaseUrl: database.url, log });
+  const liveEvents = new LiveEventHub({ pool: database.database, log });
   const handle = createApp({ database: database.database, env, log, liveEvents }).callback();
   // Koa's handler returns a promise that http.createServer does not wait for (its errors go to Koa's own handler).
   const server = http.createServer((request, response) => void handle(request, response));

@@ -45,7 +45,7 @@ export function createApp(input: AppDeps): Koa {
     exportThreads:
       input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
     liveEvents:
-      input.liveEvents ?? new LiveEventHub({ pool: input.database, databaseUrl: databaseUrlOf(input), log: input.log }),
+      input.liveEvents ?? new LiveEventHub({ pool: input.database, log: input.log, pollMs: input.env.EVENTS_POLL_MS }),
   };
   countStreams(deps.metrics.registry, deps.liveEvents);
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that

@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   // Set once serving (below); until then a dead embedded cluster fails the start instead.
   let supervised: SupervisedPostgres | undefined;
   // Made here, so a shutdown ends the event streams first (their clients reconnect to another instance).
-  const liveEvents = new LiveEventHub({ pool: database, databaseUrl: url, log });
+  const liveEvents = new LiveEventHub({ pool: database, log, pollMs: env.EVENTS_POLL_MS });
   const app = createApp({
     database,
     env,

@@ -118,11 +118,7 @@ describe('GET /v1/openapi.json', () => {
       limiter: new RateLimiter(harness.server.database, 600),
       addressLimiter: new AddressLimiter(600),
       exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
-      liveEvents: new LiveEventHub({
-        pool: harness.server.database,
-        databaseUrl: harness.server.databaseUrl,
-        log: createLogger('silent'),
-      }),
+      liveEvents: new LiveEventHub({ pool: harness.server.database, log: createLogger('silent') }),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

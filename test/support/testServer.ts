@@ -39,7 +39,7 @@ export async function startTestServer(
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
-  const liveEvents = new LiveEventHub({ pool: database, databaseUrl, log });
+  const liveEvents = new LiveEventHub({ pool: database, log, pollMs: env.EVENTS_POLL_MS });
   const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter, liveEvents });
   const server = http.createServer(app.callback());
   answerClientErrors(server);

@@ -79,6 +79,7 @@ const envSchema = z.object({
   // The event stream (docs/api.md, Event stream): its comment line, how long a client may resume, how often
   // an open stream's access is checked again.
   EVENTS_KEEPALIVE_SECONDS: wholeNumber(1, 300).default(25),
+  EVENTS_POLL_MS: wholeNumber(10, 5_000).default(100),
   EVENTS_RETENTION_MINUTES: wholeNumber(60, 7 * 24 * 60).default(120),
   EVENTS_RECHECK_SECONDS: wholeNumber(1, 3600).default(300),
 });

@@ -1,6 +1,4 @@
-import pg from 'pg';
 import type { Executor } from '../db/query';
-import { sql } from '../db/sql';
 import type { Logger } from '../logger';
 import { readStableEvents, stableEnd } from '../queries/liveEvents';
 import { streamEventOf } from './frames';
@@ -10,25 +8,21 @@ import { type Subscriber, Subscribers } from './subscribers';
 export interface LiveEventHubOptions {
   /** The pool reads go through. */
   pool: Executor;
-  /** Where the LISTEN connection goes (the pool's database). */
-  databaseUrl: string;
   log: Logger;
-  /** A read at least this often, should a notification be lost (the LISTEN connection dropped, say). */
+  /** How often it looks for new events (EVENTS_POLL_MS): an index probe that finds nothing costs next to nothing. */
   pollMs?: number;
-  /** With no stream open this long, the reader stops (and its connection closes) until the next one. */
+  /** With no stream open this long, the reader stops until the next one. */
   idleStopMs?: number;
 }
 
 const PAGE = 500;
-const LISTEN = sql`LISTEN gatehouse_live`;
-/** Waits before reading again for a transaction that has committed but whose events are not stable yet. */
-const HELD_RETRY_MS = { first: 10, max: 500 };
 
 /**
  * This instance's reader of the published changes (migration 0030): it follows the table in position order
- * from where it started, woken by NOTIFY at each commit (and by a poll), and hands each event to the open
- * streams of its account and site. Every instance runs one, so each streams every change once to its own
- * clients. It runs only while streams are open.
+ * from where it started, polling, and hands each event to the open streams of its account and site. Every
+ * instance runs one, so each streams every change once to its own clients. It runs only while streams are
+ * open. Polling rather than LISTEN/NOTIFY: a NOTIFY in the writing transaction would make PostgreSQL commit
+ * every publishing write one at a time (docs/operations.md, Capacity).
  */
 export class LiveEventHub {
   private readonly subscribers = new Subscribers();
@@ -37,19 +31,13 @@ export class LiveEventHub {
   private cursor: Position = ORIGIN;
   private started: Promise<void> | undefined;
   private reading: Promise<void> | undefined;
-  private readAgain = false;
-  /** The newest transaction a notification named: events up to it exist, stable or soon. */
-  private notifiedTx = 0;
-  private heldRetryMs = 0;
-  private listener: pg.Client | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
   private pollTimer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private failing = false;
 
   constructor(private readonly options: LiveEventHubOptions) {
-    this.pollMs = options.pollMs ?? 1_000;
+    this.pollMs = options.pollMs ?? 100;
     this.idleStopMs = options.idleStopMs ?? 30_000;
   }
 
@@ -84,12 +72,9 @@ export class LiveEventHub {
 
   /** Re-files a subscriber whose sites change (`change` applies the change). */
   move(subscriber: Subscriber, change: () => void): void {
-    if (!this.subscribers.remove(subscriber)) {
-      change();
-      return;
-    }
+    const present = this.subscribers.remove(subscriber);
     change();
-    this.subscribers.add(subscriber);
+    if (present) this.subscribers.add(subscriber);
   }
 
   /** Ends every open stream (each client reconnects, to another instance if this one is going) and stops. */
@@ -102,9 +87,8 @@ export class LiveEventHub {
   private start(): Promise<void> {
     this.started ??= (async () => {
       this.cursor = await stableEnd(this.options.pool);
-      this.pollTimer = setInterval(() => this.wake(), this.pollMs);
+      this.pollTimer = setInterval(() => this.poll(), this.pollMs);
       this.pollTimer.unref();
-      void this.listen();
     })().catch((error: unknown) => {
       this.started = undefined;
       throw error;
@@ -116,34 +100,13 @@ export class LiveEventHub {
     this.started = undefined;
     clearInterval(this.pollTimer);
     clearTimeout(this.idleTimer);
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    const listener = this.listener;
-    this.listener = undefined;
-    void listener?.end().catch(() => undefined);
   }
 
-  private later(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, ms);
-    timer.unref();
-    this.timers.add(timer);
-  }
-
-  /** Reads what is new; a wake while reading makes one more read after it. */
-  private wake(): void {
-    if (!this.started || this.closed) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
+  /** One read at a time: a poll while the last one is still reading is skipped, not queued. */
+  private poll(): void {
+    if (!this.started || this.closed || this.reading) return;
     this.reading = this.readNew().finally(() => {
       this.reading = undefined;
-      if (!this.readAgain) return;
-      this.readAgain = false;
-      this.wake();
     });
   }
 
@@ -161,49 +124,9 @@ export class LiveEventHub {
       }
       this.failing = false;
     } catch (error) {
-      // The database away: the poll tries again; said once, not at every poll.
+      // The database away: the next poll tries again; said once, not at every poll.
       if (!this.failing) this.options.log.warn('event stream reader failed', { error: String(error) });
       this.failing = true;
-      return;
-    }
-    // A committed transaction whose events wait behind an older one still running: look again shortly.
-    if (this.notifiedTx > this.cursor.tx) {
-      this.heldRetryMs = Math.min(Math.max(this.heldRetryMs * 2, HELD_RETRY_MS.first), HELD_RETRY_MS.max);
-      this.later(this.heldRetryMs, () => this.wake());
-    } else {
-      this.heldRetryMs = 0;
-    }
-  }
-
-  /** One connection LISTENing for commits; it reconnects after a second when it drops (the poll covers the gap). */
-  private async listen(): Promise<void> {
-    if (this.closed || !this.started || this.listener) return;
-    const client = new pg.Client({
-      connectionString: this.options.databaseUrl,
-      application_name: 'gatehouse-live',
-      keepAlive: true,
-    });
-    this.listener = client;
-    const lost = () => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      void client.end().catch(() => undefined);
-      this.later(1_000, () => void this.listen());
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (message) => {
-      const tx = Number(message.payload);
-      if (Number.isSafeInteger(tx) && tx > this.notifiedTx) this.notifiedTx = tx;
-      this.wake();
-    });
-    try {
-      await client.connect();
-      await client.query(LISTEN.text);
-      // Whatever committed while it was not listening.
-      this.wake();
-    } catch {
-      lost();
     }
   }
 }

@@ -6,10 +6,11 @@ import type { MigrationFn } from './types';
  * `live_events`: one row per change a client may see, written in the change's own transaction. Its
  * position is (`tx_id`, `seq`): the writing transaction's id, then the order within it. A reader takes only
  * rows of transactions older than every transaction still running (`tx_id < pg_snapshot_xmin(…)`), so what
- * it has read is a prefix that never grows behind it: no row can commit later with a smaller position. A
- * statement trigger NOTIFYs `gatehouse_live` with the transaction's id (repeated payloads fold into one),
- * which wakes every instance's reader at commit. `live_event_horizon`: every position at or below it may
- * have been pruned; a client resuming from below it is told to read afresh.
+ * it has read is a prefix that never grows behind it: no row can commit later with a smaller position.
+ * Every instance's reader polls it (an index probe, ten times a second): no NOTIFY, because PostgreSQL
+ * commits notifying transactions one at a time, WAL flush included, which would cap the writes that publish
+ * at one per flush. `live_event_horizon`: every position at or below it may have been pruned; a client
+ * resuming from below it is told to read afresh.
  *
  * `person_feed`: one row per person visit ever changed, holding the sequence number of its latest change
  * that a kiosk shows (status, name, company; names only while the visit is on site or left within a day,
@@ -86,17 +87,6 @@ export const up: MigrationFn = async ({ context: sql }) => {
       seq bigint NOT NULL
     );
     INSERT INTO live_event_horizon (tx_id, seq) VALUES ('0', 0);
-
-    -- Only when rows came: a NOTIFY serializes its transaction's commit with every other notifying one.
-    CREATE FUNCTION live_events_notify() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF EXISTS (SELECT 1 FROM added) THEN
-        PERFORM pg_notify('gatehouse_live', pg_current_xact_id()::text);
-      END IF;
-      RETURN NULL;
-    END $fn$;
-    CREATE TRIGGER live_events_notify AFTER INSERT ON live_events
-      REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION live_events_notify();
 
     CREATE SEQUENCE person_feed_seq;
     CREATE TABLE person_feed (
