@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { VehicleChanges } from '../../shared/src/schemas/vehicles';
+import { inTransaction } from '../../server/src/db/query';
 import { pruneLiveEvents } from '../../server/src/jobs/liveEventPrune';
+import { publishEvent } from '../../server/src/live/publish';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { putCheckinConfig } from '../support/checkinConfig';
 import { type OpenStream, type ReceivedEvent, checkinEvent, openEventStream } from '../support/eventStream';
@@ -154,6 +156,27 @@ describe('GET /v1/events: resuming', () => {
     const d = (await world.api.post<PersonCheckin>(people(world.siteId), visitor())).body;
     await again.waitFor(checkinEvent(d.checkinId, 'IN'));
     expect(again.events.filter(checkinEvent(c.checkinId))).toHaveLength(1);
+  });
+
+  it('a reconnect after more than 1,000 changes of its sites gets a reset (behind): re-reading is cheaper', async () => {
+    const { server, world } = harness;
+    const first = await stream({ token: world.token });
+    const reset = await first.waitFor(named('reset'));
+    first.close();
+    // 1,001 changes published as any command publishes them.
+    await inTransaction(server.database, async (db) => {
+      for (let index = 0; index < 1_001; index += 1)
+        await publishEvent(db, {
+          accountId: world.accountId,
+          siteId: world.siteId,
+          type: 'hosts',
+          data: { siteId: world.siteId },
+        });
+    });
+    const late = await stream({ token: world.token, lastEventId: reset.lastEventId });
+    expect((await late.waitFor((event) => event.event === 'reset' || event.event === 'ready')).data).toEqual({
+      reason: 'behind',
+    });
   });
 
   it('the id can come as ?lastEventId= from a client that cannot set the header', async () => {

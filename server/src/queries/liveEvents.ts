@@ -1,4 +1,4 @@
-import { type Executor, inTransaction, queryOne, queryRows } from '../db/query';
+import { type Executor, queryOne, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import { type Position, isAfter } from '../live/position';
 
@@ -49,24 +49,23 @@ export async function readStableEvents(db: Executor, at: Position, limit: number
   return rows.map(fromRaw);
 }
 
+interface BoundsRow {
+  end_tx: string | null;
+  end_seq: number | null;
+  horizon_tx: string;
+  horizon_seq: number;
+}
+
 /**
  * The newest stable position (where a reader starting now begins), and the horizon: every position at or
- * below it may have been pruned. One statement, so the two agree.
+ * below it may have been pruned. One row, read in the snapshot of the statement it is part of.
  */
-async function bounds(db: Executor): Promise<{ end: Position; horizon: Position }> {
-  const row = await queryOne<{
-    end_tx: string | null;
-    end_seq: number | null;
-    horizon_tx: string;
-    horizon_seq: number;
-  }>(
-    db,
-    sql`SELECT e.tx AS end_tx, e.seq AS end_seq, h.tx_id::text AS horizon_tx, h.seq AS horizon_seq
-        FROM live_event_horizon h
-        LEFT JOIN LATERAL (
-          SELECT tx_id::text AS tx, seq FROM live_events WHERE ${STABLE} ORDER BY tx_id DESC, seq DESC LIMIT 1) e ON true`,
-  );
-  if (!row) throw new Error('live_event_horizon has no row');
+const BOUNDS = sql`SELECT e.tx AS end_tx, e.seq AS end_seq, h.tx_id::text AS horizon_tx, h.seq AS horizon_seq
+  FROM live_event_horizon h
+  LEFT JOIN LATERAL (
+    SELECT tx_id::text AS tx, seq FROM live_events WHERE ${STABLE} ORDER BY tx_id DESC, seq DESC LIMIT 1) e ON true`;
+
+function boundsOf(row: BoundsRow): { end: Position; horizon: Position } {
   const horizon = { tx: Number(row.horizon_tx), seq: row.horizon_seq };
   const newest =
     row.end_tx === null || row.end_seq === null ? undefined : positionOf({ tx: row.end_tx, seq: row.end_seq });
@@ -75,7 +74,9 @@ async function bounds(db: Executor): Promise<{ end: Position; horizon: Position 
 
 /** Where a reader starting now begins: every stable event at or before it is history. */
 export async function stableEnd(db: Executor): Promise<Position> {
-  return (await bounds(db)).end;
+  const row = await queryOne<BoundsRow>(db, BOUNDS);
+  if (!row) throw new Error('live_event_horizon has no row');
+  return boundsOf(row).end;
 }
 
 export type Replay =
@@ -87,27 +88,29 @@ export type Replay =
 
 /**
  * The account's stable events after `from` that concern `siteIds` (null: every site) or the whole account,
- * at most `limit`: a resuming client's replay. One read-only snapshot, so the horizon checked is the one
- * the events were read under: a prune committing meanwhile cannot take events from under it.
+ * at most `limit`: a resuming client's replay. One statement, so the horizon and the newest position it is
+ * checked against are those of the snapshot the events were read in: a prune committing meanwhile cannot
+ * take events from under it.
  */
 export async function replayEvents(
-  pool: Executor,
+  db: Executor,
   input: { accountId: number; siteIds: readonly number[] | null; from: Position; limit: number },
 ): Promise<Replay> {
   const { accountId, siteIds, from, limit } = input;
-  return inTransaction(pool, async (db) => {
-    await queryRows(db, sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
-    const { horizon, end } = await bounds(db);
-    if (isAfter(horizon, from) || isAfter(from, end)) return { kind: 'expired' };
-    const sites: Sql =
-      siteIds === null ? empty : sql`AND (site_id IS NULL OR site_id = ANY(${[...siteIds]}::integer[]))`;
-    const rows = await queryRows<RawRow>(
-      db,
-      sql`SELECT tx_id::text AS tx, seq, account_id, site_id, type, data FROM live_events
+  const sites: Sql = siteIds === null ? empty : sql`AND (site_id IS NULL OR site_id = ANY(${[...siteIds]}::integer[]))`;
+  const rows = await queryRows<BoundsRow & Partial<RawRow>>(
+    db,
+    sql`WITH page AS (
+          SELECT tx_id::text AS tx, seq, account_id, site_id, type, data FROM live_events
           WHERE account_id = ${accountId} AND ${after(from)} AND ${STABLE} ${sites}
-          ORDER BY tx_id, seq LIMIT ${limit + 1}`,
-    );
-    if (rows.length > limit) return { kind: 'behind' };
-    return { kind: 'events', events: rows.map(fromRaw) };
-  });
+          ORDER BY tx_id, seq LIMIT ${limit + 1})
+        SELECT b.*, p.* FROM (${BOUNDS}) b LEFT JOIN page p ON true ORDER BY p.tx::xid8, p.seq`,
+  );
+  const first = rows[0];
+  if (!first) throw new Error('live_event_horizon has no row');
+  const { horizon, end } = boundsOf(first);
+  if (isAfter(horizon, from) || isAfter(from, end)) return { kind: 'expired' };
+  const events = rows.filter((row): row is BoundsRow & RawRow => row.tx !== null && row.tx !== undefined);
+  if (events.length > limit) return { kind: 'behind' };
+  return { kind: 'events', events: events.map(fromRaw) };
 }

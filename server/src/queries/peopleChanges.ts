@@ -33,7 +33,17 @@ interface VisitRow {
 }
 
 // Tagged with the account and site, so a cursor of another site's feed is refused, not read as a position here.
-const scopeOf = (accountId: number, siteId: number) => cursorScope('people-changes', { accountId, siteId });
+// Kept: a kiosk pulls its feed at every change of its site, and the tag is a SHA-256.
+const scopes = new Map<number, string>();
+function scopeOf(accountId: number, siteId: number): string {
+  let scope = scopes.get(siteId);
+  if (scope === undefined) {
+    if (scopes.size >= 50_000) scopes.clear();
+    scope = cursorScope('people-changes', { accountId, siteId });
+    scopes.set(siteId, scope);
+  }
+  return scope;
+}
 const encode = (at: FeedPosition, scope: string) =>
   Buffer.from(JSON.stringify([at.position, at.afterId, scope])).toString('base64url');
 const notIssued = () =>
