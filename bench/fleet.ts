@@ -28,7 +28,7 @@ const SETTLE_SECONDS = envNumber('BENCH_FLEET_SETTLE_SECONDS', 20);
 const WINDOW_SECONDS = envNumber('BENCH_FLEET_WINDOW_SECONDS', 60);
 const SITES_PER_SECOND = envNumber('BENCH_FLEET_SITES_PER_SECOND', 50);
 const SITES_PER_ACCOUNT = envNumber('BENCH_FLEET_SITES_PER_ACCOUNT', 10);
-const CALIBRATE_REQUESTS = envNumber('BENCH_FLEET_CALIBRATE_REQUESTS', 300);
+const CALIBRATE_REQUESTS = envNumber('BENCH_FLEET_CALIBRATE_REQUESTS', 500);
 const KEEP_GOING = process.env.BENCH_FLEET_KEEP_GOING === '1';
 const P99_LIMIT_MS = 250;
 
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     if (CALIBRATE_REQUESTS > 0) {
       out(`\nCalibrating the cost of each request (${CALIBRATE_REQUESTS} of each, the fleet paused)… `);
       const calibrated = clients.next('calibrated');
-      send({ type: 'calibrate', perOperation: CALIBRATE_REQUESTS, concurrency: 4 });
+      send({ type: 'calibrate', perOperation: CALIBRATE_REQUESTS, concurrency: 8 });
       costs = await calibrated;
       out('done\n');
     }

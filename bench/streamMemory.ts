@@ -16,6 +16,7 @@ import { envNumber, isEntryPoint, runBench, startBenchDatabase } from './harness
  * collector has not yet reclaimed.
  */
 const STREAMS = envNumber('BENCH_STREAMS', 2000);
+const IDLE_SECONDS = envNumber('BENCH_STREAMS_IDLE_SECONDS', 30);
 
 async function openStreams(port: number, token: string): Promise<void> {
   const sockets: net.Socket[] = [];
@@ -71,6 +72,15 @@ async function main(): Promise<void> {
   const per = (field: 'heapUsed' | 'rss' | 'external') => ((after[field] - before[field]) / STREAMS / 1024).toFixed(1);
   process.stdout.write(
     `${liveEvents.streams} streams open: ${per('heapUsed')} KiB of JS heap and ${per('rss')} KiB resident per stream (${per('external')} KiB external).\n`,
+  );
+  // What holding them costs the server's CPU while nothing happens: comments, access checks, the reader's polls.
+  const idleStart = process.cpuUsage();
+  const idleFrom = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const used = process.cpuUsage(idleStart);
+  const seconds = (performance.now() - idleFrom) / 1000;
+  process.stdout.write(
+    `Idle for ${seconds.toFixed(0)} s: ${((used.user + used.system) / 1000 / seconds).toFixed(1)} ms of the server's CPU a second for ${liveEvents.streams} streams (comment every ${env.EVENTS_KEEPALIVE_SECONDS} s, access checked every ${env.EVENTS_RECHECK_SECONDS} s, a poll every ${env.EVENTS_POLL_MS} ms).\n`,
   );
   clients.send('stop');
   await once(clients, 'exit');

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { printTable } from '../harness';
 import type { UnitCost } from './clients';
 import { CLIENT_KINDS, type WindowReport } from './stats';
@@ -51,6 +52,16 @@ export function printCapacity(results: StepResult[], limitMs: number): void {
       ? `\nMost sites held: ${best.sites} (p99 ${ms(best.report.p99)} ms < ${limitMs} ms, no errors, no event lost).\n`
       : `\nNo step held (p99 < ${limitMs} ms, no errors).\n`,
   );
+  // What a site costs in CPU, whatever the machine's other load does to latency: the cores the server and
+  // PostgreSQL used per site, and how many sites 70 % of this machine's cores would carry at that cost.
+  const costly = results.at(-1);
+  if (costly) {
+    const perSite = (costly.serverCpu + costly.postgresCpu) / costly.sites;
+    const cores = os.cpus().length;
+    out(
+      `CPU per site at ${costly.sites} sites: ${(perSite * 1000).toFixed(2)} ms a second (server and PostgreSQL); at that cost 70 % of ${cores} cores carry ${Math.floor((0.7 * cores) / perSite)} sites (a projection: CPU time measured on a busy machine is inflated, not deflated).\n`,
+    );
+  }
   const largest = results.at(-1);
   if (largest && largest.report.streamsOpen > 0) {
     const streams = largest.report.streamsOpen;

@@ -55,6 +55,8 @@ const etagOf = (response: PoolResponse | undefined) => /\r\netag:\s*(.+)/i.exec(
 export class SiteClients {
   private readonly people = new Map<number, string>();
   private readonly vehicles = new Map<number, { plate: string; status: string }>();
+  /** The console's copy: each visit it shows, by `kind:checkinId`, with its status. */
+  private readonly consoleKnows = new Map<string, string>();
   private feedCursor: string | undefined;
   private feedPulling = false;
   private feedAgain = false;
@@ -122,7 +124,11 @@ export class SiteClients {
       occurredAt: new Date().toISOString(),
     });
     const created = parse(response);
-    if (typeof created?.checkinId === 'number') this.fleet.writes.wrote(`person:${created.checkinId}`, sent);
+    if (typeof created?.checkinId === 'number') {
+      this.fleet.writes.wrote(`person:${created.checkinId}`, sent);
+      // The answer puts the visit on the kiosk's screen; its event, when it comes, is then an echo.
+      this.people.set(created.checkinId, String(created.status));
+    }
     return created;
   }
 
@@ -182,11 +188,11 @@ export class SiteClients {
   }
 
   async admit(checkinId: number): Promise<void> {
-    const response = await this.call('gate.admit', 'POST', `${this.base}/checkins/vehicles/${checkinId}/approve`, {
+    const visit = this.vehicles.get(checkinId);
+    if (visit) visit.status = 'IN';
+    await this.call('gate.admit', 'POST', `${this.base}/checkins/vehicles/${checkinId}/approve`, {
       occurredAt: new Date().toISOString(),
     });
-    const visit = this.vehicles.get(checkinId);
-    if (visit && response && response.status < 300) visit.status = 'IN';
   }
 
   async leave(): Promise<void> {
@@ -340,22 +346,38 @@ export class SiteClients {
         void this.call('console.alerts', 'GET', `/v1/alerts?siteIds=${this.site.siteId}&limit=50`);
       return;
     }
-    if (kind === 'visitor' && data.kind === 'person') void this.pullFeed();
-    if (kind === 'gate' && data.kind === 'vehicle')
-      void this.call('gate.read', 'GET', `${this.base}/checkins/vehicles/${data.checkinId}`);
-    if (kind === 'console') this.consoleSees(data);
+    // An event whose status the client's copy already holds is the echo of its own write: no request.
+    const echo = (known: string | undefined) => known === data.status || (data.status === 'OUT' && known === undefined);
+    if (kind === 'visitor' && data.kind === 'person' && !echo(this.people.get(data.checkinId))) void this.pullFeed();
+    if (kind === 'gate' && data.kind === 'vehicle' && !echo(this.vehicles.get(data.checkinId)?.status))
+      void this.gateRead(data.checkinId);
+    if (kind === 'console') this.consoleSees(data, echo(this.consoleKnows.get(`${data.kind}:${data.checkinId}`)));
   }
 
-  private consoleSees(data: { kind: string; checkinId: number; status?: string }): void {
-    this.fleet.writes.seen(`${data.kind}:${data.checkinId}`);
+  private async gateRead(checkinId: number): Promise<void> {
+    const visit = parse(await this.call('gate.read', 'GET', `${this.base}/checkins/vehicles/${checkinId}`));
+    if (visit) this.vehicles.set(checkinId, { plate: String(visit.licensePlate), status: String(visit.status) });
+  }
+
+  private consoleSees(data: { kind: string; checkinId: number; status?: string }, echo: boolean): void {
+    const key = `${data.kind}:${data.checkinId}`;
+    this.fleet.writes.seen(key);
+    if (echo) return;
     const path = `${this.base}/checkins/${data.kind === 'vehicle' ? 'vehicles' : 'people'}/${data.checkinId}`;
-    void this.call('console.read', 'GET', path);
+    void this.call('console.read', 'GET', path).then((response) => {
+      const visit = parse(response);
+      // What the console shows: a visit that has left drops off its views.
+      if (visit?.status === 'OUT') this.consoleKnows.delete(key);
+      else if (visit) this.consoleKnows.set(key, String(visit.status));
+    });
     // Reception decides who waits for approval (vehicles are the gate's).
     if (data.kind === 'person' && data.status === 'PENDING')
-      this.later(
-        3_000 + Math.random() * 12_000,
-        () => void this.call('console.approve', 'POST', `${path}/approve`, {}),
-      );
+      this.later(3_000 + Math.random() * 12_000, () => void this.approve(key, path));
+  }
+
+  private async approve(key: string, path: string): Promise<void> {
+    this.consoleKnows.set(key, 'IN');
+    await this.call('console.approve', 'POST', `${path}/approve`, {});
   }
 
   // Timers: jittered, and doing nothing while the fleet is paused.
