@@ -13,6 +13,10 @@ export const CheckinEvent = z.object({
   siteId: IntId,
   checkinId: Id,
   status: z.string().meta({ description: 'The visit’s status after the change (a newer server may add values).' }),
+  anonymized: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'The visit’s person data was erased: read it again even if its status is the one you hold.' }),
 });
 
 /** The site's alerts changed: one was raised (a STOP) or acknowledged. */

@@ -31,12 +31,17 @@ const publishVisits = (kind: 'person' | 'vehicle', rows: string) => `
     SELECT r.account_id, r.site_id, e.type, e.data FROM ${rows}
     CROSS JOIN LATERAL (
       SELECT 'checkin' AS type, 0 AS rank,
-        jsonb_build_object('kind', '${kind}', 'siteId', r.site_id, 'checkinId', r.id, 'status', r.status) AS data
+        jsonb_build_object('kind', '${kind}', 'siteId', r.site_id, 'checkinId', r.id, 'status', r.status)
+          || CASE WHEN r.anonymized THEN '{"anonymized": true}'::jsonb ELSE '{}'::jsonb END AS data
       UNION ALL
       SELECT 'alert', 1, jsonb_build_object('kind', '${kind}', 'siteId', r.site_id, 'checkinId', r.id) WHERE r.stopped) AS e
     ORDER BY r.site_id, r.id, e.rank;`;
 
-/** What each changed person visit publishes, `rows` naming the changed rows as (account_id, site_id, id, status, stopped). */
+/**
+ * What each changed person visit publishes, `rows` naming the changed rows as (account_id, site_id, id,
+ * status, stopped, anonymized): `anonymized` tells clients that keep names to read the visit again, its
+ * status being the same.
+ */
 const personPublish = (rows: string) => `
     PERFORM pg_advisory_xact_lock(${SITE_FEED_LOCK}, s.site_id)
     FROM (SELECT DISTINCT site_id FROM ${rows} ORDER BY site_id) AS s;
@@ -52,14 +57,16 @@ const PERSON_CHANGED = `
       AND (n.exit_at IS NULL OR n.exit_at > now() - interval '1 day'))`;
 
 /** The rows of an insert, and of an update (only those whose change is worth telling), as the publishers take them. */
-const INSERTED = `(SELECT account_id, site_id, id, status, stopped_at IS NOT NULL AS stopped FROM inserted) AS r`;
+const INSERTED = `(SELECT account_id, site_id, id, status, stopped_at IS NOT NULL AS stopped, false AS anonymized
+    FROM inserted) AS r`;
 const PERSON_UPDATED = `(SELECT n.account_id, n.site_id, n.id, n.status,
-      n.stopped_at IS NOT NULL AND n.stopped_at IS DISTINCT FROM o.stopped_at AS stopped
+      n.stopped_at IS NOT NULL AND n.stopped_at IS DISTINCT FROM o.stopped_at AS stopped,
+      n.anonymized_at IS NOT NULL AND o.anonymized_at IS NULL AS anonymized
     FROM new_rows n JOIN old_rows o ON o.account_id = n.account_id AND o.id = n.id
     WHERE ${PERSON_CHANGED}) AS r`;
 
 const VEHICLE_UPDATED = `(SELECT n.account_id, n.site_id, n.id, n.status,
-      n.stopped_at IS NOT NULL AND n.stopped_at IS DISTINCT FROM o.stopped_at AS stopped
+      n.stopped_at IS NOT NULL AND n.stopped_at IS DISTINCT FROM o.stopped_at AS stopped, false AS anonymized
     FROM new_rows n JOIN old_rows o ON o.account_id = n.account_id AND o.id = n.id
     WHERE n.status IS DISTINCT FROM o.status OR n.stopped_at IS DISTINCT FROM o.stopped_at) AS r`;
 
