@@ -28,7 +28,7 @@ const SETTLE_SECONDS = envNumber('BENCH_FLEET_SETTLE_SECONDS', 20);
 const WINDOW_SECONDS = envNumber('BENCH_FLEET_WINDOW_SECONDS', 60);
 const SITES_PER_SECOND = envNumber('BENCH_FLEET_SITES_PER_SECOND', 50);
 const SITES_PER_ACCOUNT = envNumber('BENCH_FLEET_SITES_PER_ACCOUNT', 10);
-const CALIBRATE_REQUESTS = envNumber('BENCH_FLEET_CALIBRATE_REQUESTS', 500);
+const CALIBRATE_REQUESTS = envNumber('BENCH_FLEET_CALIBRATE_REQUESTS', 300);
 const KEEP_GOING = process.env.BENCH_FLEET_KEEP_GOING === '1';
 const P99_LIMIT_MS = 250;
 
@@ -62,6 +62,7 @@ async function heapUsed(baseUrl: string): Promise<number> {
   return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? Number.NaN);
 }
 
+/** Its own PostgreSQL, stopped (and its data removed) however the run ends: a failure, Ctrl-C or SIGTERM. */
 async function main(): Promise<void> {
   const dataDir = path.join(os.tmpdir(), `gatehouse-bench-fleet-${process.pid}`);
   const postgres = await startEmbeddedPostgres({
@@ -69,9 +70,27 @@ async function main(): Promise<void> {
     ephemeral: true,
     flags: ['-c', 'shared_buffers=256MB'],
   });
-  const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  await ensureDatabase(postgres.url, 'gatehouse_fleet');
-  const url = withDatabase(postgres.url, 'gatehouse_fleet');
+  const stopAll = () => {
+    for (const child of children) child.kill('SIGKILL');
+    void postgres.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopAll);
+  process.once('SIGTERM', stopAll);
+  try {
+    const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    await run(postgres.url, postmasterPid);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await postgres.stop();
+  }
+}
+
+/** The processes the run started (the server, the clients), for a run cut short. */
+const children: ChildProcess[] = [];
+
+async function run(serverUrl: string, postmasterPid: number): Promise<void> {
+  await ensureDatabase(serverUrl, 'gatehouse_fleet');
+  const url = withDatabase(serverUrl, 'gatehouse_fleet');
   const database = createDatabase({ url, poolMax: 4 });
   const most = Math.max(...STEPS);
   out(`Seeding ${most} sites (${SITES_PER_ACCOUNT} a account)… `);
@@ -97,12 +116,13 @@ async function main(): Promise<void> {
   );
   const serverPid = server.child.pid ?? 0;
   const clients = startClients();
+  children.push(server.child, clients.child);
   const results: StepResult[] = [];
   let restMsPerSecond = 0;
   let costs: { idle: { serverMsPerSecond: number; postgresMsPerSecond: number }; costs: UnitCost[] } | undefined;
   try {
     const send = (message: ToClients) => clients.child.send(message);
-    send({ type: 'init', baseUrl: server.baseUrl, sites, maxSockets: 256, serverPid, postmasterPid });
+    send({ type: 'init', baseUrl: server.baseUrl, sites, maxSockets: 1024, serverPid, postmasterPid });
     await clients.next('ready');
     await sleep(2_000);
     const base = { rss: residentBytes(serverPid), heap: await heapUsed(server.baseUrl) };
@@ -154,7 +174,7 @@ async function main(): Promise<void> {
     if (CALIBRATE_REQUESTS > 0) {
       out(`\nCalibrating the cost of each request (${CALIBRATE_REQUESTS} of each, the fleet paused)… `);
       const calibrated = clients.next('calibrated');
-      send({ type: 'calibrate', perOperation: CALIBRATE_REQUESTS, concurrency: 8 });
+      send({ type: 'calibrate', perOperation: CALIBRATE_REQUESTS, concurrency: 16 });
       costs = await calibrated;
       out('done\n');
     }
@@ -163,7 +183,6 @@ async function main(): Promise<void> {
     if (clients.child.exitCode === null) clients.child.kill('SIGKILL');
     server.child.kill('SIGTERM');
     await once(server.child, 'exit');
-    await postgres.stop();
   }
   out('\n');
   printCapacity(results, P99_LIMIT_MS);

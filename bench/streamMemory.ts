@@ -7,7 +7,7 @@ import { parseEnv } from '../server/src/config/env';
 import { LiveEventHub } from '../server/src/live/eventHub';
 import { createLogger } from '../server/src/logger';
 import { buildWorld } from '../test/support/factories';
-import { envNumber, isEntryPoint, runBench, startBenchDatabase } from './harness';
+import { type BenchDatabase, envNumber, isEntryPoint, runBench, startBenchDatabase } from './harness';
 
 /**
  * `npm run bench:streams`: what one open event stream costs the server in memory, exactly: the app in this
@@ -40,6 +40,18 @@ async function main(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with node --expose-gc (npm run bench:streams does)');
   const database = await startBenchDatabase('gatehouse_bench_streams');
+  // Its PostgreSQL stopped however the run ends.
+  const stop = () => void database.close().finally(() => process.exit(130));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await measure(database, gc);
+  } finally {
+    await database.close();
+  }
+}
+
+async function measure(database: BenchDatabase, gc: () => void): Promise<void> {
   const log = createLogger('silent');
   const env = parseEnv({ LOG_LEVEL: 'silent', DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: '1000000' });
   const liveEvents = new LiveEventHub({ pool: database.database, log });
@@ -87,7 +99,6 @@ async function main(): Promise<void> {
   liveEvents.close();
   server.closeAllConnections();
   server.close();
-  await database.close();
 }
 
 if (isEntryPoint(import.meta.url)) {
