@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { kioskDefaultScopes } from '../../shared/src/schemas/admin';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { hashSessionId } from '../../server/src/auth/sessions';
 import { generateToken, hashToken } from '../../server/src/auth/tokenFormat';
@@ -72,7 +71,8 @@ async function seedChunk(db: Executor, options: SeedOptions): Promise<FleetSite[
   const tokenIds = await queryRows<{ id: number }>(
     db,
     sql`INSERT INTO api_tokens (account_id, name, token_hash, all_sites, scopes, channel)
-        SELECT a, 'Fleet kiosk', decode(h, 'hex'), false, ${kioskDefaultScopes}::text[], 'KIOSK'
+        SELECT a, 'Fleet kiosk', decode(h, 'hex'), false,
+          CASE WHEN n % 2 = 1 THEN ARRAY['kiosk:visitor'] ELSE ARRAY['kiosk:gate'] END, 'KIOSK'
         FROM unnest(${sites.flatMap((site) => [site.account_id, site.account_id])}::int[], ${tokens.map((token) => hex(hashToken(token)))}::text[])
           WITH ORDINALITY AS t(a, h, n)
         ORDER BY n RETURNING id`,

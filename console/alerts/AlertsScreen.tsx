@@ -1,6 +1,7 @@
+import type { AlertAnswer } from '../../shared/src/client/staff';
 import { newKey, staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { since } from '../components/time';
+import { byInstant, since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
@@ -11,13 +12,29 @@ const sourceWords: Record<string, string> = {
   denied: 'Denied',
 };
 
-/** Every STOP of the last 24 h on the user's sites, newest first, with its reason (shown to staff only). */
+/**
+ * What one alert says, in plain words: a stop's cause and reason ("Watchlist match: Trespass notice"); an
+ * older form's or a kiosk refusal's own reason, which says it already ("Checked in with an older form:
+ * Company missing", "Check-in refused: …").
+ */
+function alertWords(alert: AlertAnswer): { subject: string; text: string } {
+  if (alert.kind === 'kiosk')
+    return { subject: `Kiosk: ${alert.subject}`, text: alert.reason ?? 'An action was refused' };
+  if (alert.kind === 'form') return { subject: alert.subject, text: alert.reason ?? 'Checked in with an older form' };
+  const cause = sourceWords[alert.source] ?? alert.source;
+  return { subject: alert.subject, text: alert.reason ? `${cause}: ${alert.reason}` : cause };
+}
+
+/**
+ * Every alert of the last 24 h on the user's sites, newest first: stops with their reason (shown to staff
+ * only), check-ins on an older form, and actions refused to a kiosk.
+ */
 export function AlertsScreen() {
   const live = useLive();
   const acknowledge = useAction();
   const sites = live.sites ?? [];
   const site = siteLookup(sites);
-  const alerts = [...live.alerts].sort((a, b) => b.at.localeCompare(a.at));
+  const alerts = [...live.alerts].sort((a, b) => byInstant(b.at, a.at));
 
   const acknowledgeAlert = async (kind: string, checkinId: number) => {
     const done = await acknowledge.run(() => staffApi.acknowledgeAlert(kind, checkinId, newKey()));
@@ -41,11 +58,8 @@ export function AlertsScreen() {
             className={`card-row${alert.acknowledgedAt ? ' done' : ' alert'}`}
           >
             <div className="card-main">
-              <strong className={alert.kind === 'vehicle' ? 'plate' : undefined}>{alert.subject}</strong>
-              <span>
-                {sourceWords[alert.source] ?? alert.source}
-                {alert.reason ? `: ${alert.reason}` : ''}
-              </span>
+              <strong className={alert.kind === 'vehicle' ? 'plate' : undefined}>{alertWords(alert).subject}</strong>
+              <span>{alertWords(alert).text}</span>
               <span className="muted">
                 {site.name(alert.siteId)} · {since(alert.at, site.zone(alert.siteId))}
                 {alert.acknowledgedAt

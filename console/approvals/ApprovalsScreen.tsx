@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -8,8 +8,10 @@ import { since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
-import { type OnSiteRow, onSiteRows } from '../onSite/rows';
+import type { OnSiteRow } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
+import { mayDecide, waitingRows } from './waiting';
+import { HostTold } from '../onSite/HostTold';
 
 function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => void; onDone: () => void }) {
   const [reason, setReason] = useState('');
@@ -27,7 +29,7 @@ function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => v
   };
   return (
     <Dialog title={`Deny ${row.name}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Reason" value={reason} onChange={setReason} maxLength={500} placeholder="Optional" />
         <ErrorMessage text={action.error} />
         <FormButtons submit="Deny" busy={action.busy} onCancel={onClose} tone="danger" />
@@ -36,16 +38,68 @@ function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => v
   );
 }
 
-/** Every PENDING person and vehicle of the user's sites, oldest first; one decided elsewhere leaves with the next poll. */
+interface GroupProps {
+  title: 'People' | 'Vehicles';
+  rows: readonly OnSiteRow[];
+  empty: string;
+  busy: boolean;
+  onApprove: (row: OnSiteRow) => void;
+  onDeny: (row: OnSiteRow) => void;
+}
+
+/** One labelled group (People, Vehicles): a person is never decided on among plates, nor a plate among people. */
+function ApprovalGroup({ title, rows, empty, busy, onApprove, onDeny }: GroupProps) {
+  const { can } = useSession();
+  const live = useLive();
+  const site = siteLookup(live.sites ?? []);
+  const heading = useId();
+  return (
+    <section className="approval-group" aria-labelledby={heading}>
+      <h2 id={heading}>{title}</h2>
+      {rows.length === 0 ? <p className="empty">{empty}</p> : null}
+      <ul className="cards">
+        {rows.map((row) => (
+          <li key={row.key} className={`card-row${row.kind === 'vehicle' ? ' vehicle' : ''}`}>
+            <div className="card-main">
+              <strong className={row.kind === 'vehicle' ? 'plate' : undefined}>{row.name}</strong>
+              <span className="muted">
+                {row.kind === 'vehicle' ? 'Vehicle' : 'Visitor'}
+                {row.company ? ` · ${row.company}` : ''}
+                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
+                {since(row.since, site.zone(row.siteId))}
+              </span>
+              <HostTold row={row} />
+            </div>
+            {mayDecide(can, row) ? (
+              <div className="buttons">
+                <button type="button" className="go" disabled={busy} onClick={() => onApprove(row)}>
+                  Approve
+                </button>
+                <button type="button" className="danger" onClick={() => onDeny(row)}>
+                  Deny
+                </button>
+              </div>
+            ) : (
+              <span className="muted">Security decides on vehicles.</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Every PENDING person and vehicle of the user's sites, oldest first, in two labelled groups (People,
+ * Vehicles); one decided elsewhere leaves with the next poll.
+ */
 export function ApprovalsScreen() {
   const { can } = useSession();
   const live = useLive();
   const approve = useAction();
   const [denying, setDenying] = useState<OnSiteRow | null>(null);
-  const sites = live.sites ?? [];
-  const site = siteLookup(sites);
-  const pending = onSiteRows(live.people, live.vehicles, null).filter((row) => row.status === 'PENDING');
-  const mayDecide = (row: OnSiteRow) => (row.kind === 'person' ? can.approvePeople : can.approveVehicles);
+  const waiting = waitingRows(live.people, live.vehicles);
+  const total = waiting.people.length + waiting.vehicles.length;
 
   const approveRow = async (row: OnSiteRow) => {
     const key = newKey();
@@ -56,42 +110,32 @@ export function ApprovalsScreen() {
     );
     if (done) live.refresh();
   };
+  const group = { busy: approve.busy, onApprove: (row: OnSiteRow) => void approveRow(row), onDeny: setDenying };
 
   return (
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">Approvals</h1>
       <p className="count" aria-live="polite">
-        {live.sites === null ? 'Loading…' : `${pending.length} waiting`}
+        {live.sites === null
+          ? 'Loading…'
+          : `${total} waiting: ${waiting.people.length} ${waiting.people.length === 1 ? 'person' : 'people'}, ${waiting.vehicles.length} ${waiting.vehicles.length === 1 ? 'vehicle' : 'vehicles'}`}
       </p>
       <ErrorMessage text={live.error ?? approve.error} />
-      {pending.length === 0 && live.sites !== null ? <p className="empty">Nobody is waiting for approval.</p> : null}
-      <ul className="cards">
-        {pending.map((row) => (
-          <li key={row.key} className="card-row">
-            <div className="card-main">
-              <strong className={row.kind === 'vehicle' ? 'plate' : undefined}>{row.name}</strong>
-              <span className="muted">
-                {row.kind === 'vehicle' ? 'Vehicle' : 'Visitor'}
-                {row.company ? ` · ${row.company}` : ''}
-                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
-                {since(row.since, site.zone(row.siteId))}
-              </span>
-            </div>
-            {mayDecide(row) ? (
-              <div className="buttons">
-                <button type="button" className="go" disabled={approve.busy} onClick={() => void approveRow(row)}>
-                  Approve
-                </button>
-                <button type="button" className="danger" onClick={() => setDenying(row)}>
-                  Deny
-                </button>
-              </div>
-            ) : (
-              <span className="muted">Security decides on vehicles.</span>
-            )}
-          </li>
-        ))}
-      </ul>
+      {live.sites === null ? null : (
+        <>
+          {can.approvePeople || waiting.people.length > 0 ? (
+            <ApprovalGroup title="People" rows={waiting.people} empty="Nobody is waiting for approval." {...group} />
+          ) : null}
+          {can.approveVehicles || waiting.vehicles.length > 0 ? (
+            <ApprovalGroup
+              title="Vehicles"
+              rows={waiting.vehicles}
+              empty="No vehicle is waiting for approval."
+              {...group}
+            />
+          ) : null}
+        </>
+      )}
       {denying ? (
         <DenyDialog
           row={denying}

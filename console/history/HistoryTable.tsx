@@ -1,7 +1,8 @@
 import type { Site } from '../../shared/src/schemas/sites';
 import { siteLookup } from '../live/siteLookup';
 import { statusWord } from '../onSite/rows';
-import { type HistoryQuery, atSite } from './historyQuery';
+import { atSite } from '../components/time';
+import type { HistoryQuery } from './historyQuery';
 import type { HistoryRow } from './historyRows';
 
 const stillThere = new Set(['IN', 'ON_BREAK']);

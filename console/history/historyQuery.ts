@@ -76,22 +76,3 @@ export function exportHref(query: HistoryQuery): string {
   if (query.text !== undefined) params.set(query.kind === 'people' ? 'q' : 'licensePlate', query.text);
   return `/v1/checkins/${query.kind}/export?${params.toString()}`;
 }
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** "25 Nov 2026, 14:05" as the clock at the site showed it. */
-export function atSite(iso: string, timeZone: string): string {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(undefined, {
-      timeZone,
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter.format(new Date(iso));
-}

@@ -1,26 +1,41 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { staffApi } from '../api';
+import { waitingForUser } from '../approvals/waiting';
 import { useLive } from '../live/LiveData';
 import { allowedPages } from '../pages';
 import { navigate } from '../router';
 import { useSession } from '../session/SessionContext';
 
-function NavLink({ to, current, children }: { to: string; current: string; children: ReactNode }) {
+const APPROVALS = '/console/approvals';
+
+function NavLink({
+  to,
+  current,
+  label,
+  children,
+}: {
+  to: string;
+  current: string;
+  /** The accessible name, where the visible words alone would read poorly. */
+  label?: string;
+  children: ReactNode;
+}) {
   const follow = (event: MouseEvent) => {
     event.preventDefault();
     navigate(to);
   };
   return (
-    <a href={to} onClick={follow} aria-current={current === to ? 'page' : undefined}>
+    <a href={to} onClick={follow} aria-current={current === to ? 'page' : undefined} aria-label={label}>
       {children}
     </a>
   );
 }
 
-/** The signed-in frame: the pages the user's role allows, the unacknowledged alerts, Sign out. */
+/** The signed-in frame: the pages the user's role allows, who waits for them, the unacknowledged alerts, Sign out. */
 export function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { user, can, signedOut } = useSession();
-  const { unacknowledged } = useLive();
+  const { unacknowledged, people, vehicles } = useLive();
+  const waiting = waitingForUser(can, people, vehicles);
   const signOut = async () => {
     await staffApi.signOut();
     signedOut();
@@ -31,11 +46,18 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
         <span className="brand">Gatehouse</span>
         <nav aria-label="Console">
           {allowedPages(can).map((page) => (
-            <NavLink key={page.path} to={page.path} current={path}>
+            <NavLink
+              key={page.path}
+              to={page.path}
+              current={path}
+              // "Approvals, 3 waiting" is read out; the badge shows "Approvals 3" (docs/running-a-site.md).
+              label={page.path === APPROVALS && waiting > 0 ? `Approvals, ${waiting} waiting` : undefined}
+            >
               {page.name}
               {page.path === '/console/alerts' && unacknowledged > 0 ? (
                 <span className="badge"> {unacknowledged}</span>
               ) : null}
+              {page.path === APPROVALS && waiting > 0 ? <span className="badge waiting"> {waiting}</span> : null}
             </NavLink>
           ))}
         </nav>

@@ -8,7 +8,9 @@ import { useAction } from '../components/useAction';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { CheckInDialog } from './CheckInDialog';
-import { type OnSiteRow, onSiteRows, statusWord } from './rows';
+import { type OnSiteRow, onSiteCount, onSiteRows, statusWord } from './rows';
+import { printBadge } from './printBadge';
+import { HostTold } from './HostTold';
 
 /** Everyone on the user's sites now, kept current by the live poller; check out, or check a visitor in by hand. */
 export function OnSiteScreen() {
@@ -17,6 +19,7 @@ export function OnSiteScreen() {
   const [siteId, setSiteId] = useState<number | null>(null);
   const [checkingIn, setCheckingIn] = useState(false);
   const checkout = useAction();
+  const [badgeError, setBadgeError] = useState<string | null>(null);
   const sites = live.sites ?? [];
   const rows = onSiteRows(live.people, live.vehicles, siteId);
   const site = siteLookup(sites);
@@ -24,6 +27,15 @@ export function OnSiteScreen() {
   const checkOut = async (row: OnSiteRow) => {
     const done = await checkout.run(() => api.checkoutPerson(row.siteId, row.checkinId, {}, newKey()));
     if (done) live.refresh();
+  };
+  // Admitted visitors of sites that print badges (a PENDING one gets its badge once approved, docs/api.md).
+  const badgeFor = (row: OnSiteRow) =>
+    row.kind === 'person' &&
+    (row.status === 'IN' || row.status === 'ON_BREAK') &&
+    sites.find((candidate) => candidate.siteId === row.siteId)?.badge.enabled === true;
+  const print = async (row: OnSiteRow) => {
+    setBadgeError(null);
+    setBadgeError(await printBadge(row));
   };
 
   return (
@@ -39,10 +51,10 @@ export function OnSiteScreen() {
       <div className="toolbar">
         <SiteFilter sites={sites} value={siteId} onChange={setSiteId} />
         <p className="count" aria-live="polite">
-          {live.sites === null ? 'Loading…' : `${rows.length} on site`}
+          {live.sites === null ? 'Loading…' : onSiteCount(rows)}
         </p>
       </div>
-      <ErrorMessage text={live.error ?? checkout.error} />
+      <ErrorMessage text={live.error ?? checkout.error ?? badgeError} />
       {rows.length === 0 && live.sites !== null ? <p className="empty">Nobody is on site.</p> : null}
       {rows.length > 0 ? (
         <table className="rows">
@@ -66,18 +78,28 @@ export function OnSiteScreen() {
                   {row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}
                 </th>
                 <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
-                <td data-label="Host">{row.host ?? '—'}</td>
+                <td data-label="Host">
+                  {row.host ?? '—'}
+                  <HostTold row={row} />
+                </td>
                 <td data-label="Status">
                   <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
                 </td>
                 <td data-label="Since">{since(row.since, site.zone(row.siteId))}</td>
                 {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
                 <td className="actions">
-                  {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
-                    <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>
-                      Check out
-                    </button>
-                  ) : null}
+                  <div className="buttons">
+                    {badgeFor(row) ? (
+                      <button type="button" onClick={() => void print(row)}>
+                        Print badge
+                      </button>
+                    ) : null}
+                    {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
+                      <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>
+                        Check out
+                      </button>
+                    ) : null}
+                  </div>
                 </td>
               </tr>
             ))}

@@ -1,4 +1,5 @@
 import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src/client';
+import { byInstant } from '../components/time';
 
 /** One line of On site now: a person or a vehicle, as the table shows it. */
 export interface OnSiteRow {
@@ -9,6 +10,8 @@ export interface OnSiteRow {
   name: string;
   company: string | null;
   host: string | null;
+  /** The visit's host and status, to say whether the host was told (people only). */
+  hostId: number | null;
   status: string;
   since: string;
 }
@@ -16,7 +19,7 @@ export interface OnSiteRow {
 export const personName = (checkin: PersonCheckinAnswer) =>
   `${checkin.person.firstName} ${checkin.person.lastName}`.trim();
 
-/** People and vehicles of the chosen site (or all), longest on site first. */
+/** People and vehicles of the chosen site (or all), longest on site first (by the instant, whatever the site's zone). */
 export function onSiteRows(
   people: readonly PersonCheckinAnswer[],
   vehicles: readonly VehicleCheckinAnswer[],
@@ -31,6 +34,7 @@ export function onSiteRows(
       name: personName(checkin),
       company: checkin.person.company,
       host: checkin.hostName,
+      hostId: checkin.hostId,
       status: checkin.status,
       since: checkin.entry.at,
     })),
@@ -42,11 +46,12 @@ export function onSiteRows(
       name: checkin.licensePlate,
       company: checkin.driverName,
       host: null,
+      hostId: null,
       status: checkin.status,
       since: checkin.entry.at,
     })),
   ];
-  return rows.filter((row) => siteId === null || row.siteId === siteId).sort((a, b) => a.since.localeCompare(b.since));
+  return rows.filter((row) => siteId === null || row.siteId === siteId).sort((a, b) => byInstant(a.since, b.since));
 }
 
 const statusWords: Record<string, string> = {
@@ -57,3 +62,18 @@ const statusWords: Record<string, string> = {
   OUT: 'Left',
 };
 export const statusWord = (status: string) => statusWords[status] ?? status;
+
+/** Whom On site now counts (docs/running-a-site.md): people in, on a break or waiting, as the kiosk's Roll call. */
+const ON_SITE = new Set(['IN', 'ON_BREAK', 'PENDING']);
+
+/** "3 people on site (1 waiting) · 2 vehicles": people and vehicles apart, those waiting for approval named. */
+export function onSiteCount(rows: readonly OnSiteRow[]): string {
+  const people = rows.filter((row) => row.kind === 'person' && ON_SITE.has(row.status));
+  const waiting = people.filter((row) => row.status === 'PENDING').length;
+  const vehicles = rows.filter((row) => row.kind === 'vehicle').length;
+  const words = [
+    `${people.length} ${people.length === 1 ? 'person' : 'people'} on site${waiting > 0 ? ` (${waiting} waiting)` : ''}`,
+    ...(vehicles > 0 ? [`${vehicles} ${vehicles === 1 ? 'vehicle' : 'vehicles'}`] : []),
+  ];
+  return words.join(' · ');
+}

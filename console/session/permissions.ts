@@ -15,6 +15,7 @@ export interface Permissions {
   vehicles: boolean;
   manageVehicles: boolean;
   watchlist: boolean;
+  hosts: boolean;
   sites: boolean;
   kiosks: boolean;
   staff: boolean;
@@ -34,12 +35,14 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     // Vehicle decisions also need vehicles:write (docs/api.md, Staff roles): reception approves people only.
     approveVehicles: has('checkins:approve') && has('vehicles:write'),
     alerts: has('alerts:manage'),
-    // History is the managers' (docs/running-a-site.md, Roles): reception and security work from On site now.
-    history: has('checkins:read') && has('exports:read'),
+    // History is for those who keep the visit records (docs/running-a-site.md, Roles): managers and owners,
+    // who also export them, and reception, who checks people in and out. Security works from On site now.
+    history: has('checkins:read') && (has('exports:read') || has('checkins:write')),
     exportHistory: has('exports:read'),
     vehicles: has('vehicles:read'),
     manageVehicles: has('vehicles:write') && has('labels:write'),
     watchlist: has('watchlist:manage'),
+    hosts: has('hosts:manage'),
     sites: has('sites:configure'),
     kiosks: has('kiosks:manage'),
     staff: has('users:manage'),

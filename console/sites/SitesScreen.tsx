@@ -7,11 +7,12 @@ import { useLoaded } from '../components/useLoaded';
 import { navigate, useLocation } from '../router';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
+import { BadgeDialog, badgeWords } from './BadgeDialog';
 import { FormEditor } from './FormEditor';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
@@ -67,6 +68,7 @@ export function SitesScreen() {
               <th scope="col">Name</th>
               <th scope="col">Time zone</th>
               <th scope="col">Status</th>
+              <th scope="col">Badges</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -82,6 +84,7 @@ export function SitesScreen() {
                 <td data-label="Status">
                   {site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}
                 </td>
+                <td data-label="Badges">{badgeWords(site.badge)}</td>
                 <td className="actions">
                   <div className="buttons">
                     <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
@@ -92,6 +95,9 @@ export function SitesScreen() {
                     </button>
                     <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>
                       Time zone
+                    </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
+                      Badges
                     </button>
                     {site.archivedAt ? (
                       <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
@@ -110,7 +116,9 @@ export function SitesScreen() {
         </table>
       ) : null}
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
-      {editing ? (
+      {editing?.what === 'badges' ? (
+        <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing ? (
         <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} />
       ) : null}
     </section>

@@ -4,6 +4,7 @@ import { bridgeChannels } from '../preload/bridge';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './protocol';
 import { consoleAndFileLog } from './logFile';
 import { loadSettings } from './settings';
+import { badgePrinterName, handleBadgePrints } from './badgePrinter';
 import { lockKeyboard } from './keyboardLock';
 import {
   isAppUrl,
@@ -129,6 +130,9 @@ export function startKioskApp(options: KioskAppOptions): Promise<BrowserWindow> 
           : settings
         : {},
     );
+    // Badges print silently on the printer the settings name (docs/running-a-site.md, Badges).
+    const printer = badgePrinterName({ userDataDir: app.getPath('userData'), env: options.env });
+    handleBadgePrints({ printer, appOrigin: APP_ORIGIN, log });
     serveRenderer(options.rendererDir);
     // No menu, hence none of its accelerators (DevTools, reload, close, quit), even with the bar hidden.
     Menu.setApplicationMenu(null);

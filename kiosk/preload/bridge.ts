@@ -19,16 +19,22 @@ export interface PresetSettings {
   problems?: string[];
 }
 
+/** What became of a badge sent to the printer (the same shape as the kiosk's BadgePrinter answers). */
+export type BadgePrintOutcome = { printed: true } | { printed: false; reason: string };
+
 /** What the renderer may ask of the main process: deliberately tiny (no Node, no IPC exposed as such). */
 export interface KioskBridge {
   readonly platform: 'electron';
   /** The settings from kiosk.json and the KIOSK_* variables, already validated by the main process. */
   presetSettings: () => Promise<PresetSettings>;
+  /** Prints a badge PDF silently on the printer kiosk.json or KIOSK_PRINTER names (none named: not printed). */
+  printBadge: (pdf: Uint8Array) => Promise<BadgePrintOutcome>;
 }
 
 /** IPC channel names, shared so the main process and the preload cannot drift apart. */
 export const bridgeChannels = {
   presetSettings: 'gatehouse:preset-settings',
+  printBadge: 'gatehouse:print-badge',
 } as const;
 
 /** The name the bridge is exposed under: `window.gatehouse`. */

@@ -3,6 +3,7 @@ import { KioskDatabase } from '../src/data/database';
 import { type KioskSettings, readSavedPin, readSettings, savePin, saveSettings } from '../src/data/settings';
 import type { PresetSettings } from '../preload/bridge';
 import { StatusBar } from './components/StatusBar';
+import { idleDelay } from './hooks/useIdleReset';
 import { useSessionState } from './hooks/useSessionState';
 import {
   DEVICE_DATABASE,
@@ -18,6 +19,7 @@ import { NO_TRIES, type PinTries } from './screens/pinTries';
 import { PinSuggestion } from './screens/PinSuggestion';
 import { type SettingsLock, SettingsGate } from './screens/SettingsGate';
 import { SetupScreen } from './screens/SetupScreen';
+import { UPDATE_QUIET_FACTOR, useUpdateWhenQuiet } from './update/useUpdateWhenQuiet';
 
 type Boot =
   | { state: 'starting' }
@@ -56,6 +58,8 @@ export function App() {
   const [boot, setBoot] = useState<Boot>({ state: 'starting' });
   // Wrong PINs are counted for the whole page, and kept through a reload: no screen change resets them.
   const [pinTries, setPinTries] = useSessionState<PinTries>('gatehouse-pin-tries', NO_TRIES);
+  // A newer build (browser kiosks) reloads the page once the queue is empty and nobody is using the kiosk.
+  useUpdateWhenQuiet(device, idleDelay() * UPDATE_QUIET_FACTOR);
 
   useEffect(() => {
     let current = true;

@@ -147,7 +147,11 @@ export function KioskShell({
       <header className="top-bar">
         <span className="brand">
           Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span>
-          {siteName ? <span className="brand-site">{siteName}</span> : null}
+          {siteName ? (
+            <span className="brand-site" title={siteName}>
+              {siteName}
+            </span>
+          ) : null}
         </span>
         <nav className="tabs" aria-label="Kiosk">
           {tab('home', 'Home', settings.mode === 'gate' ? 'car' : 'home')}

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { AppUpdateContext } from './update/AppUpdateContext';
+import { startServiceWorker } from './update/serviceWorker';
 import './styles.css';
 import './phone.css';
 
@@ -8,10 +10,15 @@ import './phone.css';
 // Chromium grants it to installed apps and Electron; a tab may be refused, which changes nothing else.
 void navigator.storage?.persist?.().catch(() => false);
 
+// Served over http(s), the whole app is kept on the device, so it opens offline (docs/kiosk-tablet.md).
+const update = startServiceWorker(window);
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <AppUpdateContext.Provider value={update}>
+      <App />
+    </AppUpdateContext.Provider>
   </StrictMode>,
 );

@@ -16,13 +16,22 @@ export function personStatusText(status: KeptPersonStatus): string {
   return isKnown(personStatuses, status) ? personStatusWords[status] : status;
 }
 
-/** What a vehicle status means to the guard (the status itself is shown beside it). */
-export const vehicleStatusWords: Record<VehicleStatus, string> = {
-  IN: 'Entry allowed',
-  PENDING: 'Unknown vehicle',
-  STOP: 'Entry refused',
-  OUT: 'Left the site',
-};
+/**
+ * The heading of a gate's result card: what happened at the gate, by the visit's status as the kiosk knows
+ * it now (a card follows its visit). An Exit card says the Exit, whatever the Entry was.
+ */
+export function gateCardHeading(action: 'Entry' | 'Exit' | 'Admit' | 'Refuse', status: VehicleStatus): string {
+  if (action === 'Exit') return 'Exit recorded';
+  return { IN: 'Entry allowed', PENDING: 'Waiting for a decision', STOP: 'Entry refused', OUT: 'Left the site' }[
+    status
+  ];
+}
+
+/** A registered vehicle as the guard checks it against the car in front of him: "Volvo XC60 · Blue". */
+export function vehicleDescription(known: { make: string | null; model: string | null; color: string | null }): string {
+  const name = [known.make, known.model].filter((part) => part?.trim()).join(' ');
+  return [name, known.color?.trim() ?? ''].filter(Boolean).join(' · ') || 'Registered vehicle';
+}
 
 /**
  * When the server decided a vehicle's Entry otherwise than this kiosk predicted (its copy of the vehicles

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { ensureKioskBuild } from '../../server/src/kioskApp/build';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 /** Everything the Electron app runs: main.cjs, preload.cjs and renderer/ (electron-builder packs this folder). */
@@ -27,9 +28,12 @@ async function bundle(entry: string, name: string): Promise<void> {
   });
 }
 
-/** Builds the renderer (kiosk/vite.config.ts), the main process and the preload into dist/kiosk. */
+/**
+ * Builds the renderer (kiosk/vite.config.ts: the same build the server serves at /kiosk, made only when its
+ * sources changed), the main process and the preload into dist/kiosk.
+ */
 export async function buildKioskApp(): Promise<void> {
-  await build({ configFile: path.join(repo, 'kiosk/vite.config.ts'), logLevel: 'warn' });
+  await ensureKioskBuild(path.join(kioskDist, 'renderer'));
   await bundle('kiosk/main/index.ts', 'main');
   await bundle('kiosk/preload/preload.ts', 'preload');
 }

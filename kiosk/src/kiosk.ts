@@ -2,16 +2,26 @@ import type { DexieOptions } from 'dexie';
 import { version as packageVersion } from '../../package.json';
 import { createApiClient } from '../../shared/src/client';
 import { createKioskLinkClient } from '../../shared/src/client/administration';
+import { fetchBadgePdf } from '../../shared/src/client/badge';
+import { type BadgePrinter, badgePrinting } from './badges/badgePrinting';
+import { checkOutByBadge } from './data/badgeCheckout';
 import { attentionItems, discardAction, retryAction } from './data/attention';
 import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
-import { findPeople, outboxCounts, rollCall, siteVehicleVisits, vehiclesOnSite } from './data/queries';
+import {
+  findPeople,
+  outboxCounts,
+  peopleWhoMayLeave,
+  rollCallView,
+  siteVehicleVisits,
+  vehiclesOnSite,
+} from './data/queries';
 import { schedulePruning } from './data/retention';
 import { readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
-import { findKnownVehicle } from './data/vehicleDirectory';
+import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
@@ -20,6 +30,7 @@ import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
 import { siteConfigSource } from './sync/siteConfig';
+import { siteHostsSource } from './sync/siteHosts';
 
 export interface KioskOptions {
   platform: Platform;
@@ -45,6 +56,8 @@ export interface KioskOptions {
   heartbeat?: boolean | { intervalMs: number };
   /** The version the heartbeat reports (the app's package version unless told). */
   appVersion?: string;
+  /** A visitor kiosk prints the badge of each check-in the server admits (docs/running-a-site.md, Badges). */
+  badgePrinter?: BadgePrinter;
 }
 
 /**
@@ -118,6 +131,15 @@ export function openKiosk(options: KioskOptions) {
     const known = await findKnownVehicle(db, plateKey);
     return { registered: known !== undefined, blockingLabelNames: known?.blockingLabelNames ?? [] };
   };
+  const badges =
+    options.badgePrinter && options.mode === 'visitor'
+      ? badgePrinting({
+          db,
+          printer: options.badgePrinter,
+          fetchBadge: (visit) => fetchBadgePdf({ baseUrl: options.serverUrl, token: options.token, fetch }, visit),
+          clock: platform.clock,
+        })
+      : undefined;
   const config = siteConfigSource({
     db,
     api,
@@ -126,15 +148,22 @@ export function openKiosk(options: KioskOptions) {
     isOnline: engine.isOnline,
     pairing,
   });
+  const hosts = siteHostsSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing });
   return {
     db,
     api,
     engine,
     siteId,
-    checkIn: (input: CheckinInput) => stamped(() => checkIn(ctx, siteId, input)),
+    async checkIn(input: CheckinInput) {
+      const result = await stamped(() => checkIn(ctx, siteId, input));
+      if (result.ok) badges?.afterCheckin(result.value);
+      return result;
+    },
     startBreak: (visitId: string) => stamped(() => startBreak(ctx, visitId)),
     endBreak: (visitId: string) => stamped(() => endBreak(ctx, visitId)),
     checkOut: (visitId: string) => stamped(() => checkOut(ctx, visitId)),
+    /** Checks out the visit whose badge QR code was scanned (or typed by a keyboard-wedge scanner). */
+    checkOutByBadge: (scanned: string) => stamped(() => checkOutByBadge(ctx, siteId, scanned)),
     vehicleEntry: (licensePlate: string, details: { driverName?: string } = {}) =>
       stamped(() => vehicleEntry(ctx, siteId, licensePlate, { ...details, lookup })),
     /** A guard admits a PENDING vehicle. */
@@ -148,13 +177,21 @@ export function openKiosk(options: KioskOptions) {
       ),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
+    /** The site's hosts by name, for a form's host field (kept like the configuration, for offline). */
+    siteHosts: () => hosts.get(siteId),
+    /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
-    rollCall: observeQuery(() => rollCall(db, siteId)),
+    /** Everyone "Find your name" may list, as it changes. */
+    peopleWhoMayLeave: observeQuery(() => peopleWhoMayLeave(db, siteId)),
+    /** The Roll call: the people on site it counts, and the refused check-ins it lists apart. */
+    rollCall: observeQuery(() => rollCallView(db, siteId)),
     /** One visit as it changes (its status once the server has answered). */
     watchVisit: (visitId: string) => observeQuery(() => db.people.get(visitId)),
     vehiclesOnSite: observeQuery(() => vehiclesOnSite(db, siteId)),
     /** Every vehicle visit held for the site, STOP and OUT too (the gate's result cards follow them). */
     siteVehicles: observeQuery(() => siteVehicleVisits(db, siteId)),
+    /** The registered vehicles of these normalized plates in the gate's copy (make, model, colour), as it changes. */
+    knownVehicles: (plateKeys: readonly string[]) => observeQuery(() => knownVehiclesOf(db, plateKeys)),
     /** A plate's last visits at this site: this kiosk's, and the server's when it can be asked. */
     plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
     /** The site's name as last heard from the server (kept for offline). */
@@ -203,6 +240,7 @@ export function openKiosk(options: KioskOptions) {
     },
     async close(): Promise<void> {
       for (const stop of stopBackground) stop();
+      badges?.stop();
       await engine.stop();
       db.close();
     },

@@ -23,6 +23,7 @@ export function printBanner(input: {
     '',
     `Gatehouse API listening on ${base}/v1${input.embedded ? ' (embedded PostgreSQL)' : ''}`,
     `Console: ${input.publicUrl ?? base}/console   Health: ${base}/healthz   Ready: ${base}/readyz`,
+    `Kiosk for tablets and browsers: ${input.publicUrl ?? base}/kiosk/ (offline needs https: docs/kiosk-tablet.md)`,
   ];
   if (input.demo) {
     const { demo } = input;

@@ -23,6 +23,8 @@ export interface AppDeps {
   healthy?: () => boolean;
   /** The built staff console served at /console (dist/console when absent). */
   consoleDir?: string;
+  /** The kiosk's production build served at /kiosk (dist/kiosk/renderer when absent). */
+  kioskDir?: string;
   /** Where CSV exports run (made by createApp when absent: EXPORT_THREAD_DEFAULTS on the database's URL). */
   exportThreads?: ExportThreads;
   /** This instance's reader of published changes, for the event stream (made by createApp when absent). */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import { createApp } from './app';
-import { ensureConsoleBuild } from './console/build';
+import { type BuildResult, ensureConsoleBuild } from './console/build';
 import { EnvError, parseEnv, shouldSeedDemo } from './config/env';
 import { createDatabase, ensureDatabase } from './db/database';
 import { answerClientErrors } from './errors/clientErrors';
@@ -23,6 +23,8 @@ import { RateLimiter } from './rateLimit/limiter';
 import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 import { issueSetupLinks } from './commands/setupLinks';
+import { ensureKioskBuild } from './kioskApp/build';
+import { startSenderFromEnv } from './notifications/senderFromEnv';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -55,17 +57,20 @@ function checkpoint(): void {
   if (interruptedBy) throw new StartInterrupted(interruptedBy);
 }
 
-/** The staff console, rebuilt only when console/ or shared/ changed since its build; one line either way. */
-async function buildConsole(): Promise<void> {
+/**
+ * A web app the server serves (the staff console at /console, the kiosk at /kiosk), rebuilt only when its
+ * sources changed since its build; one line either way.
+ */
+async function buildWebApp(name: string, path: string, build: () => Promise<BuildResult>): Promise<void> {
   try {
-    const result = await ensureConsoleBuild();
+    const result = await build();
     process.stdout.write(
-      result.built ? `Console built in ${(result.ms / 1000).toFixed(1)} s.\n` : 'Console build is up to date.\n',
+      result.built ? `${name} built in ${(result.ms / 1000).toFixed(1)} s.\n` : `${name} build is up to date.\n`,
     );
   } catch (error) {
-    // The API serves without it; /console then says how to build it.
+    // The API serves without it; its path then says how to build it.
     process.stdout.write(
-      `Console not built (${error instanceof Error ? error.message : String(error)}); the API runs without it.\n`,
+      `${name} not built (${error instanceof Error ? error.message : String(error)}); the API runs without ${path}.\n`,
     );
   }
 }
@@ -93,7 +98,9 @@ async function main(): Promise<void> {
   const setup = await issueSetupLinks(database, new Date());
   checkpoint();
 
-  await buildConsole();
+  await buildWebApp('Console', '/console', () => ensureConsoleBuild());
+  checkpoint();
+  await buildWebApp('Kiosk', '/kiosk', () => ensureKioskBuild());
   checkpoint();
 
   const metrics = createMetrics(database, () => webhookBacklog(database));
@@ -160,6 +167,8 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  // Hosts' emails and chat messages (docs/notifications.md), in every instance like the dispatcher.
+  const notifier = env.NOTIFICATION_SENDER ? startSenderFromEnv({ env, database, log, port }) : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -180,6 +189,7 @@ async function main(): Promise<void> {
     if (!drained) server.closeAllConnections();
     // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
     await dispatcher?.stop();
+    await notifier?.stop();
     load?.stop();
     await purge.stop();
     await logPurge.stop();

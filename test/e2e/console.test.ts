@@ -38,8 +38,12 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
 
   const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
   const cardOf = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
+  // Approvals' name carries how many wait ("Approvals, 2 waiting"; docs/running-a-site.md).
   const open = async (page: Page, name: 'On site now' | 'Approvals') =>
-    page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+    page
+      .getByRole('navigation')
+      .getByRole('link', { name: new RegExp(`^${name}(, \\d+ waiting)?$`) })
+      .click();
   const requireApproval = (siteId: number, requiresApproval: boolean) =>
     world.api.put(`/v1/sites/${siteId}/checkins/people/config`, { ...defaultCheckinConfig, requiresApproval });
   const person = async (siteId: number, checkinId: number) =>
@@ -72,6 +76,16 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create owner' }).click();
     await expect.poll(() => page.getByText('Use at least 12 characters').count()).toBe(1);
+    // Long enough but a keyboard pattern: the server's reason, in words, at the Password field (issue 31).
+    await page.getByLabel('Password').fill('qwertyuiopas');
+    await page.getByRole('button', { name: 'Create owner' }).click();
+    await expect
+      .poll(async () => page.getByLabel('Password').evaluate((input) => input.getAttribute('aria-describedby')))
+      .toBeTruthy();
+    const describedBy = await page.getByLabel('Password').getAttribute('aria-describedby');
+    await expect
+      .poll(() => page.locator(`[id="${describedBy?.split(' ')[0] ?? ''}"]`).innerText())
+      .toMatch(/commonly used password|easy to guess/);
     await page.getByLabel('Password').fill(PASSWORD);
     await consoleScreenshot(page, 'console-setup');
     await page.getByRole('button', { name: 'Create owner' }).click();
@@ -99,7 +113,7 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await signIn(page, server.baseUrl, staff.reception, PASSWORD);
     const nav = page.getByRole('navigation');
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts', 'History']);
 
     // A check-in made elsewhere shows without a reload; site 2's never does.
     expect(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../server/src/db/query';
 import { sql } from '../../server/src/db/sql';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
+import { normalizePlate } from '../../shared/src/domain';
 import { browserAvailable } from '../support/browser';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import {
@@ -29,7 +30,7 @@ describe.skipIf(!browserAvailable())(
     let web: KioskWeb;
 
     kioskBrowserHooks((started) => ({ server, browser, web } = started));
-    const newSite = () => kioskSite(server, 'North gate');
+    const newSite = () => kioskSite(server, 'North gate', 'gate');
     const openGate = (site: Site) => openGatePage({ server, browser, web }, site);
 
     const serverVisits = async (site: Site) =>
@@ -65,7 +66,7 @@ describe.skipIf(!browserAvailable())(
       page
         .getByRole('region', { name: /On site now/ })
         .getByRole('listitem')
-        .filter({ hasText: plate });
+        .filter({ hasText: normalizePlate(plate) });
     const refuseWith = async (page: Page, from: Locator, reason: string) => {
       await from.getByRole('button', { name: 'Refuse', exact: true }).click();
       const dialog = page.getByRole('dialog');
@@ -84,12 +85,12 @@ describe.skipIf(!browserAvailable())(
       await page.getByLabel('Driver name').fill('Kim Lee');
       await plateInput(page).fill('UN 101');
       await page.getByRole('button', { name: 'Entry', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/UN 101\s+PENDING/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/UN101\s+PENDING/);
       expect(await newestResult(page).innerText()).toContain('Driver: Kim Lee');
       expect(await page.getByLabel('Driver name').inputValue()).toBe('');
       await screenshot(page, 'kiosk-gate-pending');
       await newestResult(page).getByRole('button', { name: 'Admit', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/UN 101\s+IN/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/UN101\s+IN/);
       expect(await newestResult(page).getByRole('button', { name: 'Admit', exact: true }).count()).toBe(0);
       await allSynced(page);
 
@@ -102,10 +103,10 @@ describe.skipIf(!browserAvailable())(
       await page.getByLabel('Driver name').press('Enter');
       expect(await plateInput(page).evaluate((input) => input === document.activeElement)).toBe(true);
       await scan(page, 'SC 102');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/SC 102\s+PENDING[\s\S]*Driver: Sam/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/SC102\s+PENDING[\s\S]*Driver: Sam/);
       // The next scan is another vehicle: no driver's name.
       await scan(page, 'SC 103');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/SC 103\s+PENDING/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/SC103\s+PENDING/);
       expect(await newestResult(page).innerText()).not.toContain('Driver');
       await context.close();
     }, 40_000);
@@ -114,9 +115,9 @@ describe.skipIf(!browserAvailable())(
       const site = await newSite();
       const { context, page } = await openGate(site);
       await scan(page, 'RF 202');
-      await expect.poll(() => onSiteList(page)).toEqual(['RF 202']);
+      await expect.poll(() => onSiteList(page)).toEqual(['RF202']);
       await refuseWith(page, onSiteRow(page, 'RF 202'), 'No delivery booked');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/RF 202\s+STOP[\s\S]*No delivery booked/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/RF202\s+STOP[\s\S]*No delivery booked/);
       // A STOP is not on site.
       await expect.poll(() => onSiteList(page)).toEqual([]);
       await allSynced(page);
@@ -126,10 +127,10 @@ describe.skipIf(!browserAvailable())(
 
       // An OUT visit leaves the list too.
       await scan(page, 'OU 303');
-      await expect.poll(() => onSiteList(page)).toEqual(['OU 303']);
+      await expect.poll(() => onSiteList(page)).toEqual(['OU303']);
       await plateInput(page).fill('OU 303');
       await page.getByRole('button', { name: 'Exit', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/OU 303\s+OUT/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/OU303\s+OUT/);
       await expect.poll(() => onSiteList(page)).toEqual([]);
       await allSynced(page);
       await page.reload();
@@ -146,7 +147,7 @@ describe.skipIf(!browserAvailable())(
       await scan(page, 'BL 404');
       await expect
         .poll(() => newestResult(page).innerText(), { timeout: 15_000 })
-        .toMatch(/BL 404\s+STOP[\s\S]*Blocked by label: Banned/);
+        .toMatch(/BL404\s+STOP[\s\S]*Blocked by label: Banned/);
       await allSynced(page);
       const [visit] = await serverVisits(site);
       expect(visit).toMatchObject({ status: 'STOP', stopReason: 'Blocked by label: Banned' });
@@ -158,9 +159,9 @@ describe.skipIf(!browserAvailable())(
       await expect.poll(() => statusBar(page).textContent()).toContain('Offline');
       await plateInput(page).fill('BL 404');
       await page.getByRole('button', { name: 'Exit', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/BL 404\s+OUT/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/BL404\s+OUT/);
       await scan(page, 'bl-404');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/bl-404\s+STOP[\s\S]*Blocked by label: Banned/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/BL404\s+STOP[\s\S]*Blocked by label: Banned/);
       expect(await newestResult(page).innerText()).not.toContain('The server decided');
       await context.close();
     }, 40_000);
@@ -175,11 +176,11 @@ describe.skipIf(!browserAvailable())(
       await expect.poll(() => statusBar(page).textContent()).toContain('Offline');
 
       await scan(page, 'RG 505');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/RG 505\s+IN/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/RG505\s+IN/);
       await scan(page, 'UK 606');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/UK 606\s+PENDING/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/UK606\s+PENDING/);
       await newestResult(page).getByRole('button', { name: 'Admit', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/UK 606\s+IN/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/UK606\s+IN/);
       expect(await outboxCount(page)).toBe(3);
       expect(await serverVisits(site)).toEqual([]);
 
@@ -201,13 +202,13 @@ describe.skipIf(!browserAvailable())(
       await context.setOffline(true);
       await expect.poll(() => statusBar(page).textContent()).toContain('Offline');
       await scan(page, 'LT 707');
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/LT 707\s+PENDING/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/LT707\s+PENDING/);
       // Blocked meanwhile, where the kiosk cannot see it.
       await blockingLabel(site, 'Stolen', 'LT 707');
       await context.setOffline(false);
       await expect
         .poll(() => newestResult(page).innerText(), { timeout: 15_000 })
-        .toMatch(/LT 707\s+STOP[\s\S]*The server decided: STOP — Blocked by label: Stolen/);
+        .toMatch(/LT707\s+STOP[\s\S]*The server decided: STOP — Blocked by label: Stolen/);
       await screenshot(page, 'kiosk-gate-overruled');
       await context.close();
     }, 40_000);
@@ -224,15 +225,15 @@ describe.skipIf(!browserAvailable())(
       await page.getByLabel('Driver name').fill('Bo');
       await plateInput(page).fill('HI 808');
       await page.getByRole('button', { name: 'Entry', exact: true }).click();
-      await expect.poll(() => newestResult(page).innerText()).toMatch(/HI 808\s+PENDING/);
+      await expect.poll(() => newestResult(page).innerText()).toMatch(/HI808\s+PENDING/);
       await scan(page, 'ABCDEFGHJKLMNPQR');
-      await expect.poll(() => onSiteList(page)).toEqual(['ABCDEFGHJKLMNPQR', 'HI 808']);
+      await expect.poll(() => onSiteList(page)).toEqual(['ABCDEFGHJKLMNPQR', 'HI808']);
       expect(await fitsWidth(page)).toBe(true);
       await screenshot(page, 'kiosk-gate-phone');
       await page.getByRole('heading', { name: /On site now/ }).scrollIntoViewIfNeeded();
       await screenshot(page, 'kiosk-gate-phone-on-site');
 
-      await onSiteRow(page, 'HI 808').getByRole('button', { name: 'HI 808' }).click();
+      await onSiteRow(page, 'HI808').getByRole('button', { name: 'HI808' }).click();
       const history = page.getByRole('region', { name: /Visits of/ });
       await expect.poll(() => history.getByRole('listitem').count()).toBe(2);
       const lines = await history.getByRole('listitem').allInnerTexts();

@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
+import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
+import { putCheckinConfig } from '../support/checkinConfig';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import {
   kioskBrowserHooks,
@@ -12,6 +14,26 @@ import {
   storeCount,
 } from '../support/kioskWeb';
 import type { TestServer } from '../support/testServer';
+
+/** The statuses of the people the kiosk keeps, read from its database (not from what the screen says). */
+function keptStatuses(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const request = indexedDB.open('gatehouse-kiosk');
+        request.onerror = () => reject(new Error(String(request.error)));
+        request.onsuccess = () => {
+          const db = request.result;
+          const all = db.transaction('people').objectStore('people').getAll();
+          all.onsuccess = () => {
+            resolve((all.result as Array<{ status: string }>).map((visit) => visit.status));
+            db.close();
+          };
+          all.onerror = () => reject(new Error(String(all.error)));
+        };
+      }),
+  );
+}
 
 /** Every text any confirmation showed from now on, so a Welcome shown for a moment is caught too. */
 async function recordConfirmations(page: Page): Promise<() => Promise<string[]>> {
@@ -73,20 +95,30 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
       }
       await checkIn(page, 'Mallory', 'Mole');
       await page.getByRole('heading', { name: 'Please see reception' }).waitFor();
+      const firstTime = await page.locator('main').innerText();
       await screenshot(page, `kiosk-see-reception-${network}`);
       expect(await page.getByRole('alert').textContent()).not.toMatch(/welcome|checked in/i);
       expect(await outboxCount(page)).toBeLessThanOrEqual(1);
       if (network === 'offline') await context.setOffline(false);
       await expect.poll(() => serverStatuses(site), { timeout: 10_000 }).toEqual(['Mallory STOP']);
-      // The same person again: the form's "already here" notice does not say checked in either.
-      await page.getByRole('button', { name: 'Done' }).click();
+      // The same person again sees exactly what she saw the first time, and nothing else: no Check out, no
+      // Check in anyway, no hint that a record of her exists; nothing more is recorded.
+      // (The confirmation has gone home by itself meanwhile, or goes now.)
+      await page.getByRole('button', { name: 'Check in', exact: true }).waitFor();
       await checkIn(page, 'Mallory', 'Mole');
-      await page.locator('.form-notice').getByText('Please see reception').waitFor();
+      await page.getByRole('heading', { name: 'Please see reception' }).waitFor();
+      expect(await page.locator('main').innerText()).toBe(firstTime);
+      await screenshot(page, `kiosk-see-reception-again-${network}`);
+      for (const name of ['Check out', 'Check in anyway', 'Check in'])
+        expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+      expect(await page.locator('main').innerText()).not.toMatch(/already|since|record/i);
+      await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+      expect(await serverStatuses(site)).toEqual(['Mallory STOP']);
       const texts = (await shown()).join('\n');
       expect(texts).toContain('Please see reception');
       expect(texts).not.toMatch(/welcome|checked in/i);
+      await page.getByRole('button', { name: 'Done' }).click();
       // And an ordinary visitor is still welcomed.
-      await page.getByRole('button', { name: 'Back' }).click();
       await checkIn(page, 'Ada', 'Lovelace');
       await page.getByText('Welcome, Ada').waitFor();
       await context.close();
@@ -111,9 +143,48 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
     await context.setOffline(false);
     await expect.poll(() => serverStatuses(site), { timeout: 10_000 }).toEqual(['Late STOP']);
     await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    // Once the server has said STOP, she is not on the Roll call, and trying again she is sent to reception.
     await page.getByRole('button', { name: 'Roll call' }).click();
-    const row = page.getByRole('row', { name: /Comer, Late/ });
-    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Please see reception');
+    await page.getByRole('heading', { name: 'Roll call', exact: true }).waitFor();
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 10_000 }).toContain('Nobody is on site.');
+    await page.getByRole('button', { name: 'Home' }).click();
+    await checkIn(page, 'Late', 'Comer');
+    await page.getByRole('heading', { name: 'Please see reception' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Check in anyway' }).count()).toBe(0);
+    await context.close();
+  }, 40_000);
+
+  it('a visitor reception refused (no watchlist) who tries again, with another email, is sent to reception: nothing is recorded', async () => {
+    const site = await kioskSite(server, 'Lobby');
+    await putCheckinConfig(site, defaultCheckinConfig.fields, true);
+    const { context, page } = await open(site);
+    await checkIn(page, 'Victor', 'Vance');
+    await page.getByText('Welcome, Victor').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
+    const [victor] = (await site.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${site.siteId}/checkins/people`)).body
+      .data;
+    expect(victor?.status).toBe('PENDING');
+    const denied = await site.api.post(`/v1/sites/${site.siteId}/checkins/people/${victor?.checkinId}/deny`, {
+      reason: 'No appointment',
+    });
+    expect(denied.status).toBe(200);
+    // The kiosk learns of it with its next pull (one is made on coming back online).
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await expect.poll(() => keptStatuses(page), { timeout: 15_000 }).toEqual(['STOP']);
+
+    const shown = await recordConfirmations(page);
+    await page.getByRole('button', { name: 'Check in', exact: true }).click();
+    await page.getByLabel('First name', { exact: true }).fill('victor');
+    await page.getByLabel('Last name', { exact: true }).fill('VANCE ');
+    await page.getByLabel('Email').fill('someone.else@example.com');
+    await page.getByRole('button', { name: 'Check in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Please see reception' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Check in anyway' }).count()).toBe(0);
+    expect((await shown()).join('\n')).not.toMatch(/welcome|already|take a seat/i);
+    expect(await outboxCount(page)).toBe(0);
+    expect(await serverStatuses(site)).toEqual(['Victor STOP']);
     await context.close();
   }, 40_000);
 

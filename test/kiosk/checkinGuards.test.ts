@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../kiosk/src/data/command';
 import { KioskDatabase } from '../../kiosk/src/data/database';
 import { checkIn } from '../../kiosk/src/data/personCommands';
-import { looksLikeSamePerson, visitsLike } from '../../kiosk/src/data/queries';
+import { looksLikeSamePerson, visitsLike } from '../../kiosk/src/data/earlierVisit';
 import type { PersonVisit } from '../../kiosk/src/data/types';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 

@@ -46,10 +46,11 @@ describe('the audit log', () => {
     );
     const created = await api.post<PersonCheckin>(site, visitor());
     await check(created, 'checkin.created');
-    await check(await api.post(`${site}/${created.body.checkinId}/approve`), 'checkin.approved');
+    // The owner's own walk-in is decided as it is made (IN); a token's (unaudited) waits for the owner.
+    const waiting = await world.api.post<PersonCheckin>(site, visitor());
+    await check(await api.post(`${site}/${waiting.body.checkinId}/approve`), 'checkin.approved');
     await check(await api.post(`${site}/${created.body.checkinId}/checkout`), 'checkin.checked_out');
-    const other = await api.post<PersonCheckin>(site, visitor());
-    expected.push('checkin.created');
+    const other = await world.api.post<PersonCheckin>(site, visitor());
     await check(await api.post(`${site}/${other.body.checkinId}/deny`, { reason: 'No' }), 'checkin.denied');
     const label = await api.post<{ labelId: number }>('/v1/labels/people', { name: 'VIP' });
     await check(label, 'person_label.created');
@@ -130,7 +131,8 @@ describe('the audit log', () => {
       requiresApproval: true,
       fields: defaultCheckinConfig.fields,
     });
-    const pending = await owner.api.post<PersonCheckin>(people(world.siteId), visitor());
+    // Made by a token: the owner's own would be decided as it is made.
+    const pending = await world.api.post<PersonCheckin>(people(world.siteId), visitor());
     const approvers = await Promise.all(
       [1, 2, 3].map(() => staffClient(harness.server, { accountId: world.accountId, role: 'reception' })),
     );

@@ -39,7 +39,7 @@ describe('GET …/checkins/people/config', () => {
     const response = await harness.world.api.get<CheckinConfig>(configPath(siteId));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(response.body).toEqual({ siteId, requiresApproval: false, fields: defaultFields });
+    expect(response.body).toEqual({ siteId, version: 1, requiresApproval: false, fields: defaultFields });
     // Each field's keys in the documented order (docs/api.md), not jsonb's.
     expect(response.text).toContain('{"name":"firstName","label":"First name","type":"text","required":true}');
     expect(response.headers.get('etag')).toMatch(/^(W\/)?"[^"]+"$/);
@@ -99,7 +99,7 @@ describe('PUT …/checkins/people/config', () => {
     expect(response.status).toBe(403);
     expect(response.body.code).toBe('INSUFFICIENT_SCOPE');
     const unchanged = await harness.world.api.get<CheckinConfig>(configPath(siteId));
-    expect(unchanged.body).toEqual({ siteId, requiresApproval: false, fields: defaultFields });
+    expect(unchanged.body).toEqual({ siteId, version: 1, requiresApproval: false, fields: defaultFields });
   });
 
   it('replaces the configuration and returns it with a new ETag; the old ETag no longer gives 304', async () => {
@@ -112,7 +112,7 @@ describe('PUT …/checkins/people/config', () => {
       fields: withBadge,
     });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ siteId, requiresApproval: true, fields: withBadge });
+    expect(put.body).toEqual({ siteId, version: 2, requiresApproval: true, fields: withBadge });
     const newEtag = put.headers.get('etag') ?? '';
     expect(newEtag).toMatch(/^(W\/)?"[^"]+"$/);
     expect(newEtag).not.toBe(oldEtag);
@@ -132,7 +132,7 @@ describe('PUT …/checkins/people/config', () => {
       requiresApproval: false,
       fields: minimal,
     });
-    expect(replaced.body).toEqual({ siteId, requiresApproval: false, fields: minimal });
+    expect(replaced.body).toEqual({ siteId, version: 3, requiresApproval: false, fields: minimal });
     expect(replaced.headers.get('etag')).not.toBe(newEtag);
   });
 
@@ -141,7 +141,7 @@ describe('PUT …/checkins/people/config', () => {
     const other = await freshSite();
     await harness.world.api.put(configPath(siteId), { requiresApproval: true, fields: withBadge });
     const untouched = await harness.world.api.get<CheckinConfig>(configPath(other));
-    expect(untouched.body).toEqual({ siteId: other, requiresApproval: false, fields: defaultFields });
+    expect(untouched.body).toEqual({ siteId: other, version: 1, requiresApproval: false, fields: defaultFields });
   });
 
   describe('refuses invalid configurations with 422 VALIDATION_FAILED and errors', () => {

@@ -14,6 +14,8 @@ const harness = serverAndWorld({ env: { SIGNIN_FAILURES_PER_ADDRESS: '1000' }, s
 
 let userId: number;
 let stopped: PersonCheckin;
+let olderForm: PersonCheckin;
+let kioskAlertId: number;
 const outsiders: Array<{ name: string; api: ApiClient }> = [];
 
 beforeAll(async () => {
@@ -30,6 +32,31 @@ beforeAll(async () => {
     )
   ).body;
   expect(stopped.status).toBe('STOP');
+  // The alerts that are no STOP: a check-in on an older form, and a create refused to a kiosk.
+  await world.api.put(`/v1/sites/${world.siteId}/checkins/people/config`, {
+    requiresApproval: false,
+    fields: [
+      { name: 'firstName', label: 'First name', type: 'text', required: true },
+      { name: 'lastName', label: 'Last name', type: 'text', required: true },
+      { name: 'company', label: 'Company', type: 'text', required: true },
+    ],
+  });
+  olderForm = (
+    await world.api.post<PersonCheckin>(
+      `/v1/sites/${world.siteId}/checkins/people`,
+      visitor('Old', 'Form', { formVersion: 1 }),
+    )
+  ).body;
+  expect(olderForm.incompleteFields).toEqual(['company']);
+  const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+  const refused = await apiClient(server.baseUrl, kiosk.token).post(
+    `/v1/sites/${world.siteId}/checkins/people`,
+    visitor('Kio', 'Refused'),
+  );
+  expect(refused.status).toBe(422);
+  const own = await owner.api.get<{ data: Alert[] }>('/v1/alerts');
+  kioskAlertId = own.body.data.find((alert) => alert.kind === 'kiosk')?.checkinId ?? 0;
+  expect(kioskAlertId).toBeGreaterThan(0);
   const token = await buildToken(server, {
     accountId: stranger.accountId,
     allSites: true,
@@ -86,6 +113,12 @@ describe('tenant isolation of users, alerts, audit events and sessions (another 
       ).not.toContain(stopped.checkinId);
       expect(JSON.stringify(list.body)).not.toContain('Private reason');
       expect((await api.post(`/v1/alerts/person/${stopped.checkinId}/acknowledge`)).status, name).toBe(404);
+      expect(
+        list.body.data.filter((alert) => alert.kind === 'form' || alert.kind === 'kiosk'),
+        name,
+      ).toEqual([]);
+      expect((await api.post(`/v1/alerts/form/${olderForm.checkinId}/acknowledge`)).status, name).toBe(404);
+      expect((await api.post(`/v1/alerts/kiosk/${kioskAlertId}/acknowledge`)).status, name).toBe(404);
       expect((await api.get(`/v1/alerts?siteIds=${harness.world.siteId}`)).status, name).toBe(404);
     }
   });

@@ -1,5 +1,6 @@
 import type { Scope } from '../../shared/src/schemas/admin';
 import type { Channel } from '../../shared/src/schemas/common';
+import type { KioskMode } from '../../shared/src/schemas/kiosks';
 import { createAccount, createSite, createToken } from '../../server/src/commands/provisioning';
 import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
@@ -26,7 +27,9 @@ export async function buildToken(
     allSites?: boolean;
     scopes?: Scope[];
     channel?: Channel;
+    mode?: KioskMode;
     expiresAt?: string;
+    name?: string;
   },
 ) {
   return createToken(server.database, { name: unique('Token'), allSites: input.siteIds === undefined, ...input });
@@ -58,6 +61,7 @@ export async function buildWorld(server: Harness): Promise<World> {
       'sites:configure',
       'webhooks:manage',
       'watchlist:manage',
+      'hosts:manage',
     ],
   });
   return {
@@ -71,6 +75,7 @@ export async function buildWorld(server: Harness): Promise<World> {
 
 /** A site a kiosk is paired with: a new account's, a kiosk token for it alone, an integrator client. */
 export interface KioskTestSite {
+  accountId: number;
   siteId: number;
   /** The account's other site, which the kiosk token cannot see. */
   otherSiteId: number;
@@ -79,11 +84,18 @@ export interface KioskTestSite {
   api: ApiClient;
 }
 
-export async function kioskSite(server: Harness, name?: string): Promise<KioskTestSite> {
+/** A site with a kiosk token of `mode` (visitor by default: a gate's token cannot check people in). */
+export async function kioskSite(server: Harness, name?: string, mode: KioskMode = 'visitor'): Promise<KioskTestSite> {
   const world = await buildWorld(server);
   const site = await buildSite(server, world.accountId, name);
-  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  const token = await buildToken(server, {
+    accountId: world.accountId,
+    siteIds: [site.siteId],
+    channel: 'KIOSK',
+    mode,
+  });
   return {
+    accountId: world.accountId,
     siteId: site.siteId,
     otherSiteId: world.otherSiteId,
     kioskToken: token.token,

@@ -1,39 +1,20 @@
-import fs from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, preview } from 'vite';
+import { defaultKioskDir, ensureKioskBuild } from '../../server/src/kioskApp/build';
+import type { BuildResult } from '../../server/src/webApps/viteBuild';
 
-// Apart from kioskWeb.ts, which imports vitest: benchmarks serve the kiosk too (bench/gate.ts).
-const configFile = fileURLToPath(new URL('../../kiosk/vite.config.ts', import.meta.url));
+// Apart from kioskWeb.ts, which imports vitest: benchmarks open the kiosk too (bench/gate.ts).
 
 export interface KioskWeb {
-  /** Where the built renderer is served, ending in `/`. */
+  /** Where the server serves the kiosk's production build: `${baseUrl}/kiosk/`. */
   url: string;
-  close: () => Promise<void>;
 }
 
 /**
- * The kiosk renderer as `npm run kiosk:web` serves it, but built once into a folder of this test file and
- * served by Vite's preview server on 127.0.0.1 and a free port (a build has no dependency optimisation that
- * could reload the page half-way through a test, as the dev server may).
+ * The kiosk's production build, as `npm start` makes it: built into dist/kiosk/renderer when its sources
+ * changed since the last build (once per run in practice; test files starting together wait on one lock).
  */
-export async function serveKioskWeb(): Promise<KioskWeb> {
-  const outDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-kiosk-web-'));
-  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
-  const server = await preview({
-    configFile,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false },
-  });
-  const { port } = server.httpServer.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    async close() {
-      await server.close();
-      await fs.rm(outDir, { recursive: true, force: true });
-    },
-  };
+export async function builtKiosk(): Promise<{ dir: string; result: BuildResult }> {
+  return { dir: defaultKioskDir, result: await ensureKioskBuild(defaultKioskDir) };
 }
+
+/** The kiosk at /kiosk/ of a running server, whose app serves dist/kiosk/renderer (the build above). */
+export const kioskWebAt = (server: { baseUrl: string }): KioskWeb => ({ url: `${server.baseUrl}/kiosk/` });

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { VehicleCheckin } from '../../shared/src/schemas/vehicles';
 import { launchChromium } from './browser';
 import type { KioskTestSite } from './factories';
-import { type KioskWeb, serveKioskWeb } from './kioskBuild';
+import { type KioskWeb, builtKiosk, kioskWebAt } from './kioskBuild';
 import { type TestServer, startTestServer } from './testServer';
 
-export { type KioskWeb, serveKioskWeb };
+export { type KioskWeb, builtKiosk, kioskWebAt };
 export const screenshotDir = fileURLToPath(new URL('../e2e/screenshots/', import.meta.url));
 
 export interface KioskPageOptions {
@@ -114,28 +114,29 @@ export async function personAction(
 }
 
 /**
- * The API server, Chromium and the built renderer of one test file's browser tests: started before its
- * tests (handed to `onStarted`), closed after them, with any server error printed first (the tests' log
- * level is silent, so a server-side error behind a failed step would otherwise be invisible).
+ * The API server (serving the kiosk's production build at /kiosk/, as `npm start` does) and Chromium of one
+ * test file's browser tests: started before its tests (handed to `onStarted`), closed after them, with any
+ * server error printed first (the tests' log level is silent, so a server-side error behind a failed step
+ * would otherwise be invisible).
  */
 export function kioskBrowserHooks(
   onStarted: (started: { server: TestServer; browser: Browser; web: KioskWeb }) => void,
 ): void {
   let started: { server: TestServer; browser: Browser; web: KioskWeb } | undefined;
   beforeAll(async () => {
-    const [server, browser, web] = await Promise.all([
+    const [server, browser] = await Promise.all([
       startTestServer({ RATE_LIMIT_PER_MINUTE: '1000000' }),
       launchChromium(),
-      serveKioskWeb(),
+      builtKiosk(),
     ]);
-    started = { server, browser, web };
+    started = { server, browser, web: kioskWebAt(server) };
     onStarted(started);
-  });
+    // A build can take a minute on a busy machine (other test files wait for the same one).
+  }, 180_000);
   afterAll(async () => {
     for (const line of started?.server.logs ?? [])
       if (line.level === 'error') console.error('server error:', line.message, JSON.stringify(line.fields));
     await started?.browser.close();
-    await started?.web.close();
     await started?.server.close();
   });
 }

@@ -13,12 +13,14 @@ const person = {
   status: 'OUT',
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
   hostName: 'Grace',
+  hostId: 7,
   purpose: 'Meeting',
   customFields: { badgeNumber: '17', nda: true },
   labelIds: [3],
   entry: { source: 'KIOSK', at },
   exit: { source: 'API', at },
   denyReason: null,
+  badgeCode: 'q3Zr8LwT0bXy4KcN',
   breaks: [{ breakId: 7, startedAt: at, endedAt: at }],
   decidedBy: { type: 'user', id: 2, name: 'Rita' },
   decidedAt: at,
@@ -44,6 +46,7 @@ const vehicle = {
 };
 const config = {
   siteId: 1,
+  version: 3,
   requiresApproval: true,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },
@@ -77,7 +80,11 @@ const valueOf = <T>(outcome: HttpOutcome<T>): T => {
 
 const timed = { occurredAt: at };
 const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unknown>>]> = [
-  ['listSites', page({ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null }), (api) => api.listSites()],
+  [
+    'listSites',
+    page({ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: true, size: '89x36' } }),
+    (api) => api.listSites(),
+  ],
   ['getCheckinConfig', config, (api) => api.getCheckinConfig(1)],
   ['createPersonCheckin', person, (api) => api.createPersonCheckin(1, { person: { firstName: 'Ada' } }, 'k1')],
   ['personAction', person, (api) => api.personAction(1, 42, 'breaks/start', timed, 'k2')],
@@ -132,9 +139,11 @@ describe('the typed client reading answers of a newer server', () => {
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
-  it('reads a site of a server from before archiving as not archived', async () => {
+  it('reads a site of a server from before archiving (and badges) as not archived, with badges off', async () => {
     const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
-    expect(sites.data).toEqual([{ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null }]);
+    expect(sites.data).toEqual([
+      { siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: false, size: '62x100' } },
+    ]);
   });
 
   it('keeps a configured field of a type newer than it, with that type', async () => {
@@ -144,6 +153,11 @@ describe('the typed client reading answers of a newer server', () => {
     };
     const read = valueOf(await clientAnswering(200, newer).getCheckinConfig(1));
     expect(read.fields.map((field) => field.type)).toEqual(['text', 'select', 'photo']);
+  });
+
+  it('getCheckinConfig: a server from before form versions sends none, read as null', async () => {
+    const { version: _version, ...older } = config;
+    expect(valueOf(await clientAnswering(200, older).getCheckinConfig(1)).version).toBeNull();
   });
 
   it.each([

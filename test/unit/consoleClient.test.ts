@@ -77,7 +77,8 @@ describe('what the console shows a role', () => {
         .filter(([, yes]) => yes)
         .map(([what]) => what)
         .sort();
-    expect(granted('reception')).toEqual(['alerts', 'approvePeople', 'checkInOut', 'onSite', 'vehicles']);
+    // Reception looks up past visits (History) but does not export them.
+    expect(granted('reception')).toEqual(['alerts', 'approvePeople', 'checkInOut', 'history', 'onSite', 'vehicles']);
     expect(granted('security')).toEqual([
       'alerts',
       'approvePeople',
@@ -95,6 +96,7 @@ describe('what the console shows a role', () => {
       'checkInOut',
       'exportHistory',
       'history',
+      'hosts',
       'kiosks',
       'manageVehicles',
       'onSite',
@@ -114,12 +116,14 @@ describe('what the console shows a role', () => {
       status: 'IN',
       person: { firstName: 'P', lastName: String(checkinId), email: null, phone: null, company: null },
       hostName: null,
+      hostId: null,
       purpose: null,
       customFields: {},
       labelIds: [],
       entry: { source: 'API', at: at(minute) },
       exit: null,
       denyReason: null,
+      badgeCode: null,
       breaks: [],
       decidedBy: null,
       decidedAt: null,

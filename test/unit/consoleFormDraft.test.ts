@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkDraft, draftOf, moved, newField, refuseName, shownField } from '../../console/sites/formDraft';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 
-const start = () => draftOf({ siteId: 1, ...defaultCheckinConfig });
+const start = () => draftOf({ siteId: 1, version: 1, ...defaultCheckinConfig });
 
 describe('the form editor draft', () => {
   it('sends what was loaded unchanged, and a select with its options one per line', () => {

@@ -1,5 +1,7 @@
 import { fieldMaxLength } from '../../../shared/src/domain';
 import type { ConfigField } from '../../../shared/src/schemas/sites';
+import type { KioskHost } from '../../src/sync/siteHosts';
+import { HostPicker } from './HostPicker';
 
 // Which on-screen keyboard a tablet shows for each type. Autofill stays off: a shared lobby tablet must not
 // offer one visitor's details to the next.
@@ -9,6 +11,7 @@ const inputModes: Record<ConfigField['type'], 'text' | 'email' | 'tel'> = {
   phone: 'tel',
   select: 'text',
   checkbox: 'text',
+  host: 'text',
 };
 
 interface FormFieldProps {
@@ -17,10 +20,12 @@ interface FormFieldProps {
   error: string | undefined;
   onChange: (value: string | boolean) => void;
   onBlur: () => void;
+  /** The site's hosts, for a `host` field (none yet: an empty list). */
+  hosts?: readonly KioskHost[];
 }
 
 /** One configured field: labelled by its `label`, with its error right beneath it when there is one. */
-export function FormField({ field, value, error, onChange, onBlur }: FormFieldProps) {
+export function FormField({ field, value, error, onChange, onBlur, hosts = [] }: FormFieldProps) {
   const id = `field-${field.name}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -66,7 +71,14 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
         <label htmlFor={id}>{field.label}</label>
         {hint}
       </div>
-      {field.type === 'select' ? (
+      {field.type === 'host' ? (
+        <HostPicker
+          inputProps={common}
+          hosts={hosts}
+          value={typeof value === 'string' ? value : undefined}
+          onChange={onChange}
+        />
+      ) : field.type === 'select' ? (
         <select
           {...common}
           value={typeof value === 'string' ? value : ''}

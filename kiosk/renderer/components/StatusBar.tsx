@@ -1,9 +1,14 @@
+import { useContext } from 'react';
 import type { SyncStatus } from '../../src/sync/status';
+import { useObservable } from '../hooks/useObservable';
+import { AppUpdateContext } from '../update/AppUpdateContext';
 
 /**
  * Always on screen: Online/Offline (Revoked once the server refused the kiosk's token: nothing is sent, the
- * network does not matter) and how many actions the server has not acknowledged yet. A live region
- * (role="status"), so a screen reader hears the change without losing its place.
+ * network does not matter) and how many actions the server has not acknowledged yet; while a newer build
+ * waits for the queue to drain, "Update waiting: 3 pending", then "Update ready" until the kiosk is left
+ * alone (kiosk/renderer/update/). A live region (role="status"), so a screen reader hears the change without
+ * losing its place.
  */
 export function StatusBar({
   status,
@@ -16,6 +21,10 @@ export function StatusBar({
 }) {
   const online = !revoked && (status?.online ?? navigator.onLine);
   const link = revoked ? 'Revoked' : online ? 'Online' : 'Offline';
+  const updateWaiting = useObservable(useContext(AppUpdateContext)?.waiting) ?? false;
+  // What the update waits for: actions on their way, not those in Needs attention (they wait for a person).
+  const queued = status ? status.pending - status.attention : 0;
+  const progress = note ?? status?.text ?? 'Starting…';
   return (
     <footer className={`status-bar ${online ? 'is-online' : 'is-offline'}`} role="status">
       <span className="status-link">
@@ -25,7 +34,17 @@ export function StatusBar({
       <span className="status-sep" aria-hidden="true">
         ·
       </span>
-      <span className="status-pending">{note ?? status?.text ?? 'Starting…'}</span>
+      <span className="status-pending">
+        {updateWaiting && queued > 0 ? `Update waiting: ${queued} pending` : progress}
+      </span>
+      {updateWaiting && queued === 0 ? (
+        <>
+          <span className="status-sep" aria-hidden="true">
+            ·
+          </span>
+          <span className="status-update">Update ready</span>
+        </>
+      ) : null}
       {status && status.attention > 0 ? (
         <>
           <span className="status-sep" aria-hidden="true">

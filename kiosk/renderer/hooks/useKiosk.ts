@@ -3,6 +3,7 @@ import { type Kiosk, openKiosk } from '../../src/kiosk';
 import type { KioskSettings } from '../../src/data/settings';
 import { browserPlatform } from '../../src/platform/browser';
 import { DEVICE_DATABASE } from '../deviceSettings';
+import { kioskBadgePrinter } from '../badgePrinter';
 
 /**
  * The kiosk facade for these settings: opened and started while the settings hold, closed (its sync
@@ -21,6 +22,7 @@ export function useKiosk(settings: KioskSettings): Kiosk | undefined {
       mode,
       correctClock: true,
       heartbeat: true,
+      badgePrinter: kioskBadgePrinter(window),
     });
     opened.start();
     // Fetch the form's fields now, while the link is likely up, so the form works if it goes down later.

@@ -5,9 +5,15 @@ import { useObservable } from '../hooks/useObservable';
 import { seeReception } from '../words';
 import { Confirmation, type ConfirmationMessage } from './Confirmation';
 
+/**
+ * What a visitor the site refuses sees: at a check-in that is STOP, and, word for word the same, when they
+ * try again (nothing then hints that a record of them exists).
+ */
+export const refusedMessage: ConfirmationMessage = { ...seeReception, tone: 'notice' };
+
 /** The answer to a check-in, by the visit's status: STOP is never a welcome. */
 export function checkinMessage(visit: PersonVisit): ConfirmationMessage {
-  if (visit.status === 'STOP') return { ...seeReception, tone: 'notice' };
+  if (visit.status === 'STOP') return refusedMessage;
   const welcome = { title: 'Welcome', name: visit.person.firstName };
   if (visit.status === 'PENDING')
     return { ...welcome, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };

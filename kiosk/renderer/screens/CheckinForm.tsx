@@ -2,16 +2,19 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { type CheckinFormInput, validateCheckinForm } from '../../../shared/src/domain';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import type { Kiosk } from '../../src/kiosk';
-import { alreadyOnSite } from '../../src/data/queries';
+import { type EarlierVisit, earlierVisit } from '../../src/data/earlierVisit';
 import type { PersonVisit } from '../../src/data/types';
+import type { KioskHost } from '../../src/sync/siteHosts';
 import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
-import { plainReason, seeReception, shortTime } from '../words';
+import { personStatusText, plainReason, shortTime } from '../words';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
   onCheckedIn: (visit: PersonVisit) => void;
+  /** The person matches a visit the site refused (STOP): they see what a refused check-in shows, nothing more. */
+  onRefusedBefore: () => void;
   /** The person is already on site (as `visit`) and chose to check out instead. */
   onCheckOut: (visit: PersonVisit) => void;
   onCancel: () => void;
@@ -23,8 +26,9 @@ interface CheckinFormProps {
  * errors are shown under each field before anything is queued. Someone who looks already on site is
  * asked first (see AlreadyCheckedIn).
  */
-export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: CheckinFormProps) {
+export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel }: CheckinFormProps) {
   const [fields, setFields] = useState<ConfigField[]>();
+  const [hosts, setHosts] = useState<KioskHost[]>([]);
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The banner above the form: `fields` when it only counts the fields marked below (so it follows them).
@@ -37,7 +41,17 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     let current = true;
     const fallback = defaultCheckinConfig.fields;
     kiosk.siteConfig().then(
-      (result) => current && setFields(result?.config.fields ?? fallback),
+      (result) => {
+        if (!current) return;
+        const shown = result?.config.fields ?? fallback;
+        setFields(shown);
+        // Only a form that asks for a host needs the list (kept on the device like the form, for offline).
+        if (shown.some((field) => field.type === 'host'))
+          void kiosk.siteHosts().then(
+            (list) => current && setHosts(list),
+            () => undefined,
+          );
+      },
       () => current && setFields(fallback),
     );
     return () => {
@@ -103,7 +117,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
-    const input = formInput(fields, values);
+    const input = withHostName(formInput(fields, values), hosts);
     const problems = validateCheckinForm(fields, input, visitorFieldWords);
     if (problems.length > 0) {
       const shown = errorsByField(fields, problems);
@@ -115,11 +129,15 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
     // A person who thinks the first try failed would open a second visit: ask before adding one. Busy
     // meanwhile, so a second tap cannot slip a check-in past the question.
     setSaving(true);
-    const earlier = await sameOnSite(kiosk, input);
+    const earlier = await earlierVisitOf(kiosk, input);
+    if (earlier?.kind === 'refused') {
+      onRefusedBefore();
+      return;
+    }
     if (earlier) {
       setSaving(false);
       setFormError(undefined);
-      setAlreadyIn(earlier);
+      setAlreadyIn(earlier.visit);
       return;
     }
     await save(input);
@@ -146,7 +164,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
         <AlreadyCheckedIn
           visit={alreadyIn}
           onCheckOut={() => onCheckOut(alreadyIn)}
-          onCheckInAnyway={() => void save(formInput(fields, values))}
+          onCheckInAnyway={() => void save(withHostName(formInput(fields, values), hosts))}
         />
       ) : null}
       <div className="fields">
@@ -158,6 +176,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
             error={errors[field.name]}
             onChange={(value) => change(field.name, value)}
             onBlur={() => blur(field.name)}
+            hosts={hosts}
           />
         ))}
       </div>
@@ -173,15 +192,19 @@ export function CheckinForm({ kiosk, onCheckedIn, onCheckOut, onCancel }: Checki
   );
 }
 
+/** The chosen host's name beside its id, for this kiosk's own record of the visit (the server keeps its own). */
+const withHostName = (input: CheckinFormInput, hosts: readonly KioskHost[]): CheckinFormInput => {
+  const host = hosts.find((candidate) => candidate.hostId === input.hostId);
+  return host ? { ...input, hostName: host.name } : input;
+};
+
 const correctText = (count: number) =>
   count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`;
 
-/** The latest visit on site (this kiosk's data) that looks like this person's, if any (see alreadyOnSite). */
-async function sameOnSite(kiosk: Kiosk, input: CheckinFormInput): Promise<PersonVisit | undefined> {
-  const { firstName, lastName } = input.person;
-  if (!firstName || !lastName) return undefined;
-  // A courtesy, not a rule: if the lookup fails, the check-in goes ahead.
-  return alreadyOnSite(kiosk.db, kiosk.siteId, input.person).catch(() => undefined);
+/** What this kiosk knows of the person from an earlier visit at the site, if anything (see earlierVisit). */
+async function earlierVisitOf(kiosk: Kiosk, input: CheckinFormInput): Promise<EarlierVisit | undefined> {
+  // If the lookup fails, the check-in goes ahead: the kiosk's watchlist digest and the server still decide.
+  return earlierVisit(kiosk.db, kiosk.siteId, input.person).catch(() => undefined);
 }
 
 interface AlreadyCheckedInProps {
@@ -193,28 +216,36 @@ interface AlreadyCheckedInProps {
 /**
  * Shown instead of checking in when the same name is already on site. It asks rather than refuses (two
  * people can share a name), and sits above the form, away from the Check in button a second tap would hit.
+ * A visit waiting for approval cannot be checked out: only Check in anyway is offered then. (A visit the
+ * site refused never gets here: see earlierVisit.)
  */
 function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyCheckedInProps) {
   const title = useRef<HTMLParagraphElement>(null);
-  // A visit the site stopped is never told it is checked in (docs/kiosk-sync.md).
-  const stopped = visit.status === 'STOP';
+  const canLeave = visit.status === 'IN' || visit.status === 'ON_BREAK';
   // Focus moves here, so a screen reader reads the question and the choices come next.
   useEffect(() => {
     title.current?.focus();
   }, [visit.visitId]);
+  const since = shortTime(visit.entryAt);
   return (
     <div className="form-notice">
       <p ref={title} className="form-notice-title" role="alert" tabIndex={-1}>
-        {stopped ? `${seeReception.title}.` : `You are already checked in since ${shortTime(visit.entryAt)}.`}
+        {canLeave
+          ? `You are already checked in since ${since}.`
+          : `You are already checked in since ${since} (${personStatusText(visit.status)}).`}
       </p>
       <p className="form-notice-detail">
-        {stopped ? `${seeReception.detail} ` : 'If you checked in then, you need not do it again. '}
-        If you are leaving, choose Check out. If you are someone else with the same name, choose Check in anyway.
+        {canLeave
+          ? 'If you checked in then, you need not do it again. If you are leaving, choose Check out. '
+          : 'If you checked in then, you need not do it again: please take a seat, or ask at reception. '}
+        If you are someone else with the same name, choose Check in anyway.
       </p>
       <div className="form-notice-actions">
-        <button type="button" className="button button-secondary" onClick={onCheckOut}>
-          Check out
-        </button>
+        {canLeave ? (
+          <button type="button" className="button button-secondary" onClick={onCheckOut}>
+            Check out
+          </button>
+        ) : null}
         <button type="button" className="button button-strong" onClick={onCheckInAnyway}>
           Check in anyway
         </button>

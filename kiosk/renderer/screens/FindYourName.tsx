@@ -5,6 +5,7 @@ import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
+import { useBadgeScan } from '../hooks/useBadgeScan';
 import { personStatusText, plainReason, shortTime } from '../words';
 import type { ConfirmationMessage } from './Confirmation';
 
@@ -46,8 +47,10 @@ interface FindYourNameProps {
 }
 
 /**
- * Check out and breaks: the person finds their name among the people on site (local data, so it works
- * offline), then gets the actions their state allows, as the shared state machine says.
+ * Check out and breaks: the person finds their name among the people who may check out or take a break
+ * (IN, ON_BREAK; local data, so it works offline), then gets the actions their state allows, as the shared
+ * state machine says. Nobody else is ever listed: not a visitor the site refused (STOP), nor one waiting
+ * for approval.
  */
 export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYourNameProps) {
   const [typed, setTyped] = useState(offer ? `${offer.person.firstName} ${offer.person.lastName}` : '');
@@ -55,18 +58,21 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   const [found, setFound] = useState<{ query: string; visits: PersonVisit[] }>();
   const [chosenId, setChosenId] = useState<string>();
   const [error, setError] = useState<string>();
-  const everyone = useObservable(kiosk.rollCall);
+  // Only those who may leave (IN, ON_BREAK): a chosen person whose visit the server then stops leaves the screen.
+  const everyone = useObservable(kiosk.peopleWhoMayLeave);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
+  const badge = useBadgeScan(kiosk, typed, (visit) => onDone(confirmationFor('CHECKOUT', visit)));
 
   useEffect(() => {
     let current = true;
     // Nobody is listed before something is typed: a lobby screen should not show every visitor's name.
-    if (typed.trim() === '') setFound(undefined);
+    // A badge being scanned is not a name.
+    if (typed.trim() === '' || badge.scanning) setFound(undefined);
     else void kiosk.findPeople(typed).then((visits) => current && setFound({ query: typed, visits }));
     return () => {
       current = false;
     };
-  }, [kiosk, typed, everyone]);
+  }, [kiosk, typed, everyone, badge.scanning]);
 
   const act = async (action: PersonAction, visit: PersonVisit) => {
     const run = { BREAK_START: kiosk.startBreak, BREAK_END: kiosk.endBreak, CHECKOUT: kiosk.checkOut }[action];
@@ -111,10 +117,19 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
           autoComplete="off"
           spellCheck={false}
           value={typed}
-          placeholder="Type the first letters of your name"
-          onChange={(event) => setTyped(event.target.value)}
+          placeholder="Type the first letters of your name, or scan your badge"
+          onChange={(event) => {
+            badge.clearScanError();
+            setTyped(event.target.value);
+          }}
+          onKeyDown={(event) => badge.onKeyDown(event, () => setTyped(''))}
         />
       </div>
+      {badge.scanError ? (
+        <p className="form-error" role="alert">
+          {badge.scanError}
+        </p>
+      ) : null}
       {found?.query === typed && found.visits.length === 0 ? (
         <p className="empty">Nobody on site matches “{typed.trim()}”. Check the spelling, or ask at reception.</p>
       ) : null}

@@ -72,7 +72,7 @@ export function RefuseDialog({
     >
       <form onSubmit={submit} autoComplete="off">
         <h2 id="refuse-title" className="gate-dialog-title">
-          Refuse <span className="plate-text">{visit.licensePlate}</span>?
+          Refuse <span className="plate-text">{visit.plateKey}</span>?
         </h2>
         <p className="gate-dialog-lead">The vehicle is not let in (STOP). The reason is kept with the visit.</p>
         <div className="field">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import { useGateActions } from '../hooks/useGateActions';
+import { useKnownVehicles } from '../hooks/useKnownVehicles';
 import { useObservable } from '../hooks/useObservable';
 import type { ChosenPlate } from './GatePlateHistory';
 import { GateScreen } from './GateScreen';
@@ -23,6 +24,10 @@ export function GateDesk({ kiosk, shown }: { kiosk: Kiosk; shown: boolean }) {
   const [chosen, setChosen] = useState<ChosenPlate>();
   // Off the tab the input is gone (the ref is empty), so an action that ends then focuses nothing.
   const actions = useGateActions(kiosk, held, () => input.current?.focus());
+  const vehicles = useKnownVehicles(
+    kiosk,
+    actions.results.flatMap((result) => (result.kind === 'visit' ? [result.visit.plateKey] : [])),
+  );
 
   const choose = (plate: string | undefined) => {
     if (plate === undefined) return setChosen(undefined);
@@ -36,6 +41,13 @@ export function GateDesk({ kiosk, shown }: { kiosk: Kiosk; shown: boolean }) {
   };
 
   return shown ? (
-    <GateScreen actions={actions} onSite={onSite ?? []} input={input} chosen={chosen} onChoose={choose} />
+    <GateScreen
+      actions={actions}
+      onSite={onSite ?? []}
+      input={input}
+      chosen={chosen}
+      onChoose={choose}
+      vehicles={vehicles}
+    />
   ) : null;
 }

@@ -26,7 +26,7 @@ export function GateOnSite({ onSite, typed, onChoose, deciding }: GateOnSiteProp
         {onSite.map((visit) => (
           <li key={visit.visitId} className={typedKey !== '' && visit.plateKey === typedKey ? 'is-match' : undefined}>
             <button type="button" className="vehicle-plate plate-choice" onClick={() => onChoose(visit.licensePlate)}>
-              {visit.licensePlate}
+              {visit.plateKey}
             </button>
             <StatusBadge status={visit.status} />
             <span className="vehicle-time">{shortTime(visit.entryAt)}</span>

@@ -1,4 +1,5 @@
 import type { PlateHistory } from '../../src/sync/plateHistory';
+import { normalizePlate } from '../../../shared/src/domain';
 import { StatusBadge } from '../components/StatusBadge';
 import { dayAndTime } from '../words';
 
@@ -12,7 +13,7 @@ export function GatePlateHistory({ chosen, onClose }: { chosen: ChosenPlate; onC
     <section className="gate-side plate-history" aria-labelledby="plate-history-title">
       <div className="plate-history-head">
         <h2 id="plate-history-title">
-          Visits of <span className="plate-text">{plate}</span>
+          Visits of <span className="plate-text">{normalizePlate(plate)}</span>
         </h2>
         <button type="button" className="button button-secondary button-small" onClick={onClose}>
           Close

@@ -1,15 +1,19 @@
+import { normalizePlate } from '../../../shared/src/domain';
+import type { VehicleVisit } from '../../src/data/types';
 import { Icon } from '../components/Icon';
 import { StatusBadge } from '../components/StatusBadge';
-import { entryOverruled, vehicleStatusWords } from '../words';
+import type { VehicleLookup } from '../hooks/useKnownVehicles';
+import { entryOverruled, gateCardHeading, vehicleDescription } from '../words';
 import { DecisionButtons, type GateDeciding } from './GateDecision';
-import type { GateResult } from './recentResults';
+import type { GateAction, GateResult } from './recentResults';
+import './gateResults.css';
 
 function RefusalCard({ plate, message, earlier }: { plate: string; message: string; earlier: boolean }) {
   return (
     <div className={`result-card result-refused${earlier ? ' result-earlier' : ''}`}>
-      <span className="result-action">Not recorded</span>
-      {plate ? <span className="result-plate">{plate}</span> : null}
-      <span className="result-message">{message}</span>
+      <h2 className="result-heading">Not recorded</h2>
+      {plate ? <span className="result-plate">{normalizePlate(plate)}</span> : null}
+      <p className="result-message">{message}</p>
     </div>
   );
 }
@@ -17,30 +21,58 @@ function RefusalCard({ plate, message, earlier }: { plate: string; message: stri
 interface CardActions {
   deciding: GateDeciding;
   onChoose: (plate: string) => void;
+  vehicles: VehicleLookup;
+}
+
+/** What the gate's copy of the registered vehicles says of the plate: make, model and colour, or unknown. */
+function VehicleLine({ visit, vehicles }: { visit: VehicleVisit; vehicles: VehicleLookup }) {
+  const known = vehicles(visit.plateKey);
+  if (known === undefined) return null;
+  return <p className="result-vehicle">{known ? vehicleDescription(known) : 'Unknown vehicle'}</p>;
+}
+
+/**
+ * When the server decided this kiosk's Entry otherwise than it predicted: a banner of its own, read out at
+ * once (role="alert"). Only on the card of that Entry, while the car is there: an Exit card, or the Entry's
+ * card once the car has left, is about something else.
+ */
+function OverruledBanner({ visit, action }: { visit: VehicleVisit; action: GateAction }) {
+  const overruled = action === 'Entry' && visit.status !== 'OUT' ? entryOverruled(visit) : undefined;
+  if (!overruled) return null;
+  return (
+    <p className={`result-overruled${visit.entryDecision?.status === 'STOP' ? ' is-stop' : ''}`} role="alert">
+      <Icon name="alert" size={22} /> {overruled}
+    </p>
+  );
 }
 
 function ResultCard({ result, earlier, actions }: { result: GateResult; earlier: boolean; actions: CardActions }) {
   if (result.kind === 'refused') return <RefusalCard plate={result.plate} message={result.message} earlier={earlier} />;
-  const { visit } = result;
-  const { status, licensePlate } = visit;
-  const overruled = entryOverruled(visit);
-  // The server's note names its reason already: the reason is not said twice.
+  const { visit, action } = result;
+  const { status } = visit;
+  const overruled = action === 'Entry' && status !== 'OUT' && entryOverruled(visit) !== undefined;
+  // The banner names the server's reason already: the reason is not said twice.
   const reason =
     status === 'STOP' && !(overruled && visit.entryDecision?.stopReason === visit.stopReason) ? visit.stopReason : null;
   return (
     <div
       className={`result-card result-${status.toLowerCase()}${earlier ? ' result-earlier' : ''}${status === 'PENDING' ? ' has-decision' : ''}`}
     >
-      <span className="result-action">{result.action} recorded</span>
-      <button type="button" className="result-plate plate-choice" onClick={() => actions.onChoose(licensePlate)}>
-        {licensePlate}
-      </button>
-      <span className="result-status">
-        <StatusBadge status={status} /> {vehicleStatusWords[status]}
-      </span>
-      {reason ? <span className="result-reason">{reason}</span> : null}
-      {visit.driverName ? <span className="result-detail">Driver: {visit.driverName}</span> : null}
-      {overruled ? <span className={`result-changed${status === 'STOP' ? ' is-stop' : ''}`}>{overruled}</span> : null}
+      <h2 className="result-heading">{gateCardHeading(action, status)}</h2>
+      <div className="result-line">
+        <button
+          type="button"
+          className="result-plate plate-choice"
+          onClick={() => actions.onChoose(visit.licensePlate)}
+        >
+          {visit.plateKey}
+        </button>
+        <StatusBadge status={status} />
+      </div>
+      {reason ? <p className="result-reason">{reason}</p> : null}
+      <VehicleLine visit={visit} vehicles={actions.vehicles} />
+      {visit.driverName ? <p className="result-detail">Driver: {visit.driverName}</p> : null}
+      <OverruledBanner visit={visit} action={action} />
       <DecisionButtons visit={visit} deciding={actions.deciding} compact={earlier} />
     </div>
   );
@@ -49,8 +81,10 @@ function ResultCard({ result, earlier, actions }: { result: GateResult; earlier:
 /**
  * The gate's recent results, newest first and largest, so one that comes at once after another (a scan
  * remembered while a refused action ran) does not hide it. A notice (why nothing happened) goes above them.
- * One live region: a new card, and a card's status changing, are read out. A PENDING card offers Admit and
- * Refuse; its plate shows the plate's last visits.
+ * One live region: a new card, and a card's status changing, are read out. Each card is headed by what
+ * happened (Entry allowed, Waiting for a decision, Entry refused, Exit recorded), names the plate as the
+ * gate compares it (normalized) and the vehicle as registered; a PENDING card offers Admit and Refuse; its
+ * plate shows the plate's last visits.
  */
 export function GateResults({
   results,

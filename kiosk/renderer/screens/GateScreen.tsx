@@ -1,12 +1,14 @@
 import { type FormEvent, type KeyboardEvent, type RefObject, useState } from 'react';
 import type { VehicleVisit } from '../../src/data/types';
 import type { GateActions } from '../hooks/useGateActions';
+import type { VehicleLookup } from '../hooks/useKnownVehicles';
 import { useScannerFocus } from '../hooks/useScannerFocus';
 import { type GateDeciding, RefuseDialog } from './GateDecision';
 import { GateOnSite } from './GateOnSite';
 import { type ChosenPlate, GatePlateHistory } from './GatePlateHistory';
 import { GateResults } from './GateResults';
 import './gate.css';
+import './gateHeader.css';
 
 interface GateScreenProps {
   actions: GateActions;
@@ -16,6 +18,8 @@ interface GateScreenProps {
   /** The plate whose last visits are shown, if the guard chose one. */
   chosen: ChosenPlate | undefined;
   onChoose: (plate: string | undefined) => void;
+  /** The gate's copy of the registered vehicles, for the cards' make, model and colour. */
+  vehicles: VehicleLookup;
 }
 
 /**
@@ -25,7 +29,7 @@ interface GateScreenProps {
  * admitted or refused on its card or its row of the on-site list. What it shows is kept by GateDesk, so
  * leaving the tab and coming back loses nothing.
  */
-export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScreenProps) {
+export function GateScreen({ actions, onSite, input, chosen, onChoose, vehicles }: GateScreenProps) {
   const { plate, setPlate, driverName, setDriverName, results, notice, busy, press, onPlateKeyDown, decide } = actions;
   const [refusing, setRefusing] = useState<VehicleVisit>();
   useScannerFocus(input);
@@ -110,7 +114,7 @@ export function GateScreen({ actions, onSite, input, chosen, onChoose }: GateScr
             </div>
           </div>
         </form>
-        <GateResults results={results} notice={notice} actions={{ deciding, onChoose: choose }} />
+        <GateResults results={results} notice={notice} actions={{ deciding, onChoose: choose, vehicles }} />
       </section>
       <div className="gate-aside">
         {chosen ? <GatePlateHistory chosen={chosen} onClose={() => onChoose(undefined)} /> : null}

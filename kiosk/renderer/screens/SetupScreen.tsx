@@ -7,6 +7,7 @@ import { listAllSites } from '../../src/data/siteList';
 import { KioskSettings, saveSettings } from '../../src/data/settings';
 import type { PresetSettings } from '../../preload/bridge';
 import { useObservable } from '../hooks/useObservable';
+import { servedFrom } from '../servedFrom';
 import { PairWithCode } from './PairWithCode';
 
 interface SetupScreenProps {
@@ -54,7 +55,8 @@ async function fetchSites(serverUrl: string, token: string): Promise<SiteList> {
  */
 export function SetupScreen({ device, current, prefill, presetProblems = [], onSaved, onCancel }: SetupScreenProps) {
   const start = current ?? prefill;
-  const [serverUrl, setServerUrl] = useState(start.serverUrl ?? '');
+  // Served by a Gatehouse server (/kiosk), the kiosk most likely pairs with that server: its address to start with.
+  const [serverUrl, setServerUrl] = useState(start.serverUrl ?? servedFrom(window) ?? '');
   const [token, setToken] = useState(start.token ?? '');
   const [siteId, setSiteId] = useState<number | undefined>(start.siteId);
   const [mode, setMode] = useState<'visitor' | 'gate'>(start.mode ?? 'visitor');

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
-import { CheckinConfirmation } from './CheckinConfirmation';
+import { CheckinConfirmation, refusedMessage } from './CheckinConfirmation';
 import { CheckinForm } from './CheckinForm';
 import { Confirmation, type ConfirmationMessage } from './Confirmation';
 import { FindYourName } from './FindYourName';
@@ -35,6 +35,7 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
           onCancel={home}
           onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
           onCheckedIn={(visit) => setStep({ step: 'checkedIn', visit })}
+          onRefusedBefore={() => setStep({ step: 'done', message: refusedMessage })}
         />
       );
     case 'find':

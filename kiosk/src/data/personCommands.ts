@@ -36,7 +36,9 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
       phone: blankToUndefined(person.phone),
       company: blankToUndefined(person.company),
     },
-    hostName: blankToUndefined(input.hostName),
+    // A host chosen from the list goes by id: the server records their name as it is then.
+    hostName: input.hostId === undefined ? blankToUndefined(input.hostName) : undefined,
+    hostId: input.hostId,
     purpose: blankToUndefined(input.purpose),
     customFields: input.customFields && Object.keys(input.customFields).length > 0 ? input.customFields : undefined,
     labelIds: input.labelIds,
@@ -87,6 +89,9 @@ export async function checkIn(
       const errors = validateCheckinForm(config.fields, body);
       if (errors.length > 0)
         return refused('VALIDATION_FAILED', 'The check-in does not meet the site configuration.', errors);
+      // The form this person filled in, read in the same transaction as it was checked against: a server whose
+      // form has moved on since accepts what met it, and tells reception what is missing (docs/api.md).
+      const sent = typeof config.version === 'number' ? { ...body, formVersion: config.version } : body;
       const visitId = ctx.randomUUID();
       const predicted = initialPersonStatus({ watchlisted, requiresApproval: config.requiresApproval });
       const { person } = body;
@@ -100,7 +105,7 @@ export async function checkIn(
           phone: person.phone ?? null,
           company: person.company ?? null,
         },
-        hostName: body.hostName ?? null,
+        hostName: body.hostName ?? blankToUndefined(input.hostName) ?? null,
         purpose: body.purpose ?? null,
         status: predicted,
         entryAt: occurredAt,
@@ -112,7 +117,11 @@ export async function checkIn(
         syncedAt: 0,
       };
       await db.people.add(visit);
-      await db.outbox.add({ ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }), kind: 'PERSON_CHECKIN', body });
+      await db.outbox.add({
+        ...queued(ctx, { visitId, siteId, occurredAt, deviceAt }),
+        kind: 'PERSON_CHECKIN',
+        body: sent,
+      });
       return { ok: true, value: visit };
     },
   );

@@ -39,6 +39,7 @@ export function confirmPerson(checkin: KeptPersonCheckin): ConfirmedPerson {
     exitAt: checkin.exit?.at ?? null,
     breaks: checkin.breaks.map((item) => ({ startedAt: item.startedAt, endedAt: item.endedAt })),
     updatedAt: checkin.updatedAt,
+    badgeCode: checkin.badgeCode,
   };
 }
 

@@ -1,19 +1,23 @@
 import Dexie from 'dexie';
 import type { KioskDatabase } from './database';
-import type { PersonVisit, VehicleVisit } from './types';
+import { projectPerson } from './projection';
+import type { KeptPersonStatus, OutboxAction, PersonVisit, VehicleVisit } from './types';
 import { isCreate } from './types';
+import { actionsOf } from './visits';
 
 const byName = (a: PersonVisit, b: PersonVisit) =>
   a.person.lastName.localeCompare(b.person.lastName) || a.person.firstName.localeCompare(b.person.firstName);
 
 /**
- * Everyone on site by local data (works offline): the Roll call and the source of "Find your name".
- * "On site" is every status but OUT, not a list of the ones this kiosk knows: a person in a status a newer
- * server added is on site too, and the Roll call is the evacuation list. Both ranges leave out their ends:
- * OUT itself, and minKey/maxKey, which no status string equals.
+ * Whether a person in this status is on site for the Roll call: IN, ON_BREAK and PENDING (waiting for
+ * approval, in the building), never STOP (refused entry) or OUT. A status a newer server added counts too:
+ * the Roll call is the evacuation list, and the kiosk cannot tell such a person is gone (docs/kiosk-sync.md).
  */
-export async function rollCall(db: KioskDatabase, siteId: number): Promise<PersonVisit[]> {
-  const notOut = [
+export const countsOnSite = (status: KeptPersonStatus): boolean => status !== 'STOP' && status !== 'OUT';
+
+// Both ranges leave out their ends: OUT itself, and minKey/maxKey, which no status string equals.
+const notOutRanges = (siteId: number) =>
+  [
     [
       [siteId, Dexie.minKey],
       [siteId, 'OUT'],
@@ -23,70 +27,101 @@ export async function rollCall(db: KioskDatabase, siteId: number): Promise<Perso
       [siteId, Dexie.maxKey],
     ],
   ] as const;
-  const visits = await db.people
-    .where('[siteId+status]')
-    .inAnyRange(notOut, { includeLowers: false, includeUppers: false })
-    .toArray();
-  return visits.sort(byName);
+
+/**
+ * The visit as the server will have it once synced: its actions up to the first one the server refused
+ * (Needs attention), which had no effect, and those queued behind it wait. Undefined when the refused
+ * action is its create: the server has no such visit.
+ */
+function withoutRefused(visit: PersonVisit, actions: readonly OutboxAction[]): PersonVisit | undefined {
+  const refusedAt = actions.findIndex((action) => action.state === 'ATTENTION');
+  if (refusedAt === -1) return visit;
+  const refused = actions[refusedAt];
+  if (refused && isCreate(refused.kind) && visit.serverId === undefined) return undefined;
+  return { ...visit, ...projectPerson(visit, actions.slice(0, refusedAt)) };
 }
 
-/** People on site whose first name, last name or full name starts with what was typed (any case). */
+/** What the Roll call shows: the people it counts, and the check-ins the server refused, which it does not. */
+export interface RollCallView {
+  /** On site, by name: IN, ON_BREAK and PENDING (the screen shows those waiting apart), each as the server will have it. */
+  people: PersonVisit[];
+  /**
+   * Check-ins made here that the server refused (in Needs attention): the person may be in the lobby, but
+   * is on site for nobody else, so they are listed apart and never counted.
+   */
+  refused: PersonVisit[];
+}
+
+/**
+ * Everyone on site by local data (works offline): the Roll call, the evacuation list. It counts what the
+ * console counts once everything is synced (IN, ON_BREAK, PENDING): not a STOP (a refused watchlist
+ * attempt), not someone who left, and not an action the server refused: a refused check-in adds nobody, a
+ * refused checkout takes nobody away. A discarded action is gone from the outbox, so from the view.
+ */
+export async function rollCallView(db: KioskDatabase, siteId: number): Promise<RollCallView> {
+  return db.transaction('r', [db.people, db.outbox], async () => {
+    const listed = await db.people
+      .where('[siteId+status]')
+      .inAnyRange(notOutRanges(siteId), { includeLowers: false, includeUppers: false })
+      .toArray();
+    // Refused actions are few (a person must look at each): their visits are read again, OUT ones too, since
+    // a refused checkout shows OUT here while the server still has the person on site.
+    const refusedActions = await db.outbox.where('state').equals('ATTENTION').toArray();
+    const withRefusals = new Set(
+      refusedActions.filter((action) => action.siteId === siteId).map((action) => action.visitId),
+    );
+    const listedIds = new Set(listed.map((visit) => visit.visitId));
+    const leftHere = (await db.people.bulkGet([...withRefusals].filter((visitId) => !listedIds.has(visitId)))).filter(
+      (visit): visit is PersonVisit => visit?.siteId === siteId,
+    );
+    const people: PersonVisit[] = [];
+    const refused: PersonVisit[] = [];
+    for (const visit of [...listed, ...leftHere]) {
+      const served = withRefusals.has(visit.visitId)
+        ? withoutRefused(visit, await actionsOf(db, visit.visitId))
+        : visit;
+      if (served === undefined) refused.push(visit);
+      else if (countsOnSite(served.status)) people.push(served);
+    }
+    return { people: people.sort(byName), refused: refused.sort(byName) };
+  });
+}
+
+/** The people the Roll call counts (see rollCallView). */
+export async function rollCall(db: KioskDatabase, siteId: number): Promise<PersonVisit[]> {
+  return (await rollCallView(db, siteId)).people;
+}
+
+/**
+ * The people who may check out, start or end a break here (IN, ON_BREAK, as this kiosk shows them), by
+ * name: what "Find your name" searches. Nobody else is listed, so the search never shows the name of a
+ * visitor the site refused (STOP, also while that is only this kiosk's prediction), one waiting for
+ * approval, one who left, or one whose check-in the server refused (the server has no visit to end).
+ */
+export async function peopleWhoMayLeave(db: KioskDatabase, siteId: number): Promise<PersonVisit[]> {
+  return db.transaction('r', [db.people, db.outbox], async () => {
+    const visits = await db.people
+      .where('[siteId+status]')
+      .anyOf([
+        [siteId, 'IN'],
+        [siteId, 'ON_BREAK'],
+      ])
+      .toArray();
+    const refused = await db.outbox.where('state').equals('ATTENTION').toArray();
+    const refusedCreates = new Set(refused.filter((action) => isCreate(action.kind)).map((action) => action.visitId));
+    return visits.filter((visit) => visit.serverId !== undefined || !refusedCreates.has(visit.visitId)).sort(byName);
+  });
+}
+
+/** People who may leave (see peopleWhoMayLeave) whose first name, last name or full name starts with what was typed (any case). */
 export async function findPeople(db: KioskDatabase, siteId: number, typed: string): Promise<PersonVisit[]> {
   const query = typed.trim().toLocaleLowerCase();
-  const everyone = await rollCall(db, siteId);
+  const everyone = await peopleWhoMayLeave(db, siteId);
   if (query === '') return everyone;
   return everyone.filter(({ person }) => {
     const first = person.firstName.toLocaleLowerCase();
     const last = person.lastName.toLocaleLowerCase();
     return first.startsWith(query) || last.startsWith(query) || `${first} ${last}`.startsWith(query);
-  });
-}
-
-/** The details a person gives at check-in that say who they are. */
-export interface PersonDetails {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-}
-
-const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
-
-/**
- * Whether a visit looks like the person now checking in: the same first and last name (any case, spaces
- * around ignored), and the same email when both gave one. A likeness, not an identity: two people can
- * share a name, so the screen asks rather than refuses.
- */
-export function looksLikeSamePerson(visit: PersonVisit, person: PersonDetails): boolean {
-  const { firstName, lastName, email } = person;
-  if (!firstName?.trim() || !lastName?.trim()) return false;
-  if (!same(visit.person.firstName, firstName) || !same(visit.person.lastName, lastName)) return false;
-  return !email?.trim() || !visit.person.email?.trim() || same(visit.person.email, email);
-}
-
-/** The visits among `visits` (people on site) that look like `person`, the latest to arrive first. */
-export function visitsLike(visits: readonly PersonVisit[], person: PersonDetails): PersonVisit[] {
-  const matches = visits.filter((visit) => looksLikeSamePerson(visit, person));
-  return matches.sort((a, b) => Date.parse(b.entryAt) - Date.parse(a.entryAt));
-}
-
-/**
- * The latest visit on site (this kiosk's data) that looks like `person`: whom the check-in form asks
- * "already checked in?" about. A visit whose create the server refused (in Needs attention, never given a
- * server id) is left out: the server has no such visit, and Needs attention tells staff to check the person
- * in again, which this question would otherwise turn away. A create merely queued still counts: it is a
- * check-in on its way.
- */
-export async function alreadyOnSite(
-  db: KioskDatabase,
-  siteId: number,
-  person: PersonDetails,
-): Promise<PersonVisit | undefined> {
-  return db.transaction('r', [db.people, db.outbox], async () => {
-    const candidates = visitsLike(await rollCall(db, siteId), person);
-    if (candidates.length === 0) return undefined;
-    const refused = await db.outbox.where('state').equals('ATTENTION').toArray();
-    const refusedVisits = new Set(refused.filter((action) => isCreate(action.kind)).map((action) => action.visitId));
-    return candidates.find((visit) => visit.serverId !== undefined || !refusedVisits.has(visit.visitId));
   });
 }
 

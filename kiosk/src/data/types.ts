@@ -37,6 +37,8 @@ export interface ConfirmedPerson {
   exitAt: string | null;
   breaks: LocalBreak[];
   updatedAt: string;
+  /** The secret its badge's QR code carries (badgeCheckout.ts); absent on visits kept before badges. */
+  badgeCode?: string | null;
 }
 
 /**
@@ -174,9 +176,15 @@ export const isCreate = (kind: ActionKind): boolean => kind === 'PERSON_CHECKIN'
 
 export const isVehicleAction = (kind: ActionKind): boolean => kind.startsWith('VEHICLE_');
 
+/**
+ * A site's check-in form as the kiosk keeps it. `version` names it in the check-ins made on it
+ * (`formVersion`, docs/kiosk-sync.md); absent in a copy kept before form versions, or from a server without them.
+ */
+export type KioskCheckinForm = Omit<CheckinConfig, 'version'> & { version?: number | null };
+
 export interface CachedSiteConfig {
   siteId: number;
-  config: CheckinConfig;
+  config: KioskCheckinForm;
   etag: string | null;
   /** Device time of the last answer from the server (200 or 304). */
   fetchedAt: number;

@@ -64,7 +64,7 @@ export async function vehicleEntry(
     [db.outbox, db.vehicles],
     async (): Promise<CommandResult<VehicleVisit>> => {
       const open = (await unclosedVisits(db, siteId, plateKey)).find((visit) => isOpenVehicleStatus(visit.status));
-      if (open) return refused('VEHICLE_ALREADY_ON_SITE', `${open.licensePlate} is already on site (${open.status}).`);
+      if (open) return refused('VEHICLE_ALREADY_ON_SITE', `${open.plateKey} is already on site (${open.status}).`);
       const { at, deviceAt } = readStamp(ctx);
       const occurredAt = new Date(at).toISOString();
       const visitId = ctx.randomUUID();
@@ -126,8 +126,7 @@ export async function vehicleDecide(
         { type: decision.type, occurredAt: at },
         at,
       );
-      if (!check.ok)
-        return refused(check.code, `${visit.licensePlate} is not waiting for a decision (${visit.status}).`);
+      if (!check.ok) return refused(check.code, `${visit.plateKey} is not waiting for a decision (${visit.status}).`);
       const occurredAt = at.toISOString();
       const fields = queued(ctx, { visitId, siteId: visit.siteId, occurredAt, deviceAt: stamp.deviceAt });
       if (decision.type === 'APPROVE')

@@ -46,3 +46,18 @@ export async function findKnownVehicle(db: KioskDatabase, plateKey: string): Pro
     };
   });
 }
+
+/** The registered vehicles of these plates (normalized) in the local copy, by plate: what the gate's cards describe. */
+export async function knownVehiclesOf(
+  db: KioskDatabase,
+  plateKeys: readonly string[],
+): Promise<Map<string, KnownVehicle>> {
+  return db.transaction('r', [db.knownVehicles, db.vehicleLabels], async () => {
+    const known = new Map<string, KnownVehicle>();
+    for (const plateKey of new Set(plateKeys)) {
+      const vehicle = await findKnownVehicle(db, plateKey);
+      if (vehicle) known.set(plateKey, vehicle);
+    }
+    return known;
+  });
+}

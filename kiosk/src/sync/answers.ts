@@ -1,5 +1,6 @@
 import {
   type CheckinConfigAnswer,
+  type KioskPersonAnswer,
   type Open,
   type PersonCheckinAnswer,
   type VehicleCheckinAnswer,
@@ -7,9 +8,9 @@ import {
 } from '../../../shared/src/client';
 import { vehicleStatuses } from '../../../shared/src/domain';
 import { type Source, sources } from '../../../shared/src/schemas/common';
-import { type CheckinConfig, type ConfigField, fieldTypes } from '../../../shared/src/schemas/sites';
+import { type ConfigField, fieldTypes } from '../../../shared/src/schemas/sites';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
-import type { KeptPersonCheckin } from '../data/types';
+import type { KeptPersonCheckin, KioskCheckinForm } from '../data/types';
 
 // The server's answers as the kiosk keeps them: a newer server may send enum values this kiosk does not know
 // (docs/kiosk-sync.md, Newer servers). The one it keeps is a person's status (KeptPersonStatus), because a
@@ -42,6 +43,31 @@ export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheck
 }
 
 /**
+ * A person visit from the kiosk's own list (`/kiosk/people`), kept like a whole check-in: what the server
+ * does not tell a kiosk (email, phone, host, purpose, custom fields, labels, decisions) is kept as unknown,
+ * null or empty. A visit this kiosk created keeps what it was given: a pull never rewrites a visit's person.
+ */
+export function readKioskPerson(answer: KioskPersonAnswer): Reading<KeptPersonCheckin> {
+  return {
+    kept: true,
+    checkin: {
+      ...answer,
+      person: { ...answer.person, email: null, phone: null },
+      hostName: null,
+      hostId: null,
+      purpose: null,
+      customFields: {},
+      labelIds: [],
+      denyReason: null,
+      decidedBy: null,
+      decidedAt: null,
+      entry: kioskEvent(answer.entry),
+      exit: answer.exit && kioskEvent(answer.exit),
+    },
+  };
+}
+
+/**
  * A vehicle check-in from the server. A status newer than this kiosk cannot be shown with the right
  * actions at the gate, so such a visit is not kept (the caller says what becomes of it).
  */
@@ -55,7 +81,7 @@ export function readVehicle(answer: VehicleCheckinAnswer): Reading<VehicleChecki
 }
 
 export interface KioskCheckinConfig {
-  config: CheckinConfig;
+  config: KioskCheckinForm;
   /** False when a field of a type newer than this kiosk was shown as text or left out. */
   complete: boolean;
 }
@@ -76,5 +102,8 @@ export function readCheckinConfig(answer: CheckinConfigAnswer): KioskCheckinConf
     complete = false;
     if (field.required) fields.push({ name: field.name, label: field.label, type: 'text', required: true });
   }
-  return { config: { siteId: answer.siteId, requiresApproval: answer.requiresApproval, fields }, complete };
+  return {
+    config: { siteId: answer.siteId, version: answer.version, requiresApproval: answer.requiresApproval, fields },
+    complete,
+  };
 }

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../../shared/src/client';
-import { plateProblem } from '../../../shared/src/domain';
+import { normalizePlate, plateProblem } from '../../../shared/src/domain';
 import { type CommandContext, type CommandResult, refused } from '../data/command';
 import type { VehicleVisit } from '../data/types';
 import { adoptVehicleVisit, findLocalVehicleVisit, vehicleExit } from '../data/vehicleCommands';
@@ -24,22 +24,23 @@ export async function exitByPlate(
   // server would only come back as a failed lookup ("could not look up"), which sends the guard the wrong way.
   const problem = plateProblem(licensePlate.trim());
   if (problem) return refused('VALIDATION_FAILED', problem, [{ path: 'licensePlate', message: problem }]);
+  // Named as the gate shows plates: normalized.
+  const plate = normalizePlate(licensePlate);
   const local = await findLocalVehicleVisit(ctx.db, deps.siteId, licensePlate);
   if (local) return vehicleExit(ctx, local.visitId);
   if (!deps.hasLink())
-    return refused('NOT_FOUND', `No visit of ${licensePlate} is known here, and the server cannot be asked offline.`);
+    return refused('NOT_FOUND', `No visit of ${plate} is known here, and the server cannot be asked offline.`);
   const found = await deps.api.searchVehicles({ siteIds: [deps.siteId], licensePlate, limit: 5 });
-  if (found.kind === 'unreachable')
-    return refused('UNREACHABLE', `The server cannot be reached to look up ${licensePlate}.`);
-  if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${licensePlate}.`);
+  if (found.kind === 'unreachable') return refused('UNREACHABLE', `The server cannot be reached to look up ${plate}.`);
+  if (found.kind !== 'ok') return refused('LOOKUP_FAILED', `The server could not look up ${plate}.`);
   const open = found.value.data.find((visit) => visit.status !== 'OUT');
-  if (!open) return refused('NOT_FOUND', `${licensePlate} has no open visit on this site.`);
+  if (!open) return refused('NOT_FOUND', `${plate} has no open visit on this site.`);
   const reading = readVehicle(open);
   // A status newer than this kiosk: whether the visit may be checked out, and what it then shows, is unknown here.
   if (!reading.kept) {
     return refused(
       'UNKNOWN_STATUS',
-      `The server has ${licensePlate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`,
+      `The server has ${plate} as ${reading.status}, a status this kiosk does not know: record its exit elsewhere.`,
     );
   }
   const visit = await adoptVehicleVisit(ctx.db, reading.checkin, deps.deviceNow());

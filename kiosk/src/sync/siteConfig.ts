@@ -1,8 +1,7 @@
-import type { CheckinConfig } from '../../../shared/src/schemas/sites';
 import type { ApiClient } from '../../../shared/src/client';
 import type { KioskDatabase } from '../data/database';
 import { type Pairing, stillPaired } from '../data/settings';
-import type { CachedSiteConfig } from '../data/types';
+import type { CachedSiteConfig, KioskCheckinForm } from '../data/types';
 import { readCheckinConfig } from './answers';
 
 /** How long a fetched configuration is used without asking the server again (its Cache-Control). */
@@ -11,7 +10,7 @@ export const CONFIG_MAX_AGE_MS = 5 * 60_000;
 export const REVALIDATE_WAIT_MS = 1_000;
 
 export interface SiteConfigResult {
-  config: CheckinConfig;
+  config: KioskCheckinForm;
   /** False when served from a cache older than the max age because the server did not answer (in time). */
   fresh: boolean;
 }
@@ -50,7 +49,9 @@ export function siteConfigSource(deps: {
     siteId: number,
     cached: CachedSiteConfig | undefined,
   ): Promise<SiteConfigResult | undefined> => {
-    const outcome = await deps.api.getCheckinConfig(siteId, cached?.etag ?? undefined);
+    // A copy kept before form versions is fetched whole once, so the kiosk learns which version it shows.
+    const etag = cached?.config.version == null ? undefined : (cached.etag ?? undefined);
+    const outcome = await deps.api.getCheckinConfig(siteId, etag);
     const now = deps.now();
     if (outcome.kind === 'notModified' && cached) {
       await keep({ ...cached, fetchedAt: now });

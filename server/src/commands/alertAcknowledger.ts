@@ -8,10 +8,17 @@ import { publishEvent } from '../live/publish';
 import { viewableSites } from '../policies/viewableSites';
 import { findAlert, presentAlert } from '../queries/alerts';
 
+/** What the audit log names as acknowledged: the check-in, or a kiosk refusal's own alert. */
+const targetTypes: Record<AlertKind, string> = {
+  person: 'person_checkin',
+  vehicle: 'vehicle_checkin',
+  form: 'person_checkin',
+  kiosk: 'alert',
+};
+
 /**
- * Acknowledges a STOP's alert: who and when, kept from the first time (acknowledging again changes
- * nothing), and audited with it in the same transaction. A check-in that is no STOP of the caller's
- * sites is a 404.
+ * Acknowledges an alert: who and when, kept from the first time (acknowledging again changes
+ * nothing), and audited with it in the same transaction. An alert not on the caller's sites is a 404.
  */
 export async function acknowledgeAlert(
   db: Executor,
@@ -21,7 +28,7 @@ export async function acknowledgeAlert(
   const siteIds = await viewableSites(db, principal);
   const key = { accountId: principal.accountId, siteIds, kind: input.kind, checkinId: input.checkinId };
   const found = await findAlert(db, key);
-  if (!found) throw notFound(`There is no alert for ${input.kind} check-in ${input.checkinId}.`);
+  if (!found) throw notFound(`There is no ${input.kind} alert ${input.checkinId}.`);
   const inserted = await queryOne<{ at: Date }>(
     db,
     sql`INSERT INTO alert_acknowledgements (account_id, kind, checkin_id, at, actor)
@@ -35,7 +42,7 @@ export async function acknowledgeAlert(
       at: input.now,
       requestId: input.requestId,
       action: 'alert.acknowledged',
-      target: { type: input.kind === 'person' ? 'person_checkin' : 'vehicle_checkin', id: input.checkinId },
+      target: { type: targetTypes[input.kind], id: input.checkinId },
       siteId: found.site_id,
     });
     // The consoles following the site take the alert off their list (docs/api.md, Event stream).
@@ -47,6 +54,6 @@ export async function acknowledgeAlert(
     });
   }
   const after = await findAlert(db, key);
-  if (!after) throw notFound(`There is no alert for ${input.kind} check-in ${input.checkinId}.`);
+  if (!after) throw notFound(`There is no ${input.kind} alert ${input.checkinId}.`);
   return presentAlert(after);
 }

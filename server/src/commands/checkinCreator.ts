@@ -1,8 +1,9 @@
 import {
+  type IncompleteField,
   initialPersonStatus,
+  olderFormAlertText,
   personStatusEvent,
   resolveOccurredAt,
-  validateCheckinForm,
 } from '../../../shared/src/domain';
 import type { CreateCheckinRequest, PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import type { Principal, SiteAccess } from '../auth/principal';
@@ -10,13 +11,25 @@ import type { PersonCheckinRow } from '../db/personCheckinRows';
 import { arrivingVisit, decidedByParam, decision } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';
 import { type Executor, queryOne } from '../db/query';
-import { type Sql, sql } from '../db/sql';
+import { type Sql, empty, sql } from '../db/sql';
 import type { GuardedWrite } from '../reply';
 import { problem, validationFailed } from '../errors/problem';
+import { checkCheckinForm } from './checkinFormCheck';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/src/domain/watchlist';
 import { refuseIfArchived } from '../policies/archivedSite';
+import { newBadgeCode } from '../badges/badgeCode';
+import { decidesOwnCheckin } from '../policies/ownDecision';
+import { hostNotificationsCte } from '../notifications/enqueue';
+import { hostOfSite } from '../queries/hosts';
+
+/** The host a create names, if it is one of the site's; else 422 at `hostId`. */
+async function siteHostOrRefuse(db: Executor, principal: Principal, site: SiteAccess, hostId: number) {
+  const host = await hostOfSite(db, { accountId: principal.accountId, siteId: site.siteId, hostId });
+  if (!host) throw validationFailed([{ path: 'hostId', message: `Host ${hostId} is not a host of this site` }]);
+  return host;
+}
 
 interface Precheck {
   id: number;
@@ -46,27 +59,40 @@ const precheck = (input: {
 
 const CREATED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
+/** The alert of a check-in accepted on an older form, raised with it (docs/api.md, Alerts), or nothing. */
+const olderFormAlertCte = (row: PersonCheckinRow, now: Date, incomplete: readonly IncompleteField[]) =>
+  incomplete.length === 0
+    ? empty
+    : sql`,
+  form_alert AS (
+    INSERT INTO raised_alerts (account_id, site_id, kind, at, checkin_id, reason)
+    SELECT ${row.account_id}::integer, ${row.site_id}::integer, 'form', ${now}::timestamptz, id, ${olderFormAlertText(incomplete)}
+    FROM checkin)`;
+
 /**
  * The insert and its events as guarded CTEs: they run only when `guard` holds (the key was claimed) and every
  * label is still there. The labels are taken FOR KEY SHARE until commit, so a label DELETE waits for this
  * check-in and then untags it; a label deleted since the precheck leaves the insert undone (`applied` false),
  * and the command runs again, when the precheck refuses the label.
  */
-const insertCtes = (row: PersonCheckinRow, now: Date, events: OutboxEvent[]) => (guard: Sql) => sql`
+const insertCtes =
+  (row: PersonCheckinRow, now: Date, events: OutboxEvent[], incomplete: readonly IncompleteField[], notify: Sql) =>
+  (guard: Sql) => sql`
   labels AS (
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
-      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
-      stop_reason, stop_source, stopped_at, created_at, updated_at)
+      host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
+      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
-      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
+      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
-      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+      ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
+      ${row.badge_code}, ${row.incomplete_fields}::text[], ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}${notify}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -78,8 +104,8 @@ export async function createPersonCheckin(
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
-  const formErrors = validateCheckinForm(site.checkinConfig.fields, request);
-  if (formErrors.length > 0) throw validationFailed(formErrors, 'The check-in does not meet the site configuration.');
+  const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
+  const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const labelIds = [...new Set(request.labelIds ?? [])];
@@ -98,7 +124,7 @@ export async function createPersonCheckin(
   }
   const status = initialPersonStatus({
     watchlisted: pre.watchlisted,
-    requiresApproval: site.checkinConfig.requiresApproval,
+    requiresApproval: site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
   });
   const row: PersonCheckinRow = arrivingVisit(
     { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
@@ -109,11 +135,15 @@ export async function createPersonCheckin(
       email: person.email || null,
       phone: person.phone || null,
       company: person.company || null,
-      host_name: request.hostName || null,
+      // The host's name as it is now: the visit keeps it whatever becomes of the host.
+      host_name: host?.name ?? (request.hostName || null),
+      host_id: host?.id ?? null,
       purpose: request.purpose || null,
       custom_fields: request.customFields ?? {},
       label_ids: labelIds,
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
+      badge_code: newBadgeCode(),
+      incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
       breaks: [],
     },
   );
@@ -125,5 +155,6 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  return { checkin, write: { ctes: insertCtes(row, now, events), applied: CREATED } };
+  const notify = hostNotificationsCte({ row, webhookEvent: event, at: time.at, now }, CREATED);
+  return { checkin, write: { ctes: insertCtes(row, now, events, incomplete, notify), applied: CREATED } };
 }

@@ -1,4 +1,5 @@
-import type { CheckinConfigUpdate, UpdateSiteRequest } from '../../../shared/src/schemas/sites';
+import type { BadgeSettings, CheckinConfigUpdate, UpdateSiteRequest } from '../../../shared/src/schemas/sites';
+import { type BadgeSize, defaultBadgeSettings } from '../../../shared/src/domain/badge';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
@@ -13,6 +14,7 @@ export interface SiteRecord {
   name: string;
   timezone: string;
   archivedAt: Date | null;
+  badge: BadgeSettings;
 }
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
@@ -26,10 +28,19 @@ export async function createAccountSite(
     name: input.name,
     timezone: input.timezone,
   });
-  return { siteId: site.siteId, name: site.name, timezone: site.timezone, archivedAt: null };
+  return {
+    siteId: site.siteId,
+    name: site.name,
+    timezone: site.timezone,
+    archivedAt: null,
+    badge: defaultBadgeSettings,
+  };
 }
 
-/** Renames, moves the time zone of, archives or restores a site; archiving again keeps the first time. */
+/**
+ * Renames, moves the time zone of, archives or restores a site, or changes its badges; archiving again keeps
+ * the first time.
+ */
 export async function updateSite(
   db: Executor,
   input: { accountId: number; siteId: number; change: UpdateSiteRequest; now: Date },
@@ -41,15 +52,30 @@ export async function updateSite(
       : change.archived
         ? sql`COALESCE(archived_at, ${input.now})`
         : sql`NULL`;
-  const row = await queryOne<{ id: number; name: string; timezone: string; archived_at: Date | null }>(
+  const row = await queryOne<{
+    id: number;
+    name: string;
+    timezone: string;
+    archived_at: Date | null;
+    badge_enabled: boolean;
+    badge_size: BadgeSize;
+  }>(
     db,
     sql`UPDATE sites SET name = COALESCE(${change.name ?? null}::text, name), timezone = COALESCE(${change.timezone ?? null}::text, timezone),
-          archived_at = ${archivedAt}, updated_at = ${input.now}
+          archived_at = ${archivedAt}, updated_at = ${input.now},
+          badge_enabled = COALESCE(${change.badge?.enabled ?? null}::boolean, badge_enabled),
+          badge_size = COALESCE(${change.badge?.size ?? null}::text, badge_size)
         WHERE account_id = ${input.accountId} AND id = ${input.siteId}
-        RETURNING id, name, timezone, archived_at`,
+        RETURNING id, name, timezone, archived_at, badge_enabled, badge_size`,
   );
   if (!row) throw notFound(`Site ${input.siteId} does not exist.`);
-  return { siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at };
+  return {
+    siteId: row.id,
+    name: row.name,
+    timezone: row.timezone,
+    archivedAt: row.archived_at,
+    badge: { enabled: row.badge_enabled, size: row.badge_size },
+  };
 }
 
 /**

@@ -2,7 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 
-/** Only the console's own scripts and styles, talking to this origin's API; never framed. */
+/**
+ * Only the console's own scripts and styles, talking to this origin's API; never framed. Its one frame is a
+ * badge being printed (a blob of the PDF: shared/src/client/printFrame.ts).
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -13,6 +16,7 @@ const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
+  'frame-src blob:',
 ].join('; ');
 
 const TYPES: Record<string, string> = {

@@ -18,11 +18,17 @@ export interface PersonCheckinRow extends VisitRow {
   phone: string | null;
   company: string | null;
   host_name: string | null;
+  /** The host of the visit (docs/notifications.md); a deleted host's id stays. */
+  host_id: number | null;
   purpose: string | null;
   custom_fields: Record<string, string | boolean>;
   label_ids: number[];
   /** Why a STOP stops (the watchlist entry's reason, or the deny's): for staff, never in the public resource. */
   stop_reason: string | null;
+  /** The random secret of the visit's badge QR code (null on visits that ended before badges existed). */
+  badge_code: string | null;
+  /** The current form's fields a check-in accepted on an older form did not meet; null otherwise. */
+  incomplete_fields: string[] | null;
   breaks: BreakRow[];
 }
 
@@ -36,9 +42,9 @@ type RawRow = Omit<ListedCheckinRow, 'breaks'> & {
 /** The columns every read uses: breaks come along in the same statement (no N+1). */
 export const CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
-         c.host_name, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
+         c.host_name, c.host_id, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
          c.last_event_at, c.deny_reason, c.decided_by, c.decided_at, c.stop_reason, c.stop_source, c.stopped_at,
-         c.created_at, c.updated_at,
+         c.badge_code, c.incomplete_fields, c.created_at, c.updated_at,
          (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
                                    ORDER BY b.started_at, b.id)

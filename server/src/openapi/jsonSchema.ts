@@ -12,7 +12,7 @@ export const componentRef = (name: string) => `#/components/schemas/${name}`;
 /**
  * What zod cannot say by itself: a positive integer is `minimum: 1` (not `exclusiveMinimum: 0`, which
  * generators read poorly), blank text is refused, a comma-separated query value is the array it reads
- * as, and the refinements of openapi/refinements.ts.
+ * as, a field's description, and the refinements of openapi/refinements.ts.
  */
 function sharpen(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }, io: Io): void {
   const json = ctx.jsonSchema;
@@ -21,6 +21,9 @@ function sharpen(ctx: { zodSchema: z.core.$ZodType; jsonSchema: JsonObject }, io
     json.minimum = 1;
   }
   if (nonBlankTexts.has(ctx.zodSchema)) json.pattern = '\\S';
+  // A field's own words (`.meta({ description })`): the named-schema registry above carries only ids.
+  const described = z.globalRegistry.get(ctx.zodSchema)?.description;
+  if (described !== undefined && json.description === undefined) json.description = described;
   const list = commaLists.get(ctx.zodSchema as z.ZodType);
   if (list && io === 'input') {
     for (const key of Object.keys(json)) delete json[key];

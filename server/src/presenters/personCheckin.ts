@@ -4,7 +4,7 @@ import { presentEntry, presentExit } from './visit';
 
 /** The API shape of a check-in, field by field (a row is never serialized as it is). */
 export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
-  return {
+  const checkin: PersonCheckin = {
     checkinId: row.id,
     siteId: row.site_id,
     status: row.status,
@@ -16,6 +16,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
       company: row.company,
     },
     hostName: row.host_name,
+    hostId: row.host_id,
     purpose: row.purpose,
     customFields: row.custom_fields,
     labelIds: row.label_ids,
@@ -23,6 +24,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     entry: presentEntry(row),
     exit: presentExit(row),
     denyReason: row.deny_reason,
+    badgeCode: row.badge_code,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,
       startedAt: item.startedAt.toISOString(),
@@ -33,4 +35,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+  // Only on a check-in accepted on an older form (docs/api.md, Form versions): every other answer is as before.
+  if (row.incomplete_fields && row.incomplete_fields.length > 0) checkin.incompleteFields = row.incomplete_fields;
+  return checkin;
 }

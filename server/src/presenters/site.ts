@@ -1,4 +1,4 @@
-import type { CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+import type { BadgeSettings, CheckinConfig, Site } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
 export const presentSite = (site: {
@@ -6,15 +6,18 @@ export const presentSite = (site: {
   name: string;
   timezone: string;
   archivedAt: Date | null;
+  badge: BadgeSettings;
 }): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
   archivedAt: site.archivedAt?.toISOString() ?? null,
+  badge: { enabled: site.badge.enabled, size: site.badge.size },
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({
   siteId: site.siteId,
+  version: site.configVersion,
   requiresApproval: site.checkinConfig.requiresApproval,
   // In the documented key order (name, label, type, required, options): jsonb keeps its own.
   fields: site.checkinConfig.fields.map(({ name, label, type, required, options }) => ({

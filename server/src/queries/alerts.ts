@@ -1,10 +1,10 @@
-import type { Alert, AlertKind, StopSource } from '../../../shared/src/schemas/alerts';
+import type { Alert, AlertKind, AlertSource } from '../../../shared/src/schemas/alerts';
 import type { Actor } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
-/** Alerts are the STOPs of the last 24 hours. */
+/** Alerts are the STOPs, older-form check-ins and kiosk refusals of the last 24 hours. */
 export const ALERT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface AlertRow {
@@ -16,7 +16,7 @@ export interface AlertRow {
   sort_id: number;
   subject: string;
   reason: string | null;
-  source: StopSource;
+  source: AlertSource;
   ack_at: Date | null;
   ack_by: Actor | null;
 }
@@ -34,8 +34,10 @@ export const presentAlert = (row: AlertRow): Alert => ({
 });
 
 /**
- * Every STOP of people and vehicles as one list. Its order key is (when it stopped, id × 2 + kind), so one
- * keyset cursor pages through both tables.
+ * Every STOP of people and vehicles, and every raised alert (older forms, kiosk refusals), as one list. Its
+ * order key is (when, id × 4 + table), so one keyset cursor pages through the three tables. A raised alert's
+ * `id` is what names it with its kind: the check-in of a `form` alert, the alert's own of a `kiosk` one; the
+ * person of a `form` alert is read from the check-in (so an erasure there reaches the alert too).
  */
 function alertsSql(input: {
   accountId: number;
@@ -47,15 +49,26 @@ function alertsSql(input: {
     input.siteIds === undefined ? empty : sql`AND ${column} = ANY(${input.siteIds}::int[])`;
   const only = (kind: AlertKind, column: Sql) =>
     input.only ? sql`AND ${input.only.kind === kind}::boolean AND ${column} = ${input.only.id}::bigint` : empty;
+  const raisedId = sql`CASE r.kind WHEN 'form' THEN r.checkin_id ELSE r.id END`;
+  const onlyRaised = input.only
+    ? sql`AND r.kind = ${input.only.kind} AND ${raisedId} = ${input.only.id}::bigint`
+    : empty;
   return sql`WITH alerts AS (
-      SELECT 'person' AS kind, c.id, c.site_id, c.stopped_at AS at, c.id * 2 AS sort_id,
+      SELECT 'person' AS kind, c.id, c.site_id, c.stopped_at AS at, c.id * 4 AS sort_id,
              btrim(c.first_name || ' ' || c.last_name) AS subject, c.stop_reason AS reason, c.stop_source AS source
       FROM person_checkins c
       WHERE c.account_id = ${input.accountId} AND c.stopped_at >= ${input.since} ${sites(sql`c.site_id`)} ${only('person', sql`c.id`)}
       UNION ALL
-      SELECT 'vehicle', v.id, v.site_id, v.stopped_at, v.id * 2 + 1, v.license_plate, v.stop_reason, v.stop_source
+      SELECT 'vehicle', v.id, v.site_id, v.stopped_at, v.id * 4 + 1, v.license_plate, v.stop_reason, v.stop_source
       FROM vehicle_checkins v
-      WHERE v.account_id = ${input.accountId} AND v.stopped_at >= ${input.since} ${sites(sql`v.site_id`)} ${only('vehicle', sql`v.id`)})
+      WHERE v.account_id = ${input.accountId} AND v.stopped_at >= ${input.since} ${sites(sql`v.site_id`)} ${only('vehicle', sql`v.id`)}
+      UNION ALL
+      SELECT r.kind, ${raisedId}, r.site_id, r.at, r.id * 4 + 2,
+             COALESCE(r.kiosk_name, btrim(p.first_name || ' ' || p.last_name), ''), r.reason,
+             CASE r.kind WHEN 'form' THEN 'olderForm' ELSE 'kioskRefused' END
+      FROM raised_alerts r
+      LEFT JOIN person_checkins p ON p.account_id = r.account_id AND p.id = r.checkin_id
+      WHERE r.account_id = ${input.accountId} AND r.at >= ${input.since} ${sites(sql`r.site_id`)} ${onlyRaised})
     SELECT a.kind, a.id, a.site_id, a.at, (extract(epoch FROM a.at) * 1000000)::bigint AS at_us, a.sort_id, a.subject, a.reason, a.source,
            k.at AS ack_at, k.actor AS ack_by
     FROM alerts a
@@ -92,7 +105,7 @@ export async function listAlerts(db: Executor, filter: AlertFilter) {
   return { ...paged, unacknowledged: count?.unacknowledged ?? 0 };
 }
 
-/** One alert (any age) of a STOP on the given sites, or undefined. */
+/** One alert (any age) on the given sites, or undefined. */
 export async function findAlert(
   db: Executor,
   input: { accountId: number; siteIds?: number[]; kind: AlertKind; checkinId: number },

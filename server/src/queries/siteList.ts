@@ -1,3 +1,4 @@
+import type { BadgeSize } from '../../../shared/src/domain/badge';
 import type { Principal } from '../auth/principal';
 import { type Executor, queryRows } from '../db/query';
 import { empty, sql } from '../db/sql';
@@ -8,6 +9,8 @@ export interface SiteListRow {
   name: string;
   timezone: string;
   archived_at: Date | null;
+  badge_enabled: boolean;
+  badge_size: BadgeSize;
 }
 
 /**
@@ -21,7 +24,7 @@ export async function listViewableSites(
 ): Promise<SiteListRow[]> {
   return queryRows<SiteListRow>(
     db,
-    sql`SELECT s.id, s.name, s.timezone, s.archived_at FROM sites s
+    sql`SELECT s.id, s.name, s.timezone, s.archived_at, s.badge_enabled, s.badge_size FROM sites s
         WHERE s.account_id = ${principal.accountId} AND s.id > ${input.afterId} AND ${siteVisibleSql(principal, sql`s.id`)}
           ${input.archived ? empty : sql`AND s.archived_at IS NULL`}
         ORDER BY s.id LIMIT ${input.limit + 1}`,

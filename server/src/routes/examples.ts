@@ -6,10 +6,17 @@
 const at = '2026-11-21T09:00:00.000Z';
 const later = '2026-11-21T11:30:00.000Z';
 
-export const siteExample = { siteId: 1, name: 'Head office', timezone: 'Europe/Berlin', archivedAt: null };
+export const siteExample = {
+  siteId: 1,
+  name: 'Head office',
+  timezone: 'Europe/Berlin',
+  archivedAt: null,
+  badge: { enabled: true, size: '62x100' },
+};
 
 export const configExample = {
   siteId: 1,
+  version: 4,
   requiresApproval: false,
   fields: [
     { name: 'firstName', label: 'First name', type: 'text', required: true },
@@ -25,12 +32,14 @@ export const personCheckinExample = {
   status: 'IN',
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
   hostName: 'Grace',
+  hostId: null,
   purpose: 'Meeting',
   customFields: { badgeNumber: '17' },
   labelIds: [3],
   entry: { source: 'KIOSK', at },
   exit: null,
   denyReason: null,
+  badgeCode: 'q3Zr8LwT0bXy4KcN',
   breaks: [],
   decidedBy: null,
   decidedAt: null,
@@ -125,7 +134,7 @@ export const tokenExample = {
   name: 'Lobby kiosk',
   siteIds: [1],
   allSites: false,
-  scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write'],
+  scopes: ['kiosk:visitor'],
   channel: 'KIOSK',
   expiresAt: null,
   lastUsedAt: null,

@@ -15,11 +15,12 @@ import { keysSince, parseIdempotencyKey, requestFingerprint } from '../idempoten
 import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
-import { readJsonBody } from '../middlewares/readJsonBody';
+import { readJsonBody, readTextBody } from '../middlewares/readJsonBody';
 import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGate';
 import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
 import type { HandlerContext, Reply, Route } from './define';
+import { alertingKioskRefusals, isCheckinAction, noteCaller } from './kioskRefusals';
 import { closeStream, sendStream } from './sendStream';
 
 /** The management API and public routes act for no account; their handlers never read the principal. */
@@ -74,7 +75,7 @@ function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>)
 /** The body as sent (for the idempotency fingerprint) and as validated (for the handler). */
 async function parseBody(route: Route, ctx: Context): Promise<{ sent: unknown; body: unknown }> {
   if (!route.body) return { sent: undefined, body: undefined };
-  const raw = await readJsonBody(ctx);
+  const raw = route.requestMediaType ? await readTextBody(ctx, route.requestMediaType) : await readJsonBody(ctx);
   const sent = raw === undefined && route.bodyOptional ? {} : raw;
   const parsed = route.body.safeParse(sent);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
@@ -148,6 +149,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
           idempotency: key === undefined ? undefined : { key, since },
         }),
     ));
+    noteCaller(ctx, principal);
     // A known caller's request counts, refused or not.
     applyRateLimit(ctx, deps.limiter.consume(principalKey(principal), now));
     // A browser sends the cookie wherever the request comes from: a cookie write must come from our own pages.
@@ -289,7 +291,11 @@ function applyRateLimit(ctx: Context, decision: RateDecision): void {
 export function mountRoutes(routes: Route[], deps: ResolvedDeps): Router {
   const router = new Router({ prefix: '/v1' });
   for (const route of routes) {
-    router.register(route.path, [route.method], (ctx) => handle(route, ctx, deps));
+    // A check-in action a kiosk is refused raises an alert for reception (docs/api.md, Alerts).
+    const alerting = isCheckinAction(route);
+    router.register(route.path, [route.method], (ctx) =>
+      alerting ? alertingKioskRefusals(route, ctx, deps, () => handle(route, ctx, deps)) : handle(route, ctx, deps),
+    );
   }
   return router;
 }

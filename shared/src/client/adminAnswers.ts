@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Scope } from '../schemas/admin';
 import type { Channel } from '../schemas/common';
 import type { KioskMode } from '../schemas/kiosks';
+import { badgeSizes, defaultBadgeSettings } from '../domain/badge';
 import type { Open } from './answers';
 
 // Sites, tokens and kiosks as this client reads them (docs/api.md, Sites, API tokens, Kiosks): open enums,
@@ -20,6 +21,11 @@ export const SiteAnswer = z.object({
   name: z.string(),
   timezone: z.string(),
   archivedAt: z.string().nullable().default(null),
+  // A server from before badges sends none: badges off. (Console and server are one build: a size newer
+  // than this client can only come from a server newer than its kiosk, which prints whatever size it is.)
+  badge: z
+    .object({ enabled: z.boolean(), size: z.enum(badgeSizes).catch(defaultBadgeSettings.size) })
+    .default(defaultBadgeSettings),
 });
 export type SiteAnswer = z.infer<typeof SiteAnswer>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
+import { KioskPerson } from '../schemas/kioskPeople';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { Actor } from '../schemas/staff';
@@ -39,8 +40,22 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   exit: PersonEntry.nullable(),
   decidedBy: DecidedBy,
   decidedAt: DecidedAt,
+  // A server from before badges sends none: the visit has no badge to scan.
+  badgeCode: z.string().nullable().default(null),
+  // A server from before hosts sends none: no host.
+  hostId: z.number().int().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
+
+/** A visitor kiosk's reading of a person visit (`/kiosk/people`): its status and sources may be newer too. */
+export const KioskPersonAnswer = KioskPerson.extend({
+  status: openEnum<PersonStatus>(),
+  entry: PersonEntry,
+  exit: PersonEntry.nullable(),
+  // A server from before badges sends none: the visit has no badge to scan.
+  badgeCode: z.string().nullable().default(null),
+});
+export type KioskPersonAnswer = z.infer<typeof KioskPersonAnswer>;
 
 /** A vehicle check-in as an answer carries it: its status and sources may be newer than this client. */
 export const VehicleCheckinAnswer = VehicleCheckin.extend({
@@ -62,5 +77,9 @@ export type VehicleCheckinAnswer = z.infer<typeof VehicleCheckinAnswer>;
 export const ConfigFieldAnswer = z.object({ ...ConfigField.shape, type: openEnum<ConfigField['type']>() });
 export type ConfigFieldAnswer = z.infer<typeof ConfigFieldAnswer>;
 
-export const CheckinConfigAnswer = CheckinConfig.extend({ fields: z.array(ConfigFieldAnswer) });
+export const CheckinConfigAnswer = CheckinConfig.extend({
+  // A server from before form versions sends none: the form cannot be named in a create (`formVersion`).
+  version: CheckinConfig.shape.version.nullable().default(null),
+  fields: z.array(ConfigFieldAnswer),
+});
 export type CheckinConfigAnswer = z.infer<typeof CheckinConfigAnswer>;

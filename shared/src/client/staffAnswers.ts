@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AlertKind, AlertSource } from '../schemas/alerts';
 import type { Role } from '../schemas/staff';
 import type { Open } from './answers';
 
@@ -39,13 +40,13 @@ export const Actor = z.object({ type: openText<'user' | 'token'>(), id: z.number
 export type Actor = z.infer<typeof Actor>;
 
 export const AlertAnswer = z.object({
-  kind: openText<'person' | 'vehicle'>(),
+  kind: openText<AlertKind>(),
   checkinId: z.number().int(),
   siteId: z.number().int(),
   at: z.string(),
   subject: z.string(),
   reason: z.string().nullable(),
-  source: openText<'watchlist' | 'label' | 'denied'>(),
+  source: openText<AlertSource>(),
   acknowledgedAt: z.string().nullable(),
   acknowledgedBy: Actor.nullable(),
 });

@@ -6,3 +6,5 @@ export * from './checkinForm';
 export * from './plate';
 export * from './watchlist';
 export * from './siteDay';
+export * from './formVersions';
+export * from './hostNotifications';

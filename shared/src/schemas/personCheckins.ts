@@ -5,6 +5,7 @@ import {
   BodyCursor,
   Id,
   Instant,
+  IntId,
   Limit,
   PageQuery,
   overlapInOrder,
@@ -31,10 +32,17 @@ export const CustomFieldValue = z.union([z.string().max(1000), z.boolean()]);
 export const CreateCheckinRequest = z.strictObject({
   person: Person,
   hostName: z.string().trim().max(200).optional(),
+  /** A host of the site (docs/notifications.md): the check-in's `hostName` becomes the host's name. */
+  hostId: IntId.optional(),
   purpose: z.string().trim().max(500).optional(),
   customFields: z.record(z.string().max(64), CustomFieldValue).optional(),
   labelIds: z.array(Id).max(50).optional(),
   occurredAt: Instant.optional(),
+  /** The version of the site's form the person filled in (a kiosk's cached copy); docs/api.md, Form versions. */
+  formVersion: z.number().int().min(1).max(2_147_483_647).optional().meta({
+    description:
+      "The `version` of the site's check-in form the person filled in. When it is an older version and the body meets it but not the current form, the check-in is accepted with `incompleteFields` and raises an alert; without it, the current form is required.",
+  }),
 });
 export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
 
@@ -68,16 +76,25 @@ export const PersonCheckin = z.object({
     company: z.string().nullable(),
   }),
   hostName: z.string().nullable(),
+  /** The host told of this visit (null without one); `hostName` keeps their name as it was then. */
+  hostId: IntId.nullable(),
   purpose: z.string().nullable(),
   customFields: z.record(z.string(), CustomFieldValue),
   labelIds: z.array(Id),
   entry: z.object({ source: Source, at: Timestamp }),
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   denyReason: z.string().nullable(),
+  /** The secret of the visit's badge QR code (docs/api.md, Badges); null on visits that ended before badges. */
+  badgeCode: z.string().nullable(),
   breaks: z.array(Break),
   /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
   decidedBy: Actor.nullable(),
   decidedAt: Timestamp.nullable(),
+  /** Present only on a check-in accepted on an older form: the current form's fields it does not meet. */
+  incompleteFields: z.array(z.string()).optional().meta({
+    description:
+      "Only on a check-in accepted on an older version of the site's form (`formVersion`): the names of the current form's fields it does not meet (`company`, `badgeNumber`). Absent otherwise.",
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

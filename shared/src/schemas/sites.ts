@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { Id, PageQuery, Text, Timestamp } from './common';
 import { Timezone } from './admin';
+import { badgeSizes } from '../domain/badge';
+
+/** A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label size. */
+export const BadgeSettings = z.object({ enabled: z.boolean(), size: z.enum(badgeSizes) });
+export type BadgeSettings = z.infer<typeof BadgeSettings>;
 
 /** A site; `archivedAt` set: it refuses new check-ins, visits in progress can finish (docs/api.md, Sites). */
-export const Site = z.object({ siteId: Id, name: z.string(), timezone: z.string(), archivedAt: Timestamp.nullable() });
+export const Site = z.object({
+  siteId: Id,
+  name: z.string(),
+  timezone: z.string(),
+  archivedAt: Timestamp.nullable(),
+  badge: BadgeSettings,
+});
 export type Site = z.infer<typeof Site>;
 
 /** `GET /v1/sites`: archived sites only with `archived=true`. */
@@ -24,10 +35,12 @@ export const UpdateSiteRequest = z.strictObject({
   name: Text(200).optional(),
   timezone: Timezone.optional(),
   archived: z.boolean().optional(),
+  badge: z.strictObject({ enabled: z.boolean().optional(), size: z.enum(badgeSizes).optional() }).optional(),
 });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
-export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox'] as const;
+/** `host`: the kiosk offers the site's hosts by name and sends the one chosen as `hostId` (docs/notifications.md). */
+export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox', 'host'] as const;
 export const standardFieldNames = [
   'firstName',
   'lastName',
@@ -48,8 +61,14 @@ export const ConfigField = z.strictObject({
 });
 export type ConfigField = z.infer<typeof ConfigField>;
 
+/** A site's check-in form; `version` moves on by one with every change (a create may name it: `formVersion`). */
 export const CheckinConfig = z.object({
   siteId: Id,
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: 'Moves on by one with every change of the form; a create may name it as `formVersion`.' }),
   requiresApproval: z.boolean(),
   fields: z.array(ConfigField),
 });
@@ -70,6 +89,14 @@ export const CheckinConfigUpdate = z
           code: 'custom',
           path: ['fields', index, 'options'],
           message: 'A select needs at least one option',
+        });
+      }
+      // One question, "who are you visiting": the host list takes the place of the host's name as text.
+      if (field.type === 'host' && field.name !== 'hostName') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', index, 'name'],
+          message: 'A host field is named hostName (one per form)',
         });
       }
       if (field.type !== 'select' && field.options !== undefined) {

@@ -15,9 +15,9 @@ export const alertRoutes = [
     method: 'GET',
     path: '/alerts',
     summary:
-      'Every STOP of the last 24 hours on the caller’s sites (watchlist matches, blocked vehicles, denials), newest first',
+      'The alerts of the last 24 hours on the caller’s sites (stops, check-ins on an older form, kiosk refusals), newest first',
     description:
-      "Every STOP of the last 24 hours on the caller's sites, newest first, with why (`source`: watchlist, label, denied) and the reason (the watchlist entry's is shown only here), and how many nobody has acknowledged.",
+      "Every alert of the last 24 hours on the caller's sites, newest first, and how many nobody has acknowledged. `kind` `person` or `vehicle`: a STOP, with why (`source`: watchlist, label, denied) and the reason (the watchlist entry's is shown only here). `form` (`source` olderForm): a person checked in on an older version of the form, `reason` naming what the current form asks that they did not give (\"Checked in with an older form: Company missing\"). `kiosk` (`source` kioskRefused): an action the server refused to a kiosk, `subject` the kiosk's name, `reason` the action and why (no replay, no 409, no 401 or 429; once per Idempotency-Key).",
     examples: { response: { data: [alertExample], nextCursor: null, unacknowledged: 1 }, query: { siteIds: '1,2' } },
     tag,
     auth: 'token',
@@ -40,7 +40,7 @@ export const alertRoutes = [
     path: '/alerts/:kind/:checkinId/acknowledge',
     summary: 'Acknowledge an alert (again: no change); recorded with who and when',
     description:
-      "Records who acknowledged the alert and when; acknowledging again changes nothing. A check-in that is no STOP of the caller's sites is a 404.",
+      "Records who acknowledged the alert and when; acknowledging again changes nothing. `kind` and `checkinId` name the alert as the list shows it (for `kiosk` the number is the alert's own). An alert not on the caller's sites is a 404.",
     examples: {
       response: { ...alertExample, acknowledgedAt: '2026-11-21T09:05:00.000Z', acknowledgedBy: userActorExample },
     },

@@ -12,9 +12,10 @@ import { viewableSites } from '../../policies/viewableSites';
 import { presentPersonCheckin } from '../../presenters/personCheckin';
 import { searchPersonCheckins } from '../../queries/personCheckinSearch';
 import { defineRoute, siteOf } from '../define';
-import { pageOf, personCheckinExample } from '../examples';
+import { configExample, pageOf, personCheckinExample } from '../examples';
 import { CheckinParams, SiteParams } from '../params';
 import { personActionRoutes } from './actions';
+import { badgeRoutes } from './badge';
 import { auditCheckin, isManual } from '../../audit/targets';
 
 const tag = 'Person check-ins';
@@ -26,7 +27,7 @@ export const personCheckinRoutes = [
     path: base,
     summary: 'Create a person check-in (IN, or PENDING / STOP per site approval and watchlist)',
     description:
-      "Records a visitor at the site. The status is STOP when the person matches the account's watchlist, else PENDING when the site requires approval, else IN. `entry.source` is set by the server from the token's channel. The body must also hold every field the site's configuration requires (standard fields in `person` or at the top level, others in `customFields`); each missing one is listed in the 422. `labelIds` must name person labels of the account.",
+      "Records a visitor at the site. The status is STOP when the person matches the account's watchlist, else PENDING when the site requires approval, else IN. `entry.source` is set by the server from the token's channel. The body must also hold every field the site's configuration requires (standard fields in `person` or at the top level, others in `customFields`); each missing one is listed in the 422. `labelIds` must name person labels of the account. `formVersion` (a kiosk sends it) names the version of the form the person filled in: when it is older than the current one and the body meets it, the check-in is accepted even where it does not meet the current form, carries the current form's unmet fields as `incompleteFields`, and raises an alert for reception (`GET /v1/alerts`, kind `form`); a version the site never had is a 422 on `formVersion`. Without `formVersion` the current form is required.",
     examples: {
       request: {
         person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', company: 'ACME' },
@@ -34,12 +35,13 @@ export const personCheckinRoutes = [
         purpose: 'Meeting',
         customFields: { badgeNumber: '17' },
         labelIds: [3],
+        formVersion: configExample.version,
       },
       response: personCheckinExample,
     },
     tag,
     auth: 'token',
-    scope: 'checkins:write',
+    scope: ['checkins:write', 'kiosk:visitor'],
     params: SiteParams,
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
@@ -103,6 +105,7 @@ export const personCheckinRoutes = [
     },
   }),
   ...personActionRoutes,
+  ...badgeRoutes,
   defineRoute({
     method: 'POST',
     path: '/checkins/people/search',

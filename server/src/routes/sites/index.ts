@@ -4,6 +4,7 @@ import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
+import { readSiteBadge } from '../../queries/siteBadge';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
@@ -37,7 +38,13 @@ export const siteRoutes = [
         archived,
       });
       const present = (row: (typeof rows)[number]) =>
-        presentSite({ siteId: row.id, name: row.name, timezone: row.timezone, archivedAt: row.archived_at });
+        presentSite({
+          siteId: row.id,
+          name: row.name,
+          timezone: row.timezone,
+          archivedAt: row.archived_at,
+          badge: { enabled: row.badge_enabled, size: row.badge_size },
+        });
       return {
         status: 200,
         body: idPage(rows, query.limit, present, scope),
@@ -54,19 +61,23 @@ export const siteRoutes = [
     auth: 'token',
     params: SiteParams,
     responses: { 200: Site },
-    handler: async (ctx) => ({ status: 200, body: presentSite(siteOf(ctx)) }),
+    handler: async (ctx) => {
+      const site = siteOf(ctx);
+      const badge = await readSiteBadge(ctx.db, { accountId: ctx.principal.accountId, siteId: site.siteId });
+      return { status: 200, body: presentSite({ ...site, badge }) };
+    },
   }),
   defineRoute({
     method: 'GET',
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Read the fields the site requires on check-in (cache it for a few minutes)',
     description:
-      'The check-in form of the site: whether check-ins wait for approval, and the fields, in order. Answered with `ETag` and `Cache-Control: private, max-age=300`; send the ETag in `If-None-Match` to get a 304 while it is unchanged.',
+      'The check-in form of the site: its `version`, whether check-ins wait for approval, and the fields, in order. `version` moves on by one with every change; a check-in may name the version it was filled in on (`formVersion`). Answered with `ETag` and `Cache-Control: private, max-age=300`; send the ETag in `If-None-Match` to get a 304 while it is unchanged.',
     examples: { response: configExample },
     headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
-    scope: 'checkins:read',
+    scope: ['checkins:read', 'kiosk:visitor'],
     params: SiteParams,
     responses: { 200: CheckinConfig, 304: null },
     handler: async (ctx) => {
@@ -82,7 +93,7 @@ export const siteRoutes = [
     path: '/sites/:siteId/checkins/people/config',
     summary: 'Replace the site check-in configuration',
     description:
-      'Replaces the configuration and answers it with its new `ETag`. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
+      'Replaces the configuration and answers it with its new `version` (one more) and `ETag`; every earlier version is kept, so a kiosk check-in made on one is checked against it. With `If-Match: <ETag>` it replaces only the version that ETag names: if someone changed the form meanwhile, 412 with the current form as `current` and its `ETag`. `firstName` and `lastName` must stay required text fields; field names are unique; a `select` needs at least one option and only a select has options; a standard field (firstName, lastName, email, phone, company, hostName, purpose) cannot be a checkbox.',
     examples: {
       request: { requiresApproval: configExample.requiresApproval, fields: [...configExample.fields] },
       response: configExample,

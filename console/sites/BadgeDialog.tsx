@@ -1,0 +1,48 @@
+import { type FormEvent, useState } from 'react';
+import type { SiteAnswer } from '../../shared/src/client/administration';
+import { type BadgeSize, badgePages, badgeSizes } from '../../shared/src/domain/badge';
+import { adminApi, newKey } from '../api';
+import { Checkbox, Select } from '../components/Choice';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { FormButtons } from '../components/FormButtons';
+import { useAction } from '../components/useAction';
+
+/** How the Sites table says a site's badges: "Off", or "On · DYMO 99014 (54 × 101 mm)". */
+export const badgeWords = (badge: SiteAnswer['badge']) =>
+  badge.enabled ? `On · ${badgePages[badge.size].label}` : 'Off';
+
+/**
+ * A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label. Kiosks print
+ * each admitted visitor's badge; On site now offers Print badge.
+ */
+export function BadgeDialog({ site, onClose, onDone }: { site: SiteAnswer; onClose: () => void; onDone: () => void }) {
+  const [enabled, setEnabled] = useState(site.badge.enabled);
+  const [size, setSize] = useState<BadgeSize>(site.badge.size);
+  const action = useAction();
+  const [key] = useState(newKey);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await action.run(() => adminApi.updateSite(site.siteId, { badge: { enabled, size } }, key))) onDone();
+  };
+  return (
+    <Dialog title={`Badges of ${site.name}`} onClose={onClose}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Checkbox label="Print visitor badges" checked={enabled} onChange={setEnabled} />
+        <Select
+          label="Badge size"
+          value={size}
+          onChange={(value) => setSize(badgeSizes.find((known) => known === value) ?? size)}
+        >
+          {badgeSizes.map((known) => (
+            <option key={known} value={known}>
+              {badgePages[known].label}
+            </option>
+          ))}
+        </Select>
+        <ErrorMessage text={action.error} />
+        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,95 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Context, Middleware } from 'koa';
+
+/**
+ * Only the kiosk's own scripts (and its QR decoder's WebAssembly), any Gatehouse server for the API (the
+ * setup screen may pair it with another server than the one it came from), the camera shown in a <video>,
+ * the badge PDFs it prints in a frame of their own (blobs), never framed itself.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "media-src 'self' blob: mediastream:",
+  'connect-src *',
+  "worker-src 'self'",
+  'frame-src blob:',
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+};
+
+/** Files named by their content's hash: a new build has new names, so they may be kept for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else (the page, the service worker, the manifest, the icons): asked again each time. */
+const REVALIDATE = 'no-cache';
+
+async function sendFile(ctx: Context, file: string, cacheControl: string): Promise<boolean> {
+  const type = TYPES[path.extname(file)];
+  if (!type) return false;
+  const body = await fs.readFile(file).catch(() => undefined);
+  if (!body) return false;
+  ctx.type = type;
+  ctx.set('Cache-Control', cacheControl);
+  ctx.body = body;
+  return true;
+}
+
+/**
+ * GET /kiosk/*: the kiosk's production build (dist/kiosk/renderer) as an installable web app. Hashed files
+ * under assets/ are cached for a year; the page, the service worker (sw.js, which the browser compares byte
+ * by byte to find an update), the manifest and the icons are revalidated on every request. A path without a
+ * file extension is the page itself; /kiosk redirects to /kiosk/, whose relative asset paths need the slash.
+ */
+export function serveKiosk(dir: string): Middleware {
+  const root = path.resolve(dir);
+  return async (ctx, next) => {
+    const isKioskPath = ctx.path === '/kiosk' || ctx.path.startsWith('/kiosk/');
+    if (!isKioskPath || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
+      await next();
+      return;
+    }
+    ctx.state.route = '/kiosk/*';
+    if (ctx.path === '/kiosk') {
+      ctx.status = 308;
+      ctx.redirect(`/kiosk/${ctx.search}`);
+      return;
+    }
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // The address may carry a pairing code or a kiosk token (?code=, ?token=): never in a Referer.
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=()');
+    const relative = ctx.path.slice('/kiosk/'.length);
+    if (path.extname(relative) !== '') {
+      const file = path.resolve(root, relative);
+      // Inside the build only (no ../ out of it), and only the kinds of file a build makes.
+      const inside = file.startsWith(`${root}${path.sep}`);
+      if (!inside || !(await sendFile(ctx, file, relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE)))
+        await next();
+      return;
+    }
+    if (await sendFile(ctx, path.join(root, 'index.html'), REVALIDATE)) return;
+    ctx.status = 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = 'The kiosk is not built yet: npm start builds it (or `npx vite build --config kiosk/vite.config.ts`).\n';
+  };
+}
