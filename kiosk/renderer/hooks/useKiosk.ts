@@ -22,6 +22,8 @@ export function useKiosk(settings: KioskSettings): Kiosk | undefined {
       mode,
       correctClock: true,
       heartbeat: true,
+      // Pull at once when the site changes (docs/kiosk-sync.md, Following the server); else every 5 minutes.
+      events: true,
       badgePrinter: kioskBadgePrinter(window),
     });
     opened.start();
