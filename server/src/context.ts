@@ -2,6 +2,7 @@ import type { RememberedCallers } from './auth/rememberedCallers';
 import type { Env } from './config/env';
 import type { Database } from './db/database';
 import type { ExportThreads } from './exports/exportThreads';
+import type { LiveEventHub } from './live/eventHub';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
 import type { AddressLimiter } from './rateLimit/addressLimiter';
@@ -29,6 +30,8 @@ export interface AppDeps {
   visitDir?: string;
   /** Where CSV exports run (made by createApp when absent: EXPORT_THREAD_DEFAULTS on the database's URL). */
   exportThreads?: ExportThreads;
+  /** This instance's reader of published changes, for the event stream (made by createApp when absent). */
+  liveEvents?: LiveEventHub;
 }
 
 /** The dependencies with every optional part made. */
@@ -38,4 +41,5 @@ export type ResolvedDeps = AppDeps & {
   addressLimiter: AddressLimiter;
   exportThreads: ExportThreads;
   rememberedCallers: RememberedCallers;
+  liveEvents: LiveEventHub;
 };

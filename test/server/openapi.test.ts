@@ -26,6 +26,7 @@ import {
 } from '../support/openApiValidator';
 import { serverForFile } from '../support/serverAndWorld';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
+import { LiveEventHub } from '../../server/src/live/eventHub';
 
 const run = promisify(execFile);
 const harness = serverForFile();
@@ -119,6 +120,7 @@ describe('GET /v1/openapi.json', () => {
       addressLimiter: new AddressLimiter(600),
       exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
       rememberedCallers: new RememberedCallers(),
+      liveEvents: new LiveEventHub({ pool: harness.server.database, log: createLogger('silent') }),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>
