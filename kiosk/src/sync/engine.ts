@@ -8,7 +8,7 @@ import { type RetryPolicy, fullJitterBackoff } from './backoff';
 import { createConnectivity } from './connectivity';
 import { guardedLoop } from './guardedLoop';
 import { pullPeopleFeed } from './peopleFeedPull';
-import { pullPeople, pullVehicles } from './pull';
+import { pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { pullVehicleDirectory } from './vehicleDirectoryPull';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
@@ -143,11 +143,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         pullWanted = false;
         let pulled = false;
         try {
-          // The visitor kiosk keeps its people by the site's change feed; the gate still reads its short list.
-          const people =
-            options.mode === 'gate'
-              ? await pullPeople({ db, api, ...reach }, siteId)
-              : await pullPeopleFeed({ db, api, ...reach }, siteId);
+          // The visitor kiosk keeps its people by the site's change feed; a gate shows no people (and its
+          // token may not read them, §27).
+          const people = options.mode === 'gate' ? 'pulled' : await pullPeopleFeed({ db, api, ...reach }, siteId);
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
           // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
           // offline by its copy of the registered vehicles: only the changes come.
