@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StaffUserAnswer } from '../shared/src/client/staff';
 import { staffApi } from './api';
@@ -13,6 +14,7 @@ import { type Session, SessionContext, useSession } from './session/SessionConte
 import { permissionsOf } from './session/permissions';
 import { SignInPage } from './signIn/SignInPage';
 import { failureWords } from './words';
+import { queryClient } from './queryClient';
 
 type Who = { kind: 'checking' } | { kind: 'signedOut'; error?: string } | { kind: 'signedIn'; user: StaffUserAnswer };
 
@@ -37,6 +39,8 @@ export function App() {
     navigate(HOME, true);
   }, []);
   const signedOut = useCallback(() => {
+    // What one user's session read is not the next one's.
+    queryClient.clear();
     setWho({ kind: 'signedOut' });
     navigate('/console', true);
   }, []);
@@ -60,13 +64,15 @@ export function App() {
     );
   }
   return (
-    <SessionContext.Provider value={session}>
-      <LiveProvider>
-        <Shell path={path === '/console' ? HOME : path}>
-          <SignedInPage path={path} />
-        </Shell>
-      </LiveProvider>
-    </SessionContext.Provider>
+    <QueryClientProvider client={queryClient}>
+      <SessionContext.Provider value={session}>
+        <LiveProvider>
+          <Shell path={path === '/console' ? HOME : path}>
+            <SignedInPage path={path} />
+          </Shell>
+        </LiveProvider>
+      </SessionContext.Provider>
+    </QueryClientProvider>
   );
 }
 

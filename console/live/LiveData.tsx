@@ -1,16 +1,16 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src/client';
-import type { HttpOutcome } from '../../shared/src/client/http';
+import type { NotificationAnswer } from '../../shared/src/client/hosts';
 import type { AlertAnswer } from '../../shared/src/client/staff';
 import type { Site } from '../../shared/src/schemas/sites';
-import { api, staffApi } from '../api';
+import { api } from '../api';
 import { useSession } from '../session/SessionContext';
 import { failureWords } from '../words';
-import type { NotificationAnswer } from '../../shared/src/client/hosts';
-import { hostNotificationsOf } from './hostNotifications';
-import { readEverything } from './liveReads';
-import { type VisitKind, isShown, stepFor } from './liveSteps';
 import { followLive } from './followLive';
+import { hostNotificationsOf } from './hostNotifications';
+import { ReadFailure, type Visits, liveKeys, readAlerts, readSites, readVisits, visitsRead } from './liveQueries';
+import { type VisitKind, isShown, stepFor } from './liveSteps';
 
 export interface LiveState {
   /** Null until the first answer. */
@@ -21,7 +21,7 @@ export interface LiveState {
   unacknowledged: number;
   /** What the hosts of the people on site were told, by check-in id (docs/notifications.md). */
   hostNotifications: Map<number, NotificationAnswer[]>;
-  /** Why the last refresh failed, in plain words; null when it worked. */
+  /** Why the last read failed, in plain words; null when it worked. */
   error: string | null;
 }
 
@@ -38,121 +38,70 @@ export function useLive(): Live {
   return live;
 }
 
-const initial: LiveState = {
-  sites: null,
-  people: [],
-  vehicles: [],
-  alerts: [],
-  unacknowledged: 0,
-  hostNotifications: new Map(),
-  error: null,
-};
-
 /** While a host's notification is still being sent, asked again this often (sending publishes no event). */
 const PENDING_NOTIFICATION_MS = 2_000;
-
-/** A task that runs one at a time: asked while running, it runs once more when it ends (a burst costs two runs). */
-function coalesced(task: () => Promise<void>) {
-  let running = false;
-  let again = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        await task();
-      } while (again);
-    } finally {
-      running = false;
-    }
-  };
-  return { run, busy: () => running };
-}
+const NO_VISITS: Visits = { people: [], vehicles: [], hostNotifications: new Map() };
 
 /**
- * The one copy behind every live view (on site now, approvals, alerts and the navigation's count). Read
- * whole at start and on the stream's `reset`; then each event of `GET /v1/events` changes the one visit it
- * names (docs/event-stream-clients.md); while the stream is down, read whole every 30 s.
+ * The live views (on site now, approvals, alerts and the navigation's count) as entries of the query cache:
+ * read whole at start and on the stream's `reset`; then each event of `GET /v1/events` changes the one
+ * visit it names (docs/event-stream-clients.md); while the stream is down, read whole every 30 s.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const { can, signedOut } = useSession();
-  const [state, setState] = useState<LiveState>(initial);
-  // The copy itself, changed synchronously so that events of one burst each see what the one before did.
-  const copy = useRef<LiveState>(initial);
-  const change = useCallback((next: Partial<LiveState>) => {
-    copy.current = { ...copy.current, ...next };
-    setState(copy.current);
-  }, []);
+  const queryClient = useQueryClient();
+  // Read once the stream is asked for, so that its first `reset` finds the reading made after it.
+  const [following, setFollowing] = useState(false);
+  const sites = useQuery({ queryKey: liveKeys.sites, queryFn: readSites, enabled: following });
+  const visits = useQuery({ queryKey: liveKeys.visits, queryFn: readVisits, enabled: following });
+  const alerts = useQuery({ queryKey: liveKeys.alerts, queryFn: readAlerts, enabled: following && can.alerts });
+  const [readError, setReadError] = useState<string | null>(null);
 
-  const failed = useCallback(
-    (outcome: HttpOutcome<unknown>): boolean => {
-      if (outcome.kind === 'ok') return false;
-      if (outcome.kind === 'refused' && outcome.status === 401) signedOut();
-      else if (outcome.kind !== 'notModified') change({ error: failureWords(outcome) });
-      return true;
-    },
-    [change, signedOut],
+  const failures = [sites.error, visits.error, alerts.error];
+  const ended = failures.some((error) => error instanceof ReadFailure && error.signedOut);
+  useEffect(() => {
+    if (ended) signedOut();
+  }, [ended, signedOut]);
+
+  const changeVisits = useCallback(
+    (change: (visits: Visits) => Visits) =>
+      queryClient.setQueryData<Visits>(liveKeys.visits, (before) => change(before ?? NO_VISITS)),
+    [queryClient],
   );
 
   const pendingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const notifications = useCallback(
-    async (people: readonly PersonCheckinAnswer[], replace: boolean) => {
-      const read = await hostNotificationsOf(people);
-      const merged = replace ? read : new Map([...copy.current.hostNotifications, ...read]);
-      change({ hostNotifications: merged });
-      const pending = copy.current.people.filter((checkin) =>
-        (merged.get(checkin.checkinId) ?? []).some((item) => item.status === 'pending'),
+  const followNotifications = useCallback(
+    (now: Visits) => {
+      const pending = now.people.filter((checkin) =>
+        (now.hostNotifications.get(checkin.checkinId) ?? []).some((item) => item.status === 'pending'),
       );
       clearTimeout(pendingTimer.current);
-      if (pending.length > 0)
-        pendingTimer.current = setTimeout(() => void notifications(pending, false), PENDING_NOTIFICATION_MS);
+      if (pending.length === 0) return;
+      pendingTimer.current = setTimeout(() => {
+        void hostNotificationsOf(pending).then((read) => {
+          // The changed copy comes back through the effect below, which asks again while any is pending.
+          changeVisits((before) => ({
+            ...before,
+            hostNotifications: new Map([...before.hostNotifications, ...read]),
+          }));
+        });
+      }, PENDING_NOTIFICATION_MS);
     },
-    [change],
+    [changeVisits],
   );
-
-  const lastReadAll = useRef(0);
-  const readAllTask = useRef((): Promise<void> => Promise.resolve());
-  readAllTask.current = async () => {
-    lastReadAll.current = Date.now();
-    const [sites, people, vehicles, alerts] = await readEverything(can.alerts);
-    const outcomes = [sites, people, vehicles, alerts].filter((outcome) => outcome !== null);
-    const failure = outcomes.find((outcome) => outcome.kind !== 'ok');
-    if (failure && failure.kind === 'refused' && failure.status === 401) {
-      signedOut();
-      return;
-    }
-    const previous = copy.current;
-    change({
-      sites: sites.kind === 'ok' ? sites.value.data : previous.sites,
-      people: people.kind === 'ok' ? people.value.data : previous.people,
-      vehicles: vehicles.kind === 'ok' ? vehicles.value.data : previous.vehicles,
-      alerts: alerts?.kind === 'ok' ? alerts.value.data : previous.alerts,
-      unacknowledged: alerts?.kind === 'ok' ? alerts.value.unacknowledged : previous.unacknowledged,
-      error: failure && failure.kind !== 'notModified' ? failureWords(failure) : null,
-    });
-    if (people.kind === 'ok') await notifications(people.value.data, true);
-  };
-  const readAlertsTask = useRef((): Promise<void> => Promise.resolve());
-  readAlertsTask.current = async () => {
-    const outcome = await staffApi.listAlerts();
-    if (!failed(outcome) && outcome.kind === 'ok')
-      change({ alerts: outcome.value.data, unacknowledged: outcome.value.unacknowledged });
-  };
-  // Stable across renders (they hold whether a reading is under way); each runs the render's latest task.
-  const everything = useRef(coalesced(() => readAllTask.current()));
-  const alerts = useRef(coalesced(() => readAlertsTask.current()));
+  useEffect(() => {
+    if (visits.data) followNotifications(visits.data);
+  }, [visits.data, followNotifications]);
+  useEffect(() => () => clearTimeout(pendingTimer.current), []);
 
   const removeVisit = useCallback(
-    (kind: VisitKind, checkinId: number) => {
-      if (kind === 'person')
-        change({ people: copy.current.people.filter((checkin) => checkin.checkinId !== checkinId) });
-      else change({ vehicles: copy.current.vehicles.filter((checkin) => checkin.checkinId !== checkinId) });
-    },
-    [change],
+    (kind: VisitKind, checkinId: number) =>
+      changeVisits((before) =>
+        kind === 'person'
+          ? { ...before, people: before.people.filter((checkin) => checkin.checkinId !== checkinId) }
+          : { ...before, vehicles: before.vehicles.filter((checkin) => checkin.checkinId !== checkinId) },
+      ),
+    [changeVisits],
   );
 
   // The newest read asked of each visit: an older answer that comes back later is dropped.
@@ -166,51 +115,73 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         kind === 'person' ? await api.getPerson(siteId, checkinId) : await api.getVehicle(siteId, checkinId);
       if (reads.current.get(key) !== mine) return;
       reads.current.delete(key);
-      if (outcome.kind === 'refused' && outcome.status === 404) return removeVisit(kind, checkinId);
-      if (failed(outcome) || outcome.kind !== 'ok') return;
-      const visit = outcome.value;
-      if (!isShown(kind, visit.status)) return removeVisit(kind, checkinId);
-      if ('person' in visit) {
-        const others = copy.current.people.filter((checkin) => checkin.checkinId !== checkinId);
-        change({ people: [...others, visit], error: null });
-        if (visit.hostId !== null) await notifications([visit], false);
-      } else {
-        const others = copy.current.vehicles.filter((checkin) => checkin.checkinId !== checkinId);
-        change({ vehicles: [...others, visit], error: null });
+      if (outcome.kind === 'refused' && outcome.status === 404) return void removeVisit(kind, checkinId);
+      if (outcome.kind === 'refused' && outcome.status === 401) return signedOut();
+      if (outcome.kind !== 'ok') {
+        if (outcome.kind !== 'notModified') setReadError(failureWords(outcome));
+        return;
       }
+      setReadError(null);
+      const visit = outcome.value;
+      if (!isShown(kind, visit.status)) return void removeVisit(kind, checkinId);
+      const told = 'person' in visit && visit.hostId !== null ? await hostNotificationsOf([visit]) : undefined;
+      changeVisits((before) => {
+        if (!('person' in visit))
+          return { ...before, vehicles: [...before.vehicles.filter((c) => c.checkinId !== checkinId), visit] };
+        return {
+          ...before,
+          people: [...before.people.filter((checkin) => checkin.checkinId !== checkinId), visit],
+          hostNotifications: told ? new Map([...before.hostNotifications, ...told]) : before.hostNotifications,
+        };
+      });
     },
-    [change, failed, notifications, removeVisit],
+    [changeVisits, removeVisit, signedOut],
   );
 
+  const readAll = useCallback(() => void queryClient.invalidateQueries({ queryKey: liveKeys.all }), [queryClient]);
   useEffect(() => {
-    const held = (kind: VisitKind, checkinId: number) =>
-      (kind === 'person' ? copy.current.people : copy.current.vehicles).find(
-        (checkin) => checkin.checkinId === checkinId,
-      )?.status;
-    const readAll = () => void everything.current.run();
-    const following = followLive({
+    const held = (kind: VisitKind, checkinId: number) => {
+      const now = queryClient.getQueryData<Visits>(liveKeys.visits);
+      return (kind === 'person' ? now?.people : now?.vehicles)?.find((checkin) => checkin.checkinId === checkinId)
+        ?.status;
+    };
+    const stream = followLive({
       readAll,
       onSignedOut: signedOut,
       onEvent: (message, connectedAt) => {
         const step = stepFor(message, held);
-        // A reading of everything under way (or due) already brings this change.
-        if (everything.current.busy() && step.do !== 'nothing') return readAll();
+        if (step.do === 'nothing') return;
+        // A reading made since this connection began is the reading afresh a `reset` asks for.
         if (step.do === 'readAll') {
-          // The first reading, made when the page opened, is this connection's: no need to read twice.
-          if (lastReadAll.current < connectedAt) readAll();
-        } else if (step.do === 'readAlerts') {
-          if (can.alerts) void alerts.current.run();
+          if (visitsRead.at < connectedAt) readAll();
+          return;
+        }
+        // A reading of every visit under way may have missed this change: read them again when it ends.
+        if (step.do !== 'readAlerts' && queryClient.isFetching({ queryKey: liveKeys.visits }) > 0) {
+          void queryClient.invalidateQueries({ queryKey: liveKeys.visits });
+          return;
+        }
+        if (step.do === 'readAlerts') {
+          if (can.alerts) void queryClient.invalidateQueries({ queryKey: liveKeys.alerts });
         } else if (step.do === 'remove') removeVisit(step.kind, step.checkinId);
-        else if (step.do === 'readVisit') void readVisit(step.kind, step.siteId, step.checkinId);
+        else void readVisit(step.kind, step.siteId, step.checkinId);
       },
     });
-    readAll();
-    return () => {
-      following.stop();
-      clearTimeout(pendingTimer.current);
-    };
-  }, [can.alerts, readVisit, removeVisit, signedOut]);
+    setFollowing(true);
+    return () => stream.stop();
+  }, [can.alerts, queryClient, readAll, readVisit, removeVisit, signedOut]);
 
-  const refresh = useCallback(() => void everything.current.run(), []);
-  return <LiveContext.Provider value={{ ...state, refresh }}>{children}</LiveContext.Provider>;
+  const failure = failures.find((error) => error !== null);
+  const now = visits.data ?? NO_VISITS;
+  const live: Live = {
+    sites: sites.data ?? null,
+    people: now.people,
+    vehicles: now.vehicles,
+    alerts: alerts.data?.data ?? [],
+    unacknowledged: alerts.data?.unacknowledged ?? 0,
+    hostNotifications: now.hostNotifications,
+    error: failure ? failure.message : readError,
+    refresh: readAll,
+  };
+  return <LiveContext.Provider value={live}>{children}</LiveContext.Provider>;
 }
