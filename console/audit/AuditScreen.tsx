@@ -45,9 +45,8 @@ export function AuditScreen() {
   const sites = useLive().sites ?? [];
   const [form, setForm] = useState<Form>(blank);
   const [applied, setApplied] = useState<Form>(blank);
-  const events = usePaged(
-    (cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }),
-    JSON.stringify(applied),
+  const events = usePaged(['audit', applied], (cursor) =>
+    manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }),
   );
   const set =
     <K extends keyof Form>(name: K) =>

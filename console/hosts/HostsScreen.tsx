@@ -14,7 +14,7 @@ const channelWords: Record<string, string> = { email: 'Email', chat: 'Chat' };
 
 /** The people visitors come to see, and how each is told of a visitor (docs/notifications.md). */
 export function HostsScreen() {
-  const list = usePaged((cursor) => hostsApi.listHosts({ cursor, limit: 50 }), 'hosts');
+  const list = usePaged(['hosts'], (cursor) => hostsApi.listHosts({ cursor, limit: 50 }));
   const site = siteLookup(useLive().sites ?? []);
   const [channels, setChannels] = useState<ChannelsAnswer | null>(null);
   const [editing, setEditing] = useState<{ host: HostAnswer | null } | null>(null);

@@ -19,8 +19,8 @@ export function KiosksScreen() {
   const readKiosks = useCallback(() => adminApi.listKiosks(), []);
   // Archived sites too, to name their kiosks; new kiosks go to open sites only.
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const kiosks = useLoaded(readKiosks, REFRESH_MS);
-  const sites = useLoaded(readSites);
+  const kiosks = useLoaded(['kiosks'], readKiosks, REFRESH_MS);
+  const sites = useLoaded(['sites', 'with archived'], readSites);
   const [adding, setAdding] = useState(false);
   const [code, setCode] = useState<{ name: string; code: PairingCodeAnswer } | null>(null);
   const [revoking, setRevoking] = useState<KioskAnswer | null>(null);

@@ -19,7 +19,7 @@ export function SitesScreen() {
   const { user } = useSession();
   const { query } = useLocation();
   const read = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const sites = useLoaded(read);
+  const sites = useLoaded(['sites', 'with archived'], read);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Editing | null>(null);
   const archive = useAction();

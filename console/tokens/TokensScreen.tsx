@@ -15,8 +15,8 @@ const day = (iso: string) =>
 export function TokensScreen() {
   const readTokens = useCallback(() => adminApi.listTokens({ channel: 'API' }), []);
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const tokens = useLoaded(readTokens);
-  const sites = useLoaded(readSites);
+  const tokens = useLoaded(['tokens', 'API'], readTokens);
+  const sites = useLoaded(['sites', 'with archived'], readSites);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<TokenAnswer | null>(null);
   const siteList = sites.value?.data ?? [];

@@ -18,11 +18,10 @@ export function VehiclesScreen() {
   const { can } = useSession();
   const [typed, setTyped] = useState('');
   const [plate, setPlate] = useState('');
-  const vehicles = usePaged(
-    (cursor) => manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }),
-    plate,
+  const vehicles = usePaged(['vehicles', plate], (cursor) =>
+    manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }),
   );
-  const labels = usePaged((cursor) => manageApi.listVehicleLabels({ cursor, limit: 200 }), 'labels');
+  const labels = usePaged(['labels'], (cursor) => manageApi.listVehicleLabels({ cursor, limit: 200 }));
   const [vehicle, setVehicle] = useState<Editing<VehicleAnswer>>(null);
   const [label, setLabel] = useState<Editing<VehicleLabelAnswer>>(null);
   const [deleting, setDeleting] = useState<VehicleAnswer | null>(null);

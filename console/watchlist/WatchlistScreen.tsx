@@ -96,7 +96,7 @@ function EntryDialog({
 
 /** The account's watchlist: who is stopped at check-in, and why (shown to staff only). */
 export function WatchlistScreen() {
-  const list = usePaged((cursor) => manageApi.listWatchlist({ cursor, limit: 50 }), 'watchlist');
+  const list = usePaged(['watchlist'], (cursor) => manageApi.listWatchlist({ cursor, limit: 50 }));
   const [editing, setEditing] = useState<{ entry: WatchlistEntryAnswer | null } | null>(null);
   const [removing, setRemoving] = useState<WatchlistEntryAnswer | null>(null);
   return (

@@ -19,15 +19,13 @@ function lastAttempt(delivery: WebhookDeliveryAnswer): string {
 /** One subscription's deliveries, newest first, with Retry for each that failed. */
 export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptionAnswer }) {
   const { subscriptionId } = subscription;
-  const log = usePaged(
-    (cursor) => manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }),
-    String(subscriptionId),
+  const log = usePaged(['deliveries', subscriptionId], (cursor) =>
+    manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }),
   );
   const retry = useAction();
   const retryOne = async (delivery: WebhookDeliveryAnswer) => {
     const after = await retry.run(() => manageApi.retryDelivery(subscriptionId, delivery.deliveryId, newKey()));
-    if (after)
-      log.setItems((items) => (items ?? []).map((item) => (item.deliveryId === after.deliveryId ? after : item)));
+    if (after) log.updateItems((item) => (item.deliveryId === after.deliveryId ? after : item));
   };
   return (
     <section className="sub" aria-labelledby="log-title">
