@@ -4,11 +4,10 @@ import { adminApi, newKey } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
-import { navigate, useLocation } from '../router';
+import { useNavigate } from 'react-router';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
-import { FormEditor } from './FormEditor';
 import './sites.css';
 
 const PATH = '/console/sites';
@@ -17,26 +16,13 @@ type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' };
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
   const { user } = useSession();
-  const { query } = useLocation();
+  const navigate = useNavigate();
   const read = useCallback(() => adminApi.listSites({ archived: true }), []);
   const sites = useLoaded(['sites', 'with archived'], read);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Editing | null>(null);
   const archive = useAction();
   const list = sites.value?.data ?? [];
-
-  const formSiteId = Number(query.get('form'));
-  const formSite = list.find((site) => site.siteId === formSiteId);
-  if (query.has('form') && Number.isInteger(formSiteId) && formSiteId > 0) {
-    return (
-      <FormEditor
-        key={formSiteId}
-        siteId={formSiteId}
-        siteName={formSite?.name ?? `Site ${formSiteId}`}
-        onBack={() => navigate(PATH)}
-      />
-    );
-  }
 
   const setArchived = async (site: SiteAnswer, archived: boolean) => {
     if (await archive.run(() => adminApi.updateSite(site.siteId, { archived }, newKey()))) void sites.reload();
@@ -87,7 +73,7 @@ export function SitesScreen() {
                 <td data-label="Badges">{badgeWords(site.badge)}</td>
                 <td className="actions">
                   <div className="buttons">
-                    <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
+                    <button type="button" onClick={() => void navigate(`${PATH}/${site.siteId}/form`)}>
                       Edit form
                     </button>
                     <button type="button" onClick={() => setEditing({ site, what: 'name' })}>
