@@ -21,6 +21,7 @@ import { tokenRoutes } from './tokens';
 import { kioskAdministrationRoutes } from './kiosks';
 import { hostRoutes } from './hosts';
 import { notificationRoutes } from './notifications';
+import { visitRoutes } from './visit';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [
@@ -47,4 +48,5 @@ export const routes: Route[] = [
   ...eventRoutes,
   ...hostRoutes,
   ...notificationRoutes,
+  ...visitRoutes,
 ];
