@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { VehicleAnswer, VehicleLabelAnswer } from '../../shared/src/client/manage';
 import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -64,65 +65,50 @@ export function VehiclesScreen() {
         <p className="empty">{plate === '' ? 'No vehicles registered yet.' : `No vehicle with plate ${plate}.`}</p>
       ) : null}
       {vehicles.items && vehicles.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Plate</th>
-              <th scope="col">Vehicle</th>
-              <th scope="col">Labels</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {vehicles.items.map((item) => (
-              <tr key={item.vehicleId}>
-                <th scope="row" className="plate">
-                  {item.licensePlate}
-                </th>
-                <td data-label="Vehicle">
-                  {[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}
-                  {item.description ? ` · ${item.description}` : ''}
-                </td>
-                <td data-label="Labels">
-                  {item.labelIds.length === 0
-                    ? '—'
-                    : item.labelIds.map((id) => {
-                        const found = labelOf(id);
-                        return (
-                          <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
-                            {found?.name ?? `Label ${id}`}
-                            {found?.blocksEntry ? ' (blocks entry)' : ''}
-                          </span>
-                        );
-                      })}
-                </td>
-                <td className="actions">
-                  {can.manageVehicles ? (
-                    <div className="buttons">
-                      <button
-                        type="button"
-                        onClick={() => setVehicle({ item })}
-                        aria-label={`Edit ${item.licensePlate}`}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setDeleting(item)}
-                        aria-label={`Delete ${item.licensePlate}`}
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={vehicles.items}
+          rowKey={(item) => item.vehicleId}
+          columns={[
+            { header: 'Plate', cell: (item) => item.licensePlate, className: () => 'plate' },
+            {
+              header: 'Vehicle',
+              cell: (item) =>
+                `${[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}${item.description ? ` · ${item.description}` : ''}`,
+            },
+            {
+              header: 'Labels',
+              cell: (item) =>
+                item.labelIds.length === 0
+                  ? '—'
+                  : item.labelIds.map((id) => {
+                      const found = labelOf(id);
+                      return (
+                        <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
+                          {found?.name ?? `Label ${id}`}
+                          {found?.blocksEntry ? ' (blocks entry)' : ''}
+                        </span>
+                      );
+                    }),
+            },
+          ]}
+          actions={(item) =>
+            can.manageVehicles ? (
+              <>
+                <button type="button" onClick={() => setVehicle({ item })} aria-label={`Edit ${item.licensePlate}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setDeleting(item)}
+                  aria-label={`Delete ${item.licensePlate}`}
+                >
+                  Delete
+                </button>
+              </>
+            ) : null
+          }
+        />
       ) : null}
       <LoadMore hasMore={vehicles.hasMore} busy={vehicles.busy} onClick={vehicles.loadMore} />
       <LabelsSection
