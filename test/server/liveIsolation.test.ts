@@ -35,7 +35,12 @@ afterEach(() => {
 let kioskToken: { token: string; tokenId: number };
 beforeAll(async () => {
   const { server, world } = harness;
-  kioskToken = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+  kioskToken = await buildToken(server, {
+    accountId: world.accountId,
+    siteIds: [world.siteId],
+    channel: 'KIOSK',
+    mode: 'visitor',
+  });
 });
 
 const changes = (event: ReceivedEvent) => event.event !== 'reset' && event.event !== 'ready';
@@ -89,7 +94,8 @@ describe('the event stream carries only what its caller may see', () => {
         name,
       ).toBe(false);
       const sawCar = seen.some(checkinEvent(car.checkinId));
-      expect(sawCar, name).toBe(name !== 'peopleOnly');
+      // A visitor kiosk follows its site's people, not its vehicles (§27).
+      expect(sawCar, name).toBe(name === 'reception');
     }
     // The stranger's all-sites stream: its own changes, none of this account's.
     const theirMarker = (await stranger.api.post<PersonCheckin>(people(stranger.siteId), visitor())).body;

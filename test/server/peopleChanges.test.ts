@@ -10,6 +10,7 @@ import { type World, buildToken, buildWorld, visitor } from '../support/factorie
 import { type ApiClient, type ApiResponse, apiClient } from '../support/http';
 import { holdTransaction } from '../support/heldTransaction';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { pairedKiosk } from '../support/kiosks';
 import { staffClient } from '../support/staff';
 
 const harness = serverAndWorld();
@@ -83,6 +84,8 @@ describe('GET /v1/sites/{siteId}/checkins/people/changes', () => {
       entry: here.entry,
       exit: null,
       breaks: [],
+      badgeCode: here.badgeCode,
+      createdAt: here.createdAt,
       updatedAt: here.updatedAt,
     });
     expect(first.data[1]?.breaks).toHaveLength(1);
@@ -166,6 +169,30 @@ describe('GET /v1/sites/{siteId}/checkins/people/changes', () => {
     expect((await owner.api.post('/v1/privacy/erasure', { email: 'erase-me@example.com' })).status).toBe(200);
     const { visits } = await pullAll(world.api, world.siteId, cursor);
     expect(visits.map((visit) => [visit.checkinId, visit.person.firstName])).toEqual([[erased.checkinId, 'Deleted']]);
+  });
+
+  it('a visitor kiosk reads its own site by it, badge codes too, and a refused visit only for a day', async () => {
+    const { server } = harness;
+    const world = await buildWorld(server);
+    const here = await checkIn(world, world.siteId, 'Ada');
+    const refused = await checkIn(world, world.siteId, 'Old');
+    await queryOne(
+      server.database,
+      sql`UPDATE person_checkins SET status = 'STOP', last_event_at = now() - interval '25 hours'
+          WHERE account_id = ${world.accountId} AND id = ${refused.checkinId}`,
+    );
+    const kiosk = await pairedKiosk(server, { accountId: world.accountId, siteId: world.siteId });
+    const kioskApi = apiClient(server.baseUrl, kiosk.token);
+    const { visits } = await pullAll(kioskApi, world.siteId);
+    expect(visits.map((visit) => [visit.checkinId, visit.badgeCode])).toEqual([[here.checkinId, here.badgeCode]]);
+    expect(here.badgeCode).toEqual(expect.any(String));
+    // Staff still see every visit not OUT.
+    expect((await pullAll(world.api, world.siteId)).visits.map((visit) => visit.checkinId)).toContain(
+      refused.checkinId,
+    );
+    expect((await kioskApi.get(`${people(world.otherSiteId)}/changes`)).status).toBe(404);
+    const gate = await pairedKiosk(server, { accountId: world.accountId, siteId: world.siteId, mode: 'gate' });
+    expect((await apiClient(server.baseUrl, gate.token).get(`${people(world.siteId)}/changes`)).status).toBe(403);
   });
 
   it('needs checkins:read; 400 for a malformed cursor or a limit out of 1..500', async () => {

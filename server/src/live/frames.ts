@@ -10,14 +10,18 @@ import { type Position, formatPosition } from './position';
  * a site may learn which visits there changed (ids and states, never names). A type missing here is sent
  * to nobody: a feature that publishes a new type adds its line.
  */
+// A kiosk's token holds its mode's scope (§27): the visitor kiosk follows its site's people, form and hosts,
+// the gate its vehicles.
 const readers: Record<ChangeEventType, (data: Record<string, unknown>) => readonly Scope[]> = {
   checkin: (data) =>
-    data.kind === 'vehicle' ? ['vehicles:read', 'vehicles:write'] : ['checkins:read', 'checkins:write'],
+    data.kind === 'vehicle'
+      ? ['vehicles:read', 'vehicles:write', 'kiosk:gate']
+      : ['checkins:read', 'checkins:write', 'kiosk:visitor'],
   alert: () => ['alerts:manage'],
-  config: () => ['checkins:read', 'checkins:write'],
-  vehicles: () => ['vehicles:read'],
+  config: () => ['checkins:read', 'checkins:write', 'kiosk:visitor'],
+  vehicles: () => ['vehicles:read', 'kiosk:gate'],
   // The kiosk's form offers the site's hosts; the console's Hosts page lists them.
-  hosts: () => ['checkins:read', 'checkins:write'],
+  hosts: () => ['checkins:read', 'checkins:write', 'kiosk:visitor'],
   // Until invitations bring their own scope.
   invitation: () => ['checkins:read'],
 };

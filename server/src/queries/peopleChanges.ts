@@ -4,6 +4,7 @@ import type { PeopleChanges, PersonVisitChange } from '../../../shared/src/schem
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import { problem } from '../errors/problem';
+import { kioskVisibleSql } from '../policies/kioskWindow';
 import { cursorScope } from './cursor';
 
 /**
@@ -28,6 +29,8 @@ interface VisitRow {
   entry_at: Date;
   exit_source: Source | null;
   exit_at: Date | null;
+  badge_code: string | null;
+  created_at: Date;
   updated_at: Date;
   breaks: Array<{ id: number; startedAt: string; endedAt: string | null }>;
 }
@@ -64,7 +67,7 @@ function decode(cursor: string, scope: string): FeedPosition {
 }
 
 const COLUMNS = sql`c.id, c.status, c.first_name, c.last_name, c.company, c.entry_source, c.entry_at, c.exit_source,
-  c.exit_at, c.updated_at,
+  c.exit_at, c.badge_code, c.created_at, c.updated_at,
   COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
                             ORDER BY b.started_at, b.id)
             FROM person_breaks b WHERE b.account_id = c.account_id AND b.checkin_id = c.id), '[]') AS breaks`;
@@ -72,8 +75,15 @@ const COLUMNS = sql`c.id, c.status, c.first_name, c.last_name, c.company, c.entr
 /**
  * The first reading: the visits on site (every status but OUT) after `afterId`, in id order, with the
  * site's feed number as of the same snapshot, so the changes after it are exactly what this reading missed.
+ * A kiosk (`kioskSince`) gets a refused (STOP) visit only for a day, as its `/kiosk/people` list.
  */
-export const onSiteSql = (accountId: number, siteId: number, afterId: number, limit: number): Sql => sql`
+export const onSiteSql = (
+  accountId: number,
+  siteId: number,
+  afterId: number,
+  limit: number,
+  kioskSince?: Date,
+): Sql => sql`
   WITH feed AS (
     SELECT COALESCE(max(change_seq), 0)::bigint AS position FROM person_feed
     WHERE account_id = ${accountId} AND site_id = ${siteId})
@@ -81,6 +91,7 @@ export const onSiteSql = (accountId: number, siteId: number, afterId: number, li
   FROM feed LEFT JOIN LATERAL (
     SELECT ${COLUMNS} FROM person_checkins c
     WHERE c.account_id = ${accountId} AND c.site_id = ${siteId} AND c.status <> 'OUT' AND c.id > ${afterId}
+      AND ${kioskSince ? kioskVisibleSql('person', kioskSince) : sql`true`}
     ORDER BY c.id LIMIT ${limit + 1}) v ON true`;
 
 /**
@@ -110,6 +121,8 @@ function present(row: VisitRow & { id: number }): PersonVisitChange {
       startedAt: new Date(item.startedAt).toISOString(),
       endedAt: item.endedAt === null ? null : new Date(item.endedAt).toISOString(),
     })),
+    badgeCode: row.badge_code,
+    createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -121,13 +134,15 @@ function present(row: VisitRow & { id: number }): PersonVisitChange {
  */
 export async function readPeopleChanges(
   db: Executor,
-  input: { accountId: number; siteId: number; cursor?: string; limit: number },
+  input: { accountId: number; siteId: number; cursor?: string; limit: number; kioskSince?: Date },
 ): Promise<PeopleChanges> {
-  const { accountId, siteId, limit } = input;
+  const { accountId, siteId, limit, kioskSince } = input;
   const scope = scopeOf(accountId, siteId);
   const at: FeedPosition = input.cursor === undefined ? { position: -1, afterId: 0 } : decode(input.cursor, scope);
   if (at.afterId !== null) {
-    const rows = await queryRows<VisitRow>(db, onSiteSql(accountId, siteId, at.afterId, limit), { prepare: true });
+    const rows = await queryRows<VisitRow>(db, onSiteSql(accountId, siteId, at.afterId, limit, kioskSince), {
+      prepare: true,
+    });
     const position = at.position < 0 ? (rows[0]?.position ?? 0) : at.position;
     const visits = rows.filter((row): row is VisitRow & { id: number } => row.id !== null);
     const answered = visits.slice(0, limit);

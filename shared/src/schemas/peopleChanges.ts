@@ -23,6 +23,9 @@ export const PersonVisitChange = z.object({
   entry: z.object({ source: Source, at: Timestamp }),
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   breaks: z.array(z.object({ breakId: Id, startedAt: Timestamp, endedAt: Timestamp.nullable() })),
+  // The visit's badge QR secret: the kiosk checks out a scanned badge offline (as `/kiosk/people` gives it).
+  badgeCode: z.string().nullable(),
+  createdAt: Timestamp,
   updatedAt: Timestamp,
 });
 export type PersonVisitChange = z.infer<typeof PersonVisitChange>;
