@@ -145,6 +145,10 @@ export function createApiClient(options: ApiClientOptions) {
         PersonCheckinAnswer,
       ),
 
+    /** One visit as it is now (the console re-reads the one an event names, docs/event-stream-clients.md). */
+    getPerson: (siteId: number, checkinId: number): Promise<HttpOutcome<PersonCheckinAnswer>> =>
+      send(transport, { method: 'GET', path: `${people(siteId)}/${checkinId}` }, PersonCheckinAnswer),
+
     checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
       send(
         transport,
@@ -189,6 +193,9 @@ export function createApiClient(options: ApiClientOptions) {
 
     createVehicleCheckin: (siteId: number, body: CreateVehicleCheckinRequest, key: string) =>
       send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    getVehicle: (siteId: number, checkinId: number): Promise<HttpOutcome<VehicleCheckinAnswer>> =>
+      send(transport, { method: 'GET', path: `${vehicles(siteId)}/${checkinId}` }, VehicleCheckinAnswer),
 
     checkoutVehicle: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
       send(
