@@ -19,4 +19,6 @@ export const scopeWords: Record<Scope, string> = {
   'tokens:manage': 'Manage API tokens',
   'privacy:manage': 'Retention and erasure',
   'hosts:manage': 'Manage hosts',
+  'invitations:read': 'See invitations',
+  'invitations:write': 'Invite visitors (their passes admit them)',
 };

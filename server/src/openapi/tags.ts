@@ -67,6 +67,11 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
     description:
       'What hosts were told about their visitors (email, chat), and the one-time Approve and Deny links of a waiting visitor.',
   },
+  {
+    name: 'Invitations',
+    description:
+      'Expected visitors and their passes: a QR code the visitor shows at a kiosk, signed with the account’s Ed25519 key, verified offline and honoured once.',
+  },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
   {
     name: 'Exports',

@@ -19,6 +19,8 @@ export const scopes = [
   'tokens:manage',
   'privacy:manage',
   'hosts:manage',
+  'invitations:read',
+  'invitations:write',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
@@ -35,6 +37,9 @@ const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
   'tokens:manage',
   'privacy:manage',
   'hosts:manage',
+  // Invitations hold visitors' data, and a pass admits its holder: tokens get them only when asked for.
+  'invitations:read',
+  'invitations:write',
 ]);
 
 /** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */

@@ -22,6 +22,7 @@ import * as formVersions from './0021_form_versions';
 import * as raisedAlerts from './0022_raised_alerts';
 import * as hosts from './0026_hosts';
 import * as badges from './0029_badges';
+import * as invitations from './0034_invitations';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -50,4 +51,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0022_raised_alerts', up: raisedAlerts.up },
   { name: '0026_hosts', up: hosts.up },
   { name: '0029_badges', up: badges.up },
+  { name: '0034_invitations', up: invitations.up },
 ];
