@@ -192,6 +192,17 @@ const refusals: Refusal[] = [
   { key: 'GET /notifications/channels', ...stray },
   { key: 'POST /host-decisions/preview', body: { token: 'short' } },
   { key: 'POST /host-decisions', body: { token: 'c'.repeat(43), reason: 5 } },
+  { key: 'POST /invitations', body: { siteId: 1, person: { firstName: ' ', lastName: 'L' }, expectedAt: 'soon' } },
+  { key: 'GET /invitations', query: { status: 'maybe' } },
+  { key: 'GET /invitations/{invitationId}', ...stray },
+  { key: 'PATCH /invitations/{invitationId}', body: { purpose: 5 } },
+  { key: 'POST /invitations/{invitationId}/cancel', ...stray },
+  { key: 'POST /invitations/{invitationId}/resend', ...stray },
+  { key: 'GET /invitations/{invitationId}/pass', ...stray },
+  { key: 'POST /invitations/import', ...stray },
+  { key: 'GET /pass-keys', ...stray },
+  { key: 'POST /pass-keys/rotate', ...stray, owner: true },
+  { key: 'GET /sites/{siteId}/kiosk/passes', ...stray },
 ];
 
 describe('what the server refuses, the document refuses', () => {
