@@ -21,4 +21,6 @@ export const scopeWords: Record<Scope, string> = {
   'hosts:manage': 'Manage hosts',
   'invitations:read': 'See invitations',
   'invitations:write': 'Invite visitors (their passes admit them)',
+  'kiosk:visitor': 'A visitor kiosk: check people in and out at its site',
+  'kiosk:gate': 'A gate kiosk: let vehicles in and out at its site',
 };

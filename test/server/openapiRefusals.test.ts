@@ -80,6 +80,7 @@ const refusals: Refusal[] = [
   { key: 'PATCH /watchlist/people/{entryId}', body: { email: 'not-an-email' } },
   { key: 'DELETE /watchlist/people/{entryId}', ...stray },
   { key: 'GET /sites/{siteId}/kiosk/watchlist-digest', ...stray },
+  { key: 'GET /sites/{siteId}/kiosk/people', query: { limit: '0' } },
   { key: 'POST /admin/accounts', body: {} },
   { key: 'POST /admin/accounts/{accountId}/sites', body: { name: '' } },
   { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Both', siteIds: [1], allSites: true } },

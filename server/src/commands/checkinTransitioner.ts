@@ -1,4 +1,5 @@
 import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
+import { kioskMaySee } from '../policies/kioskWindow';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
@@ -65,11 +66,21 @@ export interface PersonAction {
  */
 export async function transitionPersonCheckin(
   db: Executor,
-  input: { key: CheckinKey; action: PersonAction; exitSource: Source; decider: Decider; now: Date },
+  input: {
+    key: CheckinKey;
+    action: PersonAction;
+    exitSource: Source;
+    decider: Decider;
+    now: Date;
+    /** A kiosk's window (policies/kioskWindow.ts): a visit outside it does not exist for the kiosk. */
+    kioskSince?: Date;
+  },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
-  if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const hidden =
+    read && input.kioskSince && !kioskMaySee('person', read.row.status, read.row.last_event_at, input.kioskSince);
+  if (!read || hidden) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
   // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
   const now = changeStamp(input.now, row.updated_at);

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Scope } from '../../../shared/src/schemas/admin';
+import type { ScopeNeed } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
@@ -70,7 +70,8 @@ export interface RouteSpec<
    * ADMIN_TOKEN; `none`: anyone (sign-in, one-time links), the handler running on the pool.
    */
   auth: RouteAuth;
-  scope?: Scope;
+  /** The scope the caller needs, or any one of several (an integrator's, or a kiosk's for its job). */
+  scope?: ScopeNeed;
   /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   conflict?: RouteConflict;
@@ -117,7 +118,7 @@ export interface Route {
   examples: { request?: unknown; response: unknown; query?: Record<string, string> };
   tag: string;
   auth: RouteAuth;
-  scope?: Scope;
+  scope?: ScopeNeed;
   audit?: RouteAudit;
   conflict?: RouteConflict;
   refusals?: Readonly<Record<number, RouteRefusal>>;

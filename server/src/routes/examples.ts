@@ -134,7 +134,7 @@ export const tokenExample = {
   name: 'Lobby kiosk',
   siteIds: [1],
   allSites: false,
-  scopes: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'vehicles:write'],
+  scopes: ['kiosk:visitor'],
   channel: 'KIOSK',
   expiresAt: null,
   lastUsedAt: null,

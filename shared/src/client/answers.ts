@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
+import { KioskPerson } from '../schemas/kioskPeople';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { Actor } from '../schemas/staff';
@@ -48,6 +49,16 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   pendingReason: z.string().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
+
+/** A visitor kiosk's reading of a person visit (`/kiosk/people`): its status and sources may be newer too. */
+export const KioskPersonAnswer = KioskPerson.extend({
+  status: openEnum<PersonStatus>(),
+  entry: PersonEntry,
+  exit: PersonEntry.nullable(),
+  // A server from before badges sends none: the visit has no badge to scan.
+  badgeCode: z.string().nullable().default(null),
+});
+export type KioskPersonAnswer = z.infer<typeof KioskPersonAnswer>;
 
 /** A vehicle check-in as an answer carries it: its status and sources may be newer than this client. */
 export const VehicleCheckinAnswer = VehicleCheckin.extend({

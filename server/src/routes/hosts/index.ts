@@ -161,8 +161,8 @@ export const hostRoutes = [
     headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
-    // The kiosk's create scope for now: a visitor kiosk reads it to offer hosts (docs/notifications.md).
-    scope: 'checkins:write',
+    // A visitor kiosk reads it to offer hosts (docs/notifications.md); staff and integrators read it too.
+    scope: ['checkins:read', 'kiosk:visitor'],
     params: SiteParams,
     responses: { 200: KioskHostList, 304: null },
     handler: async (ctx) => {

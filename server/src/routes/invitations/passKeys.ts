@@ -73,8 +73,8 @@ export const passKeyRoutes = [
     headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
-    // The kiosk's create scope for now, as for its host list: a visitor kiosk reads it to check passes.
-    scope: 'checkins:write',
+    // A visitor kiosk reads it to check passes, as it reads its host list; an integrator's reader may too.
+    scope: ['checkins:read', 'kiosk:visitor'],
     params: SiteParams,
     responses: { 200: KioskPasses, 304: null },
     handler: async (ctx) => {
