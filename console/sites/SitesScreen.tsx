@@ -8,11 +8,12 @@ import { navigate, useLocation } from '../router';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
+import { VisitDialog, visitWords } from './VisitDialog';
 import { FormEditor } from './FormEditor';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'visit' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
@@ -69,6 +70,7 @@ export function SitesScreen() {
               <th scope="col">Time zone</th>
               <th scope="col">Status</th>
               <th scope="col">Badges</th>
+              <th scope="col">Phone check-ins</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -85,6 +87,7 @@ export function SitesScreen() {
                   {site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}
                 </td>
                 <td data-label="Badges">{badgeWords(site.badge)}</td>
+                <td data-label="Phone check-ins">{visitWords(site.visit)}</td>
                 <td className="actions">
                   <div className="buttons">
                     <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
@@ -99,6 +102,20 @@ export function SitesScreen() {
                     <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
                       Badges
                     </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
+                      Phone check-ins
+                    </button>
+                    {site.visit.code === '' ? null : (
+                      // The cookie goes with a same-site download; the PDF opens in the browser's viewer.
+                      <a
+                        className="button"
+                        href={`/v1/sites/${site.siteId}/visit-poster.pdf`}
+                        target="_blank"
+                        rel="noopener"
+                      >
+                        QR poster
+                      </a>
+                    )}
                     {site.archivedAt ? (
                       <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
                         Restore
@@ -118,6 +135,8 @@ export function SitesScreen() {
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
       {editing?.what === 'badges' ? (
         <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing?.what === 'visit' ? (
+        <VisitDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing ? (
         <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} />
       ) : null}

@@ -14,6 +14,8 @@ type Page<T> = { data: T[]; nextCursor: string | null };
 type CreatedTokenBody = z.infer<typeof CreatedToken>;
 
 const harness = serverForFile();
+// Every site has a visit code (docs/api.md, Visit codes): random, so matched by its form.
+const visitCode: unknown = expect.stringMatching(/^[2-9A-HJ-NP-Z]{10}$/);
 let accountId: number;
 let siteA: number;
 let siteB: number;
@@ -229,7 +231,14 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     expect(after.body.data).not.toContainEqual(expect.objectContaining({ siteId: foreignSiteId }));
     const read = await api.get<Site>(`/v1/sites/${later.siteId}`);
     expect(read.status).toBe(200);
-    expect(read.body).toEqual({ siteId: later.siteId, name: 'Built later', timezone: 'UTC', archivedAt: null });
+    expect(read.body).toEqual({
+      siteId: later.siteId,
+      name: 'Built later',
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: false, size: '62x100' },
+      visit: { code: visitCode, requiresApproval: false },
+    });
   });
 
   it('an explicit list does not grow with sites created afterwards', async () => {
@@ -270,11 +279,18 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     }
   });
 
-  it('reads one site as {siteId, name, timezone, archivedAt}', async () => {
+  it('reads one site as {siteId, name, timezone, archivedAt, badge, visit}', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
     const response = await api.get<Site>(`/v1/sites/${siteA}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ siteId: siteA, name: expect.any(String), timezone: 'UTC', archivedAt: null });
+    expect(response.body).toEqual({
+      siteId: siteA,
+      name: expect.any(String),
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: false, size: '62x100' },
+      visit: { code: visitCode, requiresApproval: false },
+    });
   });
 });
 

@@ -82,7 +82,14 @@ const timed = { occurredAt: at };
 const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unknown>>]> = [
   [
     'listSites',
-    page({ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: true, size: '89x36' } }),
+    page({
+      siteId: 1,
+      name: 'HQ',
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: true, size: '89x36' },
+      visit: { code: 'K7QP3XMN2R', requiresApproval: true },
+    }),
     (api) => api.listSites(),
   ],
   ['getCheckinConfig', config, (api) => api.getCheckinConfig(1)],
@@ -139,10 +146,17 @@ describe('the typed client reading answers of a newer server', () => {
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
-  it('reads a site of a server from before archiving (and badges) as not archived, with badges off', async () => {
+  it('reads a site of a server from before archiving (badges, phone check-ins) as not archived, all off', async () => {
     const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
     expect(sites.data).toEqual([
-      { siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: false, size: '62x100' } },
+      {
+        siteId: 1,
+        name: 'HQ',
+        timezone: 'UTC',
+        archivedAt: null,
+        badge: { enabled: false, size: '62x100' },
+        visit: { code: '', requiresApproval: false },
+      },
     ]);
   });
 

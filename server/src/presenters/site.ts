@@ -1,4 +1,4 @@
-import type { BadgeSettings, CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+import type { BadgeSettings, CheckinConfig, Site, VisitSettings } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
 export const presentSite = (site: {
@@ -7,12 +7,14 @@ export const presentSite = (site: {
   timezone: string;
   archivedAt: Date | null;
   badge: BadgeSettings;
+  visit: VisitSettings;
 }): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
   archivedAt: site.archivedAt?.toISOString() ?? null,
   badge: { enabled: site.badge.enabled, size: site.badge.size },
+  visit: { code: site.visit.code, requiresApproval: site.visit.requiresApproval },
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({

@@ -11,6 +11,8 @@ export interface SiteListRow {
   archived_at: Date | null;
   badge_enabled: boolean;
   badge_size: BadgeSize;
+  visit_code: string;
+  visit_requires_approval: boolean;
 }
 
 /**
@@ -24,7 +26,8 @@ export async function listViewableSites(
 ): Promise<SiteListRow[]> {
   return queryRows<SiteListRow>(
     db,
-    sql`SELECT s.id, s.name, s.timezone, s.archived_at, s.badge_enabled, s.badge_size FROM sites s
+    sql`SELECT s.id, s.name, s.timezone, s.archived_at, s.badge_enabled, s.badge_size, s.visit_code,
+          s.visit_requires_approval FROM sites s
         WHERE s.account_id = ${principal.accountId} AND s.id > ${input.afterId} AND ${siteVisibleSql(principal, sql`s.id`)}
           ${input.archived ? empty : sql`AND s.archived_at IS NULL`}
         ORDER BY s.id LIMIT ${input.limit + 1}`,

@@ -12,6 +12,7 @@ export const siteExample = {
   timezone: 'Europe/Berlin',
   archivedAt: null,
   badge: { enabled: true, size: '62x100' },
+  visit: { code: 'K7QW3MZP9D', requiresApproval: false },
 };
 
 export const configExample = {

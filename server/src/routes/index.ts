@@ -20,6 +20,7 @@ import { kioskAdministrationRoutes } from './kiosks';
 import { hostRoutes } from './hosts';
 import { notificationRoutes } from './notifications';
 import { invitationRoutes } from './invitations';
+import { visitRoutes } from './visit';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [
@@ -44,4 +45,5 @@ export const routes: Route[] = [
   ...hostRoutes,
   ...notificationRoutes,
   ...invitationRoutes,
+  ...visitRoutes,
 ];

@@ -26,6 +26,8 @@ export const SiteAnswer = z.object({
   badge: z
     .object({ enabled: z.boolean(), size: z.enum(badgeSizes).catch(defaultBadgeSettings.size) })
     .default(defaultBadgeSettings),
+  // A server from before phone check-ins sends none: no code (''), so nothing to print.
+  visit: z.object({ code: z.string(), requiresApproval: z.boolean() }).default({ code: '', requiresApproval: false }),
 });
 export type SiteAnswer = z.infer<typeof SiteAnswer>;
 
