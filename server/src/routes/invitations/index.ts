@@ -187,6 +187,7 @@ export const invitationRoutes = [
         validFrom: invitationExample.validFrom,
         validUntil: invitationExample.validUntil,
       },
+      current: { ...invitationExample, status: 'cancelled' },
     },
     tag,
     auth: 'token',
