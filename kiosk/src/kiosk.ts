@@ -9,6 +9,7 @@ import { attentionItems, discardAction, retryAction } from './data/attention';
 import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
+import { checkScannedPass } from './data/passes';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
 import {
   findPeople,
@@ -185,6 +186,8 @@ export function openKiosk(options: KioskOptions) {
     siteConfig: () => config.get(siteId),
     /** The site's hosts by name, for a form's host field (kept like the configuration, for offline). */
     siteHosts: () => hosts.get(siteId),
+    /** A scanned or typed pass, checked offline with this kiosk's copy of the keys (docs/invitations.md). */
+    checkPass: (text: string) => checkScannedPass(db, siteId, text, now()),
     /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
     /** Everyone "Find your name" may list, as it changes. */

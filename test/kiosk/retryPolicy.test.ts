@@ -110,6 +110,8 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     entry: { source: 'KIOSK', at: '2026-11-21T09:00:00.000Z' },
     exit: null,
     denyReason: null,
+    invitationId: null,
+    pendingReason: null,
     badgeCode: null,
     breaks: [],
     decidedBy: null,

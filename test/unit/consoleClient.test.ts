@@ -123,6 +123,8 @@ describe('what the console shows a role', () => {
       entry: { source: 'API', at: at(minute) },
       exit: null,
       denyReason: null,
+      invitationId: null,
+      pendingReason: null,
       badgeCode: null,
       breaks: [],
       decidedBy: null,

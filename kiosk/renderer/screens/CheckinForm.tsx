@@ -9,6 +9,7 @@ import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
 import { personStatusText, plainReason, shortTime } from '../words';
+import type { WelcomePass } from './PassScan';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
@@ -18,7 +19,13 @@ interface CheckinFormProps {
   /** The person is already on site (as `visit`) and chose to check out instead. */
   onCheckOut: (visit: PersonVisit) => void;
   onCancel: () => void;
+  /** A pass this kiosk honoured: the visitor is greeted by name and asked only what the pass lacks. */
+  welcome?: WelcomePass;
 }
+
+/** What a pass says of the visitor, so the form does not ask it again. */
+const fromPass = (welcome: WelcomePass | undefined): FormValues =>
+  welcome ? { firstName: welcome.claims.firstName, lastName: welcome.claims.lastName } : {};
 
 /**
  * The check-in form, generated from the site's configuration (the cached copy when offline, the server's
@@ -26,10 +33,10 @@ interface CheckinFormProps {
  * errors are shown under each field before anything is queued. Someone who looks already on site is
  * asked first (see AlreadyCheckedIn).
  */
-export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel }: CheckinFormProps) {
+export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel, welcome }: CheckinFormProps) {
   const [fields, setFields] = useState<ConfigField[]>();
   const [hosts, setHosts] = useState<KioskHost[]>([]);
-  const [values, setValues] = useState<FormValues>({});
+  const [values, setValues] = useState<FormValues>(() => fromPass(welcome));
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The banner above the form: `fields` when it only counts the fields marked below (so it follows them).
   const [formError, setFormError] = useState<{ text: string; fields: boolean }>();
@@ -101,7 +108,8 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
   const save = async (input: CheckinFormInput) => {
     setAlreadyIn(undefined);
     setSaving(true);
-    const result = await kiosk.checkIn(input);
+    const pass = welcome && { token: welcome.token, claims: welcome.claims };
+    const result = await kiosk.checkIn(pass ? { ...input, pass } : input);
     setSaving(false);
     if (result.ok) {
       onCheckedIn(result.value);
@@ -153,7 +161,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       aria-labelledby="checkin-title"
     >
       <h1 id="checkin-title" className="screen-title">
-        Check in
+        {welcome ? `Welcome, ${welcome.claims.firstName}` : 'Check in'}
       </h1>
       {formError ? (
         <p className="form-error" role="alert">
@@ -168,17 +176,19 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
         />
       ) : null}
       <div className="fields">
-        {fields.map((field) => (
-          <FormField
-            key={field.name}
-            field={field}
-            value={values[field.name]}
-            error={errors[field.name]}
-            onChange={(value) => change(field.name, value)}
-            onBlur={() => blur(field.name)}
-            hosts={hosts}
-          />
-        ))}
+        {fields
+          .filter((field) => !(field.name in fromPass(welcome)))
+          .map((field) => (
+            <FormField
+              key={field.name}
+              field={field}
+              value={values[field.name]}
+              error={errors[field.name]}
+              onChange={(value) => change(field.name, value)}
+              onBlur={() => blur(field.name)}
+              hosts={hosts}
+            />
+          ))}
       </div>
       <div className="form-actions form-actions-sticky">
         <button type="button" className="button button-secondary" onClick={onCancel}>

@@ -9,9 +9,12 @@ export type VisitorIntent = 'checkin' | 'checkout' | 'break';
  */
 export function VisitorHome({
   onChoose,
+  onScanPass,
   takeFocus = false,
 }: {
   onChoose: (intent: VisitorIntent) => void;
+  /** Scan a pass: a visitor invited ahead shows the QR code of their invitation (CONTRACT §21). */
+  onScanPass?: () => void;
   takeFocus?: boolean;
 }) {
   const first = useRef<HTMLButtonElement>(null);
@@ -36,6 +39,11 @@ export function VisitorHome({
           <span className="tile-label">Check out</span>
         </button>
       </div>
+      {onScanPass ? (
+        <button type="button" className="button button-secondary pass-scan-open" onClick={onScanPass}>
+          Scan a pass
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -62,6 +62,8 @@ export function keptKioskPerson(answer: KioskPersonAnswer): KeptPersonCheckin {
     customFields: {},
     labelIds: [],
     denyReason: null,
+    pendingReason: null,
+    invitationId: null,
     decidedBy: null,
     decidedAt: null,
     entry: kioskEvent(answer.entry),

@@ -16,6 +16,7 @@ import type { Revocation } from './revocation';
 import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
+import { refreshSitePasses } from './sitePasses';
 import { refreshWatchlistDigest } from './watchlistDigest';
 
 /** The timed pull's period: the event stream brings a site's changes at once, this is the safety net. */
@@ -152,7 +153,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           const digest =
             options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
           const directory = options.mode === 'gate' ? await pullVehicleDirectory({ db, api, ...reach }) : 'pulled';
-          pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled' && directory === 'pulled';
+          // The lobby checks visitors' passes offline too: with the keys and revoked passes last pulled.
+          const passes = options.mode === 'gate' ? 'pulled' : await refreshSitePasses({ db, api, ...reach }, siteId);
+          pulled = [people, vehicles, digest, directory, passes].every((result) => result === 'pulled');
         } finally {
           if (!pulled) pullWanted = true;
         }

@@ -1,5 +1,6 @@
 import {
   type IncompleteField,
+  type PersonStatus,
   initialPersonStatus,
   olderFormAlertText,
   personStatusEvent,
@@ -23,6 +24,7 @@ import { newBadgeCode } from '../badges/badgeCode';
 import { decidesOwnCheckin } from '../policies/ownDecision';
 import { hostNotificationsCte } from '../notifications/enqueue';
 import { hostOfSite } from '../queries/hosts';
+import { type PassArrival, passAtCreate, passCtes, withInvitation } from './passArrival';
 
 /** The host a create names, if it is one of the site's; else 422 at `hostId`. */
 async function siteHostOrRefuse(db: Executor, principal: Principal, site: SiteAccess, hostId: number) {
@@ -76,23 +78,31 @@ const olderFormAlertCte = (row: PersonCheckinRow, now: Date, incomplete: readonl
  * and the command runs again, when the precheck refuses the label.
  */
 const insertCtes =
-  (row: PersonCheckinRow, now: Date, events: OutboxEvent[], incomplete: readonly IncompleteField[], notify: Sql) =>
+  (
+    row: PersonCheckinRow,
+    now: Date,
+    events: OutboxEvent[],
+    incomplete: readonly IncompleteField[],
+    more: { notify: Sql; pass: Sql },
+  ) =>
   (guard: Sql) => sql`
   labels AS (
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
-      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, created_at, updated_at)
+      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, invitation_id, pending_reason,
+      created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
-      ${row.badge_code}, ${row.incomplete_fields}::text[], ${now}::timestamptz, ${now}::timestamptz
+      ${row.badge_code}, ${row.incomplete_fields}::text[], ${row.invitation_id}::bigint, ${row.pending_reason},
+      ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}${notify}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}${more.notify}${more.pass}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -102,12 +112,18 @@ export async function createPersonCheckin(
   db: Executor,
   input: { principal: Principal; site: SiteAccess; request: CreateCheckinRequest; now: Date },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
-  const { principal, site, request, now } = input;
+  const { principal, site, now } = input;
   refuseIfArchived(site);
-  const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
-  const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
-  const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
+  const time = resolveOccurredAt(input.request.occurredAt ? new Date(input.request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
+  // A pass (docs/invitations.md) is judged at the entry time, and its invitation fills in what the body leaves out.
+  const arrival =
+    input.request.pass === undefined
+      ? undefined
+      : await passAtCreate(db, { accountId: principal.accountId, site, token: input.request.pass, at: time.at });
+  const request = arrival ? withInvitation(input.request, arrival.invitation) : input.request;
+  const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
+  const host = await hostOf(db, principal, site, input.request, request);
   const labelIds = [...new Set(request.labelIds ?? [])];
   const { person } = request;
   const statement = precheck({
@@ -122,10 +138,11 @@ export async function createPersonCheckin(
   if (pre.known_labels !== labelIds.length) {
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
   }
-  const status = initialPersonStatus({
-    watchlisted: pre.watchlisted,
-    requiresApproval: site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
-  });
+  const status = statusOf(
+    arrival,
+    pre.watchlisted,
+    site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
+  );
   const row: PersonCheckinRow = arrivingVisit(
     { accountId: principal.accountId, id: pre.id, siteId: site.siteId, source: principal.source, at: time.at, now },
     {
@@ -144,17 +161,51 @@ export async function createPersonCheckin(
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
       badge_code: newBadgeCode(),
       incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
+      invitation_id: arrival?.invitation.id ?? null,
+      pending_reason: arrival?.kind === 'hold' && status === 'PENDING' ? arrival.reason : null,
       breaks: [],
     },
   );
   // When the server learned of it (an offline kiosk's check-in may arrive late): an alert is never born old.
   if (status === 'STOP') Object.assign(row, { stop_source: 'watchlist', stopped_at: now });
   Object.assign(row, decision(row, { decider: deciderOf(principal), decisive: false, at: now }));
+  // Where the site asks for approval, the invitation was it, given in advance by whoever invited.
+  if (arrival?.kind === 'admit' && status === 'IN' && site.checkinConfig.requiresApproval && row.decided_by === null)
+    Object.assign(row, { decided_by: arrival.invitation.created_by, decided_at: now });
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
   const notify = hostNotificationsCte({ row, webhookEvent: event, at: time.at, now }, CREATED);
-  return { checkin, write: { ctes: insertCtes(row, now, events, incomplete, notify), applied: CREATED } };
+  const pass = passCtes(arrival, row, now, CREATED);
+  return {
+    checkin,
+    write: { ctes: insertCtes(row, now, events, incomplete, { notify, pass: pass.ctes }), applied: pass.applied },
+  };
+}
+
+/**
+ * IN, PENDING or STOP: the watchlist first; a pass's first use admits (its invitation was the approval); any
+ * other use of a pass waits for reception; else the site's approval rule.
+ */
+function statusOf(arrival: PassArrival | undefined, watchlisted: boolean, requiresApproval: boolean): PersonStatus {
+  const status = initialPersonStatus({ watchlisted, requiresApproval: requiresApproval && arrival?.kind !== 'admit' });
+  return arrival?.kind === 'hold' && status !== 'STOP' ? 'PENDING' : status;
+}
+
+/**
+ * The visit's host: the one the body names (of the site, else 422), or the invitation's while it is still a
+ * host of the site (a host deleted or moved since is left out rather than refusing the visitor).
+ */
+async function hostOf(
+  db: Executor,
+  principal: Principal,
+  site: SiteAccess,
+  sent: CreateCheckinRequest,
+  filled: CreateCheckinRequest,
+) {
+  if (sent.hostId !== undefined) return siteHostOrRefuse(db, principal, site, sent.hostId);
+  if (filled.hostId === undefined) return undefined;
+  return hostOfSite(db, { accountId: principal.accountId, siteId: site.siteId, hostId: filled.hostId });
 }

@@ -24,6 +24,8 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     entry: presentEntry(row),
     exit: presentExit(row),
     denyReason: row.deny_reason,
+    invitationId: row.invitation_id,
+    pendingReason: row.pending_reason,
     badgeCode: row.badge_code,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,

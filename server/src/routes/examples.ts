@@ -40,6 +40,8 @@ export const personCheckinExample = {
   entry: { source: 'KIOSK', at },
   exit: null,
   denyReason: null,
+  pendingReason: null,
+  invitationId: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
   breaks: [],
   decidedBy: null,

@@ -45,6 +45,9 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   badgeCode: z.string().nullable().default(null),
   // A server from before hosts sends none: no host.
   hostId: z.number().int().nullable().default(null),
+  // A server from before invitations sends neither: no pass, no reason to wait beyond the usual.
+  invitationId: z.number().int().nullable().default(null),
+  pendingReason: z.string().nullable().default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

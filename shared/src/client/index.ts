@@ -14,6 +14,7 @@ import {
   VehicleChanges,
   type VehicleCheckinsSearchRequest,
 } from '../schemas/vehicles';
+import { KioskPasses } from '../schemas/invitations';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
 import {
@@ -127,6 +128,14 @@ export function createApiClient(options: ApiClientOptions) {
           headers: etag ? { 'If-None-Match': etag } : {},
         },
         WatchlistDigest,
+      ),
+
+    /** The account's pass keys and the site's revoked passes, for checking passes offline; conditional with `etag`. */
+    getKioskPasses: (siteId: number, etag?: string): Promise<HttpOutcome<KioskPasses>> =>
+      send(
+        transport,
+        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/passes`, headers: etag ? { 'If-None-Match': etag } : {} },
+        KioskPasses,
       ),
 
     createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>

@@ -8,3 +8,6 @@ export * from './watchlist';
 export * from './siteDay';
 export * from './formVersions';
 export * from './hostNotifications';
+export * from './passes';
+export * from './invitationValidity';
+export * from './siteClock';
