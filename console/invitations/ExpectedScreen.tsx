@@ -39,7 +39,7 @@ export function ExpectedScreen() {
   const [inviting, setInviting] = useState(false);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const read = useCallback(() => invitationsApi.list(dayWindow(day)), [day]);
-  const list = useLoaded(read, REFRESH_MS);
+  const list = useLoaded(['invitations', day], read, REFRESH_MS);
   const groups = list.value ? bySite(list.value.data, sites, day) : null;
   const reload = () => void list.reload();
   const name = (item: InvitationAnswer) => `${item.person.firstName} ${item.person.lastName}`;
