@@ -110,6 +110,7 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     exit: null,
     denyReason: null,
     badgeCode: null,
+    language: null,
     breaks: [],
     decidedBy: null,
     decidedAt: null,

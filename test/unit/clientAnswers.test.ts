@@ -20,6 +20,7 @@ const person = {
   exit: { source: 'API', at },
   denyReason: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
+  language: 'de',
   breaks: [{ breakId: 7, startedAt: at, endedAt: at }],
   decidedBy: { type: 'user', id: 2, name: 'Rita' },
   decidedAt: at,
@@ -81,7 +82,14 @@ const timed = { occurredAt: at };
 const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unknown>>]> = [
   [
     'listSites',
-    page({ siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: true, size: '89x36' } }),
+    page({
+      siteId: 1,
+      name: 'HQ',
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: true, size: '89x36' },
+      defaultLanguage: 'ar',
+    }),
     (api) => api.listSites(),
   ],
   ['getCheckinConfig', config, (api) => api.getCheckinConfig(1)],
@@ -138,11 +146,27 @@ describe('the typed client reading answers of a newer server', () => {
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
-  it('reads a site of a server from before archiving (and badges) as not archived, with badges off', async () => {
+  it('reads a site of a server from before archiving (and badges, languages) as not archived, badges off, English', async () => {
     const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
     expect(sites.data).toEqual([
-      { siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, badge: { enabled: false, size: '62x100' } },
+      {
+        siteId: 1,
+        name: 'HQ',
+        timezone: 'UTC',
+        archivedAt: null,
+        badge: { enabled: false, size: '62x100' },
+        defaultLanguage: 'en',
+      },
     ]);
+  });
+
+  it('reads a language newer than it as none it knows: a site speaks English, a check-in names none', async () => {
+    const site = { siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, defaultLanguage: 'pt' };
+    expect(valueOf(await clientAnswering(200, page(site)).listSites()).data[0]?.defaultLanguage).toBe('en');
+    const checkin = valueOf(
+      await clientAnswering(200, { ...person, language: 'pt' }).checkoutPerson(1, 42, timed, 'k'),
+    );
+    expect(checkin.language).toBeNull();
   });
 
   it('keeps a configured field of a type newer than it, with that type', async () => {

@@ -122,6 +122,7 @@ describe('what the console shows a role', () => {
       exit: null,
       denyReason: null,
       badgeCode: null,
+      language: null,
       breaks: [],
       decidedBy: null,
       decidedAt: null,

@@ -74,13 +74,13 @@ const insertCtes =
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
-      stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, created_at, updated_at)
+      stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, language, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
-      ${row.badge_code}, ${row.incomplete_fields}::text[], ${now}::timestamptz, ${now}::timestamptz
+      ${row.badge_code}, ${row.incomplete_fields}::text[], ${row.language}::text, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
   ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}`;
@@ -132,6 +132,7 @@ export async function createPersonCheckin(
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
       badge_code: newBadgeCode(),
       incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
+      language: request.language ?? null,
       breaks: [],
     },
   );

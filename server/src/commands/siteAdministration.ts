@@ -1,5 +1,6 @@
 import type { BadgeSettings, CheckinConfigUpdate, UpdateSiteRequest } from '../../../shared/src/schemas/sites';
 import { type BadgeSize, defaultBadgeSettings } from '../../../shared/src/domain/badge';
+import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
@@ -15,18 +16,20 @@ export interface SiteRecord {
   timezone: string;
   archivedAt: Date | null;
   badge: BadgeSettings;
+  defaultLanguage: Language;
 }
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
 export async function createAccountSite(
   db: Executor,
-  input: { principal: Principal; name: string; timezone?: string },
+  input: { principal: Principal; name: string; timezone?: string; defaultLanguage?: Language },
 ): Promise<SiteRecord> {
   requireEverySite(input.principal, 'Adding a site');
   const site = await createSite(db, {
     accountId: input.principal.accountId,
     name: input.name,
     timezone: input.timezone,
+    defaultLanguage: input.defaultLanguage,
   });
   return {
     siteId: site.siteId,
@@ -34,12 +37,13 @@ export async function createAccountSite(
     timezone: site.timezone,
     archivedAt: null,
     badge: defaultBadgeSettings,
+    defaultLanguage: input.defaultLanguage ?? DEFAULT_LANGUAGE,
   };
 }
 
 /**
- * Renames, moves the time zone of, archives or restores a site, or changes its badges; archiving again keeps
- * the first time.
+ * Renames, moves the time zone of, archives or restores a site, or changes its badges or default language;
+ * archiving again keeps the first time.
  */
 export async function updateSite(
   db: Executor,
@@ -59,14 +63,16 @@ export async function updateSite(
     archived_at: Date | null;
     badge_enabled: boolean;
     badge_size: BadgeSize;
+    default_language: Language;
   }>(
     db,
     sql`UPDATE sites SET name = COALESCE(${change.name ?? null}::text, name), timezone = COALESCE(${change.timezone ?? null}::text, timezone),
           archived_at = ${archivedAt}, updated_at = ${input.now},
           badge_enabled = COALESCE(${change.badge?.enabled ?? null}::boolean, badge_enabled),
-          badge_size = COALESCE(${change.badge?.size ?? null}::text, badge_size)
+          badge_size = COALESCE(${change.badge?.size ?? null}::text, badge_size),
+          default_language = COALESCE(${change.defaultLanguage ?? null}::text, default_language)
         WHERE account_id = ${input.accountId} AND id = ${input.siteId}
-        RETURNING id, name, timezone, archived_at, badge_enabled, badge_size`,
+        RETURNING id, name, timezone, archived_at, badge_enabled, badge_size, default_language`,
   );
   if (!row) throw notFound(`Site ${input.siteId} does not exist.`);
   return {
@@ -75,6 +81,7 @@ export async function updateSite(
     timezone: row.timezone,
     archivedAt: row.archived_at,
     badge: { enabled: row.badge_enabled, size: row.badge_size },
+    defaultLanguage: row.default_language,
   };
 }
 

@@ -24,6 +24,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     exit: presentExit(row),
     denyReason: row.deny_reason,
     badgeCode: row.badge_code,
+    language: row.language,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,
       startedAt: item.startedAt.toISOString(),

@@ -1,3 +1,4 @@
+import type { Language } from '../../../shared/src/messages/languages';
 import type { BadgeSettings, CheckinConfig, Site } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
@@ -7,12 +8,14 @@ export const presentSite = (site: {
   timezone: string;
   archivedAt: Date | null;
   badge: BadgeSettings;
+  defaultLanguage: Language;
 }): Site => ({
   siteId: site.siteId,
   name: site.name,
   timezone: site.timezone,
   archivedAt: site.archivedAt?.toISOString() ?? null,
   badge: { enabled: site.badge.enabled, size: site.badge.size },
+  defaultLanguage: site.defaultLanguage,
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({

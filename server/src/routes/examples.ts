@@ -12,6 +12,7 @@ export const siteExample = {
   timezone: 'Europe/Berlin',
   archivedAt: null,
   badge: { enabled: true, size: '62x100' },
+  defaultLanguage: 'de',
 };
 
 export const configExample = {
@@ -39,6 +40,7 @@ export const personCheckinExample = {
   exit: null,
   denyReason: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
+  language: 'de',
   breaks: [],
   decidedBy: null,
   decidedAt: null,

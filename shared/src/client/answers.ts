@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
+import { languages } from '../messages/languages';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { Actor } from '../schemas/staff';
@@ -41,6 +42,8 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   decidedAt: DecidedAt,
   // A server from before badges sends none: the visit has no badge to scan.
   badgeCode: z.string().nullable().default(null),
+  // A server from before languages sends none, and one may be newer than this client: none it knows.
+  language: z.enum(languages).nullable().catch(null).default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

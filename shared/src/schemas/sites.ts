@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, PageQuery, Text, Timestamp } from './common';
 import { Timezone } from './admin';
 import { badgeSizes } from '../domain/badge';
+import { LanguageCode } from './language';
 
 /** A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label size. */
 export const BadgeSettings = z.object({ enabled: z.boolean(), size: z.enum(badgeSizes) });
@@ -14,6 +15,8 @@ export const Site = z.object({
   timezone: z.string(),
   archivedAt: Timestamp.nullable(),
   badge: BadgeSettings,
+  /** What the site's kiosks speak until a visitor chooses, and its badges when a check-in names none. */
+  defaultLanguage: LanguageCode,
 });
 export type Site = z.infer<typeof Site>;
 
@@ -27,7 +30,11 @@ export const SiteListQuery = PageQuery.extend({
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
 /** `POST /v1/sites`: a new site, with the default check-in configuration. */
-export const CreateSiteBody = z.strictObject({ name: Text(200), timezone: Timezone.optional() });
+export const CreateSiteBody = z.strictObject({
+  name: Text(200),
+  timezone: Timezone.optional(),
+  defaultLanguage: LanguageCode.optional(),
+});
 export type CreateSiteBody = z.infer<typeof CreateSiteBody>;
 
 /** `PATCH /v1/sites/{siteId}`: only the fields sent change; `archived: false` restores an archived site. */
@@ -36,6 +43,7 @@ export const UpdateSiteRequest = z.strictObject({
   timezone: Timezone.optional(),
   archived: z.boolean().optional(),
   badge: z.strictObject({ enabled: z.boolean().optional(), size: z.enum(badgeSizes).optional() }).optional(),
+  defaultLanguage: LanguageCode.optional(),
 });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 

@@ -21,6 +21,7 @@ import * as operatorAudit from './0020_operator_audit';
 import * as formVersions from './0021_form_versions';
 import * as raisedAlerts from './0022_raised_alerts';
 import * as badges from './0029_badges';
+import * as languages from './0033_languages';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -48,4 +49,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0021_form_versions', up: formVersions.up },
   { name: '0022_raised_alerts', up: raisedAlerts.up },
   { name: '0029_badges', up: badges.up },
+  { name: '0033_languages', up: languages.up },
 ];

@@ -4,7 +4,7 @@ import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
-import { readSiteBadge } from '../../queries/siteBadge';
+import { readSiteSettings } from '../../queries/siteSettings';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
@@ -44,6 +44,7 @@ export const siteRoutes = [
           timezone: row.timezone,
           archivedAt: row.archived_at,
           badge: { enabled: row.badge_enabled, size: row.badge_size },
+          defaultLanguage: row.default_language,
         });
       return {
         status: 200,
@@ -63,8 +64,8 @@ export const siteRoutes = [
     responses: { 200: Site },
     handler: async (ctx) => {
       const site = siteOf(ctx);
-      const badge = await readSiteBadge(ctx.db, { accountId: ctx.principal.accountId, siteId: site.siteId });
-      return { status: 200, body: presentSite({ ...site, badge }) };
+      const settings = await readSiteSettings(ctx.db, { accountId: ctx.principal.accountId, siteId: site.siteId });
+      return { status: 200, body: presentSite({ ...site, ...settings }) };
     },
   }),
   defineRoute({
