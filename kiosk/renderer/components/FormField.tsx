@@ -1,5 +1,7 @@
 import { fieldMaxLength } from '../../../shared/src/domain';
 import type { ConfigField } from '../../../shared/src/schemas/sites';
+import { useWords } from '../language/VisitorLanguage';
+import { fieldLabel } from '../language/visitorWords';
 
 // Which on-screen keyboard a tablet shows for each type. Autofill stays off: a shared lobby tablet must not
 // offer one visitor's details to the next.
@@ -19,8 +21,13 @@ interface FormFieldProps {
   onBlur: () => void;
 }
 
-/** One configured field: labelled by its `label`, with its error right beneath it when there is one. */
+/**
+ * One configured field: labelled by its `label` (a standard one in the visitor's language: fieldLabel), with
+ * its error right beneath it when there is one.
+ */
 export function FormField({ field, value, error, onChange, onBlur }: FormFieldProps) {
+  const words = useWords();
+  const label = fieldLabel(words, field);
   const id = `field-${field.name}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -36,7 +43,7 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
   } as const;
   const hint = field.required ? null : (
     <span id={hintId} className="field-hint">
-      optional
+      {words.t('form.optional')}
     </span>
   );
   const message = error ? (
@@ -54,7 +61,7 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
           checked={value === true}
           onChange={(event) => onChange(event.target.checked)}
         />
-        <label htmlFor={id}>{field.label}</label>
+        <label htmlFor={id}>{label}</label>
         {hint}
         {message}
       </div>
@@ -63,7 +70,7 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
   return (
     <div className={`field${error ? ' has-error' : ''}`}>
       <div className="field-label-row">
-        <label htmlFor={id}>{field.label}</label>
+        <label htmlFor={id}>{label}</label>
         {hint}
       </div>
       {field.type === 'select' ? (
@@ -72,7 +79,7 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
           value={typeof value === 'string' ? value : ''}
           onChange={(event) => onChange(event.target.value)}
         >
-          <option value="">Choose…</option>
+          <option value="">{words.t('form.choose')}</option>
           {(field.options ?? []).map((option) => (
             <option key={option} value={option}>
               {option}

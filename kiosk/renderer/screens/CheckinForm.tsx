@@ -5,9 +5,10 @@ import type { Kiosk } from '../../src/kiosk';
 import { type EarlierVisit, earlierVisit } from '../../src/data/earlierVisit';
 import type { PersonVisit } from '../../src/data/types';
 import { FormField } from '../components/FormField';
-import { type FormValues, errorsByField, formInput, otherErrors } from '../../../shared/src/domain/formValues';
+import { type FormValues, errorsByField, formInput } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
-import { personStatusText, plainReason, shortTime } from '../words';
+import { type KioskWords, useWords } from '../language/VisitorLanguage';
+import { visitStatusText, visitorReason, visitorTime } from '../language/visitorWords';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
@@ -26,6 +27,8 @@ interface CheckinFormProps {
  * asked first (see AlreadyCheckedIn).
  */
 export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel }: CheckinFormProps) {
+  const words = useWords();
+  const fieldWords = visitorFieldWords(words);
   const [fields, setFields] = useState<ConfigField[]>();
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -51,10 +54,10 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     form.current?.querySelector<HTMLElement>('input, select')?.focus();
   }, [fields]);
 
-  if (!fields) return <p className="loading">Loading the form…</p>;
+  if (!fields) return <p className="loading">{words.t('form.loading')}</p>;
 
   const check = (next: FormValues) =>
-    errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), visitorFieldWords));
+    errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), fieldWords));
   const focusFirstError = (shown: Record<string, string>) => {
     const first = fields.find((field) => shown[field.name] !== undefined);
     if (first) form.current?.querySelector<HTMLElement>(`#field-${first.name}`)?.focus();
@@ -74,7 +77,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       // Once every marked field is right, the banner that asked for it goes too.
       const left = Object.keys(remaining).length;
       if (left === 0) setFormError(undefined);
-      else if (formError?.fields) setFormError({ text: correctText(left), fields: true });
+      else if (formError?.fields) setFormError({ text: correctText(words, left), fields: true });
     }
   };
 
@@ -89,16 +92,22 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
   const save = async (input: CheckinFormInput) => {
     setAlreadyIn(undefined);
     setSaving(true);
-    const result = await kiosk.checkIn(input);
+    // The visitor's language goes with the check-in: the badge is printed in it (docs/languages.md).
+    const result = await kiosk.checkIn({ ...input, language: words.language });
     setSaving(false);
     if (result.ok) {
       onCheckedIn(result.value);
       return;
     }
-    const shown = errorsByField(fields, result.errors ?? []);
+    // The command's own messages are the API's (English): the fields are checked again in the visitor's words.
+    const again = result.code === 'VALIDATION_FAILED' ? check(values) : {};
+    const shown = Object.keys(again).length > 0 ? again : errorsByField(fields, result.errors ?? []);
     setErrors(shown);
-    const extra = otherErrors(fields, result.errors ?? []).map((error) => error.message);
-    setFormError({ text: [plainReason(result.code, result.message), ...extra].join(' '), fields: false });
+    const marked = Object.keys(again).length;
+    setFormError({
+      text: marked > 0 ? correctText(words, marked) : visitorReason(words, result.code),
+      fields: marked > 0,
+    });
     focusFirstError(shown);
   };
 
@@ -106,11 +115,11 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     event.preventDefault();
     if (saving) return;
     const input = formInput(fields, values);
-    const problems = validateCheckinForm(fields, input, visitorFieldWords);
+    const problems = validateCheckinForm(fields, input, fieldWords);
     if (problems.length > 0) {
       const shown = errorsByField(fields, problems);
       setErrors(shown);
-      setFormError({ text: correctText(problems.length), fields: true });
+      setFormError({ text: correctText(words, problems.length), fields: true });
       focusFirstError(shown);
       return;
     }
@@ -141,7 +150,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       aria-labelledby="checkin-title"
     >
       <h1 id="checkin-title" className="screen-title">
-        Check in
+        {words.t('form.title')}
       </h1>
       {formError ? (
         <p className="form-error" role="alert">
@@ -169,18 +178,17 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       </div>
       <div className="form-actions form-actions-sticky">
         <button type="button" className="button button-secondary" onClick={onCancel}>
-          Back
+          {words.t('form.back')}
         </button>
         <button type="submit" className="button button-primary button-wide" disabled={saving}>
-          Check in
+          {words.t('form.submit')}
         </button>
       </div>
     </form>
   );
 }
 
-const correctText = (count: number) =>
-  count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`;
+const correctText = (words: KioskWords, count: number) => words.t('form.correct', { count });
 
 /** What this kiosk knows of the person from an earlier visit at the site, if anything (see earlierVisit). */
 async function earlierVisitOf(kiosk: Kiosk, input: CheckinFormInput): Promise<EarlierVisit | undefined> {
@@ -201,34 +209,32 @@ interface AlreadyCheckedInProps {
  * site refused never gets here: see earlierVisit.)
  */
 function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyCheckedInProps) {
+  const words = useWords();
   const title = useRef<HTMLParagraphElement>(null);
   const canLeave = visit.status === 'IN' || visit.status === 'ON_BREAK';
   // Focus moves here, so a screen reader reads the question and the choices come next.
   useEffect(() => {
     title.current?.focus();
   }, [visit.visitId]);
-  const since = shortTime(visit.entryAt);
+  const time = visitorTime(words, visit.entryAt);
   return (
     <div className="form-notice">
       <p ref={title} className="form-notice-title" role="alert" tabIndex={-1}>
         {canLeave
-          ? `You are already checked in since ${since}.`
-          : `You are already checked in since ${since} (${personStatusText(visit.status)}).`}
+          ? words.t('already.since', { time })
+          : words.t('already.sinceWithStatus', { time, status: visitStatusText(words, visit.status) })}
       </p>
       <p className="form-notice-detail">
-        {canLeave
-          ? 'If you checked in then, you need not do it again. If you are leaving, choose Check out. '
-          : 'If you checked in then, you need not do it again: please take a seat, or ask at reception. '}
-        If you are someone else with the same name, choose Check in anyway.
+        {words.t(canLeave ? 'already.mayLeave' : 'already.waiting')} {words.t('already.someoneElse')}
       </p>
       <div className="form-notice-actions">
         {canLeave ? (
           <button type="button" className="button button-secondary" onClick={onCheckOut}>
-            Check out
+            {words.t('already.checkOut')}
           </button>
         ) : null}
         <button type="button" className="button button-strong" onClick={onCheckInAnyway}>
-          Check in anyway
+          {words.t('already.checkInAnyway')}
         </button>
       </div>
     </div>

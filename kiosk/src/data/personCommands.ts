@@ -11,6 +11,7 @@ import {
   transitionPerson,
   validateCheckinForm,
 } from '../../../shared/src/domain';
+import type { Language } from '../../../shared/src/messages/languages';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
@@ -20,6 +21,8 @@ import { onWatchlist } from './watchlist';
 
 export interface CheckinInput extends CheckinFormInput {
   labelIds?: number[];
+  /** The language the visitor read the form in: the server prints their badge in it. */
+  language?: Language;
 }
 
 const blankToUndefined = (value: string | undefined) =>
@@ -40,6 +43,7 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
     purpose: blankToUndefined(input.purpose),
     customFields: input.customFields && Object.keys(input.customFields).length > 0 ? input.customFields : undefined,
     labelIds: input.labelIds,
+    language: input.language,
     occurredAt,
   };
 }
