@@ -5,6 +5,7 @@ import { ErrorMessage } from './components/ErrorMessage';
 import { Shell } from './layout/Shell';
 import { InvitationPage } from './links/InvitationPage';
 import { SetupPage } from './links/SetupPage';
+import { DecidePage } from './links/DecidePage';
 import { LiveProvider } from './live/LiveData';
 import { allowedPages } from './pages';
 import { navigate, useLocation } from './router';
@@ -47,6 +48,8 @@ export function App() {
   const code = query.get('code') ?? '';
   if (path === '/console/setup') return <SetupPage code={code} onSignedIn={signedIn} />;
   if (path === '/console/invitation') return <InvitationPage code={code} onSignedIn={signedIn} />;
+  // A host's Approve or Deny link: no sign-in (docs/notifications.md).
+  if (path === '/console/decide') return <DecidePage />;
   if (who.kind === 'checking') return <main className="card narrow" aria-busy="true" />;
   if (!session) {
     return (

@@ -2,6 +2,7 @@ import { createApiClient } from '../shared/src/client';
 import { createAdministrationClient } from '../shared/src/client/administration';
 import { createManageClient } from '../shared/src/client/manage';
 import { createStaffClient } from '../shared/src/client/staff';
+import { createHostsClient } from '../shared/src/client/hosts';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
 // Always asked of the server (a kiosk may keep a form 5 minutes; the editor must see the one saved now).
@@ -17,3 +18,5 @@ export const manageApi = createManageClient(options);
 
 /** A fresh Idempotency-Key for one write (a retry of the same write reuses it). */
 export const newKey = (): string => crypto.randomUUID();
+/** Hosts, what they were told, and the host decision page. */
+export const hostsApi = createHostsClient(options);

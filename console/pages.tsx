@@ -8,6 +8,7 @@ import { OnSiteScreen } from './onSite/OnSiteScreen';
 import { StaffScreen } from './staff/StaffScreen';
 import { VehiclesScreen } from './vehicles/VehiclesScreen';
 import { WatchlistScreen } from './watchlist/WatchlistScreen';
+import { HostsScreen } from './hosts/HostsScreen';
 import { WebhooksScreen } from './webhooks/WebhooksScreen';
 import type { Permissions } from './session/permissions';
 import { SitesScreen } from './sites/SitesScreen';
@@ -40,6 +41,7 @@ export const pages: readonly ConsolePage[] = [
     render: () => <VehiclesScreen />,
   },
   { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
+  { path: '/console/hosts', name: 'Hosts', allowed: (can) => can.hosts, render: () => <HostsScreen /> },
   { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
   { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
   { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },

@@ -11,6 +11,7 @@ import { useLive } from '../live/LiveData';
 import type { OnSiteRow } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
 import { mayDecide, waitingRows } from './waiting';
+import { HostTold } from '../onSite/HostTold';
 
 function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => void; onDone: () => void }) {
   const [reason, setReason] = useState('');
@@ -67,6 +68,7 @@ function ApprovalGroup({ title, rows, empty, busy, onApprove, onDeny }: GroupPro
                 {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
                 {since(row.since, site.zone(row.siteId))}
               </span>
+              <HostTold row={row} />
             </div>
             {mayDecide(can, row) ? (
               <div className="buttons">

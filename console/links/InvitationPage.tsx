@@ -4,7 +4,7 @@ import { staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
-import { UnusableLink, useFieldErrors } from './linkForm';
+import { UnusableLink, refusedFields, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/invitation?code=: an invited user sets a name and password; a reset link asks only a password. */
@@ -29,7 +29,20 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn:
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const body = isReset ? { code, password } : { code, name: name.trim(), password };
-    const answer = await action.run(() => staffApi.redeemInvitation(body));
+    let refused: Record<string, string> = {};
+    const answer = await action.run(async () => {
+      const outcome = await staffApi.redeemInvitation(body);
+      refused = refusedFields(outcome);
+      return outcome;
+    });
+    // The server's reason for a field (a password too easy to guess) is shown at that field, in its words.
+    const onFields = Object.fromEntries(
+      Object.entries(refused).filter(([path]) => ['name', 'password'].includes(path)),
+    );
+    if (Object.keys(onFields).length > 0) {
+      setErrors(onFields);
+      action.setError(null);
+    }
     if (answer) onSignedIn(answer.user);
   };
 

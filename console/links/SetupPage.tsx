@@ -4,7 +4,7 @@ import { staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
-import { UnusableLink, useFieldErrors } from './linkForm';
+import { UnusableLink, refusedFields, useFieldErrors } from './linkForm';
 import { passwordHint, passwordProblem, useLink } from './useLink';
 
 /** /console/setup?code=: the account's first owner chooses a name, email and password, and is signed in. */
@@ -25,7 +25,20 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (use
     if (weak) found.password = weak;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    const answer = await action.run(() => staffApi.setup({ code, name: name.trim(), email: email.trim(), password }));
+    let refused: Record<string, string> = {};
+    const answer = await action.run(async () => {
+      const outcome = await staffApi.setup({ code, name: name.trim(), email: email.trim(), password });
+      refused = refusedFields(outcome);
+      return outcome;
+    });
+    // The server's reason for a field (a password too easy to guess) is shown at that field, in its words.
+    const onFields = Object.fromEntries(
+      Object.entries(refused).filter(([path]) => ['name', 'email', 'password'].includes(path)),
+    );
+    if (Object.keys(onFields).length > 0) {
+      setErrors(onFields);
+      action.setError(null);
+    }
     if (answer) onSignedIn(answer.user);
   };
 

@@ -29,10 +29,15 @@ export function useLink(code: string): LinkState {
   return state;
 }
 
-export const passwordHint = 'At least 12 characters. A long phrase is easier to remember than a short code.';
+export const passwordHint =
+  'At least 12 characters, hard to guess: not a common password, a keyboard pattern, your name or your email. A long phrase of unusual words is easiest to remember.';
 
-/** The server's rule for a password (docs/api.md, Staff): checked here first so the common mistake reads at once. */
+/**
+ * The server's simple rules for a password (docs/api.md, Passwords), checked here first so the common mistake
+ * reads at once; how easy it is to guess only the server judges, and its reason is shown at the field.
+ */
 export function passwordProblem(password: string): string | undefined {
+  if (password.trim() === '') return 'A password cannot be only spaces.';
   if (password.length < 12) return 'Use at least 12 characters.';
   if (password.length > 256) return 'Use at most 256 characters.';
   return undefined;

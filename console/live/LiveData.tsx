@@ -6,6 +6,8 @@ import type { Site } from '../../shared/src/schemas/sites';
 import { api, staffApi } from '../api';
 import { useSession } from '../session/SessionContext';
 import { failureWords } from '../words';
+import type { NotificationAnswer } from '../../shared/src/client/hosts';
+import { hostNotificationsOf } from './hostNotifications';
 
 /** How often the live views ask the server: a change anywhere shows within this (plus one request). */
 export const POLL_MS = 3_000;
@@ -17,6 +19,8 @@ export interface LiveState {
   vehicles: VehicleCheckinAnswer[];
   alerts: AlertAnswer[];
   unacknowledged: number;
+  /** What the hosts of the people on site were told, by check-in id (docs/notifications.md). */
+  hostNotifications: Map<number, NotificationAnswer[]>;
   /** Why the last refresh failed, in plain words; null when it worked. */
   error: string | null;
 }
@@ -53,7 +57,15 @@ export function useLive(): Live {
   return live;
 }
 
-const initial: LiveState = { sites: null, people: [], vehicles: [], alerts: [], unacknowledged: 0, error: null };
+const initial: LiveState = {
+  sites: null,
+  people: [],
+  vehicles: [],
+  alerts: [],
+  unacknowledged: 0,
+  hostNotifications: new Map(),
+  error: null,
+};
 
 /**
  * The one poller behind every live view (on site now, approvals, alerts and the navigation's count): each
@@ -85,12 +97,14 @@ export function LiveProvider({ children }: { children: ReactNode }) {
           signedOut();
           return;
         }
+        const hostNotifications = people.kind === 'ok' ? await hostNotificationsOf(people.value.data) : null;
         setState((previous) => ({
           sites: sites.kind === 'ok' ? sites.value.data : previous.sites,
           people: people.kind === 'ok' ? people.value.data : previous.people,
           vehicles: vehicles.kind === 'ok' ? vehicles.value.data : previous.vehicles,
           alerts: alerts?.kind === 'ok' ? alerts.value.data : previous.alerts,
           unacknowledged: alerts?.kind === 'ok' ? alerts.value.unacknowledged : previous.unacknowledged,
+          hostNotifications: hostNotifications ?? previous.hostNotifications,
           error: failed && failed.kind !== 'notModified' ? failureWords(failed) : null,
         }));
       } while (again.current);

@@ -3,7 +3,8 @@ import { type ConfigFieldAnswer, isKnown } from '../../shared/src/client';
 import { validateCheckinForm } from '../../shared/src/domain';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../../shared/src/domain/formValues';
 import { type ConfigField, type Site, fieldTypes } from '../../shared/src/schemas/sites';
-import { api, newKey } from '../api';
+import { api, hostsApi, newKey } from '../api';
+import type { KioskHostAnswer } from '../../shared/src/client/hosts';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
@@ -25,11 +26,14 @@ function FormField({
   value,
   error,
   onChange,
+  hosts,
 }: {
   field: ConfigField;
   value: string | boolean | undefined;
   error?: string;
   onChange: (value: string | boolean) => void;
+  /** The site's hosts, for a host field. */
+  hosts: readonly KioskHostAnswer[];
 }) {
   const id = useId();
   const described = error ? `${id}-error` : undefined;
@@ -57,7 +61,16 @@ function FormField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {field.type === 'select' ? (
+      {field.type === 'host' ? (
+        <select id={id} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described}>
+          <option value="">Choose…</option>
+          {hosts.map((host) => (
+            <option key={host.hostId} value={String(host.hostId)}>
+              {host.name}
+            </option>
+          ))}
+        </select>
+      ) : field.type === 'select' ? (
         <select id={id} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described}>
           <option value="">Choose…</option>
           {(field.options ?? []).map((option) => (
@@ -100,6 +113,7 @@ export function CheckInDialog({
   const [fields, setFields] = useState<ConfigField[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [values, setValues] = useState<FormValues>({});
+  const [hosts, setHosts] = useState<KioskHostAnswer[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const action = useAction();
   const [key] = useState(newKey);
@@ -113,6 +127,11 @@ export function CheckInDialog({
       if (!current) return;
       if (outcome.kind === 'ok') setFields(knownFields(outcome.value.fields));
       else if (outcome.kind !== 'notModified') setLoadError(failureWords(outcome));
+      if (outcome.kind === 'ok' && outcome.value.fields.some((field) => field.type === 'host')) {
+        void hostsApi.kioskHosts(siteId).then((list) => {
+          if (current && list.kind === 'ok') setHosts(list.value.data);
+        });
+      }
     });
     return () => {
       current = false;
@@ -164,6 +183,7 @@ export function CheckInDialog({
             value={values[field.name]}
             error={errors[field.name]}
             onChange={(value) => edit(field.name, value)}
+            hosts={hosts}
           />
         ))}
         <ErrorMessage text={action.error} />

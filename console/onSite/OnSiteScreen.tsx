@@ -10,6 +10,7 @@ import { useSession } from '../session/SessionContext';
 import { CheckInDialog } from './CheckInDialog';
 import { type OnSiteRow, onSiteCount, onSiteRows, statusWord } from './rows';
 import { printBadge } from './printBadge';
+import { HostTold } from './HostTold';
 
 /** Everyone on the user's sites now, kept current by the live poller; check out, or check a visitor in by hand. */
 export function OnSiteScreen() {
@@ -77,7 +78,10 @@ export function OnSiteScreen() {
                   {row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}
                 </th>
                 <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
-                <td data-label="Host">{row.host ?? '—'}</td>
+                <td data-label="Host">
+                  {row.host ?? '—'}
+                  <HostTold row={row} />
+                </td>
                 <td data-label="Status">
                   <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
                 </td>

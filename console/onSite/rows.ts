@@ -10,6 +10,8 @@ export interface OnSiteRow {
   name: string;
   company: string | null;
   host: string | null;
+  /** The visit's host and status, to say whether the host was told (people only). */
+  hostId: number | null;
   status: string;
   since: string;
 }
@@ -32,6 +34,7 @@ export function onSiteRows(
       name: personName(checkin),
       company: checkin.person.company,
       host: checkin.hostName,
+      hostId: checkin.hostId,
       status: checkin.status,
       since: checkin.entry.at,
     })),
@@ -43,6 +46,7 @@ export function onSiteRows(
       name: checkin.licensePlate,
       company: checkin.driverName,
       host: null,
+      hostId: null,
       status: checkin.status,
       since: checkin.entry.at,
     })),

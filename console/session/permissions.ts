@@ -15,6 +15,7 @@ export interface Permissions {
   vehicles: boolean;
   manageVehicles: boolean;
   watchlist: boolean;
+  hosts: boolean;
   sites: boolean;
   kiosks: boolean;
   staff: boolean;
@@ -41,6 +42,7 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     vehicles: has('vehicles:read'),
     manageVehicles: has('vehicles:write') && has('labels:write'),
     watchlist: has('watchlist:manage'),
+    hosts: has('hosts:manage'),
     sites: has('sites:configure'),
     kiosks: has('kiosks:manage'),
     staff: has('users:manage'),

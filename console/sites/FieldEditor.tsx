@@ -9,6 +9,7 @@ const typeWords: Record<string, string> = {
   phone: 'Phone',
   select: 'Choice (select)',
   checkbox: 'Checkbox',
+  host: 'Host (from the host list)',
 };
 
 interface FieldEditorProps {
@@ -59,8 +60,14 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
             onChange={(event) => set({ type: event.target.value })}
           >
             {types.map((type) => (
-              // A standard field holds text: the server refuses it as a checkbox.
-              <option key={type} value={type} disabled={type === 'checkbox' && isStandard(field.name)}>
+              // A standard field holds text: the server refuses it as a checkbox. The host list is hostName's alone.
+              <option
+                key={type}
+                value={type}
+                disabled={
+                  (type === 'checkbox' && isStandard(field.name)) || (type === 'host' && field.name !== 'hostName')
+                }
+              >
                 {typeWords[type] ?? type}
               </option>
             ))}

@@ -92,6 +92,23 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     setNewName('');
   };
 
+  // One per form, named hostName (docs/notifications.md): a hostName text field becomes the host list.
+  const hasHostField = draft.fields.some((field) => field.name === 'hostName' && field.type === 'host');
+  const addHostField = () => {
+    const existing = draft.fields.find((field) => field.name === 'hostName');
+    if (existing) {
+      edit({
+        ...draft,
+        fields: draft.fields.map((field) => (field === existing ? { ...field, type: 'host' } : field)),
+      });
+      setAdded(existing.key);
+      return;
+    }
+    const field = { ...newField('hostName'), label: 'Who are you visiting?', type: 'host', required: true };
+    edit({ ...draft, fields: [...draft.fields, field] });
+    setAdded(field.key);
+  };
+
   const save = async () => {
     const checked = checkDraft(draft);
     setSaveError(null);
@@ -179,6 +196,11 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
             </p>
             <div className="buttons start">
               <button type="submit">Add field</button>
+              {hasHostField ? null : (
+                <button type="button" onClick={addHostField}>
+                  Add a host field
+                </button>
+              )}
             </div>
           </form>
           {conflict ? (

@@ -18,4 +18,7 @@ export const scopeWords: Record<Scope, string> = {
   'kiosks:manage': 'Manage kiosks',
   'tokens:manage': 'Manage API tokens',
   'privacy:manage': 'Retention and erasure',
+  'hosts:manage': 'Manage hosts',
+  'kiosk:visitor': 'A visitor kiosk: check people in and out at its site',
+  'kiosk:gate': 'A gate kiosk: let vehicles in and out at its site',
 };

@@ -30,6 +30,7 @@ import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
 import { CONFIG_MAX_AGE_MS, siteConfigSource } from './sync/siteConfig';
+import { siteHostsSource } from './sync/siteHosts';
 
 export interface KioskOptions {
   platform: Platform;
@@ -147,6 +148,7 @@ export function openKiosk(options: KioskOptions) {
     isOnline: engine.isOnline,
     pairing,
   });
+  const hosts = siteHostsSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing });
   // When the site was last asked for: a visitor kiosk asks again after a visit, at most every 5 minutes.
   let siteAskedAt: number | undefined;
   return {
@@ -177,6 +179,8 @@ export function openKiosk(options: KioskOptions) {
       ),
     /** The check-in form's fields (cached 5 minutes; the cached copy however old while offline, or after a 1 s wait). */
     siteConfig: () => config.get(siteId),
+    /** The site's hosts by name, for a form's host field (kept like the configuration, for offline). */
+    siteHosts: () => hosts.get(siteId),
     /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
     /** Everyone "Find your name" may list, as it changes. */

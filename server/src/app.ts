@@ -67,10 +67,8 @@ export function createApp(input: AppDeps): Koa {
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';
-      // The server's own address as this request reached it (Host), when the Host header is a plain host.
-      const own = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(ctx.host)
-        ? `${ctx.protocol}://${ctx.host}`
-        : undefined;
+      // PUBLIC_URL when the operator set it; never the request's Host, which anyone can send (docs/api.md).
+      const own = deps.env.PUBLIC_URL?.replace(/\/+$/, '');
       ctx.body = JSON.stringify(own ? withOrigin(openApi, own) : openApi);
       return;
     }

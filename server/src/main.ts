@@ -22,6 +22,7 @@ import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 import { issueSetupLinks } from './commands/setupLinks';
 import { ensureKioskBuild } from './kioskApp/build';
+import { startSenderFromEnv } from './notifications/senderFromEnv';
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -153,6 +154,8 @@ async function main(): Promise<void> {
         },
       )
     : undefined;
+  // Hosts' emails and chat messages (docs/notifications.md), in every instance like the dispatcher.
+  const notifier = env.NOTIFICATION_SENDER ? startSenderFromEnv({ env, database, log, port }) : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -171,6 +174,7 @@ async function main(): Promise<void> {
     if (!drained) server.closeAllConnections();
     // After the drain, so the events of the last requests go out too; then every attempt under way is recorded.
     await dispatcher?.stop();
+    await notifier?.stop();
     load?.stop();
     await purge.stop();
     await logPurge.stop();

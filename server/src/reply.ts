@@ -23,5 +23,10 @@ export interface Reply {
   /** Statement-mode routes: the one write, run by the runner together with the Idempotency-Key record. */
   write?: GuardedWrite;
   /** A body streamed as it is made (a CSV export), instead of `body`: only for reads. */
-  stream?: { contentType: string; chunks: AsyncIterable<string | Buffer> };
+  stream?: {
+    contentType: string;
+    chunks: AsyncIterable<string | Buffer>;
+    /** Ended (connection closed) when no chunk is made or written for this long: a stalled download. */
+    stallMs?: number;
+  };
 }

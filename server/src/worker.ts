@@ -1,5 +1,5 @@
 /**
- * `npm run worker`: the webhook dispatcher alone, for deployments that run it apart from the API
+ * `npm run worker`: the webhook dispatcher and the notification sender alone, for deployments that run it apart from the API
  * (`WEBHOOK_DISPATCHER=false` on the API instances) or want more of it. Any number may run against one
  * database next to any number of servers. It needs DATABASE_URL: the embedded PostgreSQL belongs to the
  * `npm start` that started it.
@@ -9,6 +9,7 @@ import { createDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { DISPATCHER_POOL_MAX, DISPATCHER_SESSION_OPTIONS, startWebhookDispatcher } from './jobs/webhookDispatcher';
 import { createLogger } from './logger';
+import { startSenderFromEnv } from './notifications/senderFromEnv';
 
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
     allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
     pollMs: env.WEBHOOK_POLL_MS,
   });
+  // A pool of its own, without the dispatcher's deferred commits: a waiting visitor's links must be on disk
+  // before the message that carries them leaves.
+  const notifierDatabase = env.NOTIFICATION_SENDER ? createDatabase({ url: env.DATABASE_URL, poolMax: 2 }) : undefined;
+  const notifier = notifierDatabase ? startSenderFromEnv({ env, database: notifierDatabase, log }) : undefined;
   log.info('webhook worker started', { pollMs: env.WEBHOOK_POLL_MS });
   process.stdout.write('Gatehouse webhook worker running\n');
 
@@ -37,6 +42,8 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('webhook worker stopping', { signal });
     await dispatcher.stop();
+    await notifier?.stop();
+    await notifierDatabase?.close();
     await database.close();
     log.info('webhook worker stopped', { attempts: dispatcher.stats() });
     process.exit(0);

@@ -76,6 +76,16 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create owner' }).click();
     await expect.poll(() => page.getByText('Use at least 12 characters').count()).toBe(1);
+    // Long enough but a keyboard pattern: the server's reason, in words, at the Password field (issue 31).
+    await page.getByLabel('Password').fill('qwertyuiopas');
+    await page.getByRole('button', { name: 'Create owner' }).click();
+    await expect
+      .poll(async () => page.getByLabel('Password').evaluate((input) => input.getAttribute('aria-describedby')))
+      .toBeTruthy();
+    const describedBy = await page.getByLabel('Password').getAttribute('aria-describedby');
+    await expect
+      .poll(() => page.locator(`[id="${describedBy?.split(' ')[0] ?? ''}"]`).innerText())
+      .toMatch(/commonly used password|easy to guess/);
     await page.getByLabel('Password').fill(PASSWORD);
     await consoleScreenshot(page, 'console-setup');
     await page.getByRole('button', { name: 'Create owner' }).click();

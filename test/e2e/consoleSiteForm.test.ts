@@ -88,6 +88,7 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
       accountId: world.accountId,
       siteIds: [world.otherSiteId],
       channel: 'KIOSK',
+      mode: 'visitor',
     });
     const kiosk = await openKioskPage(browser, web, {
       serverUrl: server.baseUrl,

@@ -29,7 +29,7 @@ describe.skipIf(!browserAvailable())(
     let web: KioskWeb;
 
     kioskBrowserHooks((started) => ({ server, browser, web } = started));
-    const newSite = () => kioskSite(server, 'North gate');
+    const newSite = () => kioskSite(server, 'North gate', 'gate');
 
     const openGate = (site: Site, beforeLoad?: (context: BrowserContext) => Promise<unknown>) =>
       openGatePage({ server, browser, web }, site, beforeLoad);

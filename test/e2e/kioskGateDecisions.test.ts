@@ -30,7 +30,7 @@ describe.skipIf(!browserAvailable())(
     let web: KioskWeb;
 
     kioskBrowserHooks((started) => ({ server, browser, web } = started));
-    const newSite = () => kioskSite(server, 'North gate');
+    const newSite = () => kioskSite(server, 'North gate', 'gate');
     const openGate = (site: Site) => openGatePage({ server, browser, web }, site);
 
     const serverVisits = async (site: Site) =>

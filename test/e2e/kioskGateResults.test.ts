@@ -47,7 +47,7 @@ describe.skipIf(!browserAvailable())(
     let web: KioskWeb;
 
     kioskBrowserHooks((started) => ({ server, browser, web } = started));
-    const newSite = () => kioskSite(server, 'North gate');
+    const newSite = () => kioskSite(server, 'North gate', 'gate');
     const openGate = (site: Site) => openGatePage({ server, browser, web }, site);
     const tab = (page: Page, name: 'Home' | 'Roll call' | 'Settings') =>
       page.getByRole('button', { name, exact: true }).click();
@@ -168,7 +168,7 @@ describe.skipIf(!browserAvailable())(
 
     it('after a re-pairing to another site the gate starts afresh: no result of the site it left', async () => {
       const site = await newSite();
-      const other = await kioskSite(server, 'South gate');
+      const other = await kioskSite(server, 'South gate', 'gate');
       const { context, page } = await openGate(site);
       await scan(page, 'JJ 999');
       await expect.poll(() => resultTexts(page)).toEqual([entryCard('JJ 999', 'PENDING')]);

@@ -29,7 +29,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   beforeAll(() => {
     admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);
   });
-  const newSite = () => kioskSite(server, 'North gate');
+  const newSite = () => kioskSite(server, 'North gate', 'gate');
 
   const open = (site: Site, mode: 'visitor' | 'gate') =>
     openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode });
@@ -163,7 +163,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   }, 40_000);
 
   it('an action the server refuses waits under Needs attention until a person retries or discards it', async () => {
-    const site = await newSite();
+    const site = await kioskSite(server, 'Lobby', 'visitor');
     const { context, page } = await open(site, 'visitor');
     await expect.poll(() => statusBar(page).textContent()).toContain('All synced');
     // The kiosk loses access to its site: the server now answers 404 for it.

@@ -120,7 +120,7 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'PUT /profiles/vehicles/:vehicleId/labels': { labelIds: [1] },
   'POST /admin/accounts': { name: 'Acc' },
   'POST /admin/accounts/:accountId/sites': { name: 'S', timezone: 'Europe/London' },
-  'POST /admin/accounts/:accountId/tokens': { name: 'T', siteIds: [1], scopes: ['checkins:read'], channel: 'KIOSK' },
+  'POST /admin/accounts/:accountId/tokens': { name: 'T', siteIds: [1], channel: 'KIOSK', mode: 'visitor' },
   'PATCH /admin/tokens/:tokenId': { scopes: ['checkins:read'], siteIds: [1] },
   'POST /webhooks/subscriptions': {
     url: 'http://127.0.0.1:9/x',

@@ -121,7 +121,7 @@ describe('a device clock set right while the kiosk is offline', () => {
   });
 
   it('at the gate: an entry and an exit queued after the clock was set forward reach the server at their times', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network } = openClockKiosk(site, -5 * HOURS, 'gate');
     kiosk.start();
     await kiosk.engine.syncNow();

@@ -18,7 +18,7 @@ function visitOf(result: { ok: true; value: VehicleVisit } | { ok: false; messag
 
 describe('the gate: entry and exit by plate', () => {
   it('a registered plate enters (server says IN), a second entry is refused at once, Exit by plate checks it out', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const registered = await site.api.post('/v1/profiles/vehicles', { licensePlate: 'GH-101 AB' });
     expect(registered.status).toBe(201);
     const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate' });
@@ -45,7 +45,7 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('offline, an unknown plate enters and leaves; online, the server gets one visit with both times', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
       mode: 'gate',
       online: false,
@@ -70,7 +70,7 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('Exit of a plate this kiosk never saw asks the server by plate, then checks the visit out through the outbox', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
       licensePlate: 'QR 77',
     });
@@ -103,7 +103,7 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('a gate kiosk pulls the vehicles on site, so Exit works offline for a visit another gate let in', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
       licensePlate: 'LM-5',
     });
@@ -127,7 +127,7 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it("a vehicle that left and came back while offline syncs in order: the old visit's exit reaches the server before the new entry", async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
       mode: 'gate',
       online: false,
@@ -152,7 +152,7 @@ describe('the gate: entry and exit by plate', () => {
   });
 
   it('a new entry behind a refused entry and its exit is not stuck unseen: it reaches the server, the refused one waits in Needs attention', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     // The first entry is more than 7 days old when it arrives: the server refuses it (OCCURRED_AT_OUT_OF_RANGE).
     const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
       mode: 'gate',

@@ -106,7 +106,7 @@ async function twinPulledBeforePush(site: KioskSite, plate: string) {
 
 describe('a gate that recorded an Entry for a car another gate let in', () => {
   it("takes the refused Entry's visit to be the server's: the Exit closes the visit from gate A, nothing waits", async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const fromGateA = await enteredAtGateA(site, 'GA-100 B');
     const { kiosk, platform, network } = offlineGateB(site);
     kiosk.start();
@@ -137,7 +137,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('a visit that began after the refused Entry is another visit: the Entry and its Exit wait in Needs attention, it stays IN', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network } = offlineGateB(site);
     kiosk.start();
     // Offline, gate B sees the car come and go (an hour ago, half an hour ago)...
@@ -167,7 +167,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it("an Entry alone (pressed by mistake) leaves the gate showing the server's visit: IN since gate A let it in", async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const fromGateA = await enteredAtGateA(site, 'GA-200 B');
     const { kiosk, network } = offlineGateB(site);
     kiosk.start();
@@ -190,7 +190,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it('a pull that brought the visit from gate A in before the push is folded in: the gate shows the car once', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-400 B');
     // Until the push, gate B shows the car twice: its own Entry (PENDING) and the visit from gate A.
     expect((await vehiclesOnSite(kiosk.db, site.siteId)).map((visit) => visit.serverId ?? local.visitId)).toEqual([
@@ -212,7 +212,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   });
 
   it("a pulled twin that owes the server an action is not folded in: the Entry waits for a person, the twin's Exit goes", async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network, fromGateA, local } = await twinPulledBeforePush(site, 'GA-600 B');
     const twin = await kiosk.db.vehicles.where('serverId').equals(fromGateA.checkinId).first();
     if (!twin) throw new Error('the pull did not bring the visit from gate A');
@@ -256,7 +256,7 @@ describe('a gate that recorded an Entry for a car another gate let in', () => {
   it.each(notThatVisit)(
     'a refusal %s is for a person: the Entry waits in Needs attention with the Exit behind it',
     async (_name, rewrite) => {
-      const site = await buildKioskSite(harness.server);
+      const site = await buildKioskSite(harness.server, 'gate');
       const fromGateA = await enteredAtGateA(site, 'GA-300 B');
       const { kiosk, platform, network } = offlineGateB(site, rewrite);
       kiosk.start();

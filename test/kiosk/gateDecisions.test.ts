@@ -29,7 +29,7 @@ const eventsOf = async (checkinId: number) =>
 
 describe('the gate decides: Admit and Refuse through the outbox', () => {
   it('offline, an Entry and its Admit wait; online, the Entry goes first and the Admit goes to the id its answer brought, once', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, platform, network } = openTestKiosk(harness.server, site, {
       mode: 'gate',
       online: false,
@@ -75,7 +75,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('Refuse with a reason, made before the Entry is synced: the server has STOP with that reason, and so does the gate', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false });
     kiosk.start();
     const entered = visitOf(await kiosk.vehicleEntry('RF 2'));
@@ -95,7 +95,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('Refuse without a reason reads "Refused" on the gate and on the server', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();
     const entered = visitOf(await kiosk.vehicleEntry('RF 3'));
@@ -112,7 +112,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('an Admit the server refuses (the plate was registered meanwhile: it decided IN) goes to Needs attention, and the gate keeps what the server decided', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { kiosk, network } = openTestKiosk(harness.server, site, { mode: 'gate', online: false });
     kiosk.start();
     const entered = visitOf(await kiosk.vehicleEntry('NA 4'));
@@ -144,7 +144,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('a plate blocked by a label is STOP on the server and the gate says why, even when the kiosk had predicted PENDING', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const label = await site.api.post<{ labelId: number }>('/v1/labels/vehicles', {
       name: 'Banned',
       blocksEntry: true,
@@ -171,7 +171,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('offline, the Entry predicts from the pulled copy of the vehicles: registered IN, blocked STOP with its label, unknown PENDING; the server agrees', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const label = await site.api.post<{ labelId: number }>('/v1/labels/vehicles', {
       name: 'Banned',
       blocksEntry: true,
@@ -210,7 +210,7 @@ describe('the gate decides: Admit and Refuse through the outbox', () => {
   });
 
   it('Admit and Refuse are refused at once for a visit that is not waiting for a guard, and for a reason that is too long', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const created = await site.api.post<VehicleCheckin>(`/v1/sites/${site.siteId}/checkins/vehicles`, {
       licensePlate: 'OK 6',
     });

@@ -1,3 +1,4 @@
+import type { KioskMode } from '../../shared/src/schemas/kiosks';
 import 'fake-indexeddb/auto';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { randomUUID } from 'node:crypto';
@@ -26,7 +27,8 @@ export interface KioskSite {
 }
 
 /** A fresh site of its own (so tests and property runs never see each other's visits). */
-export const buildKioskSite = (server: TestServer): Promise<KioskSite> => kioskSite(server);
+export const buildKioskSite = (server: TestServer, mode: KioskMode = 'visitor'): Promise<KioskSite> =>
+  kioskSite(server, undefined, mode);
 
 /** Backoff in milliseconds, so faults cost tests nothing; the shape (full jitter, cap) is the real one. */
 export const testRetryPolicy = () => fullJitterBackoff({ baseMs: 2, capMs: 25 });

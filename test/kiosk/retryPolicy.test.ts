@@ -103,6 +103,7 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     status: 'IN',
     person: { firstName: 'Stub', lastName: 'Person', email: null, phone: null, company: null },
     hostName: null,
+    hostId: null,
     purpose: null,
     customFields: {},
     labelIds: [],

@@ -31,7 +31,7 @@ async function created<T>(api: ApiClient, path: string, body: Record<string, unk
 
 describe('the gate keeps a copy of the registered vehicles, pulled incrementally', () => {
   it('creates, updates, label changes and deletes reach the kiosk; an unchanged pull transfers almost nothing', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const { api } = site;
     const banned = await created<VehicleLabel>(api, '/v1/labels/vehicles', { name: 'Banned' });
     const staff = await created<VehicleLabel>(api, '/v1/labels/vehicles', { name: 'Staff' });
@@ -95,7 +95,7 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
   });
 
   it('pages while the server has more (2,000 a page), and a visitor kiosk keeps no copy', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     const values = Array.from({ length: 2_100 }, (_, index) => `('P${index}')`).join(', ');
     // Registered in one statement, as an import would: the feed numbers each of them.
     const { sequelize } = harness.server;
@@ -121,7 +121,7 @@ describe('the gate keeps a copy of the registered vehicles, pulled incrementally
   });
 
   it('a cursor the server refuses drops the copy and pulls it again whole; unpairing drops it', async () => {
-    const site = await buildKioskSite(harness.server);
+    const site = await buildKioskSite(harness.server, 'gate');
     await created<Vehicle>(site.api, '/v1/profiles/vehicles', { licensePlate: 'KEEP 1' });
     const { kiosk } = openTestKiosk(harness.server, site, { mode: 'gate' });
     kiosk.start();

@@ -104,7 +104,10 @@ describe('admin authentication', () => {
   it('refuses a wrong bearer (including an API token) with 401 error="invalid_token", on every route', async () => {
     const account = await newAccount();
     const site = await newSite(account.accountId);
-    const issued = await newToken(account.accountId, { allSites: true, scopes: [...scopes] });
+    const issued = await newToken(account.accountId, {
+      allSites: true,
+      scopes: scopes.filter((scope) => !scope.startsWith('kiosk:')),
+    });
     const routes: Array<[string, string, unknown]> = [
       ['POST', '/v1/admin/accounts', { name: 'Nope' }],
       ['POST', `/v1/admin/accounts/${account.accountId}/sites`, { name: 'Nope' }],
@@ -234,16 +237,31 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     expect(JSON.stringify(response.body)).not.toMatch(/hash/i);
   });
 
-  it("a KIOSK-channel token created without scopes gets exactly the kiosk's five", async () => {
+  it("a KIOSK-channel token gets its mode's one scope, for exactly one site (issue 31)", async () => {
     const account = await newAccount();
-    const token = await newToken(account.accountId, { allSites: true, channel: 'KIOSK' });
-    expect([...token.scopes].sort()).toEqual([
-      'checkins:approve',
-      'checkins:read',
-      'checkins:write',
-      'vehicles:read',
-      'vehicles:write',
-    ]);
+    const site = await newSite(account.accountId);
+    const lobby = await newToken(account.accountId, { siteIds: [site.siteId], channel: 'KIOSK', mode: 'visitor' });
+    expect(lobby.scopes).toEqual(['kiosk:visitor']);
+    const gate = await newToken(account.accountId, { siteIds: [site.siteId], channel: 'KIOSK', mode: 'gate' });
+    expect(gate.scopes).toEqual(['kiosk:gate']);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ siteIds: [site.siteId], channel: 'KIOSK' }, 'mode'],
+      [{ allSites: true, channel: 'KIOSK', mode: 'visitor' }, 'siteIds'],
+      [{ siteIds: [site.siteId], channel: 'KIOSK', mode: 'gate', scopes: ['vehicles:write'] }, 'scopes'],
+      [{ siteIds: [site.siteId], mode: 'gate' }, 'mode'],
+      [{ siteIds: [site.siteId], scopes: ['kiosk:visitor'] }, 'scopes'],
+    ];
+    for (const [body, path] of refusals) {
+      const refused = await admin.post<Problem>(`/v1/admin/accounts/${account.accountId}/tokens`, {
+        name: 'Kiosk',
+        ...body,
+      });
+      expect(refused.body, JSON.stringify(body)).toMatchObject({ status: 422, errors: [{ path }] });
+    }
+    // Its scopes stay its mode's, and its site one: the management API cannot widen a kiosk's token.
+    const widened = await admin.patch<Problem>(`/v1/admin/tokens/${gate.tokenId}`, { scopes: ['vehicles:write'] });
+    expect(widened.status).toBe(422);
+    expect((await admin.patch<Problem>(`/v1/admin/tokens/${gate.tokenId}`, { allSites: true })).status).toBe(422);
   });
 
   it('keeps given scopes, channel and expiresAt', async () => {
@@ -252,10 +270,10 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const token = await newToken(account.accountId, {
       allSites: true,
       scopes: ['checkins:read', 'sites:configure'],
-      channel: 'KIOSK',
+      channel: 'API',
       expiresAt,
     });
-    expect(token).toMatchObject({ allSites: true, siteIds: [], channel: 'KIOSK', expiresAt });
+    expect(token).toMatchObject({ allSites: true, siteIds: [], channel: 'API', expiresAt });
     expect([...token.scopes].sort()).toEqual(['checkins:read', 'sites:configure']);
   });
 

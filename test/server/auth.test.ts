@@ -302,7 +302,7 @@ describe('token format', () => {
 
 describe('the token channel sets entry.source and the default exit.source', () => {
   it('a KIOSK token records KIOSK on entry and on a checkout that names no source', async () => {
-    const { api } = await clientFor({ accountId, allSites: true, channel: 'KIOSK' });
+    const { api } = await clientFor({ accountId, siteIds: [siteA], channel: 'KIOSK', mode: 'visitor' });
     const created = await api.post<PersonCheckin>(people(siteA), visitor('Kiosk', 'Visitor'));
     expect(created.status).toBe(201);
     expect(created.body.entry.source).toBe('KIOSK');
@@ -330,7 +330,7 @@ describe('the token channel sets entry.source and the default exit.source', () =
   });
 
   it('a body that tries to set entry.source is refused (422)', async () => {
-    const { api } = await clientFor({ accountId, allSites: true, channel: 'KIOSK' });
+    const { api } = await clientFor({ accountId, siteIds: [siteA], channel: 'KIOSK', mode: 'visitor' });
     const response = await api.post<Problem>(people(siteA), visitor('Sneaky', 'Source', { entry: { source: 'API' } }));
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('VALIDATION_FAILED');

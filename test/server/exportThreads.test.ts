@@ -4,12 +4,15 @@ import { sql } from '../../server/src/db/sql';
 import { ProblemError } from '../../server/src/errors/problem';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
 import { buildToken } from '../support/factories';
+import { startTestServer } from '../support/testServer';
 import { serverAndWorld } from '../support/serverAndWorld';
 
 const harness = serverAndWorld();
 /** Large enough (about 25 MB of CSV) that a client that stops reading holds its export mid-way. */
 const VISITS = 40_000;
 const PATH = '/v1/checkins/people/export?from=2026-01-01&to=2026-12-31';
+/** Four tokens: each may run one export at a time (docs/api.md, Export). */
+let tokens: Array<Record<string, string>>;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
@@ -22,8 +25,12 @@ beforeAll(async () => {
     SELECT ${world.accountId}, ${world.siteId}, 'OUT', 'Ada', 'Visitor ' || g, repeat('x', 600), 'KIOSK', t, 'KIOSK', t + interval '1 hour', t, t, t
       FROM generate_series(1, ${VISITS}) AS g, LATERAL (SELECT '2026-06-01T08:00:00Z'::timestamptz + g * interval '1 minute' AS t) AS x`,
   );
-  const token = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['exports:read'] });
-  headers = { Authorization: `Bearer ${token.token}` };
+  tokens = [];
+  for (let i = 0; i < 4; i += 1) {
+    const token = await buildToken(server, { accountId: world.accountId, allSites: true, scopes: ['exports:read'] });
+    tokens.push({ Authorization: `Bearer ${token.token}` });
+  }
+  headers = tokens[0] ?? {};
 });
 
 /** The export connections open on this test's database (each export thread has exactly one). */
@@ -46,9 +53,12 @@ async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<bo
 }
 
 /** An export whose first bytes were read, then left unread: the thread waits on the socket. */
-async function heldExport(): Promise<{ abort: () => void; rest: () => Promise<number> }> {
+async function heldExport(
+  by = 1,
+  baseUrl = harness.server.baseUrl,
+): Promise<{ abort: () => void; rest: () => Promise<number> }> {
   const controller = new AbortController();
-  const response = await fetch(`${harness.server.baseUrl}${PATH}`, { headers, signal: controller.signal });
+  const response = await fetch(`${baseUrl}${PATH}`, { headers: tokens[by], signal: controller.signal });
   expect(response.status).toBe(200);
   const reader = response.body?.getReader();
   if (!reader) throw new Error('no body');
@@ -82,8 +92,8 @@ describe('export threads', () => {
   });
 
   it('runs two exports at once; a third waits for one of them to end', async () => {
-    const first = await heldExport();
-    const second = await heldExport();
+    const first = await heldExport(1);
+    const second = await heldExport(2);
     expect(await exportConnections()).toBe(2);
     let third: number | undefined;
     const waiting = lineCount().then((lines) => (third = lines));
@@ -104,8 +114,8 @@ describe('export threads', () => {
           sql`SELECT count(*)::int AS n FROM audit_events WHERE action = 'checkins.exported'`,
         )
       )?.n ?? 0;
-    const first = await heldExport();
-    const second = await heldExport();
+    const first = await heldExport(1);
+    const second = await heldExport(2);
     const audited = await exported();
     const errors = harness.server.logs.filter((line) => line.level === 'error').length;
     const controller = new AbortController();
@@ -147,8 +157,8 @@ describe('export threads', () => {
       queueMs: 300,
     });
     const filter = { accountId: world.accountId, from: '2026-01-01', to: '2026-12-31', now: new Date() };
-    const running = await threads.start({ kind: 'people', filter, custom: [] });
-    const refusal = await threads.start({ kind: 'people', filter, custom: [] }).then(
+    const running = await threads.start({ kind: 'people', filter, custom: [] }, 1);
+    const refusal = await threads.start({ kind: 'people', filter, custom: [] }, 2).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -158,5 +168,35 @@ describe('export threads', () => {
     expect(await exportConnections()).toBe(1);
     await running.return?.();
     expect(await until(async () => threads.running() === 0 && (await exportConnections()) === 0)).toBe(true);
+  });
+
+  // The audit's reproduction (issue 31): two stalled downloads held both slots, and every export waited.
+  it('one export per token at a time: a second is 409 EXPORT_IN_PROGRESS until the first ends', async () => {
+    const first = await heldExport(3);
+    const second = await fetch(`${harness.server.baseUrl}${PATH}`, { headers: tokens[3] });
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({ code: 'EXPORT_IN_PROGRESS' });
+    first.abort();
+    expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
+    const again = await fetch(`${harness.server.baseUrl}${PATH}`, { headers: tokens[3] });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    expect(await until(async () => (await exportConnections()) === 0)).toBe(true);
+  });
+
+  it('ends an export whose client reads nothing for the stall limit, freeing its slot', async () => {
+    const stalling = await startTestServer(
+      {},
+      { databaseUrl: harness.server.databaseUrl, exports: { stallMs: 1_000 } },
+    );
+    try {
+      const held = await heldExport(1, stalling.baseUrl);
+      expect(await exportConnections()).toBe(1);
+      expect(await until(async () => (await exportConnections()) === 0, 15_000)).toBe(true);
+      await expect(held.rest()).rejects.toThrow();
+      expect(stalling.logs.some((line) => line.level === 'warn' && line.message.includes('no progress'))).toBe(true);
+    } finally {
+      await stalling.close();
+    }
   });
 });

@@ -80,9 +80,11 @@ describe('adding a kiosk and pairing it by code', () => {
       name: 'Gate 1',
     });
     const kioskApi = apiClient(harness.server.baseUrl, paired.body.token);
-    expect((await kioskApi.get(`/v1/sites/${harness.world.siteId}/checkins/people/config`)).status).toBe(200);
+    // A gate's token does a gate's job (issue 31): its site's vehicles on site now, not the people's form.
+    expect((await kioskApi.get(`/v1/sites/${harness.world.siteId}/checkins/vehicles`)).status).toBe(200);
+    expect((await kioskApi.get(`/v1/sites/${harness.world.siteId}/checkins/people/config`)).status).toBe(403);
     // Its one site only.
-    expect((await kioskApi.get(`/v1/sites/${harness.world.otherSiteId}/checkins/people/config`)).status).toBe(404);
+    expect((await kioskApi.get(`/v1/sites/${harness.world.otherSiteId}/checkins/vehicles`)).status).toBe(404);
     const again = await tablet.post<Problem>('/v1/kiosk/pair', { code: created.pairingCode });
     expect(again.status).toBe(422);
     expect(again.body.code).toBe('PAIRING_CODE_INVALID');

@@ -359,6 +359,7 @@ describe('POST /v1/checkins/people/search', () => {
   /** Token limited to `account.siteId`. */
   let oneSite: ApiClient;
   let kiosk: ApiClient;
+  let lobbyKiosk: ApiClient;
   let stranger: World;
   const made: Record<string, PersonCheckin> = {};
 
@@ -390,8 +391,21 @@ describe('POST /v1/checkins/people/search', () => {
       scopes: ['checkins:read', 'checkins:write'],
     });
     oneSite = apiClient(harness.server.baseUrl, single.token);
-    const kioskToken = await buildToken(harness.server, { accountId: account.accountId, channel: 'KIOSK' });
+    // A kiosk's token is for one site (issue 31): one kiosk at each of two sites.
+    const kioskToken = await buildToken(harness.server, {
+      accountId: account.accountId,
+      siteIds: [account.otherSiteId],
+      channel: 'KIOSK',
+      mode: 'visitor',
+    });
     kiosk = apiClient(harness.server.baseUrl, kioskToken.token);
+    const lobbyToken = await buildToken(harness.server, {
+      accountId: account.accountId,
+      siteIds: [account.siteId],
+      channel: 'KIOSK',
+      mode: 'visitor',
+    });
+    lobbyKiosk = apiClient(harness.server.baseUrl, lobbyToken.token);
     stranger = await buildWorld(harness.server);
 
     const at = (minutes: number) => minutesAgo(minutes);
@@ -436,7 +450,7 @@ describe('POST /v1/checkins/people/search', () => {
         person: { firstName: 'Barbara', lastName: 'Liskov', email: 'LISKOV@MIT.example', company: 'MIT' },
         occurredAt: at(30),
       },
-      kiosk,
+      lobbyKiosk,
     );
     // The same names in another account: never visible here.
     await create(

@@ -80,6 +80,7 @@ const refusals: Refusal[] = [
   { key: 'PATCH /watchlist/people/{entryId}', body: { email: 'not-an-email' } },
   { key: 'DELETE /watchlist/people/{entryId}', ...stray },
   { key: 'GET /sites/{siteId}/kiosk/watchlist-digest', ...stray },
+  { key: 'GET /sites/{siteId}/kiosk/people', query: { limit: '0' } },
   { key: 'POST /admin/accounts', body: {} },
   { key: 'POST /admin/accounts/{accountId}/sites', body: { name: '' } },
   { key: 'POST /admin/accounts/{accountId}/tokens', body: { name: 'Both', siteIds: [1], allSites: true } },
@@ -181,6 +182,17 @@ const refusals: Refusal[] = [
   { key: 'GET /admin/accounts', query: { limit: '0' } },
   { key: 'GET /admin/accounts/{accountId}/sites', ...stray },
   { key: 'GET /admin/accounts/{accountId}/tokens', query: { cursor: '' } },
+  { key: 'POST /hosts', body: { name: ' ', allSites: true } },
+  { key: 'GET /hosts', query: { limit: '0' } },
+  { key: 'GET /hosts/{hostId}', ...stray },
+  { key: 'PATCH /hosts/{hostId}', body: { language: 'tlh' } },
+  { key: 'DELETE /hosts/{hostId}', ...stray },
+  { key: 'POST /hosts/import', ...stray },
+  { key: 'GET /sites/{siteId}/kiosk/hosts', ...stray },
+  { key: 'GET /notifications', query: { limit: '0' } },
+  { key: 'GET /notifications/channels', ...stray },
+  { key: 'POST /host-decisions/preview', body: { token: 'short' } },
+  { key: 'POST /host-decisions', body: { token: 'c'.repeat(43), reason: 5 } },
 ];
 
 describe('what the server refuses, the document refuses', () => {

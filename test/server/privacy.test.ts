@@ -236,8 +236,7 @@ describe('the retention job', () => {
     const first = await queryOne<{ anonymized_at: Date }>(server.database, stamp);
     expect(await anonymizeExpiredVisits(server.database, new Date(NOW.getTime() + 60_000))).toEqual({
       checkins: 0,
-      events: 0,
-      replies: 0,
+      copies: 0,
     });
     expect(await queryOne(server.database, stamp)).toEqual(first);
   });

@@ -113,8 +113,9 @@ describe('POST /v1/sites/{siteId}/checkins/vehicles: the status a vehicle arrive
   it('entry.source is KIOSK for a kiosk token; occurredAt in the past is recorded as entry.at', async () => {
     const token = await buildToken(harness.server, {
       accountId: harness.world.accountId,
-      scopes: ['vehicles:write'],
+      siteIds: [harness.world.siteId],
       channel: 'KIOSK',
+      mode: 'gate',
     });
     const kiosk = apiClient(harness.server.baseUrl, token.token);
     const at = minutesAgo(90);

@@ -36,12 +36,9 @@ describe('migration 0013 (watchlist:manage)', () => {
       scopes: ['checkins:read'],
       channel: 'API',
     });
-    const tablet = await buildToken(server, {
-      accountId: account.accountId,
-      siteIds: [site.siteId],
-      scopes: old,
-      channel: 'KIOSK',
-    });
+    // A kiosk token as it was then (the §16 defaults); today's rules give a KIOSK token only its mode's scope.
+    const tablet = await buildToken(server, { accountId: account.accountId, siteIds: [site.siteId], scopes: old });
+    await server.sequelize.query(`UPDATE api_tokens SET channel = 'KIOSK' WHERE id = $1`, { bind: [tablet.tokenId] });
     // The database as it was before: no watchlist scope anywhere, no digest key.
     await server.sequelize.query(`UPDATE api_tokens SET scopes = array_remove(scopes, 'watchlist:manage')`);
     await server.sequelize.query('ALTER TABLE accounts DROP COLUMN watchlist_digest_key');

@@ -1,5 +1,6 @@
 import type { Scope } from '../../shared/src/schemas/admin';
 import type { Channel } from '../../shared/src/schemas/common';
+import type { KioskMode } from '../../shared/src/schemas/kiosks';
 import { createAccount, createSite, createToken } from '../../server/src/commands/provisioning';
 import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
@@ -26,6 +27,7 @@ export async function buildToken(
     allSites?: boolean;
     scopes?: Scope[];
     channel?: Channel;
+    mode?: KioskMode;
     expiresAt?: string;
     name?: string;
   },
@@ -59,6 +61,7 @@ export async function buildWorld(server: Harness): Promise<World> {
       'sites:configure',
       'webhooks:manage',
       'watchlist:manage',
+      'hosts:manage',
     ],
   });
   return {
@@ -81,10 +84,16 @@ export interface KioskTestSite {
   api: ApiClient;
 }
 
-export async function kioskSite(server: Harness, name?: string): Promise<KioskTestSite> {
+/** A site with a kiosk token of `mode` (visitor by default: a gate's token cannot check people in). */
+export async function kioskSite(server: Harness, name?: string, mode: KioskMode = 'visitor'): Promise<KioskTestSite> {
   const world = await buildWorld(server);
   const site = await buildSite(server, world.accountId, name);
-  const token = await buildToken(server, { accountId: world.accountId, siteIds: [site.siteId], channel: 'KIOSK' });
+  const token = await buildToken(server, {
+    accountId: world.accountId,
+    siteIds: [site.siteId],
+    channel: 'KIOSK',
+    mode,
+  });
   return {
     accountId: world.accountId,
     siteId: site.siteId,

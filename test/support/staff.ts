@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import type { Role } from '../../shared/src/schemas/staff';
 import { hashPassword } from '../../server/src/auth/password';
 import { createStaffUser } from '../../server/src/commands/staffUsers';
@@ -5,6 +6,13 @@ import { type ApiClient, apiClient } from './http';
 import type { TestServer } from './testServer';
 
 type Harness = Pick<TestServer, 'database' | 'baseUrl'>;
+
+/** A hash as the server made them before issue 31 (scrypt N = 2^15, r = 8, p = 1): still verified, then upgraded. */
+export function hashWithEarlierParameters(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', 2 ** 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
 
 let counter = 0;
 /** A password no list holds. */

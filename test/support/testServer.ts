@@ -5,6 +5,11 @@ import { createApp } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { type Database, createDatabase } from '../../server/src/db/database';
 import { answerClientErrors } from '../../server/src/errors/clientErrors';
+import {
+  EXPORT_THREAD_DEFAULTS,
+  type ExportThreadOptions,
+  createExportThreads,
+} from '../../server/src/exports/exportThreads';
 import type { Logger } from '../../server/src/logger';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
 import { createTestDatabase } from './database';
@@ -27,7 +32,13 @@ export const TEST_ADMIN_TOKEN = 'test-admin-Q7vK2mX9pL4wR8tZ3nB6yH1cF5jD0sGe';
 /** The real app on 127.0.0.1 and a port of its own, on a database of its own (or a given one, to share it). */
 export async function startTestServer(
   overrides: Record<string, string> = {},
-  options: { clock?: () => Date; databaseUrl?: string; kioskDir?: string } = {},
+  options: {
+    clock?: () => Date;
+    databaseUrl?: string;
+    kioskDir?: string;
+    /** Export limits over EXPORT_THREAD_DEFAULTS (a short stall limit, say). */
+    exports?: Partial<Omit<ExportThreadOptions, 'databaseUrl'>>;
+  } = {},
 ): Promise<TestServer & { limiter: RateLimiter }> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const env = parseEnv({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...overrides });
@@ -38,15 +49,10 @@ export async function startTestServer(
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
-  const app = createApp({
-    database,
-    env,
-    log,
-    validateResponses: true,
-    clock: options.clock,
-    limiter,
-    kioskDir: options.kioskDir,
-  });
+  const exportThreads = options.exports
+    ? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, ...options.exports, databaseUrl })
+    : undefined;
+  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter, exportThreads, kioskDir: options.kioskDir });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');

@@ -13,6 +13,7 @@ const person = {
   status: 'OUT',
   person: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: null, company: 'ACME' },
   hostName: 'Grace',
+  hostId: 7,
   purpose: 'Meeting',
   customFields: { badgeNumber: '17', nda: true },
   labelIds: [3],

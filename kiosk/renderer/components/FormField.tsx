@@ -2,6 +2,8 @@ import { fieldMaxLength } from '../../../shared/src/domain';
 import type { ConfigField } from '../../../shared/src/schemas/sites';
 import { useWords } from '../language/VisitorLanguage';
 import { fieldLabel } from '../language/visitorWords';
+import type { KioskHost } from '../../src/sync/siteHosts';
+import { HostPicker } from './HostPicker';
 
 // Which on-screen keyboard a tablet shows for each type. Autofill stays off: a shared lobby tablet must not
 // offer one visitor's details to the next.
@@ -11,6 +13,7 @@ const inputModes: Record<ConfigField['type'], 'text' | 'email' | 'tel'> = {
   phone: 'tel',
   select: 'text',
   checkbox: 'text',
+  host: 'text',
 };
 
 interface FormFieldProps {
@@ -19,13 +22,15 @@ interface FormFieldProps {
   error: string | undefined;
   onChange: (value: string | boolean) => void;
   onBlur: () => void;
+  /** The site's hosts, for a `host` field (none yet: an empty list). */
+  hosts?: readonly KioskHost[];
 }
 
 /**
  * One configured field: labelled by its `label` (a standard one in the visitor's language: fieldLabel), with
  * its error right beneath it when there is one.
  */
-export function FormField({ field, value, error, onChange, onBlur }: FormFieldProps) {
+export function FormField({ field, value, error, onChange, onBlur, hosts = [] }: FormFieldProps) {
   const words = useWords();
   const label = fieldLabel(words, field);
   const id = `field-${field.name}`;
@@ -73,7 +78,14 @@ export function FormField({ field, value, error, onChange, onBlur }: FormFieldPr
         <label htmlFor={id}>{label}</label>
         {hint}
       </div>
-      {field.type === 'select' ? (
+      {field.type === 'host' ? (
+        <HostPicker
+          inputProps={common}
+          hosts={hosts}
+          value={typeof value === 'string' ? value : undefined}
+          onChange={onChange}
+        />
+      ) : field.type === 'select' ? (
         <select
           {...common}
           value={typeof value === 'string' ? value : ''}

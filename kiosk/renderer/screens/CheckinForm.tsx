@@ -4,6 +4,7 @@ import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/sche
 import type { Kiosk } from '../../src/kiosk';
 import { type EarlierVisit, earlierVisit } from '../../src/data/earlierVisit';
 import type { PersonVisit } from '../../src/data/types';
+import type { KioskHost } from '../../src/sync/siteHosts';
 import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
@@ -30,6 +31,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
   const words = useWords();
   const fieldWords = visitorFieldWords(words);
   const [fields, setFields] = useState<ConfigField[]>();
+  const [hosts, setHosts] = useState<KioskHost[]>([]);
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The banner above the form: `fields` when it only counts the fields marked below (so it follows them).
@@ -42,7 +44,17 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     let current = true;
     const fallback = defaultCheckinConfig.fields;
     kiosk.siteConfig().then(
-      (result) => current && setFields(result?.config.fields ?? fallback),
+      (result) => {
+        if (!current) return;
+        const shown = result?.config.fields ?? fallback;
+        setFields(shown);
+        // Only a form that asks for a host needs the list (kept on the device like the form, for offline).
+        if (shown.some((field) => field.type === 'host'))
+          void kiosk.siteHosts().then(
+            (list) => current && setHosts(list),
+            () => undefined,
+          );
+      },
       () => current && setFields(fallback),
     );
     return () => {
@@ -114,7 +126,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (saving) return;
-    const input = formInput(fields, values);
+    const input = withHostName(formInput(fields, values), hosts);
     const problems = validateCheckinForm(fields, input, fieldWords);
     if (problems.length > 0) {
       const shown = errorsByField(fields, problems);
@@ -161,7 +173,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
         <AlreadyCheckedIn
           visit={alreadyIn}
           onCheckOut={() => onCheckOut(alreadyIn)}
-          onCheckInAnyway={() => void save(formInput(fields, values))}
+          onCheckInAnyway={() => void save(withHostName(formInput(fields, values), hosts))}
         />
       ) : null}
       <div className="fields">
@@ -173,6 +185,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
             error={errors[field.name]}
             onChange={(value) => change(field.name, value)}
             onBlur={() => blur(field.name)}
+            hosts={hosts}
           />
         ))}
       </div>
@@ -187,6 +200,12 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     </form>
   );
 }
+
+/** The chosen host's name beside its id, for this kiosk's own record of the visit (the server keeps its own). */
+const withHostName = (input: CheckinFormInput, hosts: readonly KioskHost[]): CheckinFormInput => {
+  const host = hosts.find((candidate) => candidate.hostId === input.hostId);
+  return host ? { ...input, hostName: host.name } : input;
+};
 
 const correctText = (words: KioskWords, count: number) => words.t('form.correct', { count });
 

@@ -1,5 +1,6 @@
 import {
   type CheckinConfigAnswer,
+  type KioskPersonAnswer,
   type Open,
   type PersonCheckinAnswer,
   type VehicleCheckinAnswer,
@@ -38,6 +39,32 @@ export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheck
   return {
     kept: true,
     checkin: { ...answer, entry: kioskEvent(answer.entry), exit: answer.exit && kioskEvent(answer.exit) },
+  };
+}
+
+/**
+ * A person visit from the kiosk's own list (`/kiosk/people`), kept like a whole check-in: what the server
+ * does not tell a kiosk (email, phone, host, purpose, custom fields, labels, decisions, language) is kept as unknown,
+ * null or empty. A visit this kiosk created keeps what it was given: a pull never rewrites a visit's person.
+ */
+export function readKioskPerson(answer: KioskPersonAnswer): Reading<KeptPersonCheckin> {
+  return {
+    kept: true,
+    checkin: {
+      ...answer,
+      person: { ...answer.person, email: null, phone: null },
+      hostName: null,
+      hostId: null,
+      language: null,
+      purpose: null,
+      customFields: {},
+      labelIds: [],
+      denyReason: null,
+      decidedBy: null,
+      decidedAt: null,
+      entry: kioskEvent(answer.entry),
+      exit: answer.exit && kioskEvent(answer.exit),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { PersonStatus, VehicleStatus } from '../../../shared/src/domain';
+import type { VehicleStatus } from '../../../shared/src/domain';
 import type { ApiClient, ListQuery } from '../../../shared/src/client';
 import type { HttpOutcome } from '../../../shared/src/client/http';
 import type { KioskDatabase } from '../data/database';
@@ -6,7 +6,7 @@ import { type Pairing, recordPeoplePulledAt } from '../data/settings';
 import { applySnapshot } from '../data/snapshot';
 import type { PersonVisit, VehicleVisit } from '../data/types';
 import { type VisitKind, personVisits, vehicleVisits } from '../data/visitKinds';
-import { type Reading, readPerson, readVehicle } from './answers';
+import { type Reading, readKioskPerson, readVehicle } from './answers';
 
 export interface PullContext {
   db: KioskDatabase;
@@ -77,20 +77,20 @@ async function pull<V extends PersonVisit | VehicleVisit, C extends { checkinId:
   return 'pulled';
 }
 
-const peopleOnSite: ListQuery<PersonStatus>['status'] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
 const vehiclesOnSite: ListQuery<VehicleStatus>['status'] = ['IN', 'PENDING', 'STOP'];
 
 /**
  * Refreshes the local view of the people on a site from the server's current state, and records when (the
  * time the list was asked for: the view is at least that current), so the Roll call can say how old it is.
+ * The kiosk's own list: who is on site now and the last day's refusals, names without contact data.
  */
 export function pullPeople(ctx: PullContext, siteId: number): Promise<PullResult> {
   return pull(
     ctx,
     personVisits,
     siteId,
-    (cursor) => ctx.api.listPeople(siteId, { status: peopleOnSite, limit: PAGE, cursor }),
-    readPerson,
+    (cursor) => ctx.api.listKioskPeople(siteId, { limit: PAGE, cursor }),
+    readKioskPerson,
     (startedAt) => recordPeoplePulledAt(ctx.db, siteId, startedAt),
   );
 }

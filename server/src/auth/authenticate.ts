@@ -1,4 +1,4 @@
-import type { Scope } from '../../../shared/src/schemas/admin';
+import { type Scope, type ScopeNeed, grantsScope, scopeNeedText } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
@@ -78,7 +78,7 @@ export interface AuthenticationInput {
   sessionId?: string;
   /** Only a session will do (the session's own endpoints). */
   sessionOnly?: boolean;
-  scope?: Scope;
+  scope?: ScopeNeed;
   siteId?: number;
   now: Date;
   /** An Idempotency-Key to look up, with the start of its retention window. */
@@ -99,8 +99,8 @@ export async function authenticate(db: Executor, input: AuthenticationInput): Pr
 }
 
 /** A refusal for a caller that is known: 403 for a missing scope. */
-export const missingScope = (scope: Scope, who: string) =>
-  new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scope} scope.`);
+export const missingScope = (scope: ScopeNeed, who: string) =>
+  new ProblemError('INSUFFICIENT_SCOPE', `This ${who} lacks the ${scopeNeedText(scope)} scope.`);
 
 async function authenticateToken(
   db: Executor,
@@ -128,7 +128,7 @@ async function authenticateToken(
     tokenId: row.id,
     userId: null,
   };
-  if (input.scope && !principal.scopes.has(input.scope))
+  if (input.scope && !grantsScope(principal.scopes, input.scope))
     return { principal, refusal: missingScope(input.scope, 'token') };
   if (!row.last_used_at || input.now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Off the request path and at most once a minute per token: lastUsedAt is coarse by design.

@@ -1,3 +1,4 @@
+import { grantsScope } from '../../../shared/src/schemas/admin';
 import type { Role } from '../../../shared/src/schemas/staff';
 import { roleScopes } from '../../../shared/src/schemas/staff';
 import { type Executor, queryOne, queryRows } from '../db/query';
@@ -84,7 +85,7 @@ export async function authenticateSession(
     userId: row.user_id,
     session: { idHash },
   };
-  if (input.scope && !principal.scopes.has(input.scope))
+  if (input.scope && !grantsScope(principal.scopes, input.scope))
     return { principal, refusal: missingScope(input.scope, 'user') };
   const stored = storedOf(row);
   if (input.siteId === undefined) return { principal, stored };

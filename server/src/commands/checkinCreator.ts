@@ -21,6 +21,15 @@ import { normalizeEmail, normalizeName, normalizePhone } from '../../../shared/s
 import { refuseIfArchived } from '../policies/archivedSite';
 import { newBadgeCode } from '../badges/badgeCode';
 import { decidesOwnCheckin } from '../policies/ownDecision';
+import { hostNotificationsCte } from '../notifications/enqueue';
+import { hostOfSite } from '../queries/hosts';
+
+/** The host a create names, if it is one of the site's; else 422 at `hostId`. */
+async function siteHostOrRefuse(db: Executor, principal: Principal, site: SiteAccess, hostId: number) {
+  const host = await hostOfSite(db, { accountId: principal.accountId, siteId: site.siteId, hostId });
+  if (!host) throw validationFailed([{ path: 'hostId', message: `Host ${hostId} is not a host of this site` }]);
+  return host;
+}
 
 interface Precheck {
   id: number;
@@ -67,23 +76,23 @@ const olderFormAlertCte = (row: PersonCheckinRow, now: Date, incomplete: readonl
  * and the command runs again, when the precheck refuses the label.
  */
 const insertCtes =
-  (row: PersonCheckinRow, now: Date, events: OutboxEvent[], incomplete: readonly IncompleteField[]) =>
+  (row: PersonCheckinRow, now: Date, events: OutboxEvent[], incomplete: readonly IncompleteField[], notify: Sql) =>
   (guard: Sql) => sql`
   labels AS (
     SELECT l.id FROM person_labels l WHERE l.account_id = ${row.account_id} AND l.id = ANY(${row.label_ids}::integer[]) FOR KEY SHARE),
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
-      host_name, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by, decided_at,
-      stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, language, created_at, updated_at)
+      host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
+      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, language, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
-      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.purpose},
+      ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
       ${row.badge_code}, ${row.incomplete_fields}::text[], ${row.language}::text, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}${notify}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -96,6 +105,7 @@ export async function createPersonCheckin(
   const { principal, site, request, now } = input;
   refuseIfArchived(site);
   const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
+  const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
   const time = resolveOccurredAt(request.occurredAt ? new Date(request.occurredAt) : undefined, now);
   if (!time.ok) throw problem('OCCURRED_AT_OUT_OF_RANGE', time.message);
   const labelIds = [...new Set(request.labelIds ?? [])];
@@ -125,7 +135,9 @@ export async function createPersonCheckin(
       email: person.email || null,
       phone: person.phone || null,
       company: person.company || null,
-      host_name: request.hostName || null,
+      // The host's name as it is now: the visit keeps it whatever becomes of the host.
+      host_name: host?.name ?? (request.hostName || null),
+      host_id: host?.id ?? null,
       purpose: request.purpose || null,
       custom_fields: request.customFields ?? {},
       label_ids: labelIds,
@@ -144,5 +156,6 @@ export async function createPersonCheckin(
   const events = event
     ? [outboxEvent({ type: event, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } })]
     : [];
-  return { checkin, write: { ctes: insertCtes(row, now, events, incomplete), applied: CREATED } };
+  const notify = hostNotificationsCte({ row, webhookEvent: event, at: time.at, now }, CREATED);
+  return { checkin, write: { ctes: insertCtes(row, now, events, incomplete, notify), applied: CREATED } };
 }

@@ -1,4 +1,5 @@
 import { type PersonEvent, transitionPerson } from '../../../shared/src/domain';
+import { kioskMaySee } from '../policies/kioskWindow';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { type CheckinKey, type PersonCheckinRow, readCheckinForChange } from '../db/personCheckinRows';
@@ -10,6 +11,7 @@ import { notFound, transitionRefused } from '../errors/problem';
 import type { GuardedWrite } from '../reply';
 import { type OutboxEvent, outboxEvent, outboxInsertCte } from '../outbox/events';
 import { presentPersonCheckin } from '../presenters/personCheckin';
+import { hostNotificationsCte } from '../notifications/enqueue';
 
 const CHANGED = sql`EXISTS (SELECT 1 FROM checkin)`;
 
@@ -24,9 +26,10 @@ const changeCtes =
     openedBreak: { id: number; at: Date } | null;
     closedAt: Date | null;
     events: OutboxEvent[];
+    notify: Sql;
   }) =>
   (guard: Sql) => {
-    const { next, version, openedBreak, closedAt, events } = change;
+    const { next, version, openedBreak, closedAt, events, notify } = change;
     const account = sql`${next.account_id}::integer`;
     const id = sql`${next.id}::bigint`;
     return sql`
@@ -45,7 +48,7 @@ const changeCtes =
   closed AS (
     UPDATE person_breaks SET ended_at = ${closedAt}::timestamptz
     WHERE ${closedAt !== null} AND account_id = ${account} AND checkin_id = ${id} AND ended_at IS NULL AND ${CHANGED}),
-  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}`;
+  ${outboxInsertCte({ accountId: next.account_id, siteId: next.site_id, at: next.updated_at, events }, CHANGED)}${notify}`;
   };
 
 export interface PersonAction {
@@ -63,11 +66,21 @@ export interface PersonAction {
  */
 export async function transitionPersonCheckin(
   db: Executor,
-  input: { key: CheckinKey; action: PersonAction; exitSource: Source; decider: Decider; now: Date },
+  input: {
+    key: CheckinKey;
+    action: PersonAction;
+    exitSource: Source;
+    decider: Decider;
+    now: Date;
+    /** A kiosk's window (policies/kioskWindow.ts): a visit outside it does not exist for the kiosk. */
+    kioskSince?: Date;
+  },
 ): Promise<{ checkin: PersonCheckin; write: GuardedWrite }> {
   const { key, action } = input;
   const read = await readCheckinForChange(db, key);
-  if (!read) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const hidden =
+    read && input.kioskSince && !kioskMaySee('person', read.row.status, read.row.last_event_at, input.kioskSince);
+  if (!read || hidden) throw notFound(`Check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version, nextBreakId } = read;
   // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
   const now = changeStamp(input.now, row.updated_at);
@@ -105,5 +118,11 @@ export async function transitionPersonCheckin(
     outboxEvent({ type, accountId: row.account_id, siteId: row.site_id, now, data: { checkin } }),
   );
   const openedBreak = openedAt ? { id: nextBreakId, at: openedAt } : null;
-  return { checkin, write: { ctes: changeCtes({ next, version, openedBreak, closedAt, events }), applied: CHANGED } };
+  // An approval is the visitor's arrival: their host is told (docs/notifications.md).
+  const notify = hostNotificationsCte(
+    { row: next, webhookEvent: emitted[0] ?? null, at: result.state.lastEventAt, now },
+    CHANGED,
+  );
+  const write = { ctes: changeCtes({ next, version, openedBreak, closedAt, events, notify }), applied: CHANGED };
+  return { checkin, write };
 }

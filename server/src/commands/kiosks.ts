@@ -53,6 +53,7 @@ export async function createKiosk(
     name: request.name,
     siteIds: [request.siteId],
     channel: 'KIOSK',
+    mode: request.mode,
   });
   const row = await queryOne<{ id: number }>(
     db,

@@ -1,11 +1,13 @@
-import { type Scope, scopesByDefault } from '../../../shared/src/schemas/admin';
+import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
 import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
+import type { KioskMode } from '../../../shared/src/schemas/kiosks';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { generateToken, hashToken } from '../auth/tokenFormat';
 import { type Executor, queryOne } from '../db/query';
 import { notFound } from '../errors/problem';
 import { checkSitesBelong } from '../policies/accountSites';
+import { tokenScopes } from '../policies/kioskTokens';
 import { sql } from '../db/sql';
 import { type TokenRecord, type TokenRow, tokenSelect, toTokenRecord } from '../db/tokenRows';
 
@@ -63,6 +65,8 @@ export async function createToken(
     allSites?: boolean;
     scopes?: Scope[];
     channel?: Channel;
+    /** A KIOSK token's mode: its scopes are the mode's (policies/kioskTokens.ts). */
+    mode?: KioskMode;
     expiresAt?: string;
   },
 ): Promise<TokenRecord & { token: string }> {
@@ -70,13 +74,20 @@ export async function createToken(
   if (!account) throw notFound(`Account ${input.accountId} does not exist.`);
   const siteIds = input.allSites ? [] : (input.siteIds ?? []);
   const channel = input.channel ?? 'API';
+  const scopes = tokenScopes({
+    channel,
+    mode: input.mode,
+    scopes: input.scopes,
+    siteIds,
+    allSites: input.allSites ?? false,
+  });
   await checkSitesBelong(db, { accountId: input.accountId, siteIds, owner: 'token' });
   const token = generateToken();
   const row = await queryOne<{ id: number }>(
     db,
     sql`INSERT INTO api_tokens (account_id, name, token_hash, all_sites, scopes, channel, expires_at)
         VALUES (${input.accountId}, ${input.name}, ${hashToken(token)}, ${input.allSites ?? false},
-                ${[...new Set(input.scopes ?? scopesByDefault(channel))]}, ${channel}, ${input.expiresAt ?? null}) RETURNING id`,
+                ${[...new Set(scopes)]}, ${channel}, ${input.expiresAt ?? null}) RETURNING id`,
   );
   if (!row) throw new Error('token insert returned nothing');
   await setTokenSites(db, input.accountId, row.id, siteIds);
@@ -94,6 +105,15 @@ export async function updateToken(
   const current = await readToken(db, tokenId);
   if (!current) throw notFound(`Token ${tokenId} does not exist.`);
   const allSites = input.siteIds !== undefined ? false : (input.allSites ?? current.allSites);
+  // A kiosk's token keeps its mode's scope and its one site; an API token never gets a kiosk's scope.
+  const kioskMode = current.channel === 'KIOSK' ? modeOfScopes(current.scopes) : undefined;
+  tokenScopes({
+    channel: current.channel,
+    mode: kioskMode,
+    scopes: input.scopes ?? (current.channel === 'KIOSK' ? undefined : current.scopes),
+    siteIds: input.siteIds ?? current.siteIds,
+    allSites,
+  });
   if (input.siteIds)
     await checkSitesBelong(db, { accountId: current.accountId, siteIds: input.siteIds, owner: 'token' });
   await queryOne(
@@ -107,6 +127,10 @@ export async function updateToken(
   if (!updated) throw new Error('token vanished');
   return updated;
 }
+
+/** The mode a kiosk token's scopes say (its one kiosk scope). */
+const modeOfScopes = (scopes: Scope[]): KioskMode | undefined =>
+  scopes.includes('kiosk:gate') ? 'gate' : scopes.includes('kiosk:visitor') ? 'visitor' : undefined;
 
 /** Revokes at once: the next request with it is a 401. Answers the token's account. */
 export async function revokeToken(db: Executor, tokenId: number, now: Date): Promise<{ accountId: number }> {

@@ -14,7 +14,11 @@ export const LINK_LIFETIME_MS: Record<LinkKind, number> = {
 /** Only this is stored: SHA-256 of the link's code. */
 const hashCode = (code: string): Buffer => createHash('sha256').update(code).digest();
 
-/** A new one-time link's code (256 random bits, base64url); for a user (invitation, reset) or an account (setup). */
+/**
+ * A new one-time link's code (256 random bits, base64url); for a user (invitation, reset) or an account
+ * (setup). The user's (or, for setup, the account's) earlier unused links of the same kind stop working in
+ * the same statement: only the newest link sent works (docs/api.md, One-time links).
+ */
 export async function createLink(
   db: Executor,
   input: { accountId: number; kind: LinkKind; userId: number | null; now: Date },
@@ -22,7 +26,11 @@ export async function createLink(
   const code = randomBytes(32).toString('base64url');
   await queryRows(
     db,
-    sql`INSERT INTO staff_links (code_hash, account_id, kind, user_id, expires_at, created_at)
+    sql`WITH cancelled AS (
+          UPDATE staff_links SET used_at = ${input.now}
+          WHERE account_id = ${input.accountId} AND kind = ${input.kind} AND used_at IS NULL
+            AND user_id IS NOT DISTINCT FROM ${input.userId}::integer)
+        INSERT INTO staff_links (code_hash, account_id, kind, user_id, expires_at, created_at)
         VALUES (${hashCode(code)}, ${input.accountId}, ${input.kind}, ${input.userId}::integer,
                 ${new Date(input.now.getTime() + LINK_LIFETIME_MS[input.kind])}, ${input.now})`,
   );

@@ -22,7 +22,13 @@ export async function redeemSetup(
   db: Executor,
   input: { code: string; name: string; email: string; password: string; now: Date; requestId: string },
 ): Promise<Redeemed> {
-  const passwordHash = await newPasswordHash(input.password, 'password');
+  const preview = await findLiveLink(db, input.code, input.now);
+  if (!preview || preview.kind !== 'setup') throw deadLink();
+  const passwordHash = await newPasswordHash(input.password, 'password', {
+    email: input.email,
+    name: input.name,
+    accountName: preview.info.accountName,
+  });
   return inTransaction(db, async (tx) => {
     const link = await findLiveLink(tx, input.code, input.now, true);
     if (!link || link.kind !== 'setup') throw deadLink();
@@ -54,7 +60,14 @@ export async function redeemInvitation(
   db: Executor,
   input: { code: string; name?: string; password: string; now: Date; requestId: string },
 ): Promise<Redeemed> {
-  const passwordHash = await newPasswordHash(input.password, 'password');
+  // Read first (the hash takes a while, and must not hold the link's lock): whose password it will be.
+  const preview = await findLiveLink(db, input.code, input.now);
+  if (!preview || preview.kind === 'setup') throw deadLink();
+  const passwordHash = await newPasswordHash(input.password, 'password', {
+    email: preview.info.email,
+    name: input.name ?? preview.info.name,
+    accountName: preview.info.accountName,
+  });
   return inTransaction(db, async (tx) => {
     const link = await findLiveLink(tx, input.code, input.now, true);
     if (!link || link.kind === 'setup' || link.userId === null) throw deadLink();

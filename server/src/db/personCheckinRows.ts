@@ -19,6 +19,8 @@ export interface PersonCheckinRow extends VisitRow {
   phone: string | null;
   company: string | null;
   host_name: string | null;
+  /** The host of the visit (docs/notifications.md); a deleted host's id stays. */
+  host_id: number | null;
   purpose: string | null;
   custom_fields: Record<string, string | boolean>;
   label_ids: number[];
@@ -43,7 +45,7 @@ type RawRow = Omit<ListedCheckinRow, 'breaks'> & {
 /** The columns every read uses: breaks come along in the same statement (no N+1). */
 export const CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
-         c.host_name, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
+         c.host_name, c.host_id, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
          c.last_event_at, c.deny_reason, c.decided_by, c.decided_at, c.stop_reason, c.stop_source, c.stopped_at,
          c.badge_code, c.incomplete_fields, c.language, c.created_at, c.updated_at,
          (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,

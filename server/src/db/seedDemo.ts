@@ -40,12 +40,13 @@ export async function seedDemo(database: Executor): Promise<DemoData | undefined
       ],
       channel: 'API',
     });
-    // No scopes given: a kiosk token gets the kiosk's own few (it lives on a public tablet).
+    // A visitor kiosk's token carries only what a lobby tablet does (it lives on a public tablet).
     const kiosk = await createToken(db, {
       accountId: account.accountId,
       name: 'Demo lobby kiosk',
       siteIds: [hq.siteId],
       channel: 'KIOSK',
+      mode: 'visitor',
     });
     // Its kiosk, paired already (its token is printed), so the console's Kiosks page lists it.
     await queryOne(

@@ -1,8 +1,12 @@
 /** The byte order mark spreadsheet programs need to read the file as UTF-8. */
 export const BOM = '\uFEFF';
 
-/** A cell a spreadsheet would run as a formula starts with one of these: it is prefixed with `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A cell a spreadsheet would run as a formula: its first character that is not white space or an invisible
+ * format character (Unicode Cf: zero-width space, BOM, bidi marks) is a trigger, in ASCII or its full-width
+ * form (＝ ＋ － ＠), or the cell starts with a tab or CR as before. Such a cell is prefixed with `'`.
+ */
+const FORMULA_START = /^[\t\r]|^[\s\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/u;
 
 /** One RFC 4180 cell: neutralized against formula injection, quoted when it holds a comma, quote or line break. */
 export function csvCell(value: string | number | null | undefined): string {

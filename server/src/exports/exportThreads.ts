@@ -11,6 +11,8 @@ export interface ExportThreadOptions {
   queueMs: number;
   /** Each thread's heap: its garbage is collected within this, whatever the size of the export. */
   resourceLimits: ResourceLimits;
+  /** An export that writes nothing to its client for this long is ended (a stalled download holds a slot). */
+  stallMs: number;
 }
 
 /** Chunks of an export in flight, the one being written included: at most 4 buffers of 128 kB each. */
@@ -20,24 +22,37 @@ const WINDOW = 4;
 export const EXPORT_THREAD_DEFAULTS = {
   concurrency: 2,
   queueMs: 30_000,
+  stallMs: 30_000,
   resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
 } satisfies Omit<ExportThreadOptions, 'databaseUrl'>;
 
 export interface ExportThreads {
   /**
    * Runs an export in a thread of its own once one of `concurrency` slots is free (503 UNAVAILABLE with
-   * Retry-After after `queueMs`). Its CSV as chunks; returning the iterator early (the client left) ends the
+   * Retry-After after `queueMs`), one at a time per `owner` (a token or a user: a second is 409
+   * EXPORT_IN_PROGRESS while the first runs or waits). Its CSV as chunks; returning the iterator early (the client left) ends the
    * thread and its connection; a failure of the thread is thrown by the iterator. A chunk's memory goes back
    * to the thread when the next one is asked for: write each out before asking (routes/sendStream.ts does).
    * `cancel` (the client left) takes a waiting export out of the queue.
    */
-  start: (job: ExportJob, cancel?: AbortSignal) => Promise<AsyncIterableIterator<Buffer>>;
+  start: (job: ExportJob, owner: number, cancel?: AbortSignal) => Promise<AsyncIterableIterator<Buffer>>;
   /** Exports running now. */
   running: () => number;
+  /** How long an export may write nothing before it is ended (the route's stream watches it). */
+  stallMs: number;
 }
+
+/** Refused when its owner already has an export running or waiting (docs/api.md, Export). */
+const exportInProgress = () =>
+  problem(
+    'EXPORT_IN_PROGRESS',
+    'An export of yours is still running: wait for it to finish (or stop its download) before starting another.',
+  );
 
 export function createExportThreads(options: ExportThreadOptions): ExportThreads {
   let running = 0;
+  /** Owners (principal keys) with an export running or waiting for a slot. */
+  const owners = new Set<number>();
   const waiting: Array<() => void> = [];
   const release = () => {
     const next = waiting.shift();
@@ -78,22 +93,36 @@ export function createExportThreads(options: ExportThreadOptions): ExportThreads
     });
   };
   return {
-    async start(job, cancel) {
-      await acquire(cancel);
+    async start(job, owner, cancel) {
+      if (owners.has(owner)) throw exportInProgress();
+      owners.add(owner);
+      try {
+        await acquire(cancel);
+      } catch (error) {
+        owners.delete(owner);
+        throw error;
+      }
       const data: ExportThreadData = { job, databaseUrl: options.databaseUrl, window: WINDOW };
       const worker = tsRequireWorker(new URL('./exportThreadEntry.ts', import.meta.url), {
         workerData: data,
         resourceLimits: options.resourceLimits,
       });
-      worker.once('exit', release);
-      return chunksOf(worker);
+      // The owner may start another once this one has ended for them (written out, failed or left), which can
+      // be a moment before its thread has exited and given its slot back.
+      const ownerDone = () => owners.delete(owner);
+      worker.once('exit', () => {
+        ownerDone();
+        release();
+      });
+      return chunksOf(worker, ownerDone);
     },
     running: () => running,
+    stallMs: options.stallMs,
   };
 }
 
 /** The chunks a thread posts, in order; asking for the next gives the last one's memory back with a credit. */
-function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
+function chunksOf(worker: Worker, onEnd: () => void): AsyncIterableIterator<Buffer> {
   const queue: Array<{ chunk: Buffer; bytes: ArrayBuffer }> = [];
   /** The memory of the chunk last handed on, until the next one is asked for. */
   let lent: ArrayBuffer | undefined;
@@ -111,9 +140,11 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
       resolve({ value: posted.chunk, done: false });
     } else if (failure) {
       waiter = undefined;
+      onEnd();
       reject(failure);
     } else if (ended) {
       waiter = undefined;
+      onEnd();
       resolve({ value: undefined, done: true });
     }
   };
@@ -144,6 +175,7 @@ function chunksOf(worker: Worker): AsyncIterableIterator<Buffer> {
       });
     },
     async return() {
+      onEnd();
       if (!ended) {
         ended = true;
         queue.length = 0;

@@ -2,7 +2,7 @@ import { retentionCutoff } from '../../../shared/src/domain/privacy';
 import { type Executor, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import type { Logger } from '../logger';
-import { type Anonymized, anonymizeCheckins, anonymizeStoredReplies } from '../privacy/anonymization';
+import { type Anonymized, anonymizeCheckins, sweepHolders } from '../privacy/anonymization';
 import { type PeriodicJob, startPeriodic } from './periodic';
 
 const BATCH = 500;
@@ -18,7 +18,7 @@ export async function anonymizeExpiredVisits(
   options: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<Anonymized> {
   const batch = options.batch ?? BATCH;
-  const total: Anonymized = { checkins: 0, events: 0, replies: 0 };
+  const total: Anonymized = { checkins: 0, copies: 0 };
   const accounts = await queryRows<{ id: number; days: number }>(
     db,
     sql`SELECT id, person_data_days AS days FROM accounts WHERE person_data_days IS NOT NULL ORDER BY id`,
@@ -30,13 +30,13 @@ export async function anonymizeExpiredVisits(
       ORDER BY coalesce(c.exit_at, c.entry_at), c.id LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
     let changed = 0;
     while (!options.signal?.aborted) {
-      const done = await anonymizeCheckins(db, { accountId: account.id, chosen, now, withReplies: false });
+      const done = await anonymizeCheckins(db, { accountId: account.id, chosen, now, sweepLater: true });
       total.checkins += done.checkins;
-      total.events += done.events;
+      total.copies += done.copies;
       changed += done.checkins;
       if (done.checkins === 0) break;
     }
-    if (changed > 0) total.replies += await anonymizeStoredReplies(db, account.id);
+    if (changed > 0) total.copies += await sweepHolders(db, account.id);
   }
   return total;
 }

@@ -163,3 +163,20 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   if (unacceptable.length > 0) throw validationFailed(unacceptable);
   return body;
 }
+
+/**
+ * Reads a text body of one media type (`text/csv`: a host import): the same limits as JSON (64 KiB, no
+ * Content-Encoding), another Content-Type → 415, bytes that are not UTF-8 → 400, NUL characters → 422.
+ */
+export async function readTextBody(ctx: Context, mediaType: string): Promise<string> {
+  const raw = await readRaw(ctx);
+  refuseContentEncoding(ctx);
+  const type = ctx.get('Content-Type').split(';')[0]?.trim().toLowerCase();
+  if (raw.length > 0 && type !== mediaType) {
+    throw problem('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${mediaType} with Content-Type: ${mediaType}.`);
+  }
+  if (!isUtf8(raw)) throw problem('MALFORMED_REQUEST', 'The request body is not valid UTF-8.');
+  const text = raw.toString('utf8');
+  if (text.includes('\u0000')) throw validationFailed([{ path: '', message: 'Must not contain NUL characters' }]);
+  return text;
+}

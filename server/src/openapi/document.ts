@@ -1,4 +1,6 @@
+import { scopeNeedText } from '../../../shared/src/schemas/admin';
 import type { Route } from '../routes/define';
+import { scopeNeedWords } from './scopeWords';
 import { DocumentedProblem } from './components';
 import { headerComponents, headerParameters, parameterComponents, responseHeaders } from './headers';
 import { type JsonObject, SchemaCollector } from './jsonSchema';
@@ -20,7 +22,7 @@ function access(route: Route): string {
   if (route.auth === 'none') return 'Needs no credentials.';
   if (route.auth === 'session') return 'Needs a staff session (the `gh_session` cookie of `POST /session`).';
   return route.scope
-    ? `Needs a token, or a staff session whose role has the scope \`${route.scope}\`.`
+    ? `Needs a token, or a staff session whose role has the scope ${scopeNeedWords(route.scope)}.`
     : 'Needs any valid token or staff session.';
 }
 
@@ -87,7 +89,10 @@ function operation(route: Route, schemas: SchemaCollector): JsonObject {
   const request = route.body
     ? {
         content: {
-          'application/json': { schema: schemas.toSchema(route.body, 'input'), example: route.examples.request },
+          [route.requestMediaType ?? 'application/json']: {
+            schema: schemas.toSchema(route.body, 'input'),
+            example: route.examples.request,
+          },
         },
       }
     : undefined;
@@ -97,7 +102,7 @@ function operation(route: Route, schemas: SchemaCollector): JsonObject {
     description: `${route.description}\n\n${access(route)}`,
     tags: [route.tag],
     security: securityOf(route),
-    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    ...(route.scope ? { 'x-required-scope': scopeNeedText(route.scope) } : {}),
     parameters: parameters(route, schemas),
     ...(request ? { requestBody: { required: !route.bodyOptional, ...request } } : {}),
     responses: { ...successResponses(route, schemas), ...errorResponses(route, schemas) },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Route } from '../routes/define';
+import { scopeNeedWords } from './scopeWords';
 import { responseHeaders } from './headers';
 import { type JsonObject, type SchemaCollector, componentRef } from './jsonSchema';
 import { namedSchemas } from './components';
@@ -88,7 +89,8 @@ export function errorResponses(route: Route, schemas: SchemaCollector): Record<s
   described.push([400, bad.join('; ')]);
   described.push([401, unauthenticated(route)]);
   const forbidden: string[] = [];
-  if (route.scope) forbidden.push(`INSUFFICIENT_SCOPE: the token or the staff user's role lacks \`${route.scope}\``);
+  if (route.scope)
+    forbidden.push(`INSUFFICIENT_SCOPE: the token or the staff user's role lacks ${scopeNeedWords(route.scope)}`);
   if (byCaller(route) && route.write)
     forbidden.push('CSRF_REJECTED: a write with the session cookie from another origin');
   if (forbidden.length > 0) described.push([403, forbidden.join('; ')]);

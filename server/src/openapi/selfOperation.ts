@@ -14,7 +14,7 @@ export function selfOperation(): Record<string, unknown> {
     operationId: 'getOpenapiJson',
     summary: 'Read this OpenAPI document',
     description:
-      "The OpenAPI 3.1 document of the API, made from the schemas the server validates with. Its first `servers` entry is this server's own URL, as the request reached it.\n\nNeeds no token.",
+      "The OpenAPI 3.1 document of the API, made from the schemas the server validates with. Its first `servers` entry is `PUBLIC_URL` + `/v1` when the deployment sets `PUBLIC_URL`; otherwise the only entry is the relative `/v1` (the request's `Host` header is never echoed).\n\nNeeds no token.",
     tags: ['Documents'],
     security: [],
     parameters: [{ $ref: '#/components/parameters/XRequestId' }],

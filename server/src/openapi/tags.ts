@@ -57,6 +57,16 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
     name: 'Alerts',
     description: "Every STOP of the last 24 hours on the caller's sites, with its reason, for staff to acknowledge.",
   },
+  {
+    name: 'Hosts',
+    description:
+      'The people visitors come to see: the host directory, its CSV import, and the list of names a kiosk offers.',
+  },
+  {
+    name: 'Notifications',
+    description:
+      'What hosts were told about their visitors (email, chat), and the one-time Approve and Deny links of a waiting visitor.',
+  },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
   {
     name: 'Exports',

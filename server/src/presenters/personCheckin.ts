@@ -16,6 +16,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
       company: row.company,
     },
     hostName: row.host_name,
+    hostId: row.host_id,
     purpose: row.purpose,
     customFields: row.custom_fields,
     labelIds: row.label_ids,

@@ -1,76 +1,55 @@
 import { type Executor, queryOne } from '../db/query';
-import { type Sql, sql } from '../db/sql';
-
-/** What an anonymized person check-in reads as in its API shape, merged over a stored copy of it. */
-const ANONYMOUS = sql`jsonb_build_object(
-  'person', jsonb_build_object('firstName', 'Deleted', 'lastName', 'Deleted', 'email', NULL, 'phone', NULL, 'company', NULL),
-  'hostName', NULL, 'purpose', NULL, 'customFields', '{}'::jsonb)`;
+import { type Sql, empty, join, raw, sql } from '../db/sql';
+import { personDataHolders } from './personDataHolders';
 
 export interface Anonymized {
   checkins: number;
-  /** Webhook events (and so their deliveries, which read them) whose copy of a check-in was rewritten. */
-  events: number;
-  /** Stored Idempotency-Key replies of those check-ins that were rewritten. */
-  replies: number;
+  /** Copies of those check-ins elsewhere (webhook events, stored replies, …) that were rewritten. */
+  copies: number;
 }
-
-/** The check-in id of a stored reply that is a person check-in (not a vehicle's: another sequence), else null. */
-const personReplyId = sql`CASE WHEN k.body LIKE '{"checkinId":%' AND k.body LIKE '%"person":{%'
-  THEN ((k.body::jsonb) ->> 'checkinId')::bigint END`;
 
 /**
  * Anonymizes the person check-ins of one account that `chosen` selects (a `SELECT c.id FROM
- * person_checkins c …`, which locks them), once each, with the copies of them in webhook events and, when
- * `withReplies`, in stored replies; one statement. Names become "Deleted"; times, site, status, sources,
- * breaks and labels stay (docs/privacy.md).
+ * person_checkins c …`, which locks them), once each, with every copy of them the registered holders keep
+ * (privacy/personDataHolders.ts), in one statement. Names become "Deleted"; times, site, status, sources,
+ * breaks and labels stay (docs/privacy.md). `sweepLater`: the holders with a `sweep` are left to it.
  */
 export async function anonymizeCheckins(
   db: Executor,
-  input: { accountId: number; chosen: Sql; now: Date; withReplies: boolean },
+  input: { accountId: number; chosen: Sql; now: Date; sweepLater: boolean },
 ): Promise<Anonymized> {
-  const { accountId } = input;
-  const replies = input.withReplies
-    ? sql`UPDATE idempotency_keys k SET body = ((k.body::jsonb) || ${ANONYMOUS})::text
-          WHERE k.account_id = ${accountId} AND ${personReplyId} = ANY (ARRAY(SELECT id FROM checkins))
-          RETURNING 1`
-    : sql`SELECT 1 WHERE false`;
+  const { accountId, now } = input;
+  const ids = sql`SELECT id FROM checkins`;
+  const holders = personDataHolders.filter(
+    (holder) => holder.rewrite !== undefined && !(input.sweepLater && holder.sweep !== undefined),
+  );
+  const ctes = holders.map((holder, index) => {
+    const rewrite = holder.rewrite?.({ accountId, ids, now }) ?? sql`SELECT 1 WHERE false`;
+    // CTE names from the index only (code, never input).
+    return sql`${raw(`copies_${index}`)} AS (${rewrite})`;
+  });
+  const counted = holders.map((_, index) => sql`(SELECT count(*) FROM ${raw(`copies_${index}`)})`);
   const row = await queryOne<Anonymized>(
     db,
     sql`WITH chosen AS (${input.chosen}),
       checkins AS (
         UPDATE person_checkins c SET first_name = 'Deleted', last_name = 'Deleted', email = NULL, phone = NULL,
-          company = NULL, host_name = NULL, purpose = NULL, custom_fields = '{}', anonymized_at = ${input.now},
-          updated_at = ${input.now}
+          company = NULL, host_name = NULL, purpose = NULL, custom_fields = '{}', deny_reason = NULL,
+          stop_reason = CASE WHEN c.stop_source = 'denied' THEN NULL ELSE c.stop_reason END,
+          anonymized_at = ${now}, updated_at = ${now}
         WHERE c.account_id = ${accountId} AND c.id IN (SELECT id FROM chosen) AND c.anonymized_at IS NULL
-        RETURNING c.id),
-      events AS (
-        UPDATE outbox_events o SET payload = jsonb_set(o.payload, '{data,checkin}', (o.payload #> '{data,checkin}') || ${ANONYMOUS})
-        WHERE o.account_id = ${accountId} AND o.type LIKE 'PERSON_CHECKIN_%'
-          AND (o.payload #>> '{data,checkin,checkinId}')::bigint = ANY (ARRAY(SELECT id FROM checkins))
-        RETURNING 1),
-      replies AS (${replies})
-      SELECT (SELECT count(*) FROM checkins)::int AS checkins, (SELECT count(*) FROM events)::int AS events,
-        (SELECT count(*) FROM replies)::int AS replies`,
+        RETURNING c.id)
+      ${ctes.length > 0 ? sql`, ${join(ctes, ', ')}` : empty}
+      SELECT (SELECT count(*) FROM checkins)::int AS checkins,
+        (${counted.length > 0 ? join(counted, ' + ') : sql`0`})::int AS copies`,
   );
   if (!row) throw new Error('the anonymization returned nothing');
   return row;
 }
 
-/**
- * Rewrites the account's stored replies that still hold the person data of a check-in anonymized since:
- * one scan of the account's replies (kept IDEMPOTENCY_TTL_HOURS), after a retention run changed anything.
- */
-export async function anonymizeStoredReplies(db: Executor, accountId: number): Promise<number> {
-  const row = await queryOne<{ count: number }>(
-    db,
-    sql`WITH rewritten AS (
-          UPDATE idempotency_keys k SET body = ((k.body::jsonb) || ${ANONYMOUS})::text
-          FROM person_checkins c
-          WHERE k.account_id = ${accountId} AND c.account_id = ${accountId}
-            AND c.id = ${personReplyId} AND c.anonymized_at IS NOT NULL
-            AND CASE WHEN ${personReplyId} IS NULL THEN false ELSE (k.body::jsonb) <> ((k.body::jsonb) || ${ANONYMOUS}) END
-          RETURNING 1)
-        SELECT count(*)::int AS count FROM rewritten`,
-  );
-  return row?.count ?? 0;
+/** After a retention run changed anything: the holders that sweep (stored replies) sweep the account once. */
+export async function sweepHolders(db: Executor, accountId: number): Promise<number> {
+  let changed = 0;
+  for (const holder of personDataHolders) if (holder.sweep) changed += await holder.sweep(db, accountId);
+  return changed;
 }

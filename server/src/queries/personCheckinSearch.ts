@@ -7,6 +7,7 @@ import { type Sql, join, sql } from '../db/sql';
 import { presentPersonCheckin } from '../presenters/personCheckin';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 import { overlapPartsSql, personTextSql } from './visitFilters';
+import { kioskVisibleSql } from '../policies/kioskWindow';
 
 export interface PersonCheckinFilter {
   accountId: number;
@@ -21,6 +22,8 @@ export interface PersonCheckinFilter {
   overlapsFrom?: Date;
   overlapsTo?: Date;
   q?: string;
+  /** A kiosk's window: only visits on site now or whose last event is since then (policies/kioskWindow.ts). */
+  kioskSince?: Date;
   limit: number;
   cursor?: string;
 }
@@ -36,8 +39,11 @@ const OPEN_STATUSES: PersonStatus[] = ['IN', 'ON_BREAK', 'PENDING', 'STOP'];
  * running it, so the benchmark can EXPLAIN exactly what runs.
  */
 export function personCheckinSearchSql(filter: PersonCheckinFilter): { statement: Sql; scope: string } {
-  const scope = filterScope(LIST, filter);
+  // A kiosk's window moves with the clock: its cursors belong to "a kiosk's list", not to one instant.
+  const { kioskSince, ...scoped } = filter;
+  const scope = filterScope(LIST, kioskSince === undefined ? scoped : { ...scoped, kiosk: true });
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
+  if (kioskSince) where.push(kioskVisibleSql('person', kioskSince));
   if (filter.siteIds !== undefined) {
     where.push(
       filter.siteIds.length === 1

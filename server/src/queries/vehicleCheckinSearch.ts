@@ -1,4 +1,5 @@
 import type { VehicleStatus } from '../../../shared/src/domain/vehicleCheckin';
+import { kioskVisibleSql } from '../policies/kioskWindow';
 import type { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import { type ListedVehicleCheckinRow, VEHICLE_CHECKIN_COLUMNS } from '../db/vehicleCheckinRows';
 import { type Executor, queryRows } from '../db/query';
@@ -19,6 +20,8 @@ export interface VehicleCheckinFilter {
   /** Visits that overlap [overlapsFrom, overlapsTo): entered before its end, left after its start or not yet. */
   overlapsFrom?: Date;
   overlapsTo?: Date;
+  /** A kiosk's window: only visits on site now or whose last event is since then (policies/kioskWindow.ts). */
+  kioskSince?: Date;
   limit: number;
   cursor?: string;
 }
@@ -41,7 +44,9 @@ type Row = ListedVehicleCheckinRow & { sort_group: number };
  * the scope its cursors belong to (read once, for the cursor taken and the one given).
  */
 export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { statement: Sql; scope: string } {
-  const scope = filterScope(LIST, filter);
+  // A kiosk's window moves with the clock: its cursors belong to "a kiosk's list", not to one instant.
+  const { kioskSince, ...scoped } = filter;
+  const scope = filterScope(LIST, kioskSince === undefined ? scoped : { ...scoped, kiosk: true });
   const where: Sql[] = [sql`c.account_id = ${filter.accountId}`];
   if (filter.siteIds !== undefined) {
     where.push(
@@ -56,6 +61,7 @@ export function vehicleCheckinSearchSql(filter: VehicleCheckinFilter): { stateme
     // Lets the planner use the not-OUT partial indexes when no closed visit can match.
     if (filter.status.every((status) => NOT_OUT.includes(status))) where.push(sql`c.status <> 'OUT'`);
   }
+  if (filter.kioskSince) where.push(kioskVisibleSql('vehicle', filter.kioskSince));
   if (filter.from) where.push(sql`c.entry_at >= ${filter.from}`);
   if (filter.to) where.push(sql`c.entry_at <= ${filter.to}`);
   // An empty cursor is malformed (400), not absent.

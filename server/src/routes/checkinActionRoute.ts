@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { Scope } from '../../../shared/src/schemas/admin';
+import { type ScopeNeed, grantsScope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { Executor } from '../db/query';
 import type { Decider } from '../db/visitRows';
 import { deciderOf } from '../auth/decider';
 import { auditCheckin, isManual } from '../audit/targets';
 import { missingScope } from '../auth/authenticate';
+import { kioskWindowOf } from '../policies/kioskWindow';
 import type { GuardedWrite } from '../reply';
 import { type Method, type Route, type RouteExamples, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
@@ -17,6 +18,8 @@ export interface TransitionInput<Action> {
   exitSource: Source;
   decider: Decider;
   now: Date;
+  /** Set for a kiosk: the visits it may act on (policies/kioskWindow.ts). */
+  kioskSince?: Date;
 }
 
 /** `occurredAt` as sent, as a Date for the state machine. */
@@ -31,14 +34,14 @@ export interface CheckinActionSpec<B extends z.ZodType, Action> {
   examples: RouteExamples<B>;
   /** The state conflicts (409) this action answers, with the check-in as `current`. */
   conflicts: readonly string[];
-  scope: Scope;
+  scope: ScopeNeed;
   /**
    * The audit action of this endpoint (approve, deny: always; checkout: when manual), or none (breaks).
    * `manualOnly`: audited only when made by a staff user or with exit source MANUAL (`sourceOf` the body).
    */
   audit?: { action: string; manualOnly?: boolean; sourceOf?: (body: z.infer<B>) => string | undefined };
   /** A second scope the action also needs (vehicle approve and deny: vehicles:write too). */
-  alsoScope?: Scope;
+  alsoScope?: ScopeNeed;
   body: B;
   toAction: (body: z.infer<B>) => Action;
 }
@@ -84,7 +87,7 @@ export function checkinActionRoute<B extends z.ZodType, Action>(
       return auditCheckin(audit.action, kind.target)(ctx, body);
     },
     handler: async (ctx) => {
-      if (spec.alsoScope && !ctx.principal.scopes.has(spec.alsoScope))
+      if (spec.alsoScope && !grantsScope(ctx.principal.scopes, spec.alsoScope))
         throw missingScope(spec.alsoScope, ctx.principal.actor.type);
       const { checkin, write } = await kind.transition(ctx.db, {
         key: { accountId: ctx.principal.accountId, siteId: siteOf(ctx).siteId, checkinId: ctx.params.checkinId },
@@ -92,6 +95,7 @@ export function checkinActionRoute<B extends z.ZodType, Action>(
         exitSource: ctx.principal.source,
         decider: deciderOf(ctx.principal),
         now: ctx.now,
+        kioskSince: kioskWindowOf(ctx.principal, ctx.now),
       });
       return { status: 200, body: checkin, write };
     },

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { Scope } from '../../../shared/src/schemas/admin';
+import type { ScopeNeed } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
@@ -70,7 +70,8 @@ export interface RouteSpec<
    * ADMIN_TOKEN; `none`: anyone (sign-in, one-time links), the handler running on the pool.
    */
   auth: RouteAuth;
-  scope?: Scope;
+  /** The scope the caller needs, or any one of several (an integrator's, or a kiosk's for its job). */
+  scope?: ScopeNeed;
   /** The audit record of a successful change (docs/api.md, Audit log), written with it; undefined: none. */
   audit?: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>, body: unknown) => AuditRecord | undefined;
   conflict?: RouteConflict;
@@ -82,6 +83,8 @@ export interface RouteSpec<
   body?: B;
   /** The body may be left out entirely (all its fields are optional). */
   bodyOptional?: boolean;
+  /** The body's media type when it is not JSON (`text/csv`: a host import); `body` then validates its text. */
+  requestMediaType?: 'text/csv';
   /** A POST that changes nothing (search): no transaction, no Idempotency-Key (interface §4.1: reads are safe to retry). */
   readOnly?: boolean;
   /**
@@ -115,7 +118,7 @@ export interface Route {
   examples: { request?: unknown; response: unknown; query?: Record<string, string> };
   tag: string;
   auth: RouteAuth;
-  scope?: Scope;
+  scope?: ScopeNeed;
   audit?: RouteAudit;
   conflict?: RouteConflict;
   refusals?: Readonly<Record<number, RouteRefusal>>;
@@ -124,6 +127,7 @@ export interface Route {
   query?: z.ZodType;
   body?: z.ZodType;
   bodyOptional: boolean;
+  requestMediaType?: 'text/csv';
   responses: Record<number, z.ZodType | null>;
   mediaType?: string;
   /** Writes run in a transaction (or one statement) with Idempotency-Key handling. */
@@ -156,6 +160,7 @@ export function defineRoute<
     query: spec.query,
     body: spec.body,
     bodyOptional: spec.bodyOptional ?? false,
+    requestMediaType: spec.requestMediaType,
     responses: spec.responses,
     mediaType: spec.mediaType,
     write: spec.method !== 'GET' && !spec.readOnly,

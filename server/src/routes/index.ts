@@ -17,6 +17,8 @@ import { exportRoutes } from './exports';
 import { privacyRoutes } from './privacy';
 import { tokenRoutes } from './tokens';
 import { kioskAdministrationRoutes } from './kiosks';
+import { hostRoutes } from './hosts';
+import { notificationRoutes } from './notifications';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [
@@ -38,4 +40,6 @@ export const routes: Route[] = [
   ...tokenRoutes,
   ...kioskAdministrationRoutes,
   ...privacyRoutes,
+  ...hostRoutes,
+  ...notificationRoutes,
 ];

@@ -15,7 +15,7 @@ import { keysSince, parseIdempotencyKey, requestFingerprint } from '../idempoten
 import { runWrite } from '../idempotency/runWrite';
 import type { StoredOutcome } from '../idempotency/store';
 import { type SerializedReply, contentTypeFor, serializeReply } from '../idempotency/serialized';
-import { readJsonBody } from '../middlewares/readJsonBody';
+import { readJsonBody, readTextBody } from '../middlewares/readJsonBody';
 import { spendAddressBudget, withinAddressBudget } from '../rateLimit/addressGate';
 import { clientKey } from '../rateLimit/addressLimiter';
 import type { RateDecision } from '../rateLimit/limiter';
@@ -75,7 +75,7 @@ function parseQuery(schema: z.ZodType | undefined, raw: Record<string, unknown>)
 /** The body as sent (for the idempotency fingerprint) and as validated (for the handler). */
 async function parseBody(route: Route, ctx: Context): Promise<{ sent: unknown; body: unknown }> {
   if (!route.body) return { sent: undefined, body: undefined };
-  const raw = await readJsonBody(ctx);
+  const raw = route.requestMediaType ? await readTextBody(ctx, route.requestMediaType) : await readJsonBody(ctx);
   const sent = raw === undefined && route.bodyOptional ? {} : raw;
   const parsed = route.body.safeParse(sent);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));

@@ -30,9 +30,28 @@ export function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply
   // A client that left while the export waited for its turn is gone before the first byte.
   if (res.destroyed) onClose();
   else res.once('close', onClose);
+  // Once under way, no progress (no chunk made, or none taken by the client) for stallMs: ended, so it frees
+  // what it holds (an export's thread and slot). Before its first chunk, the export's own queue limit rules.
+  let watchdog: NodeJS.Timeout | undefined;
+  const progressed = () => {
+    if (stream.stallMs === undefined) return;
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      if (res.writableFinished) return;
+      log.warn('streamed response made no progress; connection closed', {
+        route: String(ctx.state.route),
+        requestId: String(ctx.state.requestId),
+        stallMs: stream.stallMs,
+      });
+      left = true;
+      res.destroy();
+      void chunks.return?.();
+    }, stream.stallMs);
+  };
   void (async () => {
     try {
       for (let next = await chunks.next(); !next.done && !left; next = await chunks.next()) {
+        progressed();
         // A write that fails is the client gone (reset, or closed while the chunk was out), maybe before the
         // socket's 'close' says so: not the server's failure, so not logged as one.
         if (
@@ -42,10 +61,13 @@ export function sendStream(ctx: Context, reply: Reply, stream: NonNullable<Reply
           ))
         )
           left = true;
+        progressed();
       }
+      clearTimeout(watchdog);
       if (!left) res.end();
       else await chunks.return?.();
     } catch (error) {
+      clearTimeout(watchdog);
       if (!left && !res.destroyed)
         log.error('streamed response failed; connection closed', {
           route: String(ctx.state.route),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
 import { languages } from '../messages/languages';
+import { KioskPerson } from '../schemas/kioskPeople';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { Actor } from '../schemas/staff';
@@ -42,10 +43,22 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   decidedAt: DecidedAt,
   // A server from before badges sends none: the visit has no badge to scan.
   badgeCode: z.string().nullable().default(null),
+  // A server from before hosts sends none: no host.
+  hostId: z.number().int().nullable().default(null),
   // A server from before languages sends none, and one may be newer than this client: none it knows.
   language: z.enum(languages).nullable().catch(null).default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
+
+/** A visitor kiosk's reading of a person visit (`/kiosk/people`): its status and sources may be newer too. */
+export const KioskPersonAnswer = KioskPerson.extend({
+  status: openEnum<PersonStatus>(),
+  entry: PersonEntry,
+  exit: PersonEntry.nullable(),
+  // A server from before badges sends none: the visit has no badge to scan.
+  badgeCode: z.string().nullable().default(null),
+});
+export type KioskPersonAnswer = z.infer<typeof KioskPersonAnswer>;
 
 /** A vehicle check-in as an answer carries it: its status and sources may be newer than this client. */
 export const VehicleCheckinAnswer = VehicleCheckin.extend({

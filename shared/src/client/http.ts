@@ -25,6 +25,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
+  /** A body that is not JSON (a CSV import), sent as it is with its media type; instead of `body`. */
+  text?: { content: string; contentType: string };
   idempotencyKey?: string;
   headers?: Record<string, string>;
 }
@@ -79,6 +81,7 @@ export async function send<T>(
   const headers: Record<string, string> = { ...request.headers };
   if (transport.token !== undefined) headers.Authorization = `Bearer ${transport.token}`;
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.text !== undefined) headers['Content-Type'] = request.text.contentType;
   if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
   let response: Response;
   let payload: unknown;
@@ -86,7 +89,7 @@ export async function send<T>(
     response = await transport.fetch(`${transport.baseUrl}${request.path}`, {
       method: request.method,
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.text?.content ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
       signal: AbortSignal.timeout(transport.timeoutMs),
     });
     // The body is part of the answer: a connection lost while reading it is as good as no answer.

@@ -16,11 +16,14 @@ import {
 } from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
-import { CheckinConfigAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
+import { CheckinConfigAnswer, KioskPersonAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
+import { KioskHostsAnswer } from './hostAnswers';
 
 export * from './answers';
 
+const KioskPersonPage = page(KioskPersonAnswer);
+export type KioskPersonPage = z.infer<typeof KioskPersonPage>;
 const PersonPage = page(PersonCheckinAnswer);
 const VehiclePage = page(VehicleCheckinAnswer);
 // Read leniently: a server from before archiving sends no `archivedAt`.
@@ -100,6 +103,14 @@ export function createApiClient(options: ApiClientOptions) {
         CheckinConfigAnswer,
       ),
 
+    /** The site's hosts, id and name only (docs/notifications.md); conditional when `etag` is given. */
+    getKioskHosts: (siteId: number, etag?: string): Promise<HttpOutcome<KioskHostsAnswer>> =>
+      send(
+        transport,
+        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/hosts`, headers: etag ? { 'If-None-Match': etag } : {} },
+        KioskHostsAnswer,
+      ),
+
     /** The watchlist as keyed hashes; conditional when `etag` is given (`notModified`: the kept copy is current). */
     getWatchlistDigest: (siteId: number, etag?: string): Promise<HttpOutcome<WatchlistDigest>> =>
       send(
@@ -151,6 +162,13 @@ export function createApiClient(options: ApiClientOptions) {
 
     searchPeople: (body: PeopleCheckinsSearchRequest): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'POST', path: '/v1/checkins/people/search', body }, PersonPage),
+
+    /** A visitor kiosk's view of its site's people: on site now, and the last day's refusals (no contact data). */
+    listKioskPeople: (
+      siteId: number,
+      query: { limit?: number; cursor?: string },
+    ): Promise<HttpOutcome<KioskPersonPage>> =>
+      send(transport, { method: 'GET', path: listPath(`/v1/sites/${siteId}/kiosk/people`, query) }, KioskPersonPage),
 
     listPeople: (siteId: number, query: ListQuery<PersonStatus>): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'GET', path: listPath(people(siteId), query) }, PersonPage),

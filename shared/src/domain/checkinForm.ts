@@ -6,6 +6,8 @@ import { standardFieldNames } from '../schemas/sites';
 export interface CheckinFormInput {
   person: { firstName?: string; lastName?: string; email?: string; phone?: string; company?: string };
   hostName?: string;
+  /** The host chosen from a `host` field's list. */
+  hostId?: number;
   purpose?: string;
   customFields?: Record<string, string | boolean>;
 }
@@ -87,6 +89,8 @@ export const apiFieldWords: FieldWords = {
 };
 
 function checkField(field: ConfigField, value: string | boolean | undefined, words: FieldWords): string | undefined {
+  // A host field's value is the id of a host chosen from the list, in `hostId` (the server checks it is one of the site's).
+  if (field.type === 'host') return value === undefined && field.required ? words.required(field) : undefined;
   const empty = value === undefined || value === '' || value === false;
   if (field.type === 'checkbox') {
     if (value !== undefined && typeof value !== 'boolean') return words.notBoolean(field);
@@ -110,12 +114,21 @@ export function fieldProblem(
   input: CheckinFormInput,
   words: FieldWords = apiFieldWords,
 ): string | undefined {
-  return checkField(field, valueOf(input, field.name), words);
+  return checkField(field, fieldValue(field, input), words);
 }
+
+/** A field's value in `input`: a host field's is the chosen host's id, sent as `hostId`. */
+function fieldValue(field: ConfigField, input: CheckinFormInput): string | boolean | undefined {
+  if (field.type !== 'host') return valueOf(input, field.name);
+  return input.hostId === undefined ? undefined : String(input.hostId);
+}
+
+/** Where a refusal of the field points in the create body (`hostId` for the host field). */
+const errorPath = (field: ConfigField): string => (field.type === 'host' ? 'hostId' : fieldPath(field.name));
 
 /** True when the field holds no value in `input` (absent, empty text, or an unticked checkbox). */
 export function fieldIsEmpty(field: ConfigField, input: CheckinFormInput): boolean {
-  const value = valueOf(input, field.name);
+  const value = fieldValue(field, input);
   return value === undefined || value === '' || value === false;
 }
 
@@ -132,7 +145,7 @@ export function validateCheckinForm(
   const errors: FormError[] = [];
   for (const field of fields) {
     const message = fieldProblem(field, input, words);
-    if (message) errors.push({ path: fieldPath(field.name), message });
+    if (message) errors.push({ path: errorPath(field), message });
   }
   const configured = new Set(fields.map((field) => field.name));
   for (const name of Object.keys(input.customFields ?? {})) {

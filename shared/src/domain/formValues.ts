@@ -16,6 +16,11 @@ export function formInput(fields: readonly ConfigField[], values: FormValues): C
     const raw = values[field.name];
     const value = typeof raw === 'string' ? raw.trim() : raw;
     if (value === undefined || value === '' || value === false) continue;
+    // A host field holds the id of the host chosen from the list.
+    if (field.type === 'host') {
+      if (typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value)) input.hostId = Number(value);
+      continue;
+    }
     if (typeof value === 'string' && isPersonField(field.name)) input.person[field.name] = value;
     else if (typeof value === 'string' && field.name === 'hostName') input.hostName = value;
     else if (typeof value === 'string' && field.name === 'purpose') input.purpose = value;
@@ -25,9 +30,12 @@ export function formInput(fields: readonly ConfigField[], values: FormValues): C
   return input;
 }
 
+/** Where a field's errors point: a host field's at `hostId`, which it fills. */
+const pathOf = (field: ConfigField) => (field.type === 'host' ? 'hostId' : fieldPath(field.name));
+
 /** Errors by field name (the first per field), for showing each under its input. */
 export function errorsByField(fields: readonly ConfigField[], errors: readonly FormError[]): Record<string, string> {
-  const byPath = new Map(fields.map((field) => [fieldPath(field.name), field.name]));
+  const byPath = new Map(fields.map((field) => [pathOf(field), field.name]));
   const result: Record<string, string> = {};
   for (const error of errors) {
     const name = byPath.get(error.path);
@@ -38,6 +46,6 @@ export function errorsByField(fields: readonly ConfigField[], errors: readonly F
 
 /** Errors that belong to no field on screen (shown above the form, never dropped). */
 export function otherErrors(fields: readonly ConfigField[], errors: readonly FormError[]): FormError[] {
-  const paths = new Set(fields.map((field) => fieldPath(field.name)));
+  const paths = new Set(fields.map(pathOf));
   return errors.filter((error) => !paths.has(error.path));
 }

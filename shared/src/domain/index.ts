@@ -7,3 +7,4 @@ export * from './plate';
 export * from './watchlist';
 export * from './siteDay';
 export * from './formVersions';
+export * from './hostNotifications';

@@ -18,9 +18,34 @@ export const scopes = [
   'kiosks:manage',
   'tokens:manage',
   'privacy:manage',
+  'hosts:manage',
+  'kiosk:visitor',
+  'kiosk:gate',
 ] as const;
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
+
+/**
+ * What a kiosk's token carries, by its mode, and nothing else (docs/api.md, Scopes): a lobby tablet checks
+ * people in and out and reads who is on site now; a gate lets vehicles in and out. Only `KIOSK`-channel
+ * tokens have these, and a `KIOSK`-channel token has exactly one of them.
+ */
+export const kioskModeScopes = { visitor: ['kiosk:visitor'], gate: ['kiosk:gate'] } as const satisfies Record<
+  'visitor' | 'gate',
+  readonly Scope[]
+>;
+export const kioskScopes: readonly Scope[] = ['kiosk:visitor', 'kiosk:gate'];
+export const isKioskScope = (scope: Scope): boolean => kioskScopes.includes(scope);
+
+/** What a route needs: one scope, or any one of several (an integrator's, or a kiosk's for its job). */
+export type ScopeNeed = Scope | readonly Scope[];
+
+/** Whether `granted` satisfies `need` (any one of its scopes). */
+export const grantsScope = (granted: ReadonlySet<Scope>, need: ScopeNeed): boolean =>
+  typeof need === 'string' ? granted.has(need) : need.some((scope) => granted.has(scope));
+
+/** `need` in words: `checkins:write` or `checkins:write or kiosk:visitor`. */
+export const scopeNeedText = (need: ScopeNeed): string => (typeof need === 'string' ? need : need.join(' or '));
 
 /** Scopes of staff work that no token gets unless it asks for them. */
 const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
@@ -33,26 +58,14 @@ const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
   'kiosks:manage',
   'tokens:manage',
   'privacy:manage',
+  'hosts:manage',
 ]);
 
-/** What an `API`-channel token created without `scopes` gets: all but webhooks, site settings and staff work. */
-export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(scope));
-
 /**
- * What a `KIOSK`-channel token created without `scopes` gets: what a lobby tablet or a gate screen does,
- * and no more (the watchlist, labels, site settings and webhooks stay with people who manage them).
+ * What an `API`-channel token created without `scopes` gets: all but webhooks, site settings, staff work and
+ * the kiosks' own scopes.
  */
-export const kioskDefaultScopes: Scope[] = [
-  'checkins:read',
-  'checkins:write',
-  'checkins:approve',
-  'vehicles:read',
-  'vehicles:write',
-];
-
-/** The scopes a token created without any gets, by its channel. */
-export const scopesByDefault = (channel: Channel): Scope[] =>
-  channel === 'KIOSK' ? kioskDefaultScopes : defaultScopes;
+export const defaultScopes: Scope[] = scopes.filter((scope) => !staffOnly.has(scope) && !isKioskScope(scope));
 
 export const CreateAccountRequest = z.strictObject({ name: Text(200) });
 export const Account = z.object({ accountId: Id, name: z.string() });
@@ -72,6 +85,8 @@ export const CreateTokenRequest = z
     allSites: z.boolean().optional(),
     scopes: z.array(Scope).optional(),
     channel: Channel.optional(),
+    /** A `KIOSK` token's mode, which decides its scopes (required for `KIOSK`, refused for `API`). */
+    mode: z.enum(['visitor', 'gate']).optional(),
     expiresAt: z.iso.datetime({ offset: true }).optional(),
   })
   .refine((token) => !(token.allSites && token.siteIds), { message: 'Give siteIds or allSites, not both' })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, Instant, IntId, PageQuery, Timestamp, commaList } from './common';
 import { Actor } from './staff';
 
-export const auditActorTypes = ['user', 'token', 'operator'] as const;
+export const auditActorTypes = ['user', 'token', 'operator', 'host'] as const;
 
 /**
  * Who made an audited change: a staff user or a token, as everywhere, or the operator of the management API

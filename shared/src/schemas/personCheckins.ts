@@ -6,6 +6,7 @@ import {
   BodyCursor,
   Id,
   Instant,
+  IntId,
   Limit,
   PageQuery,
   overlapInOrder,
@@ -32,6 +33,8 @@ export const CustomFieldValue = z.union([z.string().max(1000), z.boolean()]);
 export const CreateCheckinRequest = z.strictObject({
   person: Person,
   hostName: z.string().trim().max(200).optional(),
+  /** A host of the site (docs/notifications.md): the check-in's `hostName` becomes the host's name. */
+  hostId: IntId.optional(),
   purpose: z.string().trim().max(500).optional(),
   customFields: z.record(z.string().max(64), CustomFieldValue).optional(),
   labelIds: z.array(Id).max(50).optional(),
@@ -78,6 +81,8 @@ export const PersonCheckin = z.object({
     company: z.string().nullable(),
   }),
   hostName: z.string().nullable(),
+  /** The host told of this visit (null without one); `hostName` keeps their name as it was then. */
+  hostId: IntId.nullable(),
   purpose: z.string().nullable(),
   customFields: z.record(z.string(), CustomFieldValue),
   labelIds: z.array(Id),

@@ -47,7 +47,8 @@ export const UpdateSiteRequest = z.strictObject({
 });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
-export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox'] as const;
+/** `host`: the kiosk offers the site's hosts by name and sends the one chosen as `hostId` (docs/notifications.md). */
+export const fieldTypes = ['text', 'email', 'phone', 'select', 'checkbox', 'host'] as const;
 export const standardFieldNames = [
   'firstName',
   'lastName',
@@ -96,6 +97,14 @@ export const CheckinConfigUpdate = z
           code: 'custom',
           path: ['fields', index, 'options'],
           message: 'A select needs at least one option',
+        });
+      }
+      // One question, "who are you visiting": the host list takes the place of the host's name as text.
+      if (field.type === 'host' && field.name !== 'hostName') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', index, 'name'],
+          message: 'A host field is named hostName (one per form)',
         });
       }
       if (field.type !== 'select' && field.options !== undefined) {

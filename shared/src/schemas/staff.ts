@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Scope, scopes } from './admin';
+import { type Scope, isKioskScope, scopes } from './admin';
 import { Id, IntId, Text, Timestamp } from './common';
 
 export const roles = ['owner', 'manager', 'reception', 'security'] as const;
@@ -8,7 +8,8 @@ export type Role = z.infer<typeof Role>;
 
 /** Roles are named scope sets (docs/api.md, Staff accounts): the one table of who may do what. */
 export const roleScopes: Record<Role, Scope[]> = {
-  owner: [...scopes],
+  // Every scope but the kiosks' own: staff act for people, not as a kiosk.
+  owner: scopes.filter((scope) => !isKioskScope(scope)),
   manager: [
     'checkins:read',
     'checkins:write',
@@ -22,6 +23,7 @@ export const roleScopes: Record<Role, Scope[]> = {
     'alerts:manage',
     'exports:read',
     'kiosks:manage',
+    'hosts:manage',
   ],
   // Reception approves people; vehicle approve/deny also needs vehicles:write.
   reception: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'alerts:manage'],
@@ -41,7 +43,7 @@ export const roleHasAllSites = (role: Role): boolean => role === 'owner';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
-/** Any characters (no composition rules); the server also refuses the most common passwords. */
+/** Any characters (no composition rules); the server also refuses passwords that are easy to guess (docs/api.md, Passwords). */
 export const Password = z
   .string()
   .min(PASSWORD_MIN, `Use at least ${PASSWORD_MIN} characters`)
@@ -125,5 +127,6 @@ export const PasswordResetLink = z.object({ resetUrl: z.string() });
 export const UserList = z.object({ data: z.array(StaffUser) });
 
 /** Who did something: a staff user or an API token, with its name at the time. */
-export const Actor = z.object({ type: z.enum(['user', 'token']), id: IntId, name: z.string() });
+/** Who acted: a staff user, a token, or a host deciding by a link of their message (docs/notifications.md). */
+export const Actor = z.object({ type: z.enum(['user', 'token', 'host']), id: IntId, name: z.string() });
 export type Actor = z.infer<typeof Actor>;

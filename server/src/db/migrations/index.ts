@@ -20,6 +20,9 @@ import * as stayIndexes from './0019_stay_indexes';
 import * as operatorAudit from './0020_operator_audit';
 import * as formVersions from './0021_form_versions';
 import * as raisedAlerts from './0022_raised_alerts';
+import * as kioskScopes from './0023_kiosk_scopes';
+import * as erasureEverywhere from './0024_erasure_everywhere';
+import * as hosts from './0026_hosts';
 import * as badges from './0029_badges';
 import * as languages from './0033_languages';
 import type { MigrationFn } from './types';
@@ -48,6 +51,9 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0020_operator_audit', up: operatorAudit.up },
   { name: '0021_form_versions', up: formVersions.up },
   { name: '0022_raised_alerts', up: raisedAlerts.up },
+  { name: '0023_kiosk_scopes', up: kioskScopes.up },
+  { name: '0024_erasure_everywhere', up: erasureEverywhere.up },
+  { name: '0026_hosts', up: hosts.up },
   { name: '0029_badges', up: badges.up },
   { name: '0033_languages', up: languages.up },
 ];

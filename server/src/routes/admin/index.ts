@@ -66,9 +66,9 @@ export const adminRoutes = [
     path: '/admin/accounts/:accountId/tokens',
     summary: 'Issue a token (the plaintext token is shown only in this response)',
     description:
-      'Issues a token of the account for `siteIds` (sites of this account) or `allSites: true` (every site, now and future), not both. Without `scopes` it gets the defaults of its `channel` (API: all but webhooks:manage and sites:configure; KIOSK: checkins:read, checkins:write, checkins:approve, vehicles:read, vehicles:write). The plaintext `token` is shown only here.',
+      'Issues a token of the account for `siteIds` (sites of this account) or `allSites: true` (every site, now and future), not both. Without `scopes` an `API` token gets the API defaults (all but webhooks:manage, sites:configure, staff work and the kiosk scopes). A `KIOSK` token needs `mode` (`visitor` or `gate`) and exactly one site, and gets its mode’s one scope (`kiosk:visitor` or `kiosk:gate`); it takes no `scopes`, and an `API` token takes no `mode` and no kiosk scope (422). The plaintext `token` is shown only here.',
     examples: {
-      request: { name: 'Lobby kiosk', siteIds: [1], channel: 'KIOSK' },
+      request: { name: 'Lobby kiosk', siteIds: [1], channel: 'KIOSK', mode: 'visitor' },
       response: { ...tokenExample, token: 'ck_5Wn2xR9aLq0ZbT4yKc8VfH1mJd6Ps3Ge0p2AbC' },
     },
     tag,
@@ -93,8 +93,11 @@ export const adminRoutes = [
     path: '/admin/tokens/:tokenId',
     summary: "Change a token's sites or scopes (effective on its next request)",
     description:
-      "Changes only the fields sent, effective on the token's next request. `allSites: true` and `siteIds` cannot come together; `siteIds` must be sites of the token's account.",
-    examples: { request: { scopes: ['checkins:read'] }, response: { ...tokenExample, scopes: ['checkins:read'] } },
+      "Changes only the fields sent, effective on the token's next request. `allSites: true` and `siteIds` cannot come together; `siteIds` must be sites of the token's account. A `KIOSK` token keeps its mode’s one scope and exactly one site (else 422).",
+    examples: {
+      request: { scopes: ['checkins:read'] },
+      response: { ...tokenExample, name: 'ERP', channel: 'API', scopes: ['checkins:read'] },
+    },
     tag,
     auth: 'admin',
     params: TokenParams,

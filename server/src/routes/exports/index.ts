@@ -7,7 +7,7 @@ import {
   VehicleExportQuery,
 } from '../../../../shared/src/schemas/exports';
 import type { AuditRecord } from '../../audit/record';
-import type { Principal } from '../../auth/principal';
+import { type Principal, principalKey } from '../../auth/principal';
 import type { Executor } from '../../db/query';
 import { EXPORT_THREAD_DEFAULTS } from '../../exports/exportThreads';
 import { viewableSites } from '../../policies/viewableSites';
@@ -52,11 +52,15 @@ function clientLeft(koa: Context): AbortSignal {
 }
 
 /** The export runs in a thread of its own (exports/exportThreads.ts): its memory stays bounded whatever its size. */
-const csv = (name: string, chunks: AsyncIterable<Buffer>) => ({
+const csv = (name: string, chunks: AsyncIterable<Buffer>, stallMs: number) => ({
   status: 200,
   headers: { 'Content-Disposition': `attachment; filename="${name}.csv"` },
-  stream: { contentType: 'text/csv; charset=utf-8', chunks },
+  stream: { contentType: 'text/csv; charset=utf-8', chunks, stallMs },
 });
+
+/** One export at a time per token or user (docs/api.md, Export). */
+const EXPORT_BUSY =
+  'EXPORT_IN_PROGRESS: the same token or user has an export running (or waiting for its turn); one at a time each';
 
 export const exportRoutes = [
   defineRoute({
@@ -75,14 +79,15 @@ export const exportRoutes = [
     query: PersonExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
-    refusals: { 503: EXPORT_WAIT },
+    refusals: { 409: EXPORT_BUSY, 503: EXPORT_WAIT },
     audit: audited('checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps, koa }) => {
       const filter = await filterOf(db, principal, input, now);
       const custom = await customColumns(db, filter.accountId, filter.siteIds);
       return csv(
         'person-checkins',
-        await deps.exportThreads.start({ kind: 'people', filter, custom }, clientLeft(koa)),
+        await deps.exportThreads.start({ kind: 'people', filter, custom }, principalKey(principal), clientLeft(koa)),
+        deps.exportThreads.stallMs,
       );
     },
   }),
@@ -102,15 +107,17 @@ export const exportRoutes = [
     query: VehicleExportQuery,
     responses: { 200: CsvText },
     mediaType: 'text/csv',
-    refusals: { 503: EXPORT_WAIT },
+    refusals: { 409: EXPORT_BUSY, 503: EXPORT_WAIT },
     audit: audited('vehicle_checkins.exported'),
     handler: async ({ db, principal, query: input, now, deps, koa }) =>
       csv(
         'vehicle-checkins',
         await deps.exportThreads.start(
           { kind: 'vehicles', filter: await filterOf(db, principal, input, now) },
+          principalKey(principal),
           clientLeft(koa),
         ),
+        deps.exportThreads.stallMs,
       ),
   }),
 ];

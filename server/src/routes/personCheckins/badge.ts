@@ -25,7 +25,8 @@ export const badgeRoutes = [
     examples: { response: '%PDF-1.3 …' },
     tag: 'Person check-ins',
     auth: 'token',
-    scope: 'checkins:read',
+    // A visitor kiosk prints the badge of a visitor it checked in (only visits on site have one).
+    scope: ['checkins:read', 'kiosk:visitor'],
     params: CheckinParams,
     responses: { 200: BadgePdf },
     mediaType: 'application/pdf',

@@ -41,7 +41,7 @@ export const personCheckinRoutes = [
     },
     tag,
     auth: 'token',
-    scope: 'checkins:write',
+    scope: ['checkins:write', 'kiosk:visitor'],
     params: SiteParams,
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },

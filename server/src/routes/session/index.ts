@@ -80,7 +80,7 @@ export const sessionRoutes = [
     path: '/session/password',
     summary: 'Change one’s own password: every other session of the user ends; this one gets a fresh cookie',
     description:
-      "Changes the signed-in user's password: 12 to 256 characters, not one of the most common. Every session of the user ends; the response sets a fresh cookie.",
+      "Changes the signed-in user's password: 12 to 256 characters, hard to guess (not white space only, not the user's email, name or account name, and strong by the zxcvbn estimate; else 422 saying why at `newPassword`). Every session of the user ends; the response sets a fresh cookie.",
     examples: {
       request: { currentPassword: 'correct horse battery staple', newPassword: 'a longer and better passphrase' },
       response: null,

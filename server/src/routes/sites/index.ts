@@ -78,7 +78,7 @@ export const siteRoutes = [
     headers: ['ETag', 'Cache-Control'],
     tag,
     auth: 'token',
-    scope: 'checkins:read',
+    scope: ['checkins:read', 'kiosk:visitor'],
     params: SiteParams,
     responses: { 200: CheckinConfig, 304: null },
     handler: async (ctx) => {

@@ -1,4 +1,5 @@
 import { normalizePlate } from '../../../../shared/src/domain';
+import { kioskWindowOf } from '../../policies/kioskWindow';
 import { DEFAULT_PAGE_SIZE, page } from '../../../../shared/src/schemas/common';
 import {
   CreateVehicleCheckinRequest,
@@ -39,7 +40,7 @@ export const vehicleCheckinRoutes = [
     },
     tag,
     auth: 'token',
-    scope: 'vehicles:write',
+    scope: ['vehicles:write', 'kiosk:gate'],
     params: SiteParams,
     body: CreateVehicleCheckinRequest,
     responses: { 201: VehicleCheckin },
@@ -67,7 +68,7 @@ export const vehicleCheckinRoutes = [
     examples: { query: { status: 'IN,PENDING' }, response: pageOf(vehicleCheckinExample) },
     tag,
     auth: 'token',
-    scope: 'vehicles:read',
+    scope: ['vehicles:read', 'kiosk:gate'],
     params: SiteParams,
     query: VehicleCheckinListQuery,
     responses: { 200: page(VehicleCheckin) },
@@ -78,6 +79,7 @@ export const vehicleCheckinRoutes = [
         siteIds: [siteOf(ctx).siteId],
         plateNorm: plateNorm(ctx.query.licensePlate),
         status: ctx.query.status,
+        kioskSince: kioskWindowOf(ctx.principal, ctx.now),
         limit: ctx.query.limit,
         cursor: ctx.query.cursor,
       }),
@@ -117,12 +119,12 @@ export const vehicleCheckinRoutes = [
     },
     tag,
     auth: 'token',
-    scope: 'vehicles:read',
+    scope: ['vehicles:read', 'kiosk:gate'],
     body: VehicleCheckinsSearchRequest,
     bodyOptional: true,
     readOnly: true,
     responses: { 200: page(VehicleCheckin) },
-    handler: async ({ db, principal, body }) => ({
+    handler: async ({ db, principal, body, now }) => ({
       status: 200,
       body: await searchVehicleCheckins(db, {
         accountId: principal.accountId,
@@ -133,6 +135,7 @@ export const vehicleCheckinRoutes = [
         to: body.to ? new Date(body.to) : undefined,
         overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
         overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
+        kioskSince: kioskWindowOf(principal, now),
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,
       }),

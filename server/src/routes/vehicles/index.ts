@@ -119,7 +119,7 @@ export const vehicleRoutes = [
     },
     tag,
     auth: 'token',
-    scope: 'vehicles:read',
+    scope: ['vehicles:read', 'kiosk:gate'],
     query: VehicleChangesQuery,
     responses: { 200: VehicleChanges },
     handler: async ({ db, principal, query }) => ({

@@ -1,0 +1,155 @@
+import { type FormEvent, useState } from 'react';
+import type { HostAnswer } from '../../shared/src/client/hosts';
+import { hostLanguages } from '../../shared/src/schemas/hosts';
+import { hostsApi, newKey } from '../api';
+import { CheckGroup, Checkbox, Select } from '../components/Choice';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
+import { useWrite } from '../components/useWrite';
+import { useLive } from '../live/LiveData';
+import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
+
+const FIELDS = ['name', 'email', 'phone', 'siteIds', 'allSites', 'notifyBy', 'chatWebhookUrl', 'language'] as const;
+
+/** Each language in its own name (the messages are English until the languages' catalogs arrive). */
+export const languageNames: Record<string, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  zh: '中文',
+  ar: 'العربية',
+};
+
+interface Values {
+  name: string;
+  email: string;
+  phone: string;
+  sites: SiteChoice;
+  byEmail: boolean;
+  byChat: boolean;
+  chatWebhookUrl: string;
+  language: string;
+}
+
+const valuesOf = (host: HostAnswer | null): Values => ({
+  name: host?.name ?? '',
+  email: host?.email ?? '',
+  phone: host?.phone ?? '',
+  sites: { allSites: host?.allSites ?? false, siteIds: host?.siteIds ?? [] },
+  byEmail: host ? host.notifyBy.includes('email') : true,
+  byChat: host?.notifyBy.includes('chat') ?? false,
+  chatWebhookUrl: host?.chatWebhookUrl ?? '',
+  language: host?.language ?? 'en',
+});
+
+/** What the form says as a request: blank fields left out of a create, cleared (null) by an edit. */
+function bodyOf(values: Values, editing: boolean) {
+  const blank = (text: string) => (text.trim() === '' ? (editing ? null : undefined) : text.trim());
+  return {
+    name: values.name.trim(),
+    email: blank(values.email),
+    phone: blank(values.phone),
+    ...(values.sites.allSites ? { allSites: true } : { siteIds: values.sites.siteIds }),
+    notifyBy: [...(values.byEmail ? ['email' as const] : []), ...(values.byChat ? ['chat' as const] : [])],
+    chatWebhookUrl: blank(values.chatWebhookUrl),
+    language: hostLanguages.find((language) => language === values.language) ?? 'en',
+  };
+}
+
+/** Add a host, or edit one (`host` given): who they are, their sites, and how they are told. */
+export function HostDialog({
+  host,
+  onClose,
+  onDone,
+}: {
+  host: HostAnswer | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const sites = useLive().sites ?? [];
+  const [values, setValues] = useState<Values>(() => valuesOf(host));
+  const [key] = useState(newKey);
+  const write = useWrite(FIELDS);
+  const set = <K extends keyof Values>(name: K, value: Values[K]) =>
+    setValues((before) => ({ ...before, [name]: value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!values.sites.allSites && values.sites.siteIds.length === 0) {
+      write.setError('Choose at least one site, or All sites.');
+      return;
+    }
+    const body = bodyOf(values, host !== null);
+    const done = host
+      ? await write.run(() => hostsApi.updateHost(host.hostId, body, key))
+      : await write.run(() =>
+          hostsApi.createHost(
+            {
+              ...body,
+              email: body.email ?? undefined,
+              phone: body.phone ?? undefined,
+              chatWebhookUrl: body.chatWebhookUrl ?? undefined,
+            },
+            key,
+          ),
+        );
+    if (done) onDone();
+  };
+  return (
+    <Dialog title={host ? `Edit ${host.name}` : 'Add a host'} onClose={onClose}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label="Name"
+          value={values.name}
+          onChange={(value) => set('name', value)}
+          error={write.fieldErrors.name}
+        />
+        <Field
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={(value) => set('email', value)}
+          error={write.fieldErrors.email}
+        />
+        <Field
+          label="Phone"
+          type="tel"
+          value={values.phone}
+          onChange={(value) => set('phone', value)}
+          error={write.fieldErrors.phone}
+        />
+        <SitesChoice
+          sites={sites}
+          value={values.sites}
+          onChange={(next) => set('sites', next)}
+          error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites}
+        />
+        <CheckGroup legend="Tell them" error={write.fieldErrors.notifyBy}>
+          <Checkbox label="By email" checked={values.byEmail} onChange={(on) => set('byEmail', on)} />
+          <Checkbox label="By chat" checked={values.byChat} onChange={(on) => set('byChat', on)} />
+        </CheckGroup>
+        {values.byChat ? (
+          <Field
+            label="Chat webhook URL"
+            type="url"
+            value={values.chatWebhookUrl}
+            onChange={(value) => set('chatWebhookUrl', value)}
+            error={write.fieldErrors.chatWebhookUrl}
+            placeholder="https://hooks.slack.com/services/…"
+          />
+        ) : null}
+        <Select label="Language" value={values.language} onChange={(value) => set('language', value)}>
+          {hostLanguages.map((language) => (
+            <option key={language} value={language}>
+              {languageNames[language]}
+            </option>
+          ))}
+        </Select>
+        <ErrorMessage text={write.error} />
+        <FormButtons submit={host ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}

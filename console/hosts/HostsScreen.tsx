@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import type { ChannelsAnswer, HostAnswer } from '../../shared/src/client/hosts';
+import { hostsApi } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { LoadMore } from '../components/LoadMore';
+import { usePaged } from '../components/usePaged';
+import { useLive } from '../live/LiveData';
+import { siteLookup } from '../live/siteLookup';
+import { HostDialog } from './HostDialog';
+import { ImportDialog } from './ImportDialog';
+
+const channelWords: Record<string, string> = { email: 'Email', chat: 'Chat' };
+
+/** The people visitors come to see, and how each is told of a visitor (docs/notifications.md). */
+export function HostsScreen() {
+  const list = usePaged((cursor) => hostsApi.listHosts({ cursor, limit: 50 }), 'hosts');
+  const site = siteLookup(useLive().sites ?? []);
+  const [channels, setChannels] = useState<ChannelsAnswer | null>(null);
+  const [editing, setEditing] = useState<{ host: HostAnswer | null } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [deleting, setDeleting] = useState<HostAnswer | null>(null);
+  useEffect(() => {
+    void hostsApi.channels().then((outcome) => {
+      if (outcome.kind === 'ok') setChannels(outcome.value);
+    });
+  }, []);
+  const sitesOf = (host: HostAnswer) => (host.allSites ? 'All sites' : host.siteIds.map(site.name).join(', '));
+  return (
+    <section aria-labelledby="hosts-title">
+      <div className="page-head">
+        <h1 id="hosts-title">Hosts</h1>
+        <div className="buttons">
+          <button type="button" onClick={() => setImporting(true)}>
+            Import CSV
+          </button>
+          <button type="button" className="primary" onClick={() => setEditing({ host: null })}>
+            Add a host
+          </button>
+        </div>
+      </div>
+      {channels && !channels.email.enabled ? (
+        <p className="notice" role="note">
+          {channels.email.detail}. Hosts told by email are not told until the server is given one; chat still works.
+        </p>
+      ) : null}
+      <ErrorMessage text={list.error} />
+      {list.items?.length === 0 ? <p className="empty">No hosts yet. Add one, or import a CSV file.</p> : null}
+      {list.items && list.items.length > 0 ? (
+        <table className="rows">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Sites</th>
+              <th scope="col">Told by</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((host) => (
+              <tr key={host.hostId}>
+                <th scope="row">{host.name}</th>
+                <td data-label="Email">{host.email ?? '—'}</td>
+                <td data-label="Phone">{host.phone ?? '—'}</td>
+                <td data-label="Sites">{sitesOf(host)}</td>
+                <td data-label="Told by">
+                  {host.notifyBy.map((channel) => channelWords[channel] ?? channel).join(', ') || 'Not told'}
+                </td>
+                <td className="actions">
+                  <div className="buttons">
+                    <button type="button" onClick={() => setEditing({ host })} aria-label={`Edit ${host.name}`}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => setDeleting(host)}
+                      aria-label={`Delete ${host.name}`}
+                    >
+                      Delete
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <LoadMore hasMore={list.hasMore} busy={list.busy} onClick={list.loadMore} />
+      {editing ? (
+        <HostDialog
+          host={editing.host}
+          onClose={() => setEditing(null)}
+          onDone={() => {
+            setEditing(null);
+            list.reload();
+          }}
+        />
+      ) : null}
+      {importing ? <ImportDialog onClose={() => setImporting(false)} onDone={list.reload} /> : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete ${deleting.name}`}
+          message="Kiosks stop offering them and they are told of no more visitors. Past visits keep their name."
+          confirm="Delete"
+          onClose={() => setDeleting(null)}
+          action={(key) => hostsApi.deleteHost(deleting.hostId, key)}
+          onDone={() => {
+            setDeleting(null);
+            list.reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

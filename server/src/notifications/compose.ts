@@ -1,0 +1,84 @@
+import { type Executor, queryOne } from '../db/query';
+import { sql } from '../db/sql';
+import { decisionLinkUrl, issueDecisionLinks } from './decisionLinks';
+import { type VisitFacts, arrivedMessage, waitingMessage } from './messages/hostMessages';
+import type { RenderedMessage } from './messages/rendered';
+import type { ClaimedNotification } from './queue';
+
+export interface ComposeContext {
+  db: Executor;
+  /** Where hosts reach this server (PUBLIC_URL): the links of a message point there. */
+  publicUrl: string;
+  now: Date;
+}
+
+/** The message to send, or why none will be (a permanent failure, recorded as the attempt's error). */
+export type Composition = { message: RenderedMessage } | { refusal: string };
+
+/**
+ * Makes the message of one kind of notification at the moment it is sent, from the records as they are
+ * then: nothing about the visitor is copied into the notification (an erasure reaches it through the visit).
+ */
+export type Composer = (notification: ClaimedNotification, context: ComposeContext) => Promise<Composition>;
+
+async function visitFacts(
+  db: Executor,
+  notification: ClaimedNotification,
+): Promise<{ facts: VisitFacts; status: string } | { refusal: string }> {
+  const row = await queryOne<{
+    first_name: string;
+    last_name: string;
+    company: string | null;
+    status: string;
+    site_name: string;
+    timezone: string;
+    host_exists: boolean;
+  }>(
+    db,
+    sql`SELECT c.first_name, c.last_name, c.company, c.status, s.name AS site_name, s.timezone,
+          EXISTS (SELECT 1 FROM hosts h WHERE h.account_id = c.account_id AND h.id = ${notification.host_id}) AS host_exists
+        FROM person_checkins c JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
+        WHERE c.account_id = ${notification.account_id} AND c.id = ${notification.checkin_id}`,
+  );
+  if (!row) return { refusal: 'Not sent: the visit no longer exists' };
+  if (!row.host_exists) return { refusal: 'Not sent: the host was deleted' };
+  return {
+    status: row.status,
+    facts: {
+      visitor: { firstName: row.first_name, lastName: row.last_name, company: row.company },
+      siteName: row.site_name,
+      timezone: row.timezone,
+      at: notification.event_at,
+    },
+  };
+}
+
+const arrived: Composer = async (notification, { db }) => {
+  const read = await visitFacts(db, notification);
+  if ('refusal' in read) return read;
+  return { message: arrivedMessage(notification.language, read.facts) };
+};
+
+const waiting: Composer = async (notification, { db, publicUrl, now }) => {
+  const read = await visitFacts(db, notification);
+  if ('refusal' in read) return read;
+  // Decided before the message could go (by staff, a kiosk, or the host's earlier link): nothing to ask.
+  if (read.status !== 'PENDING') return { refusal: 'Not sent: the visit was decided before the host could be told' };
+  const tokens = await issueDecisionLinks(db, {
+    accountId: notification.account_id,
+    siteId: notification.site_id,
+    checkinId: notification.checkin_id,
+    hostId: notification.host_id,
+    expiresAt: new Date(notification.created_at.getTime() + 24 * 3_600_000),
+    now,
+  });
+  return {
+    message: waitingMessage(notification.language, read.facts, {
+      approve: decisionLinkUrl(publicUrl, tokens.approve),
+      deny: decisionLinkUrl(publicUrl, tokens.deny),
+    }),
+  };
+};
+
+/** One composer per event kind (invitations add theirs). */
+export const composers: Record<string, Composer> = { arrived, waiting };
