@@ -10,6 +10,8 @@ export interface RenderedMessage {
   note: string | null;
   /** The message's language (BCP 47), for the email's `Content-Language`. */
   language: string;
+  /** Which way its text runs: `rtl` for Arabic (the email's HTML says so). */
+  dir: 'ltr' | 'rtl';
 }
 
 /** The whole message as plain text: paragraphs, then each action as `Label: url`, then the note. */
@@ -36,12 +38,12 @@ export function html(message: RenderedMessage): string {
   const buttons = message.actions
     .map(
       (action) =>
-        `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;margin-right:12px;border-radius:4px;color:#ffffff;background:${BUTTON_COLOURS[action.style]};text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a>`,
+        `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;margin:0 6px;border-radius:4px;color:#ffffff;background:${BUTTON_COLOURS[action.style]};text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a>`,
     )
     .join('');
   const note = message.note ? `<p style="color:#555555;font-size:13px">${escapeHtml(message.note)}</p>` : '';
   return `<!doctype html>
-<html lang="${escapeHtml(message.language)}"><body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:15px;line-height:1.5;color:#1b1b1b">
+<html lang="${escapeHtml(message.language)}" dir="${message.dir}"><body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:15px;line-height:1.5;color:#1b1b1b">
 ${paragraphs}
 ${buttons ? `<p>${buttons}</p>` : ''}
 ${note}
