@@ -286,7 +286,7 @@ async function main(): Promise<void> {
       const web = kioskWebAt(server);
       const kiosk = await buildToken(
         { database: database.database, baseUrl: server.baseUrl },
-        { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' },
+        { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK', mode: 'gate' },
       );
       browser = await measureInChromium(web, server.baseUrl, kiosk.token, world.siteId);
       const grown = browser.usageAfter - browser.usageBefore;

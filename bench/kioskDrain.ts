@@ -31,7 +31,7 @@ async function freshSite(database: BenchDatabase, baseUrl: string, accountId: nu
   const site = await buildSite({ database: database.database, baseUrl }, accountId);
   const token = await buildToken(
     { database: database.database, baseUrl },
-    { accountId, siteIds: [site.siteId], channel: 'KIOSK' },
+    { accountId, siteIds: [site.siteId], channel: 'KIOSK', mode: 'visitor' },
   );
   return { baseUrl, siteId: site.siteId, token: token.token };
 }

@@ -195,6 +195,7 @@ describe.skipIf(!browserAvailable())('the console tells the truth at the door', 
       accountId: world.accountId,
       siteIds: [siteId],
       channel: 'KIOSK',
+      mode: 'visitor',
       name: 'Lobby kiosk',
     });
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * HOUR).toISOString();

@@ -71,7 +71,7 @@ describe.skipIf(!browserAvailable())('a kiosk visitor picks their host; the host
       expect(host.status, host.text).toBe(201);
     }
     await hostForm(false);
-    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK', mode: 'visitor' });
     const { context, page } = await openKioskPage(browser, web, {
       serverUrl: server.baseUrl,
       token: kiosk.token,

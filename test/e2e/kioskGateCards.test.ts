@@ -45,7 +45,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: what the res
   };
 
   it('headed by what happened, plates normalized, a registered car described from the local copy', async () => {
-    const site = await kioskSite(server, 'North gate');
+    const site = await kioskSite(server, 'North gate', 'gate');
     await registerVehicle(site.api, { licensePlate: 'AB-123 CD', make: 'Volvo', model: 'XC60', color: 'Blue' });
     await blocking(site, 'Banned', 'bad666');
     const { context, page } = await openGatePage({ server, browser, web }, site);
@@ -88,7 +88,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: what the res
   }, 60_000);
 
   it('an overruled prediction is said in its own banner, announced (role="alert"); the Exit card shows no Entry decision', async () => {
-    const site = await kioskSite(server, 'North gate');
+    const site = await kioskSite(server, 'North gate', 'gate');
     const { context, page } = await openGatePage({ server, browser, web }, site);
     await expect.poll(() => outboxCount(page), { timeout: 10_000 }).toBe(0);
     await offline(page, true);

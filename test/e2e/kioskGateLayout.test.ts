@@ -32,7 +32,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the layout a
     const at = `${size.width}x${size.height}`;
     it(`at ${size.width}×${size.height} every card holds its controls and the newest card is in view`, async () => {
       // A long site name (the header), a registered car with a long description, a banned one, cars on site.
-      const site = await kioskSite(server, 'North gate of the Riverside Logistics Park, loading bays 4 to 9');
+      const site = await kioskSite(server, 'North gate of the Riverside Logistics Park, loading bays 4 to 9', 'gate');
       const banned = await createVehicleLabel(site.api, { name: 'Banned from all sites', blocksEntry: true });
       await registerVehicle(site.api, { licensePlate: 'bad666', labelIds: [banned.labelId] });
       await registerVehicle(site.api, {
@@ -99,7 +99,7 @@ describe.skipIf(!browserAvailable())('kiosk gate in a real browser: the layout a
   }
 
   it('the layout check finds a control out of its card and a card below the status bar', async () => {
-    const site = await kioskSite(server, 'North gate');
+    const site = await kioskSite(server, 'North gate', 'gate');
     const { context, page } = await openKioskPage(browser, web, {
       serverUrl: server.baseUrl,
       token: site.kioskToken,

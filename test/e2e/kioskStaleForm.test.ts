@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())('a kiosk behind a form change, end to end',
     const kioskToken = await buildToken(server, {
       accountId: world.accountId,
       siteIds: [world.siteId],
-      channel: 'KIOSK',
+      channel: 'KIOSK', mode: 'visitor',
       name: 'Lobby kiosk',
     });
     const kiosk = await openKioskPage(browser, web, {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { type Executor, queryOne, queryRows } from '../../server/src/db/query';
-import { scopes } from '../../shared/src/schemas/admin';
+import { isKioskScope, scopes } from '../../shared/src/schemas/admin';
 import { type World, buildToken, buildWorld } from '../support/factories';
 import { apiClient } from '../support/http';
 import { TEST_ADMIN_TOKEN, type TestServer } from '../support/testServer';
@@ -35,8 +35,13 @@ async function created(
 
 export async function seedFuzzWorld(server: TestServer): Promise<FuzzWorld> {
   const built = await buildWorld(server);
-  // Every scope, the staff ones too, so the fuzzer reaches past authorization on every route.
-  const full = await buildToken(server, { accountId: built.accountId, allSites: true, scopes: [...scopes] });
+  // Every scope an API token may hold, the staff ones too, so the fuzzer reaches past authorization on every
+  // route (the kiosk scopes belong to one-site KIOSK tokens only).
+  const full = await buildToken(server, {
+    accountId: built.accountId,
+    allSites: true,
+    scopes: scopes.filter((scope) => !isKioskScope(scope)),
+  });
   const world: World = { ...built, token: full.token, api: apiClient(server.baseUrl, full.token) };
   const { api } = world;
   const admin = apiClient(server.baseUrl, TEST_ADMIN_TOKEN);

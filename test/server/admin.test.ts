@@ -177,6 +177,7 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
       name: 'Berlin office',
       timezone: 'Europe/Berlin',
       archivedAt: null,
+      badge: { enabled: false, size: '62x100' },
     });
   });
 
@@ -285,7 +286,15 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
     const listed = await apiClient(harness.server.baseUrl, explicit.token).get<Page<Site>>('/v1/sites');
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
-      data: [{ siteId: second.siteId, name: 'Two', timezone: 'UTC', archivedAt: null }],
+      data: [
+        {
+          siteId: second.siteId,
+          name: 'Two',
+          timezone: 'UTC',
+          archivedAt: null,
+          badge: { enabled: false, size: '62x100' },
+        },
+      ],
       nextCursor: null,
     });
     const all = await newToken(account.accountId, { allSites: true });

@@ -229,7 +229,13 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     expect(after.body.data).not.toContainEqual(expect.objectContaining({ siteId: foreignSiteId }));
     const read = await api.get<Site>(`/v1/sites/${later.siteId}`);
     expect(read.status).toBe(200);
-    expect(read.body).toEqual({ siteId: later.siteId, name: 'Built later', timezone: 'UTC', archivedAt: null });
+    expect(read.body).toEqual({
+      siteId: later.siteId,
+      name: 'Built later',
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: false, size: '62x100' },
+    });
   });
 
   it('an explicit list does not grow with sites created afterwards', async () => {
@@ -270,11 +276,17 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     }
   });
 
-  it('reads one site as {siteId, name, timezone, archivedAt}', async () => {
+  it('reads one site as {siteId, name, timezone, archivedAt, badge}', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
     const response = await api.get<Site>(`/v1/sites/${siteA}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ siteId: siteA, name: expect.any(String), timezone: 'UTC', archivedAt: null });
+    expect(response.body).toEqual({
+      siteId: siteA,
+      name: expect.any(String),
+      timezone: 'UTC',
+      archivedAt: null,
+      badge: { enabled: false, size: '62x100' },
+    });
   });
 });
 

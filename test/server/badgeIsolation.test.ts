@@ -37,7 +37,7 @@ beforeAll(async () => {
   const otherKiosk = await buildToken(server, {
     accountId: world.accountId,
     siteIds: [world.otherSiteId],
-    channel: 'KIOSK',
+    channel: 'KIOSK', mode: 'visitor',
   });
   outsiders.push({ name: 'a kiosk of the other site', api: apiClient(server.baseUrl, otherKiosk.token) });
   outsiders.push({

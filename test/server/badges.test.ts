@@ -180,7 +180,7 @@ describe('GET …/badge.pdf', () => {
     const writer = await buildToken(server, { accountId: world.accountId, scopes: ['checkins:write'] });
     const forbidden = await fetchBadge(checkin, writer.token);
     expect(forbidden.status).toBe(403);
-    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK', mode: 'visitor' });
     expect((await fetchBadge(checkin, kiosk.token)).status).toBe(200);
     expect((await fetchBadge({ siteId: world.siteId, checkinId: checkin.checkinId + 1000 })).status).toBe(404);
   });

@@ -175,7 +175,7 @@ describe('hosts on the kiosk and on check-ins', () => {
     const grace = await addHost({ name: 'Grace', email: 'g@example.com', phone: '+1 555', siteIds: [world.siteId] });
     await addHost({ name: 'Alan', allSites: true });
     await addHost({ name: 'Elsewhere', siteIds: [world.otherSiteId] });
-    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+    const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK', mode: 'visitor' });
     const device = apiClient(server.baseUrl, kiosk.token);
     const path = `/v1/sites/${world.siteId}/kiosk/hosts`;
     const first = await device.get<KioskHostList>(path);

@@ -88,7 +88,7 @@ describe('a check-in action refused to a kiosk', () => {
       accountId: world.accountId,
       siteIds: [world.siteId],
       channel: 'KIOSK',
-      scopes: ['checkins:read', 'checkins:write'],
+      mode: 'visitor',
       name: 'Side door tablet',
     });
     const side = apiClient(server.baseUrl, limited.token);
@@ -110,7 +110,10 @@ describe('a check-in action refused to a kiosk', () => {
   });
 
   it('covers breaks, vehicle entries and offline times too; a 409 state conflict raises none', async () => {
-    const { siteId } = harness.world;
+    const { world, server } = harness;
+    const { siteId } = world;
+    const pairedGate = await pairedKiosk(server, { accountId: world.accountId, siteId, mode: 'gate', name: 'Gate' });
+    const gate = apiClient(server.baseUrl, pairedGate.token);
     const visit = await kiosk.post<PersonCheckin>(
       people(siteId),
       visitor('Ivy', 'Inside', { person: { firstName: 'Ivy', lastName: 'Inside', company: 'ACME' } }),
@@ -124,7 +127,7 @@ describe('a check-in action refused to a kiosk', () => {
         (await kiosk.post(`${people(siteId)}/${visit.body.checkinId}/breaks/start`, { occurredAt: eightDaysAgo }))
           .status,
       ).toBe(422);
-      expect((await kiosk.post(vehicles(siteId), { licensePlate: '***' })).status).toBe(422);
+      expect((await gate.post(vehicles(siteId), { licensePlate: '***' })).status).toBe(422);
     });
     expect(added.map((alert) => alert.reason)).toEqual([
       expect.stringMatching(/^Break start refused: /),

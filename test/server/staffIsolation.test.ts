@@ -48,7 +48,12 @@ beforeAll(async () => {
     )
   ).body;
   expect(olderForm.incompleteFields).toEqual(['company']);
-  const kiosk = await buildToken(server, { accountId: world.accountId, siteIds: [world.siteId], channel: 'KIOSK' });
+  const kiosk = await buildToken(server, {
+    accountId: world.accountId,
+    siteIds: [world.siteId],
+    channel: 'KIOSK',
+    mode: 'visitor',
+  });
   const refused = await apiClient(server.baseUrl, kiosk.token).post(
     `/v1/sites/${world.siteId}/checkins/people`,
     visitor('Kio', 'Refused'),

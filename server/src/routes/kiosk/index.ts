@@ -49,7 +49,7 @@ export const kioskRoutes = [
     path: '/sites/:siteId/kiosk/people',
     summary: "A visitor kiosk's view of the site's people: on site now, and the last day's refusals",
     description:
-      "What a visitor kiosk shows (Roll call, Find your name) and no more: each visit's names, company, status, entry, exit and breaks; never email, phone, host, purpose or custom fields. The visits are those IN, ON_BREAK or PENDING, and those STOP whose last event is at most 24 hours old (so a refused visitor who tries again is recognised); never the site's history. Newest entry first, paginated like every list. The visitor kiosk's token (`kiosk:visitor`) reads this instead of the check-in list, which it cannot.",
+      "What a visitor kiosk shows (Roll call, Find your name) and no more: each visit's names, company, status, entry, exit, breaks and badge code (a scanned badge checks the visit out offline); never email, phone, host, purpose or custom fields. The visits are those IN, ON_BREAK or PENDING, and those STOP whose last event is at most 24 hours old (so a refused visitor who tries again is recognised); never the site's history. Newest entry first, paginated like every list. The visitor kiosk's token (`kiosk:visitor`) reads this instead of the check-in list, which it cannot.",
     examples: {
       response: {
         data: [
@@ -63,6 +63,7 @@ export const kioskRoutes = [
             breaks: [],
             createdAt: personCheckinExample.createdAt,
             updatedAt: personCheckinExample.updatedAt,
+            badgeCode: personCheckinExample.badgeCode,
           },
         ],
         nextCursor: null,
