@@ -9,10 +9,11 @@ import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
 import { FormEditor } from './FormEditor';
+import { LanguageDialog, languageWords } from './LanguageDialog';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'language' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
@@ -69,6 +70,7 @@ export function SitesScreen() {
               <th scope="col">Time zone</th>
               <th scope="col">Status</th>
               <th scope="col">Badges</th>
+              <th scope="col">Language</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -85,6 +87,7 @@ export function SitesScreen() {
                   {site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}
                 </td>
                 <td data-label="Badges">{badgeWords(site.badge)}</td>
+                <td data-label="Language">{languageWords(site.defaultLanguage)}</td>
                 <td className="actions">
                   <div className="buttons">
                     <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
@@ -98,6 +101,9 @@ export function SitesScreen() {
                     </button>
                     <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
                       Badges
+                    </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'language' })}>
+                      Language
                     </button>
                     {site.archivedAt ? (
                       <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
@@ -118,6 +124,8 @@ export function SitesScreen() {
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
       {editing?.what === 'badges' ? (
         <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing?.what === 'language' ? (
+        <LanguageDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing ? (
         <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} />
       ) : null}
