@@ -8,7 +8,7 @@ import { type World, buildWorld } from '../support/factories';
 import { buildStaffUser } from '../support/staff';
 import type { TestServer } from '../support/testServer';
 
-describe.skipIf(!browserAvailable())("a site's default language in the console", () => {
+describe.skipIf(!browserAvailable())("the console: a site's default language, and axe on every screen", () => {
   let server: TestServer;
   let browser: Browser;
   let world: World;
@@ -53,5 +53,25 @@ describe.skipIf(!browserAvailable())("a site's default language in the console",
     expect((await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.defaultLanguage).toBe('ar');
     // The console itself stays English.
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+
+  it('every screen an owner has, and the sign-in, has no serious or critical axe finding', async () => {
+    const owner = await buildStaffUser(server, { accountId: world.accountId, role: 'owner' });
+    const { page } = await consolePage(browser);
+    await page.goto(`${server.baseUrl}/console`);
+    await page.getByLabel('Password').waitFor();
+    expect(await seriousViolations(page), 'Sign in').toEqual([]);
+    await signIn(page, server.baseUrl, owner.email, owner.password);
+    const links = await page.getByRole('navigation').getByRole('link').allInnerTexts();
+    expect(links.length).toBeGreaterThan(8);
+    const found: string[] = [];
+    for (const name of links) {
+      await page.getByRole('navigation').getByRole('link', { name: name.trim(), exact: true }).click();
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // Loaded: what the screen shows once its data is in, not its "Loading…".
+      await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+      found.push(...(await seriousViolations(page)).map((violation) => `${name.trim()}: ${violation}`));
+    }
+    expect(found).toEqual([]);
   });
 });

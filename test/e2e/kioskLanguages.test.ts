@@ -42,6 +42,10 @@ describe.skipIf(!browserAvailable())('the kiosk in six languages, in a real brow
     const { page: p } = await open(site);
     await home(p, 'en').waitFor();
     expect(await page.lang(p)).toEqual(['en', 'ltr']);
+    // A visitor may zoom in to read: the page does not lock pinch-zoom.
+    const viewport = await p.locator('meta[name="viewport"]').getAttribute('content');
+    expect(viewport).toContain('width=device-width');
+    expect(viewport).not.toMatch(/maximum-scale|user-scalable/);
     // The list offers each language in its own name, marked as that language.
     await languageButton(p).click();
     const list = p.getByRole('list', { name: said('en', 'language.list') });
@@ -81,6 +85,58 @@ describe.skipIf(!browserAvailable())('the kiosk in six languages, in a real brow
     await screenshot(p, 'kiosk-ar-home');
     await choose(p, 'en');
     expect(await page.lang(p)).toEqual(['en', 'ltr']);
+  });
+
+  it('the staff screens and the PIN prompt in an Arabic kiosk, and the gate, pass axe; staff screens are English', async () => {
+    const site = await kioskSite(server, 'Headquarters');
+    const { page: p } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode: 'visitor',
+      pin: '2468',
+    });
+    await choose(p, 'ar');
+    const tab = (key: 'shell.rollCall' | 'shell.needsAttention' | 'shell.settings') =>
+      p.getByRole('button', { name: said('ar', key), exact: true });
+    // Locked behind the PIN: the prompt is the visitor's language (anyone may meet it).
+    await tab('shell.settings').click();
+    const pin = p.getByLabel(said('ar', 'pin.label'), { exact: true });
+    await pin.fill('1111');
+    await p.getByRole('button', { name: said('ar', 'pin.unlock'), exact: true }).click();
+    await p.getByText(said('ar', 'pin.wrong')).waitFor();
+    expect(await seriousViolations(p), 'PIN prompt').toEqual([]);
+    await pin.fill('2468');
+    await p.getByRole('button', { name: said('ar', 'pin.unlock'), exact: true }).click();
+    // Settings, once unlocked, is staff's: English, and marked so inside the Arabic page.
+    const token = p.getByLabel('Kiosk token');
+    await token.waitFor();
+    expect(await token.evaluate((element) => element.closest('[lang]')?.getAttribute('lang'))).toBe('en');
+    expect(await seriousViolations(p), 'Settings').toEqual([]);
+    await tab('shell.rollCall').click();
+    await p.getByLabel(said('ar', 'pin.label'), { exact: true }).fill('2468');
+    await p.getByRole('button', { name: said('ar', 'pin.unlock'), exact: true }).click();
+    await p.getByRole('heading', { name: 'Roll call' }).waitFor();
+    expect(await seriousViolations(p), 'Roll call').toEqual([]);
+    await tab('shell.needsAttention').click();
+    await p.getByLabel(said('ar', 'pin.label'), { exact: true }).fill('2468');
+    await p.getByRole('button', { name: said('ar', 'pin.unlock'), exact: true }).click();
+    await p.getByRole('heading', { name: 'Needs attention' }).waitFor();
+    expect(await seriousViolations(p), 'Needs attention').toEqual([]);
+
+    const gateSite = await kioskSite(server, 'Gate', 'gate');
+    const { page: gate } = await openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: gateSite.kioskToken,
+      siteId: gateSite.siteId,
+      mode: 'gate',
+    });
+    await gate.getByLabel('License plate').waitFor();
+    expect(await gate.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      'en',
+      'ltr',
+    ]);
+    expect(await seriousViolations(gate), 'gate').toEqual([]);
   });
 
   it('Arabic and German fit every size with nothing clipped or overlapping', async () => {
