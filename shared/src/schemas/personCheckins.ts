@@ -43,7 +43,8 @@ export const CreateCheckinRequest = z.strictObject({
   formVersion: z.number().int().min(1).max(2_147_483_647).optional().meta({
     description:
       "The `version` of the site's check-in form the person filled in. When it is an older version and the body meets it but not the current form, the check-in is accepted with `incompleteFields` and raises an alert; without it, the current form is required.",
-  }) /** The language the visitor checked in in (a kiosk sends its visitor's); docs/languages.md. */,
+  }),
+  /** The language the visitor checked in in (a kiosk sends its visitor's); docs/languages.md. */
   language: LanguageCode.optional().meta({
     description:
       "The language the visitor read the form in: their badge is printed in it. Without it, the site's `defaultLanguage`.",
