@@ -25,14 +25,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['kiosk/renderer/**/*.tsx', 'kiosk/renderer/**/*.ts', 'console/**/*.tsx', 'console/**/*.ts'],
+    files: [
+      'kiosk/renderer/**/*.tsx',
+      'kiosk/renderer/**/*.ts',
+      'console/**/*.tsx',
+      'console/**/*.ts',
+      'visit/**/*.tsx',
+      'visit/**/*.ts',
+    ],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
     },
   },
-  { files: ['kiosk/renderer/**/*.tsx', 'console/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
+  { files: ['kiosk/renderer/**/*.tsx', 'console/**/*.tsx', 'visit/**/*.tsx'], ...jsxA11y.flatConfigs.recommended },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );

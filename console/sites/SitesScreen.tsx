@@ -8,12 +8,13 @@ import { navigate, useLocation } from '../router';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
+import { VisitDialog, visitWords } from './VisitDialog';
 import { FormEditor } from './FormEditor';
 import { LanguageDialog, languageWords } from './LanguageDialog';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'language' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'language' | 'visit' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
@@ -71,6 +72,7 @@ export function SitesScreen() {
               <th scope="col">Status</th>
               <th scope="col">Badges</th>
               <th scope="col">Language</th>
+              <th scope="col">Phone check-ins</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -88,6 +90,7 @@ export function SitesScreen() {
                 </td>
                 <td data-label="Badges">{badgeWords(site.badge)}</td>
                 <td data-label="Language">{languageWords(site.defaultLanguage)}</td>
+                <td data-label="Phone check-ins">{visitWords(site.visit)}</td>
                 <td className="actions">
                   <div className="buttons">
                     <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
@@ -105,6 +108,20 @@ export function SitesScreen() {
                     <button type="button" onClick={() => setEditing({ site, what: 'language' })}>
                       Language
                     </button>
+                    <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
+                      Phone check-ins
+                    </button>
+                    {site.visit.code === '' ? null : (
+                      // The cookie goes with a same-site download; the PDF opens in the browser's viewer.
+                      <a
+                        className="button"
+                        href={`/v1/sites/${site.siteId}/visit-poster.pdf`}
+                        target="_blank"
+                        rel="noopener"
+                      >
+                        QR poster
+                      </a>
+                    )}
                     {site.archivedAt ? (
                       <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
                         Restore
@@ -126,6 +143,8 @@ export function SitesScreen() {
         <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing?.what === 'language' ? (
         <LanguageDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing?.what === 'visit' ? (
+        <VisitDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing ? (
         <EditSiteDialog site={editing.site} what={editing.what} onClose={() => setEditing(null)} onDone={done} />
       ) : null}

@@ -3,6 +3,8 @@ import { defaultConsoleDir } from './console/build';
 import { serveConsole } from './console/serveConsole';
 import { defaultKioskDir } from './kioskApp/build';
 import { serveKiosk } from './kioskApp/serveKiosk';
+import { defaultVisitDir } from './visitApp/build';
+import { serveVisit } from './visitApp/serveVisit';
 import type { AppDeps, ResolvedDeps } from './context';
 import { migrationsApplied } from './db/migrate';
 import { problem } from './errors/problem';
@@ -64,6 +66,7 @@ export function createApp(input: AppDeps): Koa {
   app.use(docsPage());
   app.use(serveConsole(input.consoleDir ?? defaultConsoleDir));
   app.use(serveKiosk(input.kioskDir ?? defaultKioskDir));
+  app.use(serveVisit(input.visitDir ?? defaultVisitDir, deps.database));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/v1/openapi.json') {
       ctx.type = 'application/json; charset=utf-8';

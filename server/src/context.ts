@@ -24,6 +24,8 @@ export interface AppDeps {
   consoleDir?: string;
   /** The kiosk's production build served at /kiosk (dist/kiosk/renderer when absent). */
   kioskDir?: string;
+  /** The visitor's phone page served at /visit/{code} (dist/visit when absent). */
+  visitDir?: string;
   /** Where CSV exports run (made by createApp when absent: EXPORT_THREAD_DEFAULTS on the database's URL). */
   exportThreads?: ExportThreads;
 }

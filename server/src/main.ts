@@ -22,6 +22,7 @@ import { webhookBacklog } from './webhooks/metrics';
 import { printBanner } from './banner';
 import { issueSetupLinks } from './commands/setupLinks';
 import { ensureKioskBuild } from './kioskApp/build';
+import { ensureVisitBuild } from './visitApp/build';
 import { startSenderFromEnv } from './notifications/senderFromEnv';
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -56,8 +57,8 @@ function checkpoint(): void {
 }
 
 /**
- * A web app the server serves (the staff console at /console, the kiosk at /kiosk), rebuilt only when its
- * sources changed since its build; one line either way.
+ * A web app the server serves (the staff console at /console, the kiosk at /kiosk, the phone page at
+ * /visit), rebuilt only when its sources changed since its build; one line either way.
  */
 async function buildWebApp(name: string, path: string, build: () => Promise<BuildResult>): Promise<void> {
   try {
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   await buildWebApp('Console', '/console', () => ensureConsoleBuild());
   checkpoint();
   await buildWebApp('Kiosk', '/kiosk', () => ensureKioskBuild());
+  checkpoint();
+  await buildWebApp('Visit page', '/visit', () => ensureVisitBuild());
   checkpoint();
 
   const metrics = createMetrics(database, () => webhookBacklog(database));

@@ -23,6 +23,8 @@ type CreatedTokenBody = z.infer<typeof CreatedToken>;
 type Page<T> = { data: T[]; nextCursor: string | null };
 
 const harness = serverForFile();
+// Every site has a visit code (docs/api.md, Visit codes): random, so matched by its form.
+const visitCode: unknown = expect.stringMatching(/^[2-9A-HJ-NP-Z]{10}$/);
 let admin: ApiClient;
 
 beforeAll(() => {
@@ -178,6 +180,7 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
       timezone: 'Europe/Berlin',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      visit: { code: visitCode, requiresApproval: false },
     });
   });
 
@@ -293,6 +296,7 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
           timezone: 'UTC',
           archivedAt: null,
           badge: { enabled: false, size: '62x100' },
+          visit: { code: visitCode, requiresApproval: false },
         },
       ],
       nextCursor: null,

@@ -14,6 +14,8 @@ type Page<T> = { data: T[]; nextCursor: string | null };
 type CreatedTokenBody = z.infer<typeof CreatedToken>;
 
 const harness = serverForFile();
+// Every site has a visit code (docs/api.md, Visit codes): random, so matched by its form.
+const visitCode: unknown = expect.stringMatching(/^[2-9A-HJ-NP-Z]{10}$/);
 let accountId: number;
 let siteA: number;
 let siteB: number;
@@ -235,6 +237,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
       timezone: 'UTC',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      visit: { code: visitCode, requiresApproval: false },
     });
   });
 
@@ -276,7 +279,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     }
   });
 
-  it('reads one site as {siteId, name, timezone, archivedAt, badge}', async () => {
+  it('reads one site as {siteId, name, timezone, archivedAt, badge, visit}', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
     const response = await api.get<Site>(`/v1/sites/${siteA}`);
     expect(response.status).toBe(200);
@@ -286,6 +289,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
       timezone: 'UTC',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      visit: { code: visitCode, requiresApproval: false },
     });
   });
 });

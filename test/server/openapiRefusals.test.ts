@@ -4,6 +4,7 @@ import { type OpenApiDocument, documentValidator, operationsOf } from '../suppor
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 import { TEST_ADMIN_TOKEN } from '../support/testServer';
+import { phone, visitCodeOf } from '../support/visitPhone';
 
 const harness = serverAndWorld();
 let doc: OpenApiDocument;
@@ -19,6 +20,8 @@ interface Refusal {
   query?: Record<string, string>;
   /** Sent with an owner's session cookie (session routes, and scopes no token has by default). */
   owner?: true;
+  /** Sent from a visitor's phone: its visit key, to its site's visit code and its own visit. */
+  visit?: true;
 }
 
 const person = { firstName: 'Ada', lastName: 'Lovelace' };
@@ -193,6 +196,16 @@ const refusals: Refusal[] = [
   { key: 'GET /notifications/channels', ...stray },
   { key: 'POST /host-decisions/preview', body: { token: 'short' } },
   { key: 'POST /host-decisions', body: { token: 'c'.repeat(43), reason: 5 } },
+  { key: 'POST /sites/{siteId}/visit-code', body: { code: 'MINE234567' } },
+  { key: 'GET /sites/{siteId}/visit-poster.pdf', ...stray },
+  { key: 'GET /visit/{code}', ...stray, visit: true },
+  // A phone may not choose its labels, nor its time.
+  { key: 'POST /visit/{code}/checkins', body: { person, labelIds: [1] }, visit: true },
+  { key: 'POST /visit/{code}/checkins', body: { person, occurredAt: '2026-11-25T08:00:00Z' }, visit: true },
+  { key: 'GET /visit/{code}/checkins/{checkinId}', ...stray, visit: true },
+  { key: 'POST /visit/{code}/checkins/{checkinId}/breaks/start', body: { occurredAt: 'now' }, visit: true },
+  { key: 'POST /visit/{code}/checkins/{checkinId}/breaks/end', body: { when: 'now' }, visit: true },
+  { key: 'POST /visit/{code}/checkins/{checkinId}/checkout', body: { exit: { source: 'API' } }, visit: true },
 ];
 
 describe('what the server refuses, the document refuses', () => {
@@ -212,13 +225,18 @@ describe('what the server refuses, the document refuses', () => {
       code: 'c'.repeat(43),
     };
     const owner = await staffClient(server, { accountId: world.accountId, role: 'owner' });
+    const mine = phone(server.baseUrl);
+    const code = await visitCodeOf(world.api, world.siteId);
+    const visit = (await mine.checkIn(code, { person })).body;
+    const visitIds: Record<string, number | string> = { ...ids, code, checkinId: visit.checkinId };
     const outcomes = await Promise.all(
       refusals.map(async (refusal) => {
         const [method = '', template = ''] = refusal.key.split(' ');
-        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => String(ids[name] ?? 1));
+        const values = refusal.visit ? visitIds : ids;
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? 1));
         const token = path.startsWith('/admin/') ? TEST_ADMIN_TOKEN : world.token;
         const search = refusal.query ? `?${new URLSearchParams(refusal.query)}` : '';
-        const client = refusal.owner ? owner.api : apiClient(server.baseUrl, token);
+        const client = refusal.visit ? mine.api : refusal.owner ? owner.api : apiClient(server.baseUrl, token);
         const response = await client.request<{ code: string }>(method, `/v1${path}${search}`, { body: refusal.body });
         const documentRefuses =
           refusal.body !== undefined

@@ -90,6 +90,7 @@ const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unk
       archivedAt: null,
       badge: { enabled: true, size: '89x36' },
       defaultLanguage: 'ar',
+      visit: { code: 'K7QP3XMN2R', requiresApproval: true },
     }),
     (api) => api.listSites(),
   ],
@@ -147,7 +148,7 @@ describe('the typed client reading answers of a newer server', () => {
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
-  it('reads a site of a server from before archiving (and badges, languages) as not archived, badges off, English', async () => {
+  it('reads a site of a server from before archiving (badges, languages, phone check-ins) as not archived, all off, English', async () => {
     const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
     expect(sites.data).toEqual([
       {
@@ -157,6 +158,7 @@ describe('the typed client reading answers of a newer server', () => {
         archivedAt: null,
         badge: { enabled: false, size: '62x100' },
         defaultLanguage: 'en',
+        visit: { code: '', requiresApproval: false },
       },
     ]);
   });

@@ -3,6 +3,7 @@ import { type HistoryForm, exportHref, historyQuery, searchBody } from '../../co
 import type { Site } from '../../shared/src/schemas/sites';
 
 const badge = { enabled: false, size: '62x100' } as const;
+const visit = { code: 'K7QW3MZP9D', requiresApproval: false };
 // What History sends: the list and its file take the same sites, instants and text.
 const berlin: Site = {
   siteId: 1,
@@ -10,6 +11,7 @@ const berlin: Site = {
   timezone: 'Europe/Berlin',
   archivedAt: null,
   badge,
+  visit,
   defaultLanguage: 'en',
 };
 const york: Site = {
@@ -18,6 +20,7 @@ const york: Site = {
   timezone: 'America/New_York',
   archivedAt: null,
   badge,
+  visit,
   defaultLanguage: 'en',
 };
 const form: HistoryForm = { kind: 'people', siteId: 1, from: '2026-10-25', to: '2026-10-25', text: '' };

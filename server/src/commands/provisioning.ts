@@ -27,14 +27,21 @@ export async function createSite(
   db: Executor,
   input: { accountId: number; name: string; timezone?: string; defaultLanguage?: Language },
 ) {
-  const row = await queryOne<{ id: number; account_id: number; name: string; timezone: string }>(
+  const row = await queryOne<{ id: number; account_id: number; name: string; timezone: string; visit_code: string }>(
     db,
     sql`INSERT INTO sites (account_id, name, timezone, checkin_config, default_language)
      SELECT id, ${input.name}, ${input.timezone ?? 'UTC'}, ${JSON.stringify(defaultCheckinConfig)}, ${input.defaultLanguage ?? DEFAULT_LANGUAGE}
-     FROM accounts WHERE id = ${input.accountId} RETURNING id, account_id, name, timezone`,
+     FROM accounts WHERE id = ${input.accountId}
+     RETURNING id, account_id, name, timezone, visit_code`,
   );
   if (!row) throw notFound(`Account ${input.accountId} does not exist.`);
-  return { siteId: row.id, accountId: row.account_id, name: row.name, timezone: row.timezone };
+  return {
+    siteId: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    timezone: row.timezone,
+    visitCode: row.visit_code,
+  };
 }
 
 async function setTokenSites(db: Executor, accountId: number, tokenId: number, siteIds: number[]): Promise<void> {

@@ -1,4 +1,9 @@
-import type { BadgeSettings, CheckinConfigUpdate, UpdateSiteRequest } from '../../../shared/src/schemas/sites';
+import type {
+  BadgeSettings,
+  CheckinConfigUpdate,
+  UpdateSiteRequest,
+  VisitSettings,
+} from '../../../shared/src/schemas/sites';
 import { type BadgeSize, defaultBadgeSettings } from '../../../shared/src/domain/badge';
 import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
 import type { Principal, SiteAccess } from '../auth/principal';
@@ -17,6 +22,7 @@ export interface SiteRecord {
   archivedAt: Date | null;
   badge: BadgeSettings;
   defaultLanguage: Language;
+  visit: VisitSettings;
 }
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
@@ -38,12 +44,38 @@ export async function createAccountSite(
     archivedAt: null,
     badge: defaultBadgeSettings,
     defaultLanguage: input.defaultLanguage ?? DEFAULT_LANGUAGE,
+    visit: { code: site.visitCode, requiresApproval: false },
   };
 }
 
+interface SiteRecordRow {
+  id: number;
+  name: string;
+  timezone: string;
+  archived_at: Date | null;
+  badge_enabled: boolean;
+  badge_size: BadgeSize;
+  visit_code: string;
+  visit_requires_approval: boolean;
+  default_language: Language;
+}
+
+const SITE_RECORD_COLUMNS = sql`id, name, timezone, archived_at, badge_enabled, badge_size, visit_code, visit_requires_approval,
+  default_language`;
+
+const siteRecordOf = (row: SiteRecordRow): SiteRecord => ({
+  siteId: row.id,
+  name: row.name,
+  timezone: row.timezone,
+  archivedAt: row.archived_at,
+  badge: { enabled: row.badge_enabled, size: row.badge_size },
+  visit: { code: row.visit_code, requiresApproval: row.visit_requires_approval },
+  defaultLanguage: row.default_language,
+});
+
 /**
- * Renames, moves the time zone of, archives or restores a site, or changes its badges or default language;
- * archiving again keeps the first time.
+ * Renames, moves the time zone of, archives or restores a site, or changes its badges, its default language
+ * or whether its QR check-ins need approval; archiving again keeps the first time.
  */
 export async function updateSite(
   db: Executor,
@@ -56,33 +88,37 @@ export async function updateSite(
       : change.archived
         ? sql`COALESCE(archived_at, ${input.now})`
         : sql`NULL`;
-  const row = await queryOne<{
-    id: number;
-    name: string;
-    timezone: string;
-    archived_at: Date | null;
-    badge_enabled: boolean;
-    badge_size: BadgeSize;
-    default_language: Language;
-  }>(
+  const row = await queryOne<SiteRecordRow>(
     db,
     sql`UPDATE sites SET name = COALESCE(${change.name ?? null}::text, name), timezone = COALESCE(${change.timezone ?? null}::text, timezone),
           archived_at = ${archivedAt}, updated_at = ${input.now},
           badge_enabled = COALESCE(${change.badge?.enabled ?? null}::boolean, badge_enabled),
           badge_size = COALESCE(${change.badge?.size ?? null}::text, badge_size),
+          visit_requires_approval = COALESCE(${change.visit?.requiresApproval ?? null}::boolean, visit_requires_approval),
           default_language = COALESCE(${change.defaultLanguage ?? null}::text, default_language)
         WHERE account_id = ${input.accountId} AND id = ${input.siteId}
-        RETURNING id, name, timezone, archived_at, badge_enabled, badge_size, default_language`,
+        RETURNING ${SITE_RECORD_COLUMNS}`,
   );
   if (!row) throw notFound(`Site ${input.siteId} does not exist.`);
-  return {
-    siteId: row.id,
-    name: row.name,
-    timezone: row.timezone,
-    archivedAt: row.archived_at,
-    badge: { enabled: row.badge_enabled, size: row.badge_size },
-    defaultLanguage: row.default_language,
-  };
+  return siteRecordOf(row);
+}
+
+/**
+ * A new visit code for the site (made by the database, as every site's first one): the old code and its
+ * poster stop working at once, and so do the phones of visits begun under it (docs/running-a-site.md).
+ */
+export async function rotateVisitCode(
+  db: Executor,
+  input: { accountId: number; siteId: number; now: Date },
+): Promise<SiteRecord> {
+  const row = await queryOne<SiteRecordRow>(
+    db,
+    sql`UPDATE sites SET visit_code = gatehouse_visit_code(), updated_at = ${input.now}
+        WHERE account_id = ${input.accountId} AND id = ${input.siteId}
+        RETURNING ${SITE_RECORD_COLUMNS}`,
+  );
+  if (!row) throw notFound(`Site ${input.siteId} does not exist.`);
+  return siteRecordOf(row);
 }
 
 /**

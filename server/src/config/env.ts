@@ -69,6 +69,8 @@ const envSchema = z.object({
   // How long new webhook work may wait while requests keep this process busy (0: never waits).
   WEBHOOK_YIELD_MS: wholeNumber(0, 60_000).default(5_000),
   RATE_LIMIT_PER_MINUTE: wholeNumber(1).default(600),
+  // Check-ins one client address may make at one site by phone in an hour (docs/api.md, The visitor's phone).
+  VISIT_CHECKINS_PER_HOUR: wholeNumber(1).default(10),
   IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
   // How often visits past their account's retention are anonymized (also once at start; docs/privacy.md).

@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown): string {
  * (account-level routes: what they answer depends on the caller's sites, so one token's stored answer is
  * not replayed to another).
  */
-export function requestFingerprint(method: string, path: string, body: unknown, tokenId?: number): string {
+export function requestFingerprint(method: string, path: string, body: unknown, tokenId?: number | string): string {
   return createHash('sha256')
     .update(`${method} ${path}\n${canonicalJson(body ?? {})}${tokenId === undefined ? '' : `\ntoken ${tokenId}`}`)
     .digest('hex');

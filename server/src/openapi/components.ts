@@ -12,6 +12,7 @@ import * as tokens from '../../../shared/src/schemas/tokens';
 import * as vehicles from '../../../shared/src/schemas/vehicles';
 import * as watchlist from '../../../shared/src/schemas/watchlist';
 import * as webhooks from '../../../shared/src/schemas/webhooks';
+import * as visit from '../../../shared/src/schemas/visit';
 
 /**
  * The request and resource schemas the OpenAPI document names (components/schemas, referenced where they
@@ -34,6 +35,9 @@ const named: Array<[z.ZodType, string]> = [
   [people.PeopleCheckinsSearchRequest, 'PeopleCheckinsSearchRequest'],
   [people.PersonCheckin, 'PersonCheckin'],
   [sites.Site, 'Site'],
+  [visit.VisitCheckinRequest, 'VisitCheckinRequest'],
+  [visit.VisitCheckin, 'VisitCheckin'],
+  [visit.VisitSite, 'VisitSite'],
   [sites.CheckinConfig, 'CheckinConfig'],
   [sites.CheckinConfigUpdate, 'CheckinConfigUpdate'],
   [sites.CreateSiteBody, 'CreateSiteBody'],

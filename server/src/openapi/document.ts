@@ -21,6 +21,10 @@ function access(route: Route): string {
   if (route.auth === 'admin') return 'Needs the ADMIN_TOKEN of the deployment.';
   if (route.auth === 'none') return 'Needs no credentials.';
   if (route.auth === 'session') return 'Needs a staff session (the `gh_session` cookie of `POST /session`).';
+  if (route.auth === 'visit')
+    return needsVisitKey(route)
+      ? "Needs no token: the site's visit code, and the visit key the phone made (`Authorization: Visit <key>`)."
+      : "Needs no token: the site's visit code.";
   return route.scope
     ? `Needs a token, or a staff session whose role has the scope ${scopeNeedWords(route.scope)}.`
     : 'Needs any valid token or staff session.';
@@ -78,7 +82,11 @@ function successResponses(route: Route, schemas: SchemaCollector): Record<string
   return responses;
 }
 
+/** A visit route that needs the phone's key: a write, or a read of one visit. */
+const needsVisitKey = (route: Route) => route.write || route.path.includes(':checkinId');
+
 function securityOf(route: Route): JsonObject[] {
+  if (route.auth === 'visit') return needsVisitKey(route) ? [{ visitKey: [] }] : [];
   if (route.auth === 'admin') return [{ adminToken: [] }];
   if (route.auth === 'session') return [{ sessionCookie: [] }];
   if (route.auth === 'none') return [];
@@ -155,6 +163,13 @@ export function buildOpenApiDocument(routes: Route[]): JsonObject {
           in: 'cookie',
           name: 'gh_session',
           description: "A staff session (POST /v1/session); writes must come from the server's own origin.",
+        },
+        visitKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            "`Visit <key>`: the visit key a visitor's phone made (256 random bits, base64url, 43 characters); the server keeps its SHA-256 only.",
         },
         adminToken: {
           type: 'http',

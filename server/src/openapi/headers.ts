@@ -66,7 +66,8 @@ export const parameterComponents: Record<string, JsonObject> = {
   },
 };
 
-const keyed = (route: Route) => route.write && (route.auth === 'token' || route.auth === 'session');
+const keyed = (route: Route) =>
+  route.write && (route.auth === 'token' || route.auth === 'session' || route.auth === 'visit');
 
 /** The headers a response of `route` with `status` carries (docs/api.md: Errors, Rate limits, Idempotency). */
 export function responseHeaders(route: Route, status: number): Record<string, JsonObject> {

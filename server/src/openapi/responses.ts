@@ -5,7 +5,8 @@ import { responseHeaders } from './headers';
 import { type JsonObject, type SchemaCollector, componentRef } from './jsonSchema';
 import { namedSchemas } from './components';
 
-const keyed = (route: Route) => route.write && (route.auth === 'token' || route.auth === 'session');
+const keyed = (route: Route) =>
+  route.write && (route.auth === 'token' || route.auth === 'session' || route.auth === 'visit');
 const byCaller = (route: Route) => route.auth === 'token' || route.auth === 'session';
 
 /** Does the query take `siteIds` (a site that cannot be viewed is then a 404)? */
@@ -77,6 +78,7 @@ function unauthenticated(route: Route): string {
   if (route.auth === 'admin') return 'UNAUTHENTICATED: no or a wrong ADMIN_TOKEN';
   if (route.auth === 'session') return 'UNAUTHENTICATED: no session, or an expired or ended one';
   if (route.auth === 'none') return 'UNAUTHENTICATED: (sign-in) email or password is incorrect';
+  if (route.auth === 'visit') return 'UNAUTHENTICATED: no visit key, or one that is not 43 base64url characters';
   return 'UNAUTHENTICATED: no, unknown, expired or revoked token (or session)';
 }
 

@@ -67,6 +67,11 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
     description:
       'What hosts were told about their visitors (email, chat), and the one-time Approve and Deny links of a waiting visitor.',
   },
+  {
+    name: 'Visitor phone',
+    description:
+      "A visitor's own phone (the QR_CODE channel): the page a site's visit code opens, a check-in with no token, and that visit's breaks and checkout by the key the phone made.",
+  },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
   {
     name: 'Exports',

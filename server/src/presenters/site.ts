@@ -1,5 +1,5 @@
 import type { Language } from '../../../shared/src/messages/languages';
-import type { BadgeSettings, CheckinConfig, Site } from '../../../shared/src/schemas/sites';
+import type { BadgeSettings, CheckinConfig, Site, VisitSettings } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
 export const presentSite = (site: {
@@ -9,6 +9,7 @@ export const presentSite = (site: {
   archivedAt: Date | null;
   badge: BadgeSettings;
   defaultLanguage: Language;
+  visit: VisitSettings;
 }): Site => ({
   siteId: site.siteId,
   name: site.name,
@@ -16,6 +17,7 @@ export const presentSite = (site: {
   archivedAt: site.archivedAt?.toISOString() ?? null,
   badge: { enabled: site.badge.enabled, size: site.badge.size },
   defaultLanguage: site.defaultLanguage,
+  visit: { code: site.visit.code, requiresApproval: site.visit.requiresApproval },
 });
 
 export const presentConfig = (site: SiteAccess): CheckinConfig => ({

@@ -42,15 +42,29 @@ export interface PersonDataHolder {
   sweep?: (db: Executor, accountId: number) => Promise<number>;
 }
 
-/** A stored reply naming a person check-in: the check-in itself, a 409's `current`, or an alert about it. */
+/** What a visit as its phone sees it (`VisitCheckin`, docs/api.md) reads as once anonymized. */
+const ANONYMOUS_VISIT = sql`jsonb_build_object('firstName', 'Deleted', 'lastName', 'Deleted', 'hostName', NULL)`;
+
+/** A phone's visit (`VisitCheckin`): it has the person's names at its top level, and the site's name. */
+const isVisit = (path: string) =>
+  sql`(b.body #> ${`{${path}firstName}`}::text[]) IS NOT NULL AND (b.body #> ${`{${path}siteName}`}::text[]) IS NOT NULL`;
+
+/**
+ * A stored reply naming a person check-in: the check-in itself, a 409's `current`, an alert about it, or
+ * the visit as a visitor's phone was answered it (itself, or as a 409's `current`).
+ */
 const replyCheckinId = sql`CASE
   WHEN (b.body -> 'person') IS NOT NULL THEN (b.body ->> 'checkinId')::bigint
   WHEN (b.body #> '{current,person}') IS NOT NULL THEN (b.body #>> '{current,checkinId}')::bigint
+  WHEN ${isVisit('')} THEN (b.body ->> 'checkinId')::bigint
+  WHEN ${isVisit('current,')} THEN (b.body #>> '{current,checkinId}')::bigint
   WHEN b.body ->> 'kind' = 'person' AND (b.body -> 'subject') IS NOT NULL THEN (b.body ->> 'checkinId')::bigint END`;
 
 const anonymousReply = sql`CASE
   WHEN (b.body -> 'person') IS NOT NULL THEN b.body || ${ANONYMOUS_CHECKIN}
   WHEN (b.body #> '{current,person}') IS NOT NULL THEN jsonb_set(b.body, '{current}', (b.body -> 'current') || ${ANONYMOUS_CHECKIN})
+  WHEN ${isVisit('')} THEN b.body || ${ANONYMOUS_VISIT}
+  WHEN ${isVisit('current,')} THEN jsonb_set(b.body, '{current}', (b.body -> 'current') || ${ANONYMOUS_VISIT})
   ELSE b.body || ${ANONYMOUS_ALERT} END`;
 
 /** The account's stored replies that are JSON objects, as `b` (body as jsonb). */

@@ -13,6 +13,8 @@ export interface SiteListRow {
   badge_enabled: boolean;
   badge_size: BadgeSize;
   default_language: Language;
+  visit_code: string;
+  visit_requires_approval: boolean;
 }
 
 /**
@@ -26,7 +28,8 @@ export async function listViewableSites(
 ): Promise<SiteListRow[]> {
   return queryRows<SiteListRow>(
     db,
-    sql`SELECT s.id, s.name, s.timezone, s.archived_at, s.badge_enabled, s.badge_size, s.default_language FROM sites s
+    sql`SELECT s.id, s.name, s.timezone, s.archived_at, s.badge_enabled, s.badge_size, s.visit_code,
+          s.visit_requires_approval, s.default_language FROM sites s
         WHERE s.account_id = ${principal.accountId} AND s.id > ${input.afterId} AND ${siteVisibleSql(principal, sql`s.id`)}
           ${input.archived ? empty : sql`AND s.archived_at IS NULL`}
         ORDER BY s.id LIMIT ${input.limit + 1}`,

@@ -2,13 +2,14 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ScopeNeed } from '../../../shared/src/schemas/admin';
 import type { Principal, SiteAccess } from '../auth/principal';
+import type { VisitCaller } from '../auth/visitAuth';
 import type { ResolvedDeps } from '../context';
 import type { Executor } from '../db/query';
 import type { AuditRecord } from '../audit/record';
 import type { Reply } from '../reply';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type RouteAuth = 'token' | 'session' | 'admin' | 'none';
+export type RouteAuth = 'token' | 'session' | 'admin' | 'none' | 'visit';
 
 export type { Reply } from '../reply';
 
@@ -25,6 +26,8 @@ export interface HandlerContext<P, Q, B> {
   requestId: string;
   deps: ResolvedDeps;
   koa: Context;
+  /** Visit routes only: the phone's key and the site's phone settings. */
+  visit?: VisitCaller;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
@@ -67,7 +70,8 @@ export interface RouteSpec<
   tag: string;
   /**
    * `token`: a Bearer API token or a staff session; `session`: a staff session only; `admin`: the
-   * ADMIN_TOKEN; `none`: anyone (sign-in, one-time links), the handler running on the pool.
+   * ADMIN_TOKEN; `none`: anyone (sign-in, one-time links), the handler running on the pool; `visit`: a
+   * visitor's phone, by the site's visit code in the path (`:code`) and, on one visit, its visit key.
    */
   auth: RouteAuth;
   /** The scope the caller needs, or any one of several (an integrator's, or a kiosk's for its job). */
@@ -169,6 +173,12 @@ export function defineRoute<
     precheck: spec.precheck as Route['precheck'],
     handler: spec.handler as Route['handler'],
   };
+}
+
+/** The phone of a visit route (resolved by its code and key before the handler runs). */
+export function visitOf(ctx: { visit?: VisitCaller }): VisitCaller {
+  if (!ctx.visit) throw new Error('visitOf() on a route without visit auth');
+  return ctx.visit;
 }
 
 /** The site of a site-scoped route (resolved with the token before the handler runs). */

@@ -13,6 +13,7 @@ export const siteExample = {
   archivedAt: null,
   badge: { enabled: true, size: '62x100' },
   defaultLanguage: 'de',
+  visit: { code: 'K7QW3MZP9D', requiresApproval: false },
 };
 
 export const configExample = {

@@ -19,6 +19,7 @@ import { tokenRoutes } from './tokens';
 import { kioskAdministrationRoutes } from './kiosks';
 import { hostRoutes } from './hosts';
 import { notificationRoutes } from './notifications';
+import { visitRoutes } from './visit';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [
@@ -42,4 +43,5 @@ export const routes: Route[] = [
   ...privacyRoutes,
   ...hostRoutes,
   ...notificationRoutes,
+  ...visitRoutes,
 ];

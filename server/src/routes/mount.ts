@@ -6,6 +6,7 @@ import { authenticate, bearerOf } from '../auth/authenticate';
 import { type Principal, type SiteAccess, principalKey } from '../auth/principal';
 import { checkSameOrigin } from '../auth/csrf';
 import { sessionIdOf } from '../auth/sessions';
+import { type VisitCaller, authenticateVisit, visitIdempotencyKey } from '../auth/visitAuth';
 import { OPERATOR_ACTOR, auditedWrite, writeAudit } from '../audit/record';
 import type { ResolvedDeps } from '../context';
 import { type Executor, inTransaction } from '../db/query';
@@ -36,9 +37,13 @@ const OPERATOR: Principal = {
 
 function parseParams(schema: z.ZodType | undefined, raw: Record<string, string>): Record<string, unknown> {
   if (!schema) return {};
-  // Path ids arrive as text; anything that is not a positive integer can name nothing: 404, not 400.
+  // Path ids arrive as text; anything that is not a positive integer can name nothing: 404, not 400. Codes
+  // (a visit code may be all digits) stay text.
   const numeric = Object.fromEntries(
-    Object.entries(raw).map(([name, value]) => [name, /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value]),
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      name.endsWith('Id') && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value,
+    ]),
   );
   const parsed = schema.safeParse(numeric);
   if (!parsed.success) throw notFound();
@@ -52,11 +57,11 @@ const nulParameter = (raw: Record<string, unknown>) =>
   )?.[0];
 
 /** The Idempotency-Key header as parseIdempotencyKey reads it, or its refusal (400), to throw after authentication. */
-function readIdempotencyKey(header: string | undefined): { key: string | undefined; keyRefusal: unknown } {
+function readIdempotencyKey(header: string | undefined): { key: string | undefined; keyRefusal: Error | undefined } {
   try {
     return { key: parseIdempotencyKey(header), keyRefusal: undefined };
   } catch (error) {
-    return { key: undefined, keyRefusal: error };
+    return { key: undefined, keyRefusal: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
@@ -106,7 +111,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   const now = deps.clock?.() ?? new Date();
   const pool: Executor = deps.database;
   const params = parseParams(route.params, ctx.params as Record<string, string>);
-  const keyed = route.write && (route.auth === 'token' || route.auth === 'session');
+  const keyed = route.write && (route.auth === 'token' || route.auth === 'session' || route.auth === 'visit');
   // Read before authentication, refused after it: a request without a valid token is a 401, whatever its key.
   // The raw header: Koa's ctx.get answers '' both when it is absent and when it was sent empty.
   const header = ctx.req.headers['idempotency-key'];
@@ -117,6 +122,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   let principal = OPERATOR;
   let site: SiteAccess | undefined;
   let stored: StoredOutcome | undefined;
+  let visit: VisitCaller | undefined;
   // Requests without a valid token, and the management API, share a budget per client address.
   const address = clientKey(ctx.ip);
   const siteId = typeof params.siteId === 'number' ? params.siteId : undefined;
@@ -135,6 +141,17 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
   } else if (route.auth === 'none') {
     // Sign-in and one-time links: anyone may call, so each request spends the address's budget.
     spendAddressBudget(deps.addressLimiter, address, now);
+  } else if (route.auth === 'visit') {
+    // A visitor's phone: anyone may call too; the code names the site, the phone's key its visit.
+    spendAddressBudget(deps.addressLimiter, address, now);
+    if (keyRefusal) throw keyRefusal;
+    ({ principal, site, stored, visit } = await authenticateVisit(pool, {
+      code: String(params.code),
+      checkinId: typeof params.checkinId === 'number' ? params.checkinId : undefined,
+      needsKey: route.write || params.checkinId !== undefined,
+      authorization,
+      idempotency: key === undefined ? undefined : { key, since },
+    }));
   } else {
     let refusal: ProblemError | undefined;
     ({ principal, site, stored, refusal } = await withinAddressBudget(
@@ -184,6 +201,7 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     requestId,
     deps,
     koa: ctx,
+    visit,
   });
   // Not for a replay, which answers what was stored whatever the check would say now. Its refusal is the
   // command's (thrown where the handler would throw it), so it is stored under the key like any other 422.
@@ -199,14 +217,20 @@ async function handle(route: Route, ctx: Context, deps: ResolvedDeps): Promise<v
     reply = await runWrite({
       db: pool,
       accountId: principal.accountId,
-      key,
+      key: key !== undefined && visit ? visitIdempotencyKey(key) : key,
       stored,
       // Site routes: any token with the site may replay (a kiosk whose token was rotated mid-retry, say).
       // Account-level routes answer by the caller's sites (a subscription, with its secret): per token.
+      // A phone's request is its own: another phone (another key) with the same Idempotency-Key gets a 422.
       fingerprint:
         key === undefined
           ? ''
-          : requestFingerprint(ctx.method, ctx.path, sent, site === undefined ? principalKey(principal) : undefined),
+          : requestFingerprint(
+              ctx.method,
+              ctx.path,
+              sent,
+              visit ? visit.keyHash?.toString('hex') : site === undefined ? principalKey(principal) : undefined,
+            ),
       legacyFingerprint:
         key === undefined || site !== undefined ? undefined : requestFingerprint(ctx.method, ctx.path, sent),
       instance: ctx.path,

@@ -30,6 +30,8 @@ export const SiteAnswer = z.object({
   // A server from before languages sends none, and a language newer than this client is one it cannot
   // speak: English either way.
   defaultLanguage: z.enum(languages).catch(DEFAULT_LANGUAGE).default(DEFAULT_LANGUAGE),
+  // A server from before phone check-ins sends none: no code (''), so nothing to print.
+  visit: z.object({ code: z.string(), requiresApproval: z.boolean() }).default({ code: '', requiresApproval: false }),
 });
 export type SiteAnswer = z.infer<typeof SiteAnswer>;
 

@@ -57,6 +57,13 @@ export function createAdministrationClient(options: AdministrationClientOptions)
       send(transport, { method: 'POST', path: '/v1/sites', body, idempotencyKey: key }, SiteAnswer),
     updateSite: (siteId: number, body: UpdateSiteRequest, key?: string) =>
       send(transport, { method: 'PATCH', path: `/v1/sites/${siteId}`, body, idempotencyKey: key }, SiteAnswer),
+    /** A new visit code for the site's QR poster: the old one stops working at once. */
+    rotateVisitCode: (siteId: number, key?: string) =>
+      send(
+        transport,
+        { method: 'POST', path: `/v1/sites/${siteId}/visit-code`, body: {}, idempotencyKey: key },
+        SiteAnswer,
+      ),
     /** The form and its ETag (`outcome.headers.get('ETag')`), to send back with `putCheckinConfig`. */
     getCheckinConfig: (siteId: number) =>
       send(transport, { method: 'GET', path: `/v1/sites/${siteId}/checkins/people/config` }, CheckinConfigAnswer),

@@ -3,6 +3,28 @@ import { Id, PageQuery, Text, Timestamp } from './common';
 import { Timezone } from './admin';
 import { badgeSizes } from '../domain/badge';
 import { LanguageCode } from './language';
+import { PAIRING_ALPHABET } from './kiosks';
+
+/** A site's visit code: 10 characters of the pairing codes' unambiguous alphabet (docs/api.md, Visit codes). */
+export const VISIT_CODE_LENGTH = 10;
+export const VisitCode = z
+  .string()
+  .length(VISIT_CODE_LENGTH)
+  .regex(new RegExp(`^[${PAIRING_ALPHABET}]+$`));
+
+/** A site's phone check-ins, on the Site resource: its code, and whether they wait for approval. */
+export const VisitSettings = z.object({
+  code: VisitCode,
+  requiresApproval: z.boolean().meta({
+    description:
+      'QR check-ins need approval: every check-in made by phone at this site is PENDING until staff approve it (a watchlist match is STOP all the same).',
+  }),
+});
+export type VisitSettings = z.infer<typeof VisitSettings>;
+
+/** The address a site's QR poster carries. */
+export const visitPageUrl = (publicUrl: string, code: string): string =>
+  `${publicUrl.replace(/\/+$/, '')}/visit/${code}`;
 
 /** A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label size. */
 export const BadgeSettings = z.object({ enabled: z.boolean(), size: z.enum(badgeSizes) });
@@ -17,6 +39,7 @@ export const Site = z.object({
   badge: BadgeSettings,
   /** What the site's kiosks speak until a visitor chooses, and its badges when a check-in names none. */
   defaultLanguage: LanguageCode,
+  visit: VisitSettings,
 });
 export type Site = z.infer<typeof Site>;
 
@@ -44,6 +67,8 @@ export const UpdateSiteRequest = z.strictObject({
   archived: z.boolean().optional(),
   badge: z.strictObject({ enabled: z.boolean().optional(), size: z.enum(badgeSizes).optional() }).optional(),
   defaultLanguage: LanguageCode.optional(),
+  /** Only the setting: a new code comes from `POST /v1/sites/{siteId}/visit-code`. */
+  visit: z.strictObject({ requiresApproval: z.boolean().optional() }).optional(),
 });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 

@@ -25,6 +25,7 @@ import * as erasureEverywhere from './0024_erasure_everywhere';
 import * as hosts from './0026_hosts';
 import * as badges from './0029_badges';
 import * as languages from './0033_languages';
+import * as visitCodes from './0036_visit_codes';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -56,4 +57,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0026_hosts', up: hosts.up },
   { name: '0029_badges', up: badges.up },
   { name: '0033_languages', up: languages.up },
+  { name: '0036_visit_codes', up: visitCodes.up },
 ];

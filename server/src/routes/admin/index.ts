@@ -56,10 +56,14 @@ export const adminRoutes = [
       siteId: fieldOf(body, 'siteId'),
       accountId: ctx.params.accountId,
     }),
-    handler: async ({ db, params, body }) => ({
-      status: 201,
-      body: await createSite(db, { accountId: params.accountId, name: body.name, timezone: body.timezone }),
-    }),
+    handler: async ({ db, params, body }) => {
+      const site = await createSite(db, { accountId: params.accountId, name: body.name, timezone: body.timezone });
+      // The management API's site is as it always was (its visit code is the account's to read).
+      return {
+        status: 201,
+        body: { siteId: site.siteId, accountId: site.accountId, name: site.name, timezone: site.timezone },
+      };
+    },
   }),
   defineRoute({
     method: 'POST',

@@ -8,7 +8,7 @@ import { badgeLabels } from '../../badges/labels';
 import { findCheckin } from '../../db/personCheckinRows';
 import { conflict, notFound } from '../../errors/problem';
 import { presentPersonCheckin } from '../../presenters/personCheckin';
-import { readSiteSettings } from '../../queries/siteSettings';
+import { readSiteSettings } from '../../queries/siteBadge';
 import { defineRoute, siteOf } from '../define';
 import { CheckinParams } from '../params';
 

@@ -4,12 +4,13 @@ import { replaceConfigIfMatch } from '../../commands/siteAdministration';
 import { configEtag, presentConfig, presentSite } from '../../presenters/site';
 import { afterId, cursorScope, idPage } from '../../queries/cursor';
 import { listViewableSites } from '../../queries/siteList';
-import { readSiteSettings } from '../../queries/siteSettings';
+import { readSiteSettings } from '../../queries/siteBadge';
 import { ifNoneMatch } from '../conditional';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, siteExample } from '../examples';
 import { SiteParams } from '../params';
 import { siteAdministrationRoutes } from './administration';
+import { visitCodeRoutes } from './visitCode';
 
 const tag = 'Sites';
 
@@ -45,6 +46,7 @@ export const siteRoutes = [
           archivedAt: row.archived_at,
           badge: { enabled: row.badge_enabled, size: row.badge_size },
           defaultLanguage: row.default_language,
+          visit: { code: row.visit_code, requiresApproval: row.visit_requires_approval },
         });
       return {
         status: 200,
@@ -132,4 +134,5 @@ export const siteRoutes = [
     },
   }),
   ...siteAdministrationRoutes,
+  ...visitCodeRoutes,
 ];

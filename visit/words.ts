@@ -1,0 +1,38 @@
+/**
+ * Every word the visitor's phone page shows, by key, in one place: when the message catalogs of the
+ * visitor's screens land (CONTRACT §26), these keys move into them and gain their five other languages.
+ */
+export const words = {
+  pageTitle: (site: string) => `Sign in at ${site}`,
+  loading: 'Loading…',
+  unknownCodeTitle: 'This code is not in use',
+  unknownCode: 'Please ask reception to sign you in.',
+  archivedTitle: 'This site is closed',
+  archived: (site: string) => `${site} takes no check-ins now. Please ask reception.`,
+  unreachable: 'No connection to the server. Trying again…',
+  formIntro: 'Fill in your details, then tap Check in.',
+  checkIn: 'Check in',
+  checkingIn: 'Checking in…',
+  chooseHost: 'Choose…',
+  required: 'required',
+  fixBelow: 'Please check the fields marked below.',
+  tooMany: 'Too many check-ins from this network. Please ask reception.',
+  refused: 'The check-in did not go through. Please ask reception.',
+  welcome: (name: string) => `Welcome, ${name}`,
+  showReception: 'Show this screen at reception.',
+  signedInAt: (site: string, time: string) => `Checked in at ${site} at ${time}`,
+  host: (name: string) => `Visiting ${name}`,
+  waitingTitle: 'Waiting for confirmation',
+  waiting: 'Someone will confirm your visit shortly. Please wait here; this page updates by itself.',
+  seeReception: 'Please see reception',
+  onBreakTitle: 'You are on a break',
+  onBreakSince: (time: string) => `On a break since ${time}`,
+  takeBreak: 'Take a break',
+  endBreak: 'End break',
+  checkOut: 'Check out',
+  working: 'One moment…',
+  checkedOutTitle: 'You have checked out',
+  checkedOut: (time: string) => `Checked out at ${time}. Thank you for visiting.`,
+  newCheckIn: 'Check in again',
+  actionFailed: 'That did not go through. Please try again, or ask reception.',
+} as const;
