@@ -1,4 +1,7 @@
 import { isKnown } from '../shared/src/client/answers';
+import type { FieldWords } from '../shared/src/domain';
+// The kiosk's sentences for a field left wrong: the visitor reads the same ones on either (pure, no kiosk state).
+import { visitorFieldWords } from '../kiosk/renderer/fieldWords';
 import { type KioskMessage, kioskCatalogs } from '../shared/src/messages/kiosk';
 import { type VisitMessage, visitCatalogs } from '../shared/src/messages/visit';
 import { type ConfigField, standardFieldNames } from '../shared/src/schemas/sites';
@@ -72,3 +75,6 @@ export function fieldLabel(field: ConfigField): string {
   const key: KioskMessage = `field.${field.name}`;
   return field.label.trim() === englishKioskWords.t(key) ? kioskWords.t(key) : field.label;
 }
+
+/** What the form says of a field left empty or wrong, in the phone's language (the kiosk's sentences). */
+export const fieldWords: FieldWords = visitorFieldWords(kioskWords);

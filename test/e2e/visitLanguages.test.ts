@@ -52,6 +52,10 @@ describe.skipIf(!browserAvailable())('the visitor’s phone in its own language'
       // Left empty, the last name is asked for; the first name stays.
       await checkIn.click();
       await page.getByText(words?.fixBelow ?? '').waitFor();
+      // Said in the phone's language, beside the field (the kiosk's sentence for it).
+      await page
+        .getByText(language === 'ar' ? 'يرجى إدخال اسم عائلتك.' : 'Bitte geben Sie Ihren Nachnamen ein.')
+        .waitFor();
       expect(await seriousViolations(page), `${language} form`).toEqual([]);
       expect(await noSidewaysScroll(page)).toBe(true);
       if (language === 'ar') await consoleScreenshot(page, 'visit-ar-form');
