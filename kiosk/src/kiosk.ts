@@ -26,6 +26,7 @@ import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
 import { type HeartbeatAnswer, scheduleHeartbeat } from './sync/heartbeat';
+import { followSiteEvents } from './sync/liveEvents';
 import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
@@ -54,6 +55,11 @@ export interface KioskOptions {
    * servers count every request leave it off. `intervalMs` shortens the minute for tests.
    */
   heartbeat?: boolean | { intervalMs: number };
+  /**
+   * Follow the server's event stream (`GET /v1/events`) and pull at once when the site changes: the app
+   * does; tests whose stub servers count every request leave it off. `silenceMs` shortens the watchdog.
+   */
+  events?: boolean | { silenceMs: number };
   /** The version the heartbeat reports (the app's package version unless told). */
   appVersion?: string;
   /** A visitor kiosk prints the badge of each check-in the server admits (docs/running-a-site.md, Badges). */
@@ -236,7 +242,20 @@ export function openKiosk(options: KioskOptions) {
       const onError = options.sync?.onError;
       // Visits that left a day ago are dropped from the device, offline too (docs/kiosk-sync.md, What the kiosk keeps).
       stopBackground = [schedulePruning(db, platform.clock, now, { onError })];
-      const { heartbeat } = options;
+      const { heartbeat, events } = options;
+      if (events) {
+        const follower = followSiteEvents({
+          serverUrl: options.serverUrl,
+          token: options.token,
+          fetch,
+          db,
+          siteId,
+          mode: options.mode,
+          pullSoon: engine.pullSoon,
+          silenceMs: events === true ? undefined : events.silenceMs,
+        });
+        stopBackground.push(follower.stop);
+      }
       if (heartbeat) {
         const intervalMs = heartbeat === true ? undefined : heartbeat.intervalMs;
         stopBackground.push(

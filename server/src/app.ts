@@ -13,6 +13,8 @@ import { cors } from './middlewares/cors';
 import { errorHandler } from './middlewares/errorHandler';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from './exports/exportThreads';
 import { observe } from './middlewares/observe';
+import { LiveEventHub } from './live/eventHub';
+import { countStreams } from './live/streamMetrics';
 import { createMetrics } from './observability/metrics';
 import { buildOpenApiDocument, withOrigin } from './openapi/document';
 import { docsPage } from './openapi/docsPage';
@@ -46,7 +48,10 @@ export function createApp(input: AppDeps): Koa {
     addressLimiter: new AddressLimiter(input.env.RATE_LIMIT_PER_MINUTE),
     exportThreads:
       input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
+    liveEvents:
+      input.liveEvents ?? new LiveEventHub({ pool: input.database, log: input.log, pollMs: input.env.EVENTS_POLL_MS }),
   };
+  countStreams(deps.metrics.registry, deps.liveEvents);
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that
   // proxy appended; earlier entries are whatever the client wrote.
   const app = new Koa({ proxy: input.env.TRUST_PROXY, maxIpsCount: 1 });

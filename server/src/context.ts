@@ -1,6 +1,7 @@
 import type { Env } from './config/env';
 import type { Database } from './db/database';
 import type { ExportThreads } from './exports/exportThreads';
+import type { LiveEventHub } from './live/eventHub';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
 import type { AddressLimiter } from './rateLimit/addressLimiter';
@@ -28,6 +29,8 @@ export interface AppDeps {
   visitDir?: string;
   /** Where CSV exports run (made by createApp when absent: EXPORT_THREAD_DEFAULTS on the database's URL). */
   exportThreads?: ExportThreads;
+  /** This instance's reader of published changes, for the event stream (made by createApp when absent). */
+  liveEvents?: LiveEventHub;
 }
 
 /** The dependencies with every optional part made. */
@@ -36,4 +39,5 @@ export type ResolvedDeps = AppDeps & {
   limiter: RateLimiter;
   addressLimiter: AddressLimiter;
   exportThreads: ExportThreads;
+  liveEvents: LiveEventHub;
 };

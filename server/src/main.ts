@@ -14,6 +14,8 @@ import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startStaffPurge } from './jobs/staffPurge';
 import { startPersonDataRetention } from './jobs/personDataRetention';
 import { startLoadSignal } from './jobs/loadSignal';
+import { startLiveEventPrune } from './jobs/liveEventPrune';
+import { LiveEventHub } from './live/eventHub';
 import { startDispatcherThread } from './jobs/webhookThread';
 import { createLogger } from './logger';
 import { createMetrics } from './observability/metrics';
@@ -109,7 +111,17 @@ async function main(): Promise<void> {
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE);
   // Set once serving (below); until then a dead embedded cluster fails the start instead.
   let supervised: SupervisedPostgres | undefined;
-  const app = createApp({ database, env, log, metrics, limiter, healthy: () => supervised?.healthy() ?? true });
+  // Made here, so a shutdown ends the event streams first (their clients reconnect to another instance).
+  const liveEvents = new LiveEventHub({ pool: database, log, pollMs: env.EVENTS_POLL_MS });
+  const app = createApp({
+    database,
+    env,
+    log,
+    metrics,
+    limiter,
+    liveEvents,
+    healthy: () => supervised?.healthy() ?? true,
+  });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
@@ -124,6 +136,7 @@ async function main(): Promise<void> {
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const staffPurge = startStaffPurge(database, log);
   const retention = startPersonDataRetention(database, env.RETENTION_INTERVAL_MINUTES, log);
+  const eventPrune = startLiveEventPrune(database, env.EVENTS_RETENTION_MINUTES, log);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   printBanner({
@@ -165,6 +178,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    // An open event stream is a request that never finishes: end them, or the drain waits its whole timeout.
+    liveEvents.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // A keep-alive connection goes idle when its in-flight request finishes: close it then, not at the drain timeout.
@@ -183,6 +198,7 @@ async function main(): Promise<void> {
     await logPurge.stop();
     await staffPurge.stop();
     await retention.stop();
+    await eventPrune.stop();
     await limiter.stop();
     await database.close();
     await (supervised ?? embedded)?.stop();

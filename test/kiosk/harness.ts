@@ -54,6 +54,8 @@ export function openTestKiosk(
     retryPolicy?: RetryPolicy;
     /** The fetch under the test network (to watch what the kiosk sends and receives). */
     fetch?: FetchLike;
+    /** Follow the event stream (off by default: most tests drive every pull themselves). */
+    events?: boolean;
   } = {},
 ): TestKiosk {
   const network = testNetwork({ online: options.online ?? true, random: options.random, fetch: options.fetch });
@@ -69,6 +71,7 @@ export function openTestKiosk(
     siteId: site.siteId,
     mode: options.mode ?? 'visitor',
     requestTimeoutMs: 10_000,
+    events: options.events,
     sync: {
       retryPolicy: options.retryPolicy ?? testRetryPolicy(),
       concurrency: options.concurrency ?? 4,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rollCall } from '../../kiosk/src/data/queries';
 import { openKiosk } from '../../kiosk/src/kiosk';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
-import { stubPersonCheckin } from './stubAnswers';
+import { stubPeopleFeed, stubPersonCheckin } from './stubAnswers';
 
 // A server upgraded before its kiosks: v1 grows by adding enum values (docs/api.md, Basics), so its answers carry
 // statuses, sources and field types this kiosk was built without. A stub server stands in for it.
@@ -64,7 +64,10 @@ describe('a kiosk whose server is newer than it', () => {
       person('Badge', { entry: { source: 'BADGE', at: new Date().toISOString() } }),
       person('Grace', { status: 'ESCORTED' }),
     ];
-    const { kiosk, errors } = stubKiosk(async () => listOf(list));
+    const feed = stubPeopleFeed(() => list);
+    const { kiosk, errors } = stubKiosk((url) =>
+      Promise.resolve(url.includes('/people/changes') ? feed() : listOf(list)),
+    );
     kiosk.start();
     await kiosk.engine.syncNow();
     expect((await rollCall(kiosk.db, 1)).map((visit) => visit.person.firstName).sort()).toEqual([
@@ -78,7 +81,10 @@ describe('a kiosk whose server is newer than it', () => {
 
   it('keeps a person whose status is newer than it on the Roll call, showing that status, and offers no action on them', async () => {
     let list = [person('Ada'), person('Grace')];
-    const { kiosk, errors } = stubKiosk(async () => listOf(list));
+    const feed = stubPeopleFeed(() => list);
+    const { kiosk, errors } = stubKiosk((url) =>
+      Promise.resolve(url.includes('/people/changes') ? feed() : listOf(list)),
+    );
     kiosk.start();
     await kiosk.engine.syncNow();
 

@@ -81,7 +81,8 @@ describe('pairing with another server or site starts from an empty local view', 
     };
   };
   /** A server whose list is `list` and whose creates answer check-in 5 on `siteId`. */
-  const stubServer = (list: unknown[], siteId: number) => async (_url: string, init: RequestInit) => {
+  const stubServer = (list: unknown[], siteId: number) => async (url: string, init: RequestInit) => {
+    if (url.includes('/people/changes')) return json(200, { data: list, nextCursor: 'c', hasMore: false });
     if (init.method === 'GET') return json(200, { data: list, nextCursor: null });
     const body = JSON.parse(String(init.body)) as { person: { firstName: string } };
     const created = checkin(5, siteId, body.person.firstName);

@@ -25,6 +25,7 @@ import {
 } from '../support/openApiValidator';
 import { serverForFile } from '../support/serverAndWorld';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
+import { LiveEventHub } from '../../server/src/live/eventHub';
 
 const run = promisify(execFile);
 const harness = serverForFile();
@@ -117,6 +118,7 @@ describe('GET /v1/openapi.json', () => {
       limiter: new RateLimiter(harness.server.database, 600),
       addressLimiter: new AddressLimiter(600),
       exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
+      liveEvents: new LiveEventHub({ pool: harness.server.database, log: createLogger('silent') }),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

@@ -57,6 +57,8 @@ const refusals: Refusal[] = [
   { key: `GET ${P}`, query: { status: 'IN,NOPE' } },
   { key: `GET ${P}`, query: { limit: '1.5' } },
   { key: `GET ${P}/{checkinId}`, ...stray },
+  { key: `GET ${P}/changes`, query: { limit: '0' } },
+  { key: 'GET /events', query: { lastEventId: 'x'.repeat(65) } },
   { key: `GET ${P}/{checkinId}/badge.pdf`, ...stray },
   { key: `PATCH ${P}/{checkinId}`, body: { exit: { source: 'NOPE' } } },
   { key: `POST ${P}/{checkinId}/breaks/start`, body: { occurredAt: 'yesterday' } },

@@ -16,8 +16,10 @@ export async function spawnEntryPoint(
   env: Record<string, string>,
   readyText: string,
   readyTimeoutMs: number,
+  /** Options for node itself, before the entry point (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs: string[] = [],
 ): Promise<Omit<ServerProcess, 'baseUrl'>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,13 +44,18 @@ export async function spawnEntryPoint(
 }
 
 /** Runs the real server (`server/src/main.ts`) as its own process on a free loopback port. */
-export async function spawnServer(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const started = await spawnEntryPoint(
     'server/src/main.ts',
     { HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: port },
     'Gatehouse API listening',
     readyTimeoutMs,
+    nodeArgs,
   );
   return { baseUrl: `http://127.0.0.1:${port}`, ...started };
 }

@@ -12,6 +12,7 @@ import {
 } from '../../server/src/exports/exportThreads';
 import type { Logger } from '../../server/src/logger';
 import { RateLimiter } from '../../server/src/rateLimit/limiter';
+import { LiveEventHub } from '../../server/src/live/eventHub';
 import { createTestDatabase } from './database';
 
 export interface TestServer {
@@ -49,10 +50,21 @@ export async function startTestServer(
   };
   const log: Logger = { info: record('info'), warn: record('warn'), error: record('error') };
   const limiter = new RateLimiter(database, env.RATE_LIMIT_PER_MINUTE, options.clock);
+  const liveEvents = new LiveEventHub({ pool: database, log, pollMs: env.EVENTS_POLL_MS });
   const exportThreads = options.exports
     ? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, ...options.exports, databaseUrl })
     : undefined;
-  const app = createApp({ database, env, log, validateResponses: true, clock: options.clock, limiter, exportThreads, kioskDir: options.kioskDir });
+  const app = createApp({
+    database,
+    env,
+    log,
+    validateResponses: true,
+    clock: options.clock,
+    limiter,
+    liveEvents,
+    exportThreads,
+    kioskDir: options.kioskDir,
+  });
   const server = http.createServer(app.callback());
   answerClientErrors(server);
   server.listen(0, '127.0.0.1');
@@ -68,6 +80,7 @@ export async function startTestServer(
     logs,
     limiter,
     async close() {
+      liveEvents.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await limiter.stop();

@@ -8,8 +8,11 @@ export const KEEP_LEFT_VISITS_MS = 24 * 60 * 60 * 1000;
 /** How often the kiosk looks for visits to drop while it runs. */
 export const PRUNE_INTERVAL_MS = 15 * 60 * 1000;
 
+// A refused visit (STOP) never leaves: it goes a day after its last event, as the server's kiosk lists drop it.
 const leftBefore = (visit: PersonVisit | VehicleVisit, cutoff: number) =>
-  visit.exitAt !== null && Date.parse(visit.exitAt) < cutoff;
+  visit.exitAt !== null
+    ? Date.parse(visit.exitAt) < cutoff
+    : visit.status === 'STOP' && Date.parse(visit.lastEventAt) < cutoff;
 
 /**
  * Drops the visits (people and vehicles, names and plates with them) that left more than 24 h ago and owe

@@ -51,6 +51,8 @@ export async function savePin(db: KioskDatabase, pin: string): Promise<void> {
  * call may be. Kept in the database so a reload still knows; forgotten when the pairing moves.
  */
 const PULLED_KEY = 'peoplePulledAt';
+/** Where the kiosk is in its site's people feed (sync/peopleFeedPull.ts): it goes with the people it dates. */
+export const PEOPLE_FEED_CURSOR = 'peopleFeedCursor';
 const PeoplePulledAt = z.object({ siteId: Id, at: z.number() });
 
 /** Inside a transaction over `meta` (the pull's own). */
@@ -128,6 +130,7 @@ export async function saveSettings(db: KioskDatabase, next: KioskSettings | null
         db.siteConfigs.clear(),
         db.watchlistDigests.clear(),
         db.meta.delete(PULLED_KEY),
+        db.meta.delete(PEOPLE_FEED_CURSOR),
         clearVehicleDirectory(db),
       ]);
     }

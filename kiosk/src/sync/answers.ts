@@ -48,23 +48,25 @@ export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheck
  * null or empty. A visit this kiosk created keeps what it was given: a pull never rewrites a visit's person.
  */
 export function readKioskPerson(answer: KioskPersonAnswer): Reading<KeptPersonCheckin> {
+  return { kept: true, checkin: keptKioskPerson(answer) };
+}
+
+/** The same, as the check-in kept (a person visit is always kept). */
+export function keptKioskPerson(answer: KioskPersonAnswer): KeptPersonCheckin {
   return {
-    kept: true,
-    checkin: {
-      ...answer,
-      person: { ...answer.person, email: null, phone: null },
-      hostName: null,
-      hostId: null,
-      language: null,
-      purpose: null,
-      customFields: {},
-      labelIds: [],
-      denyReason: null,
-      decidedBy: null,
-      decidedAt: null,
-      entry: kioskEvent(answer.entry),
-      exit: answer.exit && kioskEvent(answer.exit),
-    },
+    ...answer,
+    person: { ...answer.person, email: null, phone: null },
+    hostName: null,
+    hostId: null,
+    language: null,
+    purpose: null,
+    customFields: {},
+    labelIds: [],
+    denyReason: null,
+    decidedBy: null,
+    decidedAt: null,
+    entry: kioskEvent(answer.entry),
+    exit: answer.exit && kioskEvent(answer.exit),
   };
 }
 

@@ -7,6 +7,7 @@ import { ackWriter } from './ackWriter';
 import { type RetryPolicy, fullJitterBackoff } from './backoff';
 import { createConnectivity } from './connectivity';
 import { guardedLoop } from './guardedLoop';
+import { pullPeopleFeed } from './peopleFeedPull';
 import { pullPeople, pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { pullVehicleDirectory } from './vehicleDirectoryPull';
@@ -17,6 +18,9 @@ import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
 import { refreshWatchlistDigest } from './watchlistDigest';
 
+/** The timed pull's period: the event stream brings a site's changes at once, this is the safety net. */
+export const PULL_INTERVAL_MS = 5 * 60_000;
+
 export interface SyncEngineOptions {
   db: KioskDatabase;
   api: ApiClient;
@@ -26,7 +30,10 @@ export interface SyncEngineOptions {
   mode?: 'visitor' | 'gate';
   concurrency?: number;
   retryPolicy?: RetryPolicy;
-  /** How often the site's state is pulled while nothing else happens. */
+  /**
+   * How often the site's state is pulled while nothing else happens (jittered ±10 %): the event stream asks
+   * for a pull at once when the site changes, so this is only the safety net.
+   */
   pullIntervalMs?: number;
   /** The server and site the kiosk was opened for: a pull that ends after a move to another writes nothing. */
   pairing?: Pairing;
@@ -45,6 +52,8 @@ export interface SyncEngine {
   stop: () => Promise<void>;
   /** Asks for a push soon (after a local command queued something). */
   kick: () => void;
+  /** Asks for a pass with a pull soon (the site changed on the server); returns at once. */
+  pullSoon: () => void;
   /** A pass with a pull, resolved when the loop is idle again. */
   syncNow: () => Promise<void>;
   /** Resolves when no pass is running or asked for. */
@@ -59,7 +68,9 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { db, api, platform, siteId } = options;
   const { clock } = platform;
   const policy = options.retryPolicy ?? fullJitterBackoff();
-  const pullIntervalMs = options.pullIntervalMs ?? 30_000;
+  const pullIntervalMs = options.pullIntervalMs ?? PULL_INTERVAL_MS;
+  // A thousand kiosks that come back together must not ask together (docs/event-stream-clients.md).
+  const jittered = (ms: number) => ms * (0.9 + 0.2 * Math.random());
   const onError = options.onError ?? (() => {});
   const connectivity = createConnectivity(platform.online);
   const now = () => clock.now();
@@ -132,7 +143,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         pullWanted = false;
         let pulled = false;
         try {
-          const people = await pullPeople({ db, api, ...reach }, siteId);
+          // The visitor kiosk keeps its people by the site's change feed; the gate still reads its short list.
+          const people =
+            options.mode === 'gate'
+              ? await pullPeople({ db, api, ...reach }, siteId)
+              : await pullPeopleFeed({ db, api, ...reach }, siteId);
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
           // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
           // offline by its copy of the registered vehicles: only the changes come.
@@ -181,7 +196,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (revoked()) return;
     pullWanted = true;
     loop.request();
-    pullTimer.wakeAt(now() + pullIntervalMs);
+    pullTimer.wakeAt(now() + jittered(pullIntervalMs));
   });
 
   return {
@@ -203,7 +218,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         retryTimer.cancel();
         pullTimer.cancel();
       });
-      pullTimer.wakeAt(now() + pullIntervalMs);
+      // The first timed pull at a random point of the period (a pull runs at start anyway).
+      pullTimer.wakeAt(now() + Math.random() * pullIntervalMs);
       loop.request();
     },
     async stop() {
@@ -216,6 +232,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       await loop.idle();
     },
     kick: () => loop.request(),
+    pullSoon() {
+      if (halted()) return;
+      pullWanted = true;
+      loop.request();
+    },
     async syncNow() {
       pullWanted = true;
       loop.request();

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { notFound } from '../errors/problem';
+import { publishEvent } from '../live/publish';
 import { viewableSites } from '../policies/viewableSites';
 import { findAlert, presentAlert } from '../queries/alerts';
 
@@ -43,6 +44,13 @@ export async function acknowledgeAlert(
       action: 'alert.acknowledged',
       target: { type: targetTypes[input.kind], id: input.checkinId },
       siteId: found.site_id,
+    });
+    // The consoles following the site take the alert off their list (docs/api.md, Event stream).
+    await publishEvent(db, {
+      accountId: principal.accountId,
+      siteId: found.site_id,
+      type: 'alert',
+      data: { kind: input.kind, siteId: found.site_id, checkinId: input.checkinId },
     });
   }
   const after = await findAlert(db, key);

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id';
+// Last-Event-ID: a browser kiosk resumes the event stream with it (fetch, for its bearer token).
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id';
 // The list of docs/api.md (Basics), plus Date: a browser kiosk corrects a wrong device clock by the server's (docs/api.md).
 const EXPOSE_HEADERS = 'Date, ETag, Idempotent-Replayed, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id';
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';

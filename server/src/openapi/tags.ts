@@ -74,6 +74,11 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
   },
   { name: 'Audit log', description: 'Who changed what: every write by a staff user or a token, newest first.' },
   {
+    name: 'Events',
+    description:
+      'The changes of your sites as they happen (server-sent events), for consoles and kiosks to follow instead of polling.',
+  },
+  {
     name: 'Exports',
     description: 'Check-ins of a range of days as CSV for spreadsheet programs, streamed however many rows there are.',
   },

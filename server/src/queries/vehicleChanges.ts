@@ -22,7 +22,8 @@ interface ChangeRow {
 // The feed's cursor is the sequence number of the last change answered, tagged with the account's scope, so
 // a cursor of another account (or another list) is refused rather than read as a position here.
 const scopeOf = (accountId: number) => cursorScope('vehicle-changes', { accountId });
-const encode = (seq: number, accountId: number) =>
+/** The feed's cursor after change `seq` (also what the event stream's `vehicles` events carry). */
+export const encodeVehicleCursor = (seq: number, accountId: number) =>
   Buffer.from(JSON.stringify([seq, scopeOf(accountId)])).toString('base64url');
 const notIssued = () =>
   problem('INVALID_QUERY', 'The cursor is not one this feed issued to this account: start again without it.');
@@ -83,7 +84,7 @@ export async function readVehicleChanges(
     labels: [],
     removedVehicleIds: [],
     removedLabelIds: [],
-    nextCursor: encode(answered.at(-1)?.change_seq ?? after, accountId),
+    nextCursor: encodeVehicleCursor(answered.at(-1)?.change_seq ?? after, accountId),
     hasMore: rows.length > limit,
   };
   for (const row of answered) {

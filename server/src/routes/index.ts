@@ -2,6 +2,8 @@ import { adminRoutes } from './admin';
 import type { Route } from './define';
 import { labelRoutes } from './labels';
 import { personCheckinRoutes } from './personCheckins';
+import { peopleChangesRoutes } from './personCheckins/changes';
+import { eventRoutes } from './events';
 import { siteRoutes } from './sites';
 import { vehicleCheckinRoutes } from './vehicleCheckins';
 import { vehicleLabelRoutes } from './vehicleLabels';
@@ -24,6 +26,8 @@ import { visitRoutes } from './visit';
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
 export const routes: Route[] = [
   ...siteRoutes,
+  // Before the check-in routes: `…/people/:checkinId` would take "changes" for an id.
+  ...peopleChangesRoutes,
   ...personCheckinRoutes,
   ...labelRoutes,
   ...watchlistRoutes,
@@ -41,6 +45,7 @@ export const routes: Route[] = [
   ...tokenRoutes,
   ...kioskAdministrationRoutes,
   ...privacyRoutes,
+  ...eventRoutes,
   ...hostRoutes,
   ...notificationRoutes,
   ...visitRoutes,

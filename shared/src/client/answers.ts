@@ -3,6 +3,7 @@ import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
 import { languages } from '../messages/languages';
 import { KioskPerson } from '../schemas/kioskPeople';
+import { PeopleChanges, PersonVisitChange } from '../schemas/peopleChanges';
 import { PersonCheckin } from '../schemas/personCheckins';
 import { CheckinConfig, ConfigField } from '../schemas/sites';
 import { Actor } from '../schemas/staff';
@@ -59,6 +60,21 @@ export const KioskPersonAnswer = KioskPerson.extend({
   badgeCode: z.string().nullable().default(null),
 });
 export type KioskPersonAnswer = z.infer<typeof KioskPersonAnswer>;
+
+/** A page of the people change feed as a visitor kiosk reads it: statuses and sources may be newer too. */
+export const PeopleChangesAnswer = PeopleChanges.extend({
+  data: z.array(
+    PersonVisitChange.extend({
+      status: openEnum<PersonStatus>(),
+      entry: PersonEntry,
+      exit: PersonEntry.nullable(),
+      // Read as `/kiosk/people` is: a visit without one has no badge to scan.
+      badgeCode: z.string().nullable().default(null),
+    }),
+  ),
+});
+export type PeopleChangesAnswer = z.infer<typeof PeopleChangesAnswer>;
+export type PersonVisitChangeAnswer = PeopleChangesAnswer['data'][number];
 
 /** A vehicle check-in as an answer carries it: its status and sources may be newer than this client. */
 export const VehicleCheckinAnswer = VehicleCheckin.extend({

@@ -16,7 +16,13 @@ import {
 } from '../schemas/vehicles';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
-import { CheckinConfigAnswer, KioskPersonAnswer, PersonCheckinAnswer, VehicleCheckinAnswer } from './answers';
+import {
+  CheckinConfigAnswer,
+  KioskPersonAnswer,
+  PeopleChangesAnswer,
+  PersonCheckinAnswer,
+  VehicleCheckinAnswer,
+} from './answers';
 import { type FetchLike, type HttpOutcome, type HttpTransport, send } from './http';
 import { KioskHostsAnswer } from './hostAnswers';
 
@@ -169,6 +175,14 @@ export function createApiClient(options: ApiClientOptions) {
       query: { limit?: number; cursor?: string },
     ): Promise<HttpOutcome<KioskPersonPage>> =>
       send(transport, { method: 'GET', path: listPath(`/v1/sites/${siteId}/kiosk/people`, query) }, KioskPersonPage),
+
+    /** The site's people changed after `cursor` (docs/api.md, People change feed): a visitor kiosk's Roll call. */
+    peopleChanges: (siteId: number, cursor?: string, limit?: number): Promise<HttpOutcome<PeopleChangesAnswer>> =>
+      send(
+        transport,
+        { method: 'GET', path: listPath(`${people(siteId)}/changes`, { cursor, limit }) },
+        PeopleChangesAnswer,
+      ),
 
     listPeople: (siteId: number, query: ListQuery<PersonStatus>): Promise<HttpOutcome<PersonPage>> =>
       send(transport, { method: 'GET', path: listPath(people(siteId), query) }, PersonPage),

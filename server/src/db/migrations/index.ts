@@ -24,6 +24,7 @@ import * as kioskScopes from './0023_kiosk_scopes';
 import * as erasureEverywhere from './0024_erasure_everywhere';
 import * as hosts from './0026_hosts';
 import * as badges from './0029_badges';
+import * as liveEvents from './0030_live_events';
 import * as languages from './0033_languages';
 import * as visitCodes from './0036_visit_codes';
 import type { MigrationFn } from './types';
@@ -56,6 +57,7 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0024_erasure_everywhere', up: erasureEverywhere.up },
   { name: '0026_hosts', up: hosts.up },
   { name: '0029_badges', up: badges.up },
+  { name: '0030_live_events', up: liveEvents.up },
   { name: '0033_languages', up: languages.up },
   { name: '0036_visit_codes', up: visitCodes.up },
 ];
