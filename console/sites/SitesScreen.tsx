@@ -10,10 +10,11 @@ import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
 import { VisitDialog, visitWords } from './VisitDialog';
+import { LanguageDialog, languageWords } from './LanguageDialog';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'visit' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'language' | 'visit' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
@@ -61,6 +62,7 @@ export function SitesScreen() {
               cell: (site) => (site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'),
             },
             { header: 'Badges', cell: (site) => badgeWords(site.badge) },
+            { header: 'Language', cell: (site) => languageWords(site.defaultLanguage) },
             { header: 'Phone check-ins', cell: (site) => visitWords(site.visit) },
           ]}
           actions={(site) => (
@@ -76,6 +78,9 @@ export function SitesScreen() {
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
                 Badges
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'language' })}>
+                Language
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
                 Phone check-ins
@@ -102,6 +107,8 @@ export function SitesScreen() {
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
       {editing?.what === 'badges' ? (
         <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing?.what === 'language' ? (
+        <LanguageDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing?.what === 'visit' ? (
         <VisitDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing ? (

@@ -20,7 +20,7 @@ import {
   vehiclesOnSite,
 } from './data/queries';
 import { schedulePruning } from './data/retention';
-import { readSiteName, recordSiteName } from './data/siteName';
+import { readSiteLanguage, readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
 import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
@@ -31,7 +31,7 @@ import { followSiteEvents } from './sync/liveEvents';
 import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
-import { siteConfigSource } from './sync/siteConfig';
+import { CONFIG_MAX_AGE_MS, siteConfigSource } from './sync/siteConfig';
 import { siteHostsSource } from './sync/siteHosts';
 
 export interface KioskOptions {
@@ -156,6 +156,8 @@ export function openKiosk(options: KioskOptions) {
     pairing,
   });
   const hosts = siteHostsSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing });
+  // When the site was last asked for: a visitor kiosk asks again after a visit, at most every 5 minutes.
+  let siteAskedAt: number | undefined;
   return {
     db,
     api,
@@ -205,12 +207,23 @@ export function openKiosk(options: KioskOptions) {
     plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
     /** The site's name as last heard from the server (kept for offline). */
     siteName: observeQuery(() => readSiteName(db, siteId)),
-    /** Asks the server for the site's name (nothing happens offline, or when it does not answer). */
-    async refreshSiteName(): Promise<void> {
+    /** The site's default language as last heard from the server (kept for offline). */
+    siteLanguage: observeQuery(() => readSiteLanguage(db, siteId)),
+    /**
+     * Asks the server for the site's name and default language (nothing happens offline, or when it does not
+     * answer); `unlessAskedWithin` skips it when the site was asked that recently.
+     */
+    async refreshSite(unlessAskedWithin = 0): Promise<void> {
+      const now = platform.clock.now();
       if (!engine.hasLink()) return;
+      if (siteAskedAt !== undefined && Math.abs(now - siteAskedAt) < unlessAskedWithin) return;
       const site = await api.getSite(siteId);
-      if (site.kind === 'ok') await recordSiteName(db, pairing, site.value.name);
+      if (site.kind !== 'ok') return;
+      siteAskedAt = now;
+      await recordSiteName(db, pairing, site.value);
     },
+    /** How often a visitor kiosk asks for its site again (as often as for its form). */
+    siteMaxAgeMs: CONFIG_MAX_AGE_MS,
     needsAttention: observeQuery(() => attentionItems(db)),
     status: engine.status,
     /** True once the server refused this kiosk's token (401): nothing syncs until it is paired again. */

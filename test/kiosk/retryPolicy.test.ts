@@ -113,6 +113,7 @@ function stubServer(answers: Array<{ status: number; code?: string; headers?: Re
     invitationId: null,
     pendingReason: null,
     badgeCode: null,
+    language: null,
     breaks: [],
     decidedBy: null,
     decidedAt: null,

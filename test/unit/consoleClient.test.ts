@@ -126,6 +126,7 @@ describe('what the console shows a role', () => {
       invitationId: null,
       pendingReason: null,
       badgeCode: null,
+      language: null,
       breaks: [],
       decidedBy: null,
       decidedAt: null,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
+import { useWords } from '../language/VisitorLanguage';
 import { CheckinConfirmation, refusedMessage } from './CheckinConfirmation';
 import { CheckinForm } from './CheckinForm';
 import { Confirmation, type ConfirmationMessage } from './Confirmation';
@@ -18,10 +19,18 @@ type Step =
   | { step: 'checkedIn'; visit: PersonVisit }
   | { step: 'done'; message: ConfirmationMessage };
 
-/** Visitor mode: home → form, a pass then the form, or find-your-name → confirmation → home. */
-export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
+/**
+ * Visitor mode: home → form, a pass then the form, or find-your-name → confirmation → home. A confirmation
+ * ends the visit's turn at the kiosk (`onVisitEnded`: the kiosk goes back to the site's language); Back does not.
+ */
+export function VisitorScreen({ kiosk, onVisitEnded }: { kiosk: Kiosk; onVisitEnded: () => void }) {
+  const words = useWords();
   const [step, setStep] = useState<Step>({ step: 'home', returned: false });
   const home = () => setStep({ step: 'home', returned: true });
+  const ended = () => {
+    home();
+    onVisitEnded();
+  };
   switch (step.step) {
     case 'home':
       return (
@@ -50,7 +59,7 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
           onCancel={home}
           onCheckOut={(visit) => setStep({ step: 'find', intent: 'checkout', offer: visit })}
           onCheckedIn={(visit) => setStep({ step: 'checkedIn', visit })}
-          onRefusedBefore={() => setStep({ step: 'done', message: refusedMessage })}
+          onRefusedBefore={() => setStep({ step: 'done', message: refusedMessage(words) })}
         />
       );
     case 'find':
@@ -64,8 +73,8 @@ export function VisitorScreen({ kiosk }: { kiosk: Kiosk }) {
         />
       );
     case 'checkedIn':
-      return <CheckinConfirmation kiosk={kiosk} visit={step.visit} onDone={home} />;
+      return <CheckinConfirmation kiosk={kiosk} visit={step.visit} onDone={ended} />;
     case 'done':
-      return <Confirmation message={step.message} onDone={home} />;
+      return <Confirmation message={step.message} onDone={ended} />;
   }
 }

@@ -12,6 +12,7 @@ import {
   validateCheckinForm,
 } from '../../../shared/src/domain';
 import type { PassClaims } from '../../../shared/src/domain/passes';
+import type { Language } from '../../../shared/src/messages/languages';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
@@ -24,6 +25,8 @@ export interface CheckinInput extends CheckinFormInput {
   labelIds?: number[];
   /** The visitor's pass, checked on this kiosk: sent with the check-in, and never honoured here again. */
   pass?: { token: string; claims: Pick<PassClaims, 'jti' | 'exp'> };
+  /** The language the visitor read the form in: the server prints their badge in it. */
+  language?: Language;
 }
 
 const blankToUndefined = (value: string | undefined) =>
@@ -47,6 +50,7 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
     customFields: input.customFields && Object.keys(input.customFields).length > 0 ? input.customFields : undefined,
     labelIds: input.labelIds,
     pass: input.pass?.token,
+    language: input.language,
     occurredAt,
   };
 }

@@ -92,14 +92,14 @@ const insertCtes =
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
       decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, invitation_id, pending_reason,
-      created_at, updated_at)
+      language, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
       ${row.badge_code}, ${row.incomplete_fields}::text[], ${row.invitation_id}::bigint, ${row.pending_reason},
-      ${now}::timestamptz, ${now}::timestamptz
+      ${row.language}::text, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${guard} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
     RETURNING id),
   ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, incomplete)}${more.notify}${more.pass}`;
@@ -163,6 +163,7 @@ export async function createPersonCheckin(
       incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
       invitation_id: arrival?.invitation.id ?? null,
       pending_reason: arrival?.kind === 'hold' && status === 'PENDING' ? arrival.reason : null,
+      language: request.language ?? null,
       breaks: [],
     },
   );

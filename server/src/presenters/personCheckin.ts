@@ -27,6 +27,7 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     invitationId: row.invitation_id,
     pendingReason: row.pending_reason,
     badgeCode: row.badge_code,
+    language: row.language,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,
       startedAt: item.startedAt.toISOString(),

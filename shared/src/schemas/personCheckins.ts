@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Actor } from './staff';
+import { LanguageCode } from './language';
 import { personStatuses } from '../domain/personCheckin';
 import {
   BodyCursor,
@@ -48,6 +49,11 @@ export const CreateCheckinRequest = z.strictObject({
     description:
       "The `version` of the site's check-in form the person filled in. When it is an older version and the body meets it but not the current form, the check-in is accepted with `incompleteFields` and raises an alert; without it, the current form is required.",
   }),
+  /** The language the visitor checked in in (a kiosk sends its visitor's); docs/languages.md. */
+  language: LanguageCode.optional().meta({
+    description:
+      "The language the visitor read the form in: their badge is printed in it. Without it, the site's `defaultLanguage`.",
+  }),
 });
 export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
 
@@ -95,6 +101,8 @@ export const PersonCheckin = z.object({
   pendingReason: z.string().nullable(),
   /** The secret of the visit's badge QR code (docs/api.md, Badges); null on visits that ended before badges. */
   badgeCode: z.string().nullable(),
+  /** The language the visitor read the form in (docs/languages.md); null when the create named none. */
+  language: LanguageCode.nullable(),
   breaks: z.array(Break),
   /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
   decidedBy: Actor.nullable(),

@@ -84,6 +84,8 @@ export function invitationEmail(
     actions: [],
     note: catalog.note,
     language: catalogs[language] ? language : 'en',
+    // The invitation's catalog is English only so far (docs/languages.md): left to right.
+    dir: 'ltr',
     image: { cid: 'pass-qr', alt: catalog.qrAlt, png: pass.qrPng },
     verbatim: { label: catalog.passLabel, text: pass.token },
     attachments: [{ filename: 'visit.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }],

@@ -16,6 +16,8 @@ export interface RenderedMessage {
   verbatim?: { label: string; text: string };
   /** Files sent with an email (an invitation's `.ics` calendar entry); chat has none. */
   attachments?: Array<{ filename: string; contentType: string; content: string }>;
+  /** Which way its text runs: `rtl` for Arabic (the email's HTML says so). */
+  dir: 'ltr' | 'rtl';
 }
 
 /** The whole message as plain text: paragraphs, the verbatim text, each action as `Label: url`, then the note. */
@@ -43,7 +45,7 @@ export function html(message: RenderedMessage): string {
   const buttons = message.actions
     .map(
       (action) =>
-        `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;margin-right:12px;border-radius:4px;color:#ffffff;background:${BUTTON_COLOURS[action.style]};text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a>`,
+        `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;margin:0 6px;border-radius:4px;color:#ffffff;background:${BUTTON_COLOURS[action.style]};text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a>`,
     )
     .join('');
   const note = message.note ? `<p style="color:#555555;font-size:13px">${escapeHtml(message.note)}</p>` : '';
@@ -54,7 +56,7 @@ export function html(message: RenderedMessage): string {
     ? `<p>${escapeHtml(message.verbatim.label)}</p>\n<p style="font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-break:break-all">${escapeHtml(message.verbatim.text)}</p>`
     : '';
   return `<!doctype html>
-<html lang="${escapeHtml(message.language)}"><body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:15px;line-height:1.5;color:#1b1b1b">
+<html lang="${escapeHtml(message.language)}" dir="${message.dir}"><body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:15px;line-height:1.5;color:#1b1b1b">
 ${paragraphs}
 ${image}
 ${verbatim}
