@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StaffUserAnswer } from '../shared/src/client/staff';
 import { staffApi } from './api';
@@ -8,11 +9,13 @@ import { SetupPage } from './links/SetupPage';
 import { DecidePage } from './links/DecidePage';
 import { LiveProvider } from './live/LiveData';
 import { allowedPages } from './pages';
-import { navigate, useLocation } from './router';
+import { Route, Routes, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type Session, SessionContext, useSession } from './session/SessionContext';
 import { permissionsOf } from './session/permissions';
 import { SignInPage } from './signIn/SignInPage';
+import { SiteFormPage } from './sites/SiteFormPage';
 import { failureWords } from './words';
+import { queryClient } from './queryClient';
 
 type Who = { kind: 'checking' } | { kind: 'signedOut'; error?: string } | { kind: 'signedIn'; user: StaffUserAnswer };
 
@@ -21,7 +24,9 @@ const HOME = '/console/on-site';
 
 /** The console: one-time link pages, sign-in, then the pages of the signed-in user's role. */
 export function App() {
-  const { path, query } = useLocation();
+  const path = useLocation().pathname.replace(/\/+$/, '') || '/';
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
   const [who, setWho] = useState<Who>({ kind: 'checking' });
 
   useEffect(() => {
@@ -32,14 +37,19 @@ export function App() {
     });
   }, []);
 
-  const signedIn = useCallback((user: StaffUserAnswer) => {
-    setWho({ kind: 'signedIn', user });
-    navigate(HOME, true);
-  }, []);
+  const signedIn = useCallback(
+    (user: StaffUserAnswer) => {
+      setWho({ kind: 'signedIn', user });
+      void navigate(HOME, { replace: true });
+    },
+    [navigate],
+  );
   const signedOut = useCallback(() => {
+    // What one user's session read is not the next one's.
+    queryClient.clear();
     setWho({ kind: 'signedOut' });
-    navigate('/console', true);
-  }, []);
+    void navigate('/console', { replace: true });
+  }, [navigate]);
   const session = useMemo<Session | null>(
     () => (who.kind === 'signedIn' ? { user: who.user, can: permissionsOf(who.user), signedOut } : null),
     [who, signedOut],
@@ -60,23 +70,31 @@ export function App() {
     );
   }
   return (
-    <SessionContext.Provider value={session}>
-      <LiveProvider>
-        <Shell path={path === '/console' ? HOME : path}>
-          <SignedInPage path={path} />
-        </Shell>
-      </LiveProvider>
-    </SessionContext.Provider>
+    <QueryClientProvider client={queryClient}>
+      <SessionContext.Provider value={session}>
+        <LiveProvider>
+          <Shell path={path === '/console' ? HOME : path}>
+            <SignedInPage />
+          </Shell>
+        </LiveProvider>
+      </SessionContext.Provider>
+    </QueryClientProvider>
   );
 }
 
-function SignedInPage({ path }: { path: string }) {
+/** The page of the path among those the user's role allows; any other path shows their first page. */
+function SignedInPage() {
   const { can } = useSession();
   const allowed = allowedPages(can);
-  const page = allowed.find((candidate) => candidate.path === path) ?? allowed[0];
-  return page ? (
-    page.render()
-  ) : (
-    <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />
+  const home = allowed[0];
+  if (!home) return <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />;
+  return (
+    <Routes>
+      {allowed.map((page) => (
+        <Route key={page.path} path={page.path} element={page.render()} />
+      ))}
+      {can.sites ? <Route path="/console/sites/:siteId/form" element={<SiteFormPage />} /> : null}
+      <Route path="*" element={home.render()} />
+    </Routes>
   );
 }

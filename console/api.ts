@@ -3,6 +3,7 @@ import { createAdministrationClient } from '../shared/src/client/administration'
 import { createManageClient } from '../shared/src/client/manage';
 import { createStaffClient } from '../shared/src/client/staff';
 import { createHostsClient } from '../shared/src/client/hosts';
+import { createInvitationsClient } from '../shared/src/client/invitations';
 
 // Same origin as the API, signed in by the session cookie: no token in the page, the browser sends the cookie.
 // Always asked of the server (a kiosk may keep a form 5 minutes; the editor must see the one saved now).
@@ -20,3 +21,5 @@ export const manageApi = createManageClient(options);
 export const newKey = (): string => crypto.randomUUID();
 /** Hosts, what they were told, and the host decision page. */
 export const hostsApi = createHostsClient(options);
+/** Expected visitors and their passes (the Expected page). */
+export const invitationsApi = createInvitationsClient(options);

@@ -9,6 +9,7 @@ import { StaffScreen } from './staff/StaffScreen';
 import { VehiclesScreen } from './vehicles/VehiclesScreen';
 import { WatchlistScreen } from './watchlist/WatchlistScreen';
 import { HostsScreen } from './hosts/HostsScreen';
+import { ExpectedScreen } from './invitations/ExpectedScreen';
 import { WebhooksScreen } from './webhooks/WebhooksScreen';
 import type { Permissions } from './session/permissions';
 import { SitesScreen } from './sites/SitesScreen';
@@ -31,6 +32,8 @@ export const pages: readonly ConsolePage[] = [
     allowed: (can) => can.approvePeople || can.approveVehicles,
     render: () => <ApprovalsScreen />,
   },
+  // Who is coming: reception's morning list (CONTRACT §21).
+  { path: '/console/expected', name: 'Expected', allowed: (can) => can.expected, render: () => <ExpectedScreen /> },
   { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
   { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
   // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.

@@ -2,7 +2,7 @@ import { type FormEvent, useId } from 'react';
 import type { ConfigField } from '../shared/src/schemas/sites';
 import type { VisitSite } from '../shared/src/schemas/visit';
 import type { FormValues } from '../shared/src/domain/formValues';
-import { words } from './words';
+import { fieldLabel, words } from './words';
 
 interface Props {
   site: VisitSite;
@@ -34,7 +34,7 @@ function FieldInput({ field, props }: { field: ConfigField; props: Props }) {
   const described = error ? { 'aria-describedby': errorId, 'aria-invalid': true } : {};
   const label = (
     <label htmlFor={id}>
-      {field.label}
+      {fieldLabel(field)}
       {field.required && field.type !== 'checkbox' ? <span className="required"> ({words.required})</span> : null}
     </label>
   );

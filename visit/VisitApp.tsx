@@ -5,7 +5,7 @@ import type { VisitSite } from '../shared/src/schemas/visit';
 import { CheckinForm } from './CheckinForm';
 import { VisitStatus } from './VisitStatus';
 import { useVisit } from './useVisit';
-import { words } from './words';
+import { fieldWords, words } from './words';
 
 /** The page a site's QR poster opens: its form, then the visit on this phone. */
 export function VisitApp({ code }: { code: string }) {
@@ -58,7 +58,7 @@ export function VisitApp({ code }: { code: string }) {
     );
   const submit = (form: VisitSite) => {
     const input = formInput(form.fields, values);
-    const errors = validateCheckinForm(form.fields, input);
+    const errors = validateCheckinForm(form.fields, input, fieldWords);
     setChecked(errorsByField(form.fields, errors));
     // Errors of fields the page does not show (none today) would only come back from the server: send then.
     if (errors.length > otherErrors(form.fields, errors).length) return;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { VisitAction } from '../shared/src/client/visit';
 import type { VisitCheckin } from '../shared/src/schemas/visit';
-import { words } from './words';
+import { pageLanguage, words } from './words';
 
 interface Props {
   visit: VisitCheckin;
@@ -11,7 +11,8 @@ interface Props {
   onNewCheckin: () => void;
 }
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (iso: string) =>
+  new Date(iso).toLocaleTimeString(pageLanguage.locale, { hour: '2-digit', minute: '2-digit' });
 
 /** The heading of each state, focused when it changes so a screen reader says what happened. */
 function headingOf(visit: VisitCheckin): string {

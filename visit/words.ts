@@ -1,38 +1,80 @@
+import { isKnown } from '../shared/src/client/answers';
+import type { FieldWords } from '../shared/src/domain';
+// The kiosk's sentences for a field left wrong: the visitor reads the same ones on either (pure, no kiosk state).
+import { visitorFieldWords } from '../kiosk/renderer/fieldWords';
+import { type KioskMessage, kioskCatalogs } from '../shared/src/messages/kiosk';
+import { type VisitMessage, visitCatalogs } from '../shared/src/messages/visit';
+import { type ConfigField, standardFieldNames } from '../shared/src/schemas/sites';
+import { DEFAULT_LANGUAGE, type Language, languageOfTag } from '../shared/src/messages/languages';
+import { wordsOf } from '../shared/src/messages/translator';
+
 /**
- * Every word the visitor's phone page shows, by key, in one place: when the message catalogs of the
- * visitor's screens land (CONTRACT §26), these keys move into them and gain their five other languages.
+ * The phone's language: the first of the browser's preferred languages Gatehouse speaks, else English
+ * (docs/languages.md, The visitor's phone). A phone is one person's, so its settings say what they read.
  */
+export function phoneLanguage(preferred: readonly string[]): Language {
+  for (const tag of preferred) {
+    const language = languageOfTag(tag);
+    if (language) return language;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+const spoken = wordsOf(visitCatalogs, phoneLanguage(typeof navigator === 'undefined' ? [] : navigator.languages));
+
+/** The page's `lang` and `dir`, and the locale its times are written in. */
+export const pageLanguage = { tag: spoken.tag, dir: spoken.dir, locale: spoken.locale };
+
+const t = (key: VisitMessage, values?: Record<string, string>) => spoken.t(key, values);
+
+/** Every word the visitor's phone page shows, from the `visit` catalogs, in the phone's language. */
 export const words = {
-  pageTitle: (site: string) => `Sign in at ${site}`,
-  loading: 'Loading…',
-  unknownCodeTitle: 'This code is not in use',
-  unknownCode: 'Please ask reception to sign you in.',
-  archivedTitle: 'This site is closed',
-  archived: (site: string) => `${site} takes no check-ins now. Please ask reception.`,
-  unreachable: 'No connection to the server. Trying again…',
-  formIntro: 'Fill in your details, then tap Check in.',
-  checkIn: 'Check in',
-  checkingIn: 'Checking in…',
-  chooseHost: 'Choose…',
-  required: 'required',
-  fixBelow: 'Please check the fields marked below.',
-  tooMany: 'Too many check-ins from this network. Please ask reception.',
-  refused: 'The check-in did not go through. Please ask reception.',
-  welcome: (name: string) => `Welcome, ${name}`,
-  showReception: 'Show this screen at reception.',
-  signedInAt: (site: string, time: string) => `Checked in at ${site} at ${time}`,
-  host: (name: string) => `Visiting ${name}`,
-  waitingTitle: 'Waiting for confirmation',
-  waiting: 'Someone will confirm your visit shortly. Please wait here; this page updates by itself.',
-  seeReception: 'Please see reception',
-  onBreakTitle: 'You are on a break',
-  onBreakSince: (time: string) => `On a break since ${time}`,
-  takeBreak: 'Take a break',
-  endBreak: 'End break',
-  checkOut: 'Check out',
-  working: 'One moment…',
-  checkedOutTitle: 'You have checked out',
-  checkedOut: (time: string) => `Checked out at ${time}. Thank you for visiting.`,
-  newCheckIn: 'Check in again',
-  actionFailed: 'That did not go through. Please try again, or ask reception.',
+  pageTitle: (site: string) => t('pageTitle', { site }),
+  loading: t('loading'),
+  unknownCodeTitle: t('unknownCodeTitle'),
+  unknownCode: t('unknownCode'),
+  archivedTitle: t('archivedTitle'),
+  archived: (site: string) => t('archived', { site }),
+  unreachable: t('unreachable'),
+  formIntro: t('formIntro'),
+  checkIn: t('checkIn'),
+  checkingIn: t('checkingIn'),
+  chooseHost: t('chooseHost'),
+  required: t('required'),
+  fixBelow: t('fixBelow'),
+  tooMany: t('tooMany'),
+  refused: t('refused'),
+  welcome: (name: string) => t('welcome', { name }),
+  showReception: t('showReception'),
+  signedInAt: (site: string, time: string) => t('signedInAt', { site, time }),
+  host: (name: string) => t('host', { name }),
+  waitingTitle: t('waitingTitle'),
+  waiting: t('waiting'),
+  seeReception: t('seeReception'),
+  onBreakTitle: t('onBreakTitle'),
+  onBreakSince: (time: string) => t('onBreakSince', { time }),
+  takeBreak: t('takeBreak'),
+  endBreak: t('endBreak'),
+  checkOut: t('checkOut'),
+  working: t('working'),
+  checkedOutTitle: t('checkedOutTitle'),
+  checkedOut: (time: string) => t('checkedOut', { time }),
+  newCheckIn: t('newCheckIn'),
+  actionFailed: t('actionFailed'),
 } as const;
+
+const kioskWords = wordsOf(kioskCatalogs, spoken.language);
+const englishKioskWords = wordsOf(kioskCatalogs, DEFAULT_LANGUAGE);
+
+/**
+ * A field's label as the visitor reads it, as on the kiosk: a standard field still labelled as the console
+ * first labels it ("First name") in the phone's language; a label the site wrote itself as written.
+ */
+export function fieldLabel(field: ConfigField): string {
+  if (!isKnown(standardFieldNames, field.name)) return field.label;
+  const key: KioskMessage = `field.${field.name}`;
+  return field.label.trim() === englishKioskWords.t(key) ? kioskWords.t(key) : field.label;
+}
+
+/** What the form says of a field left empty or wrong, in the phone's language (the kiosk's sentences). */
+export const fieldWords: FieldWords = visitorFieldWords(kioskWords);

@@ -21,6 +21,7 @@ function alertWords(alert: AlertAnswer): { subject: string; text: string } {
   if (alert.kind === 'kiosk')
     return { subject: `Kiosk: ${alert.subject}`, text: alert.reason ?? 'An action was refused' };
   if (alert.kind === 'form') return { subject: alert.subject, text: alert.reason ?? 'Checked in with an older form' };
+  if (alert.kind === 'pass') return { subject: alert.subject, text: alert.reason ?? 'A pass was not honoured' };
   const cause = sourceWords[alert.source] ?? alert.source;
   return { subject: alert.subject, text: alert.reason ? `${cause}: ${alert.reason}` : cause };
 }

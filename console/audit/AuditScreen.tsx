@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { AuditFilter } from '../../shared/src/client/manage';
 import { manageApi } from '../api';
 import { Select } from '../components/Choice';
@@ -45,9 +46,8 @@ export function AuditScreen() {
   const sites = useLive().sites ?? [];
   const [form, setForm] = useState<Form>(blank);
   const [applied, setApplied] = useState<Form>(blank);
-  const events = usePaged(
-    (cursor) => manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }),
-    JSON.stringify(applied),
+  const events = usePaged(['audit', applied], (cursor) =>
+    manageApi.listAuditEvents(toFilter(applied), { cursor, limit: 50 }),
   );
   const set =
     <K extends keyof Form>(name: K) =>
@@ -86,34 +86,27 @@ export function AuditScreen() {
       <ErrorMessage text={events.error} />
       {events.items?.length === 0 ? <p className="empty">Nothing recorded for these filters.</p> : null}
       {events.items && events.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Site</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.items.map((event) => (
-              <tr key={event.auditId}>
-                <th scope="row">{since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId))}</th>
-                <td data-label="Who">
+        <ListTable
+          rows={events.items}
+          rowKey={(event) => event.auditId}
+          columns={[
+            {
+              header: 'When',
+              cell: (event) => since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId)),
+            },
+            {
+              header: 'Who',
+              cell: (event) => (
+                <>
                   {event.actor.name} <span className="muted">({actorWords[event.actor.type] ?? event.actor.type})</span>
-                </td>
-                <td data-label="Action">
-                  <code>{event.action}</code>
-                </td>
-                <td data-label="Target">
-                  {event.target.type.replaceAll('_', ' ')} {event.target.id}
-                </td>
-                <td data-label="Site">{siteName(event.siteId)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'Action', cell: (event) => <code>{event.action}</code> },
+            { header: 'Target', cell: (event) => `${event.target.type.replaceAll('_', ' ')} ${event.target.id}` },
+            { header: 'Site', cell: (event) => siteName(event.siteId) },
+          ]}
+        />
       ) : null}
       <LoadMore hasMore={events.hasMore} busy={events.busy} onClick={events.loadMore} />
     </section>

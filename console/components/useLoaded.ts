@@ -1,33 +1,27 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
+import { ReadFailure, answerOf } from '../live/liveQueries';
 import { useSession } from '../session/SessionContext';
-import { failureWords } from '../words';
 
 /**
- * What a page lists, read once and again on `reload()` (and every `everyMs` while the tab is shown): the
- * last good value stays on screen when a later read fails, with the failure in words beside it.
+ * What a page lists, through the query cache under `key` (pages that read the same thing share it): read
+ * when the page opens, again on `reload()` (and every `everyMs` while the tab is shown). The last good value
+ * stays on screen when a later read fails, with the failure in words beside it.
  */
-export function useLoaded<T>(read: () => Promise<HttpOutcome<T>>, everyMs?: number) {
+export function useLoaded<T>(key: readonly unknown[], read: () => Promise<HttpOutcome<T>>, everyMs?: number) {
   const { signedOut } = useSession();
-  const [value, setValue] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(async () => {
-    const outcome = await read();
-    if (outcome.kind === 'ok') {
-      setValue(outcome.value);
-      setError(null);
-    } else if (outcome.kind === 'refused' && outcome.status === 401) signedOut();
-    else if (outcome.kind !== 'notModified') setError(failureWords(outcome));
-  }, [read, signedOut]);
-
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async () => answerOf(await read()),
+    staleTime: 0,
+    refetchInterval: everyMs ?? false,
+  });
+  const ended = query.error instanceof ReadFailure && query.error.signedOut;
   useEffect(() => {
-    void reload();
-    if (everyMs === undefined) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState !== 'hidden') void reload();
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [reload, everyMs]);
-
-  return { value, error, reload };
+    if (ended) signedOut();
+  }, [ended, signedOut]);
+  const { refetch } = query;
+  const reload = useCallback(async () => void (await refetch()), [refetch]);
+  return { value: query.data ?? null, error: query.error ? query.error.message : null, reload };
 }

@@ -1,41 +1,53 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type InfiniteData, keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
-import { failureWords } from '../words';
+import { ReadFailure, answerOf } from '../live/liveQueries';
+import { useSession } from '../session/SessionContext';
 
-type PageOutcome<T> = HttpOutcome<{ data: T[]; nextCursor: string | null }>;
+type Page<T> = { data: T[]; nextCursor: string | null };
 
 /**
- * A keyset-paged list (docs/api.md, Pagination): the first page on load and whenever `key` changes, then
- * `loadMore` appends the next one. A stale answer (the filter changed meanwhile) is dropped.
+ * A keyset-paged list (docs/api.md, Pagination) through the query cache under `key` (its filter included):
+ * the first page when the page opens or the key changes, then `loadMore` appends the next one; `reload`
+ * reads again the pages shown.
  */
-export function usePaged<T>(load: (cursor?: string) => Promise<PageOutcome<T>>, key: string) {
-  const [items, setItems] = useState<T[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const generation = useRef(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
+export function usePaged<T>(key: readonly unknown[], load: (cursor?: string) => Promise<HttpOutcome<Page<T>>>) {
+  const { signedOut } = useSession();
+  const queryClient = useQueryClient();
+  const query = useInfiniteQuery({
+    queryKey: key,
+    queryFn: async ({ pageParam }) => answerOf(await load(pageParam)),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 0,
+    // A new filter keeps the rows on screen until its answer comes, as before.
+    placeholderData: keepPreviousData,
+  });
+  const ended = query.error instanceof ReadFailure && query.error.signedOut;
+  useEffect(() => {
+    if (ended) signedOut();
+  }, [ended, signedOut]);
 
-  const fetchPage = useCallback(async (after: string | undefined, append: boolean) => {
-    const mine = ++generation.current;
-    setBusy(true);
-    const outcome = await loadRef.current(after);
-    if (mine !== generation.current) return;
-    setBusy(false);
-    if (outcome.kind !== 'ok') {
-      if (outcome.kind !== 'notModified') setError(failureWords(outcome));
-      return;
-    }
-    setError(null);
-    setItems((before) => (append && before ? [...before, ...outcome.value.data] : outcome.value.data));
-    setCursor(outcome.value.nextCursor);
-  }, []);
-
-  const reload = useCallback(() => void fetchPage(undefined, false), [fetchPage]);
-  useEffect(reload, [reload, key]);
+  const { refetch, fetchNextPage, hasNextPage, isFetching } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
   const loadMore = useCallback(() => {
-    if (cursor) void fetchPage(cursor, true);
-  }, [cursor, fetchPage]);
-  return { items, setItems, error, busy, hasMore: cursor !== null, loadMore, reload };
+    if (hasNextPage && !isFetching) void fetchNextPage();
+  }, [fetchNextPage, hasNextPage, isFetching]);
+  /** Puts a changed item in place (the answer of a write), without reading the list again. */
+  const updateItems = useCallback(
+    (change: (item: T) => T) =>
+      queryClient.setQueryData<InfiniteData<Page<T>, string | undefined>>(key, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, data: page.data.map(change) })) } : data,
+      ),
+    [queryClient, key],
+  );
+  return {
+    items: query.data ? query.data.pages.flatMap((page) => page.data) : null,
+    updateItems,
+    error: query.error ? query.error.message : null,
+    busy: isFetching,
+    hasMore: hasNextPage,
+    loadMore,
+    reload,
+  };
 }

@@ -13,7 +13,7 @@ import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
 
 const FIELDS = ['name', 'email', 'phone', 'siteIds', 'allSites', 'notifyBy', 'chatWebhookUrl', 'language'] as const;
 
-/** Each language in its own name (the messages are English until the languages' catalogs arrive). */
+/** Each language in its own name: the host is told in it (docs/languages.md, Hosts). */
 export const languageNames: Record<string, string> = {
   en: 'English',
   de: 'Deutsch',

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { ChannelsAnswer, HostAnswer } from '../../shared/src/client/hosts';
 import { hostsApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -14,7 +15,7 @@ const channelWords: Record<string, string> = { email: 'Email', chat: 'Chat' };
 
 /** The people visitors come to see, and how each is told of a visitor (docs/notifications.md). */
 export function HostsScreen() {
-  const list = usePaged((cursor) => hostsApi.listHosts({ cursor, limit: 50 }), 'hosts');
+  const list = usePaged(['hosts'], (cursor) => hostsApi.listHosts({ cursor, limit: 50 }));
   const site = siteLookup(useLive().sites ?? []);
   const [channels, setChannels] = useState<ChannelsAnswer | null>(null);
   const [editing, setEditing] = useState<{ host: HostAnswer | null } | null>(null);
@@ -47,48 +48,35 @@ export function HostsScreen() {
       <ErrorMessage text={list.error} />
       {list.items?.length === 0 ? <p className="empty">No hosts yet. Add one, or import a CSV file.</p> : null}
       {list.items && list.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Sites</th>
-              <th scope="col">Told by</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((host) => (
-              <tr key={host.hostId}>
-                <th scope="row">{host.name}</th>
-                <td data-label="Email">{host.email ?? '—'}</td>
-                <td data-label="Phone">{host.phone ?? '—'}</td>
-                <td data-label="Sites">{sitesOf(host)}</td>
-                <td data-label="Told by">
-                  {host.notifyBy.map((channel) => channelWords[channel] ?? channel).join(', ') || 'Not told'}
-                </td>
-                <td className="actions">
-                  <div className="buttons">
-                    <button type="button" onClick={() => setEditing({ host })} aria-label={`Edit ${host.name}`}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => setDeleting(host)}
-                      aria-label={`Delete ${host.name}`}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={list.items}
+          rowKey={(host) => host.hostId}
+          columns={[
+            { header: 'Name', cell: (host) => host.name },
+            { header: 'Email', cell: (host) => host.email ?? '—' },
+            { header: 'Phone', cell: (host) => host.phone ?? '—' },
+            { header: 'Sites', cell: (host) => sitesOf(host) },
+            {
+              header: 'Told by',
+              cell: (host) => host.notifyBy.map((channel) => channelWords[channel] ?? channel).join(', ') || 'Not told',
+            },
+          ]}
+          actions={(host) => (
+            <>
+              <button type="button" onClick={() => setEditing({ host })} aria-label={`Edit ${host.name}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => setDeleting(host)}
+                aria-label={`Delete ${host.name}`}
+              >
+                Delete
+              </button>
+            </>
+          )}
+        />
       ) : null}
       <LoadMore hasMore={list.hasMore} busy={list.busy} onClick={list.loadMore} />
       {editing ? (

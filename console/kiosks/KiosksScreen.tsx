@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { KioskAnswer, PairingCodeAnswer } from '../../shared/src/client/administration';
 import { adminApi, newKey } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -19,8 +20,8 @@ export function KiosksScreen() {
   const readKiosks = useCallback(() => adminApi.listKiosks(), []);
   // Archived sites too, to name their kiosks; new kiosks go to open sites only.
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const kiosks = useLoaded(readKiosks, REFRESH_MS);
-  const sites = useLoaded(readSites);
+  const kiosks = useLoaded(['kiosks'], readKiosks, REFRESH_MS);
+  const sites = useLoaded(['sites', 'with archived'], readSites);
   const [adding, setAdding] = useState(false);
   const [code, setCode] = useState<{ name: string; code: PairingCodeAnswer } | null>(null);
   const [revoking, setRevoking] = useState<KioskAnswer | null>(null);
@@ -49,55 +50,41 @@ export function KiosksScreen() {
         <p className="empty">No kiosks yet. Add one, then enter its pairing code on the device.</p>
       ) : null}
       {list.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Site</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Pending</th>
-              <th scope="col">Needs attention</th>
-              <th scope="col">App version</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((kiosk) => (
-              <tr key={kiosk.kioskId}>
-                <th scope="row" data-label="Name">
-                  {kiosk.name}
-                </th>
-                <td data-label="Site">{lookup.name(kiosk.siteId)}</td>
-                <td data-label="Mode">{modeWords[kiosk.mode] ?? kiosk.mode}</td>
-                <td data-label="Last seen">
-                  {kiosk.lastSeenAt
-                    ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId))
-                    : kiosk.pairedAt
-                      ? 'Not yet'
-                      : 'Not paired yet'}
-                </td>
-                <td data-label="Pending">{count(kiosk.pending)}</td>
-                <td data-label="Needs attention" className={kiosk.attention ? 'attention' : undefined}>
-                  {count(kiosk.attention)}
-                </td>
-                <td data-label="App version">{kiosk.appVersion ?? '—'}</td>
-                <td className="actions">
-                  <div className="buttons">
-                    <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>
-                      New pairing code
-                    </button>
-                    <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>
-                      Revoke
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={list}
+          rowKey={(kiosk) => kiosk.kioskId}
+          columns={[
+            { header: 'Name', cell: (kiosk) => kiosk.name },
+            { header: 'Site', cell: (kiosk) => lookup.name(kiosk.siteId) },
+            { header: 'Mode', cell: (kiosk) => modeWords[kiosk.mode] ?? kiosk.mode },
+            {
+              header: 'Last seen',
+              cell: (kiosk) =>
+                kiosk.lastSeenAt
+                  ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId))
+                  : kiosk.pairedAt
+                    ? 'Not yet'
+                    : 'Not paired yet',
+            },
+            { header: 'Pending', cell: (kiosk) => count(kiosk.pending) },
+            {
+              header: 'Needs attention',
+              cell: (kiosk) => count(kiosk.attention),
+              className: (kiosk) => (kiosk.attention ? 'attention' : undefined),
+            },
+            { header: 'App version', cell: (kiosk) => kiosk.appVersion ?? '—' },
+          ]}
+          actions={(kiosk) => (
+            <>
+              <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>
+                New pairing code
+              </button>
+              <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>
+                Revoke
+              </button>
+            </>
+          )}
+        />
       ) : null}
       {adding ? (
         <AddKioskDialog sites={openSites} onClose={() => setAdding(false)} onAdded={() => void kiosks.reload()} />

@@ -1,9 +1,9 @@
-import type { MouseEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { staffApi } from '../api';
 import { waitingForUser } from '../approvals/waiting';
 import { useLive } from '../live/LiveData';
 import { allowedPages } from '../pages';
-import { navigate } from '../router';
 import { useSession } from '../session/SessionContext';
 
 const APPROVALS = '/console/approvals';
@@ -20,14 +20,12 @@ function NavLink({
   label?: string;
   children: ReactNode;
 }) {
-  const follow = (event: MouseEvent) => {
-    event.preventDefault();
-    navigate(to);
-  };
+  // A page's own sub-pages (a site's form) keep its link current.
+  const here = current === to || current.startsWith(`${to}/`);
   return (
-    <a href={to} onClick={follow} aria-current={current === to ? 'page' : undefined} aria-label={label}>
+    <Link to={to} aria-current={here ? 'page' : undefined} aria-label={label}>
       {children}
-    </a>
+    </Link>
   );
 }
 

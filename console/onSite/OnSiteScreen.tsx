@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import { api, newKey } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { SiteFilter } from '../components/SiteFilter';
@@ -57,54 +58,52 @@ export function OnSiteScreen() {
       <ErrorMessage text={live.error ?? checkout.error ?? badgeError} />
       {rows.length === 0 && live.sites !== null ? <p className="empty">Nobody is on site.</p> : null}
       {rows.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Company</th>
-              <th scope="col">Host</th>
-              <th scope="col">Status</th>
-              <th scope="col">Since</th>
-              {sites.length > 1 ? <th scope="col">Site</th> : null}
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key}>
-                <th scope="row" data-label="Name">
-                  {row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name}
-                </th>
-                <td data-label={row.kind === 'vehicle' ? 'Driver' : 'Company'}>{row.company ?? '—'}</td>
-                <td data-label="Host">
+        <ListTable
+          rows={rows}
+          rowKey={(row) => row.key}
+          columns={[
+            {
+              header: 'Name',
+              cell: (row) => (row.kind === 'vehicle' ? <span className="plate">{row.name}</span> : row.name),
+            },
+            {
+              header: 'Company',
+              cell: (row) => row.company ?? '—',
+              label: (row) => (row.kind === 'vehicle' ? 'Driver' : 'Company'),
+            },
+            {
+              header: 'Host',
+              cell: (row) => (
+                <>
                   {row.host ?? '—'}
                   <HostTold row={row} />
-                </td>
-                <td data-label="Status">
-                  <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
-                </td>
-                <td data-label="Since">{since(row.since, site.zone(row.siteId))}</td>
-                {sites.length > 1 ? <td data-label="Site">{site.name(row.siteId)}</td> : null}
-                <td className="actions">
-                  <div className="buttons">
-                    {badgeFor(row) ? (
-                      <button type="button" onClick={() => void print(row)}>
-                        Print badge
-                      </button>
-                    ) : null}
-                    {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
-                      <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>
-                        Check out
-                      </button>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (row) => (
+                <span className={`status status-${row.status.toLowerCase()}`}>{statusWord(row.status)}</span>
+              ),
+            },
+            { header: 'Since', cell: (row) => since(row.since, site.zone(row.siteId)) },
+            sites.length > 1 && { header: 'Site', cell: (row) => site.name(row.siteId) },
+          ]}
+          actions={(row) => (
+            <>
+              {badgeFor(row) ? (
+                <button type="button" onClick={() => void print(row)}>
+                  Print badge
+                </button>
+              ) : null}
+              {can.checkInOut && row.kind === 'person' && row.status !== 'PENDING' ? (
+                <button type="button" disabled={checkout.busy} onClick={() => void checkOut(row)}>
+                  Check out
+                </button>
+              ) : null}
+            </>
+          )}
+        />
       ) : null}
       {checkingIn ? (
         <CheckInDialog

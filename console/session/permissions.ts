@@ -16,6 +16,9 @@ export interface Permissions {
   manageVehicles: boolean;
   watchlist: boolean;
   hosts: boolean;
+  /** The Expected page, and inviting visitors, cancelling and resending their passes. */
+  expected: boolean;
+  invite: boolean;
   sites: boolean;
   kiosks: boolean;
   staff: boolean;
@@ -43,6 +46,8 @@ export function permissionsOf(user: StaffUserAnswer): Permissions {
     manageVehicles: has('vehicles:write') && has('labels:write'),
     watchlist: has('watchlist:manage'),
     hosts: has('hosts:manage'),
+    expected: has('invitations:read'),
+    invite: has('invitations:write'),
     sites: has('sites:configure'),
     kiosks: has('kiosks:manage'),
     staff: has('users:manage'),

@@ -1,43 +1,31 @@
 import { useCallback, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { SiteAnswer } from '../../shared/src/client/administration';
 import { adminApi, newKey } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
-import { navigate, useLocation } from '../router';
+import { useNavigate } from 'react-router';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
 import { VisitDialog, visitWords } from './VisitDialog';
-import { FormEditor } from './FormEditor';
+import { LanguageDialog, languageWords } from './LanguageDialog';
 import './sites.css';
 
 const PATH = '/console/sites';
-type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'visit' };
+type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'language' | 'visit' };
 
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
   const { user } = useSession();
-  const { query } = useLocation();
+  const navigate = useNavigate();
   const read = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const sites = useLoaded(read);
+  const sites = useLoaded(['sites', 'with archived'], read);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Editing | null>(null);
   const archive = useAction();
   const list = sites.value?.data ?? [];
-
-  const formSiteId = Number(query.get('form'));
-  const formSite = list.find((site) => site.siteId === formSiteId);
-  if (query.has('form') && Number.isInteger(formSiteId) && formSiteId > 0) {
-    return (
-      <FormEditor
-        key={formSiteId}
-        siteId={formSiteId}
-        siteName={formSite?.name ?? `Site ${formSiteId}`}
-        onBack={() => navigate(PATH)}
-      />
-    );
-  }
 
   const setArchived = async (site: SiteAnswer, archived: boolean) => {
     if (await archive.run(() => adminApi.updateSite(site.siteId, { archived }, newKey()))) void sites.reload();
@@ -63,78 +51,64 @@ export function SitesScreen() {
       {sites.value === null && !sites.error ? <p aria-busy="true">Loading…</p> : null}
       {sites.value !== null && list.length === 0 ? <p className="empty">No sites yet.</p> : null}
       {list.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Time zone</th>
-              <th scope="col">Status</th>
-              <th scope="col">Badges</th>
-              <th scope="col">Phone check-ins</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((site) => (
-              <tr key={site.siteId}>
-                <th scope="row" data-label="Name">
-                  {site.name}
-                </th>
-                <td data-label="Time zone">{site.timezone.replaceAll('_', ' ')}</td>
-                <td data-label="Status">
-                  {site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'}
-                </td>
-                <td data-label="Badges">{badgeWords(site.badge)}</td>
-                <td data-label="Phone check-ins">{visitWords(site.visit)}</td>
-                <td className="actions">
-                  <div className="buttons">
-                    <button type="button" onClick={() => navigate(`${PATH}?form=${site.siteId}`)}>
-                      Edit form
-                    </button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'name' })}>
-                      Rename
-                    </button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>
-                      Time zone
-                    </button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
-                      Badges
-                    </button>
-                    <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
-                      Phone check-ins
-                    </button>
-                    {site.visit.code === '' ? null : (
-                      // The cookie goes with a same-site download; the PDF opens in the browser's viewer.
-                      <a
-                        className="button"
-                        href={`/v1/sites/${site.siteId}/visit-poster.pdf`}
-                        target="_blank"
-                        rel="noopener"
-                      >
-                        QR poster
-                      </a>
-                    )}
-                    {site.archivedAt ? (
-                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
-                        Restore
-                      </button>
-                    ) : (
-                      <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>
-                        Archive
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={list}
+          rowKey={(site) => site.siteId}
+          columns={[
+            { header: 'Name', cell: (site) => site.name },
+            { header: 'Time zone', cell: (site) => site.timezone.replaceAll('_', ' ') },
+            {
+              header: 'Status',
+              cell: (site) => (site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'),
+            },
+            { header: 'Badges', cell: (site) => badgeWords(site.badge) },
+            { header: 'Language', cell: (site) => languageWords(site.defaultLanguage) },
+            { header: 'Phone check-ins', cell: (site) => visitWords(site.visit) },
+          ]}
+          actions={(site) => (
+            <>
+              <button type="button" onClick={() => void navigate(`${PATH}/${site.siteId}/form`)}>
+                Edit form
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'name' })}>
+                Rename
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>
+                Time zone
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
+                Badges
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'language' })}>
+                Language
+              </button>
+              <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
+                Phone check-ins
+              </button>
+              {site.visit.code === '' ? null : (
+                // The cookie goes with a same-site download; the PDF opens in the browser's viewer.
+                <a className="button" href={`/v1/sites/${site.siteId}/visit-poster.pdf`} target="_blank" rel="noopener">
+                  QR poster
+                </a>
+              )}
+              {site.archivedAt ? (
+                <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
+                  Restore
+                </button>
+              ) : (
+                <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>
+                  Archive
+                </button>
+              )}
+            </>
+          )}
+        />
       ) : null}
       {adding ? <AddSiteDialog onClose={() => setAdding(false)} onDone={done} /> : null}
       {editing?.what === 'badges' ? (
         <BadgeDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
+      ) : editing?.what === 'language' ? (
+        <LanguageDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing?.what === 'visit' ? (
         <VisitDialog site={editing.site} onClose={() => setEditing(null)} onDone={done} />
       ) : editing ? (

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { StaffUserAnswer } from '../../shared/src/client/staff';
 import { manageApi, newKey } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -50,71 +51,52 @@ export function StaffScreen() {
       </div>
       <ErrorMessage text={load.error ?? enable.error} />
       {users ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Sites</th>
-              <th scope="col">Last sign-in</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.userId}>
-                <th scope="row">{user.name}</th>
-                <td data-label="Email">{user.email}</td>
-                <td data-label="Role">{user.role}</td>
-                <td data-label="Sites">{siteNames(user)}</td>
-                <td data-label="Last sign-in">{user.lastSignInAt ? since(user.lastSignInAt) : 'Never'}</td>
-                <td data-label="Status">{user.disabled ? 'Disabled' : 'Active'}</td>
-                <td className="actions">
-                  <div className="buttons">
-                    <button
-                      type="button"
-                      onClick={() => setOpen({ kind: 'edit', user })}
-                      aria-label={`Edit ${user.name}`}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => setOpen({ kind: 'reset', user })}
-                      aria-label={`Password reset link for ${user.name}`}
-                    >
-                      Password reset link
-                    </button>
-                    {user.userId === me.userId ? null : user.disabled ? (
-                      <button
-                        type="button"
-                        className="go"
-                        disabled={enable.busy}
-                        onClick={() => void doEnable(user)}
-                        aria-label={`Enable ${user.name}`}
-                      >
-                        Enable
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setOpen({ kind: 'disable', user })}
-                        aria-label={`Disable ${user.name}`}
-                      >
-                        Disable
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={users}
+          rowKey={(user) => user.userId}
+          columns={[
+            { header: 'Name', cell: (user) => user.name },
+            { header: 'Email', cell: (user) => user.email },
+            { header: 'Role', cell: (user) => user.role },
+            { header: 'Sites', cell: (user) => siteNames(user) },
+            { header: 'Last sign-in', cell: (user) => (user.lastSignInAt ? since(user.lastSignInAt) : 'Never') },
+            { header: 'Status', cell: (user) => (user.disabled ? 'Disabled' : 'Active') },
+          ]}
+          actions={(user) => (
+            <>
+              <button type="button" onClick={() => setOpen({ kind: 'edit', user })} aria-label={`Edit ${user.name}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                onClick={() => setOpen({ kind: 'reset', user })}
+                aria-label={`Password reset link for ${user.name}`}
+              >
+                Password reset link
+              </button>
+              {user.userId === me.userId ? null : user.disabled ? (
+                <button
+                  type="button"
+                  className="go"
+                  disabled={enable.busy}
+                  onClick={() => void doEnable(user)}
+                  aria-label={`Enable ${user.name}`}
+                >
+                  Enable
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setOpen({ kind: 'disable', user })}
+                  aria-label={`Disable ${user.name}`}
+                >
+                  Disable
+                </button>
+              )}
+            </>
+          )}
+        />
       ) : null}
       {open?.kind === 'invite' ? <InviteDialog onClose={close} onDone={reload} /> : null}
       {open?.kind === 'edit' ? <EditUserDialog user={open.user} onClose={close} onDone={closeAndReload} /> : null}

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { TokenAnswer } from '../../shared/src/client/administration';
 import { adminApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -15,8 +16,8 @@ const day = (iso: string) =>
 export function TokensScreen() {
   const readTokens = useCallback(() => adminApi.listTokens({ channel: 'API' }), []);
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
-  const tokens = useLoaded(readTokens);
-  const sites = useLoaded(readSites);
+  const tokens = useLoaded(['tokens', 'API'], readTokens);
+  const sites = useLoaded(['sites', 'with archived'], readSites);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<TokenAnswer | null>(null);
   const siteList = sites.value?.data ?? [];
@@ -40,40 +41,24 @@ export function TokensScreen() {
       {tokens.value === null && !tokens.error ? <p aria-busy="true">Loading…</p> : null}
       {tokens.value !== null && list.length === 0 ? <p className="empty">No API tokens.</p> : null}
       {list.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Sites</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((token) => (
-              <tr key={token.tokenId}>
-                <th scope="row" data-label="Name">
-                  {token.name}
-                </th>
-                <td data-label="Sites">{sitesOf(token)}</td>
-                <td data-label="Scopes">
-                  <span className="scopes">{token.scopes.join(' ')}</span>
-                </td>
-                <td data-label="Last used">{token.lastUsedAt ? since(token.lastUsedAt) : 'Never'}</td>
-                <td data-label="Expires">{token.expiresAt ? day(token.expiresAt) : 'Never'}</td>
-                <td className="actions">
-                  <button type="button" className="danger" onClick={() => setRevoking(token)}>
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={list}
+          rowKey={(token) => token.tokenId}
+          columns={[
+            { header: 'Name', cell: (token) => token.name },
+            { header: 'Sites', cell: (token) => sitesOf(token) },
+            { header: 'Scopes', cell: (token) => <span className="scopes">{token.scopes.join(' ')}</span> },
+            { header: 'Last used', cell: (token) => (token.lastUsedAt ? since(token.lastUsedAt) : 'Never') },
+            { header: 'Expires', cell: (token) => (token.expiresAt ? day(token.expiresAt) : 'Never') },
+          ]}
+          actions={(token) => (
+            <>
+              <button type="button" className="danger" onClick={() => setRevoking(token)}>
+                Revoke
+              </button>
+            </>
+          )}
+        />
       ) : null}
       {creating ? (
         <CreateTokenDialog

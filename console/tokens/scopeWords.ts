@@ -19,6 +19,8 @@ export const scopeWords: Record<Scope, string> = {
   'tokens:manage': 'Manage API tokens',
   'privacy:manage': 'Retention and erasure',
   'hosts:manage': 'Manage hosts',
+  'invitations:read': 'See invitations',
+  'invitations:write': 'Invite visitors (their passes admit them)',
   'kiosk:visitor': 'A visitor kiosk: check people in and out at its site',
   'kiosk:gate': 'A gate kiosk: let vehicles in and out at its site',
 };

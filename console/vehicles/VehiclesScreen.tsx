@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { VehicleAnswer, VehicleLabelAnswer } from '../../shared/src/client/manage';
 import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -18,11 +19,10 @@ export function VehiclesScreen() {
   const { can } = useSession();
   const [typed, setTyped] = useState('');
   const [plate, setPlate] = useState('');
-  const vehicles = usePaged(
-    (cursor) => manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }),
-    plate,
+  const vehicles = usePaged(['vehicles', plate], (cursor) =>
+    manageApi.listVehicleProfiles({ cursor, limit: 50, licensePlate: plate === '' ? undefined : plate }),
   );
-  const labels = usePaged((cursor) => manageApi.listVehicleLabels({ cursor, limit: 200 }), 'labels');
+  const labels = usePaged(['labels'], (cursor) => manageApi.listVehicleLabels({ cursor, limit: 200 }));
   const [vehicle, setVehicle] = useState<Editing<VehicleAnswer>>(null);
   const [label, setLabel] = useState<Editing<VehicleLabelAnswer>>(null);
   const [deleting, setDeleting] = useState<VehicleAnswer | null>(null);
@@ -65,65 +65,50 @@ export function VehiclesScreen() {
         <p className="empty">{plate === '' ? 'No vehicles registered yet.' : `No vehicle with plate ${plate}.`}</p>
       ) : null}
       {vehicles.items && vehicles.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Plate</th>
-              <th scope="col">Vehicle</th>
-              <th scope="col">Labels</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {vehicles.items.map((item) => (
-              <tr key={item.vehicleId}>
-                <th scope="row" className="plate">
-                  {item.licensePlate}
-                </th>
-                <td data-label="Vehicle">
-                  {[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}
-                  {item.description ? ` · ${item.description}` : ''}
-                </td>
-                <td data-label="Labels">
-                  {item.labelIds.length === 0
-                    ? '—'
-                    : item.labelIds.map((id) => {
-                        const found = labelOf(id);
-                        return (
-                          <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
-                            {found?.name ?? `Label ${id}`}
-                            {found?.blocksEntry ? ' (blocks entry)' : ''}
-                          </span>
-                        );
-                      })}
-                </td>
-                <td className="actions">
-                  {can.manageVehicles ? (
-                    <div className="buttons">
-                      <button
-                        type="button"
-                        onClick={() => setVehicle({ item })}
-                        aria-label={`Edit ${item.licensePlate}`}
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => setDeleting(item)}
-                        aria-label={`Delete ${item.licensePlate}`}
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={vehicles.items}
+          rowKey={(item) => item.vehicleId}
+          columns={[
+            { header: 'Plate', cell: (item) => item.licensePlate, className: () => 'plate' },
+            {
+              header: 'Vehicle',
+              cell: (item) =>
+                `${[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}${item.description ? ` · ${item.description}` : ''}`,
+            },
+            {
+              header: 'Labels',
+              cell: (item) =>
+                item.labelIds.length === 0
+                  ? '—'
+                  : item.labelIds.map((id) => {
+                      const found = labelOf(id);
+                      return (
+                        <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
+                          {found?.name ?? `Label ${id}`}
+                          {found?.blocksEntry ? ' (blocks entry)' : ''}
+                        </span>
+                      );
+                    }),
+            },
+          ]}
+          actions={(item) =>
+            can.manageVehicles ? (
+              <>
+                <button type="button" onClick={() => setVehicle({ item })} aria-label={`Edit ${item.licensePlate}`}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setDeleting(item)}
+                  aria-label={`Delete ${item.licensePlate}`}
+                >
+                  Delete
+                </button>
+              </>
+            ) : null
+          }
+        />
       ) : null}
       <LoadMore hasMore={vehicles.hasMore} busy={vehicles.busy} onClick={vehicles.loadMore} />
       <LabelsSection

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ListTable } from '../components/ListTable';
 import type { WatchlistEntryAnswer } from '../../shared/src/client/manage';
 import { manageApi, newKey } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -96,7 +97,7 @@ function EntryDialog({
 
 /** The account's watchlist: who is stopped at check-in, and why (shown to staff only). */
 export function WatchlistScreen() {
-  const list = usePaged((cursor) => manageApi.listWatchlist({ cursor, limit: 50 }), 'watchlist');
+  const list = usePaged(['watchlist'], (cursor) => manageApi.listWatchlist({ cursor, limit: 50 }));
   const [editing, setEditing] = useState<{ entry: WatchlistEntryAnswer | null } | null>(null);
   const [removing, setRemoving] = useState<WatchlistEntryAnswer | null>(null);
   return (
@@ -110,46 +111,32 @@ export function WatchlistScreen() {
       <ErrorMessage text={list.error} />
       {list.items?.length === 0 ? <p className="empty">Nobody is on the watchlist.</p> : null}
       {list.items && list.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.items.map((entry) => (
-              <tr key={entry.entryId}>
-                <th scope="row">{nameOf(entry) || '—'}</th>
-                <td data-label="Email">{entry.email ?? '—'}</td>
-                <td data-label="Phone">{entry.phone ?? '—'}</td>
-                <td data-label="Reason">{entry.reason ?? '—'}</td>
-                <td data-label="Added">{since(entry.createdAt)}</td>
-                <td className="actions">
-                  <div className="buttons">
-                    <button type="button" onClick={() => setEditing({ entry })} aria-label={`Edit ${describe(entry)}`}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => setRemoving(entry)}
-                      aria-label={`Remove ${describe(entry)}`}
-                    >
-                      Remove
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={list.items}
+          rowKey={(entry) => entry.entryId}
+          columns={[
+            { header: 'Name', cell: (entry) => nameOf(entry) || '—' },
+            { header: 'Email', cell: (entry) => entry.email ?? '—' },
+            { header: 'Phone', cell: (entry) => entry.phone ?? '—' },
+            { header: 'Reason', cell: (entry) => entry.reason ?? '—' },
+            { header: 'Added', cell: (entry) => since(entry.createdAt) },
+          ]}
+          actions={(entry) => (
+            <>
+              <button type="button" onClick={() => setEditing({ entry })} aria-label={`Edit ${describe(entry)}`}>
+                Edit
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => setRemoving(entry)}
+                aria-label={`Remove ${describe(entry)}`}
+              >
+                Remove
+              </button>
+            </>
+          )}
+        />
       ) : null}
       <LoadMore hasMore={list.hasMore} busy={list.busy} onClick={list.loadMore} />
       {editing ? (

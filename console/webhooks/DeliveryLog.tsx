@@ -1,4 +1,5 @@
 import type { WebhookDeliveryAnswer, WebhookSubscriptionAnswer } from '../../shared/src/client/manage';
+import { ListTable } from '../components/ListTable';
 import { manageApi, newKey } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
@@ -19,15 +20,13 @@ function lastAttempt(delivery: WebhookDeliveryAnswer): string {
 /** One subscription's deliveries, newest first, with Retry for each that failed. */
 export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptionAnswer }) {
   const { subscriptionId } = subscription;
-  const log = usePaged(
-    (cursor) => manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }),
-    String(subscriptionId),
+  const log = usePaged(['deliveries', subscriptionId], (cursor) =>
+    manageApi.listDeliveries(subscriptionId, { cursor, limit: 50 }),
   );
   const retry = useAction();
   const retryOne = async (delivery: WebhookDeliveryAnswer) => {
     const after = await retry.run(() => manageApi.retryDelivery(subscriptionId, delivery.deliveryId, newKey()));
-    if (after)
-      log.setItems((items) => (items ?? []).map((item) => (item.deliveryId === after.deliveryId ? after : item)));
+    if (after) log.updateItems((item) => (item.deliveryId === after.deliveryId ? after : item));
   };
   return (
     <section className="sub" aria-labelledby="log-title">
@@ -40,48 +39,45 @@ export function DeliveryLog({ subscription }: { subscription: WebhookSubscriptio
       <ErrorMessage text={log.error ?? retry.error} />
       {log.items?.length === 0 ? <p className="empty">Nothing was sent yet.</p> : null}
       {log.items && log.items.length > 0 ? (
-        <table className="rows">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last answer</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.items.map((delivery) => (
-              <tr key={delivery.deliveryId}>
-                <th scope="row">
+        <ListTable
+          rows={log.items}
+          rowKey={(delivery) => delivery.deliveryId}
+          columns={[
+            {
+              header: 'Event',
+              cell: (delivery) => (
+                <>
                   {eventWords(delivery.eventType)} <span className="muted">({since(delivery.createdAt)})</span>
-                </th>
-                <td data-label="Status" className={`status status-${delivery.status}`}>
-                  {statusWords[delivery.status] ?? delivery.status}
-                </td>
-                <td data-label="Attempts">
-                  {delivery.attempts.length}
-                  {delivery.nextAttemptAt ? `, next at ${since(delivery.nextAttemptAt)}` : ''}
-                </td>
-                <td data-label="Last answer">{lastAttempt(delivery)}</td>
-                <td className="actions">
-                  {delivery.status === 'failed' ? (
-                    <button
-                      type="button"
-                      disabled={retry.busy}
-                      onClick={() => void retryOne(delivery)}
-                      aria-label={`Retry delivery ${delivery.deliveryId}`}
-                    >
-                      Retry
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              header: 'Status',
+              cell: (delivery) => statusWords[delivery.status] ?? delivery.status,
+              className: (delivery) => `status status-${delivery.status}`,
+            },
+            {
+              header: 'Attempts',
+              cell: (delivery) =>
+                `${delivery.attempts.length}${delivery.nextAttemptAt ? `, next at ${since(delivery.nextAttemptAt)}` : ''}`,
+            },
+            { header: 'Last answer', cell: (delivery) => lastAttempt(delivery) },
+          ]}
+          actions={(delivery) => (
+            <>
+              {delivery.status === 'failed' ? (
+                <button
+                  type="button"
+                  disabled={retry.busy}
+                  onClick={() => void retryOne(delivery)}
+                  aria-label={`Retry delivery ${delivery.deliveryId}`}
+                >
+                  Retry
+                </button>
+              ) : null}
+            </>
+          )}
+        />
       ) : null}
       <LoadMore hasMore={log.hasMore} busy={log.busy} onClick={log.loadMore} />
     </section>

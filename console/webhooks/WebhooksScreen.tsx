@@ -14,7 +14,7 @@ type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; subscription: WebhookSu
 /** Webhook subscriptions (owners): add, edit, delete, and each one's delivery log with Retry. */
 export function WebhooksScreen() {
   const sites = useLive().sites ?? [];
-  const list = usePaged((cursor) => manageApi.listWebhooks({ cursor, limit: 50 }), 'webhooks');
+  const list = usePaged(['webhooks'], (cursor) => manageApi.listWebhooks({ cursor, limit: 50 }));
   const [open, setOpen] = useState<Open>(null);
   const [logOf, setLogOf] = useState<WebhookSubscriptionAnswer | null>(null);
   const siteNames = (ids: readonly number[] | null) =>

@@ -1,4 +1,7 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { kioskCatalogs } from '../../shared/src/messages/kiosk';
+import { DEFAULT_LANGUAGE, type Language } from '../../shared/src/messages/languages';
+import { wordsOf } from '../../shared/src/messages/translator';
 import type { KioskDatabase } from '../src/data/database';
 import type { KioskSettings } from '../src/data/settings';
 import { Icon, type IconName } from './components/Icon';
@@ -6,6 +9,7 @@ import { StatusBar } from './components/StatusBar';
 import { idleDelay, useIdleReset } from './hooks/useIdleReset';
 import { useKiosk } from './hooks/useKiosk';
 import { useObservable } from './hooks/useObservable';
+import { StaffLanguage, VisitorLanguage } from './language/VisitorLanguage';
 import { GateDesk } from './screens/GateDesk';
 import { NeedsAttention } from './screens/NeedsAttention';
 import type { PinTries } from './screens/pinTries';
@@ -50,17 +54,31 @@ export function KioskShell({
   const status = useObservable(kiosk?.status);
   const revoked = useObservable(kiosk?.revoked) ?? false;
   const siteName = useObservable(settings.mode === 'gate' ? kiosk?.siteName : undefined);
+  const visitor = settings.mode === 'visitor';
+  const siteLanguage = useObservable(visitor ? kiosk?.siteLanguage : undefined);
+  // The language a visitor chose; back to the site's when their visit ends (docs/languages.md). The gate
+  // is the guard's screen: English, like every staff screen.
+  const [chosen, setChosen] = useState<Language>();
+  const language = visitor ? (chosen ?? siteLanguage ?? DEFAULT_LANGUAGE) : DEFAULT_LANGUAGE;
+  const words = wordsOf(kioskCatalogs, language);
   const [view, setView] = useState<View>('home');
   // Pressing Home always starts the visitor flow afresh, even from half-way through a form.
   const [homeKey, setHomeKey] = useState(0);
   const attention = status?.attention ?? 0;
+  // The site's default language may change in the console: asked again when the kiosk opens, comes back
+  // online, or a visitor's turn ends (at most every few minutes).
+  const online = status?.online;
+  useEffect(() => {
+    if (visitor && online !== false) void kiosk?.refreshSite(kiosk.siteMaxAgeMs);
+  }, [kiosk, visitor, online, homeKey]);
 
   // Left alone, a lobby tablet must not keep one visitor's form, chosen name or unlocked Settings for the
   // next (leaving Settings locks it), nor, with a PIN set, the names on an unlocked Needs attention. The
   // gate's screen is the guard's own and stays as it is; so does Roll call without a PIN.
   useIdleReset(() => {
+    setChosen(undefined);
     if (view === 'settings' || (settingsLock && view === 'attention')) setView('home');
-    else if (view === 'home' && settings.mode === 'visitor') setHomeKey((key) => key + 1);
+    else if (view === 'home' && visitor) setHomeKey((key) => key + 1);
   }, idleMs);
   // An unlocked Roll call may be read for minutes in an evacuation: it locks only after ten times as long.
   useIdleReset(() => {
@@ -93,8 +111,9 @@ export function KioskShell({
   const pairing = `${settings.serverUrl}|${settings.siteId}|${settings.token}`;
   const gate =
     kiosk && settings.mode === 'gate' ? <GateDesk key={pairing} kiosk={kiosk} shown={view === 'home'} /> : null;
-  let screen = gate ? null : <p className="loading">Opening…</p>;
-  if (kiosk && view === 'home' && settings.mode === 'visitor') screen = <VisitorScreen key={homeKey} kiosk={kiosk} />;
+  let screen = gate ? null : <p className="loading">{words.t('shell.opening')}</p>;
+  if (kiosk && view === 'home' && visitor)
+    screen = <VisitorScreen key={homeKey} kiosk={kiosk} onVisitEnded={() => setChosen(undefined)} />;
   // Roll call and Needs attention list visitors by name: behind the Settings PIN when one is set (the same
   // prompt and count of wrong PINs). Keyed by the view, so each is asked for anew and leaving locks it again.
   const staffOnly = (what: 'Roll call' | 'Needs attention', content: ReactNode) => (
@@ -143,44 +162,47 @@ export function KioskShell({
   }
 
   return (
-    <div className={`shell mode-${settings.mode}`}>
-      <header className="top-bar">
-        <span className="brand">
-          Gatehouse<span className="brand-mode">{settings.mode === 'gate' ? 'Gate' : 'Visitors'}</span>
-          {siteName ? (
-            <span className="brand-site" title={siteName}>
-              {siteName}
-            </span>
-          ) : null}
-        </span>
-        <nav className="tabs" aria-label="Kiosk">
-          {tab('home', 'Home', settings.mode === 'gate' ? 'car' : 'home')}
-          {tab('rollCall', 'Roll call', 'people')}
-          {tab('attention', 'Needs attention', 'alert')}
-          {tab('settings', 'Settings', 'gear')}
-        </nav>
-      </header>
-      {notice ? (
-        <p className="banner" role="alert">
-          {notice}
-        </p>
-      ) : null}
-      {revoked ? (
-        <div className="banner revoked-banner">
-          {/* What is saved stays in the outbox; a new pairing code for this site sends it. */}
-          <p role="alert">This kiosk was revoked. Ask a manager to pair it again.</p>
-          {view === 'settings' ? null : (
-            <button type="button" className="button button-secondary" onClick={() => setView('settings')}>
-              Pair again
-            </button>
-          )}
-        </div>
-      ) : null}
-      <main className="screen">
-        {gate}
-        {screen}
-      </main>
-      <StatusBar status={status} revoked={revoked} />
-    </div>
+    <VisitorLanguage language={language} onChoose={setChosen}>
+      <div className={`shell mode-${settings.mode}`}>
+        <header className="top-bar">
+          <span className="brand">
+            Gatehouse<span className="brand-mode">{visitor ? words.t('shell.visitors') : 'Gate'}</span>
+            {siteName ? (
+              <span className="brand-site" title={siteName}>
+                {siteName}
+              </span>
+            ) : null}
+          </span>
+          <nav className="tabs" aria-label={words.t('shell.navigation')}>
+            {tab('home', words.t('shell.home'), visitor ? 'home' : 'car')}
+            {tab('rollCall', words.t('shell.rollCall'), 'people')}
+            {tab('attention', words.t('shell.needsAttention'), 'alert')}
+            {tab('settings', words.t('shell.settings'), 'gear')}
+          </nav>
+        </header>
+        {notice ? (
+          // For whoever set the kiosk up (kiosk.json, the address): English, as Settings is.
+          <p className="banner" role="alert" lang="en" dir="ltr">
+            {notice}
+          </p>
+        ) : null}
+        {revoked ? (
+          <div className="banner revoked-banner">
+            {/* What is saved stays in the outbox; a new pairing code for this site sends it. */}
+            <p role="alert">{words.t('shell.revoked')}</p>
+            {view === 'settings' ? null : (
+              <button type="button" className="button button-secondary" onClick={() => setView('settings')}>
+                {words.t('shell.pairAgain')}
+              </button>
+            )}
+          </div>
+        ) : null}
+        <main className="screen">
+          {gate ? <StaffLanguage>{gate}</StaffLanguage> : null}
+          {screen}
+        </main>
+        <StatusBar status={status} revoked={revoked} />
+      </div>
+    </VisitorLanguage>
   );
 }

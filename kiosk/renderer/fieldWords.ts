@@ -1,58 +1,71 @@
 import type { FieldWords } from '../../shared/src/domain';
+import type { KioskMessage } from '../../shared/src/messages/kiosk';
 import type { ConfigField } from '../../shared/src/schemas/sites';
+import { fieldLabel } from './language/visitorWords';
+import type { KioskWords } from './language/VisitorLanguage';
 
 /** What a visitor is asked for when a standard field is left empty (whatever the site labelled it). */
-const askFor: Record<string, string> = {
-  firstName: 'Please enter your first name.',
-  lastName: 'Please enter your last name.',
-  email: 'Please enter your email address.',
-  phone: 'Please enter your phone number.',
-  company: 'Please enter your company.',
-  hostName: 'Please tell us who you are visiting.',
-  purpose: 'Please tell us the purpose of your visit.',
+const askFor: Partial<Record<string, KioskMessage>> = {
+  firstName: 'ask.firstName',
+  lastName: 'ask.lastName',
+  email: 'ask.email',
+  phone: 'ask.phone',
+  company: 'ask.company',
+  hostName: 'ask.hostName',
+  purpose: 'ask.purpose',
 };
 
-/** A label inside a sentence: "Badge number" → "badge number"; "NDA" and "Wi-Fi" keep their capitals. */
-const inSentence = (label: string) => {
+/**
+ * A label inside an English sentence: "Badge number" → "badge number"; "NDA" and "Wi-Fi" keep their
+ * capitals. English only: other languages quote the label as written (German capitalises its nouns).
+ */
+const inSentence = (words: KioskWords, label: string) => {
   const text = label.trim().replace(/[:.]$/u, '');
+  if (words.language !== 'en') return text;
   return /^\p{Lu}\p{Ll}/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 };
 
-const isQuestion = (field: ConfigField) => field.label.trim().endsWith('?');
+const isQuestion = (label: string) => label.trim().endsWith('?');
 
 /**
  * A checkbox a visitor must tick, as a request: "I have read the safety rules" → "Please confirm that you
- * have read the safety rules." A label not said in the first person is named instead.
+ * have read the safety rules." Only an English label said in the first person is turned round; any other is
+ * named as it is ("Please tick the box to confirm: NDA signed.").
  */
-function askToConfirm(field: ConfigField): string {
-  const label = field.label.trim().replace(/[.!]$/u, '');
-  const firstPerson = /^I(?:'m| am| have|'ve| )/u.exec(label);
-  if (!firstPerson) return `Please tick the box to confirm: ${label}.`;
-  const you = label
+function askToConfirm(words: KioskWords, shown: string): string {
+  const label = shown.trim().replace(/[.!]$/u, '');
+  const firstPerson = words.language === 'en' && /^I(?:'m| am| have|'ve| )/u.test(label);
+  if (!firstPerson) return words.t('ask.confirmBox', { label });
+  const statement = label
     .replace(/^I'm\b/u, "you're")
     .replace(/^I've\b/u, "you've")
     .replace(/^I am\b/u, 'you are')
     .replace(/^I\b/u, 'you')
     .replace(/\bmy\b/gu, 'your')
     .replace(/\bme\b/gu, 'you');
-  return `Please confirm that ${you}.`;
+  return words.t('ask.confirmThat', { statement });
 }
 
-/** The check-in form's words: sentences said to the visitor, beside the field they are about. */
-export const visitorFieldWords: FieldWords = {
-  required: (field) => {
-    if (field.type === 'select')
-      return isQuestion(field) ? 'Please choose an answer.' : `Please choose ${inSentence(field.label)}.`;
-    return (
-      askFor[field.name] ??
-      (isQuestion(field) ? 'Please answer this question.' : `Please fill in ${inSentence(field.label)}.`)
-    );
-  },
-  notAccepted: askToConfirm,
-  notBoolean: () => 'Please tick the box, or leave it empty.',
-  notText: () => 'Please type your answer.',
-  tooLong: (_field, max) => `Please shorten this to ${max} characters or fewer.`,
-  notEmail: () => 'Please enter an email address, such as name@example.com.',
-  notPhone: () => 'Please enter a phone number in digits (spaces, +, brackets and dashes are fine).',
-  notOption: () => 'Please choose one of the options.',
-};
+/** The check-in form's words in the visitor's language: sentences said beside the field they are about. */
+export function visitorFieldWords(words: KioskWords): FieldWords {
+  const label = (field: ConfigField) => fieldLabel(words, field);
+  return {
+    required: (field) => {
+      const shown = label(field);
+      if (field.type === 'select')
+        return isQuestion(shown)
+          ? words.t('ask.chooseAnswer')
+          : words.t('ask.choose', { label: inSentence(words, shown) });
+      const standard = askFor[field.name];
+      if (standard) return words.t(standard);
+      return isQuestion(shown) ? words.t('ask.answer') : words.t('ask.fillIn', { label: inSentence(words, shown) });
+    },
+    notAccepted: (field) => askToConfirm(words, label(field)),
+    notBoolean: () => words.t('ask.tickOrLeave'),
+    notText: () => words.t('ask.typeAnswer'),
+    tooLong: (_field, max) => words.t('ask.shorten', { max }),
+    notEmail: () => words.t('ask.emailFormat'),
+    notPhone: () => words.t('ask.phoneFormat'),
+    notOption: () => words.t('ask.option'),
+  };
+}

@@ -114,12 +114,3 @@ export function shortTime(iso: string, now: Date = new Date()): string {
   const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString([], { weekday: 'short' })} ${time}`;
 }
-
-/**
- * What a visitor the site stops (status STOP: on the watchlist, or refused) is told: never a welcome, never
- * "checked in", and nothing that sounds like an accusation; reception knows why.
- */
-export const seeReception = {
-  title: 'Please see reception',
-  detail: 'Someone at reception will help you with your visit. Thank you.',
-} as const;

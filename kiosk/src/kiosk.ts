@@ -9,6 +9,7 @@ import { attentionItems, discardAction, retryAction } from './data/attention';
 import { type CommandContext, type CommandResult, refused } from './data/command';
 import { KioskDatabase } from './data/database';
 import { observeQuery } from './data/observe';
+import { checkScannedPass } from './data/passes';
 import { type CheckinInput, checkIn, checkOut, endBreak, startBreak } from './data/personCommands';
 import {
   findPeople,
@@ -19,7 +20,7 @@ import {
   vehiclesOnSite,
 } from './data/queries';
 import { schedulePruning } from './data/retention';
-import { readSiteName, recordSiteName } from './data/siteName';
+import { readSiteLanguage, readSiteName, recordSiteName } from './data/siteName';
 import { type PlateLookup, vehicleDecide, vehicleEntry } from './data/vehicleCommands';
 import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
@@ -30,7 +31,7 @@ import { followSiteEvents } from './sync/liveEvents';
 import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
 import { serverClock } from './sync/serverClock';
-import { siteConfigSource } from './sync/siteConfig';
+import { CONFIG_MAX_AGE_MS, siteConfigSource } from './sync/siteConfig';
 import { siteHostsSource } from './sync/siteHosts';
 
 export interface KioskOptions {
@@ -155,6 +156,8 @@ export function openKiosk(options: KioskOptions) {
     pairing,
   });
   const hosts = siteHostsSource({ db, api, now, hasLink: engine.hasLink, isOnline: engine.isOnline, pairing });
+  // When the site was last asked for: a visitor kiosk asks again after a visit, at most every 5 minutes.
+  let siteAskedAt: number | undefined;
   return {
     db,
     api,
@@ -185,6 +188,8 @@ export function openKiosk(options: KioskOptions) {
     siteConfig: () => config.get(siteId),
     /** The site's hosts by name, for a form's host field (kept like the configuration, for offline). */
     siteHosts: () => hosts.get(siteId),
+    /** A scanned or typed pass, checked offline with this kiosk's copy of the keys (docs/invitations.md). */
+    checkPass: (text: string) => checkScannedPass(db, siteId, text, now()),
     /** Those who may check out or take a break (IN, ON_BREAK) whose name starts with what was typed. */
     findPeople: (typed: string) => findPeople(db, siteId, typed),
     /** Everyone "Find your name" may list, as it changes. */
@@ -202,12 +207,23 @@ export function openKiosk(options: KioskOptions) {
     plateHistory: (licensePlate: string) => plateHistory({ db, api, siteId, hasLink: engine.hasLink }, licensePlate),
     /** The site's name as last heard from the server (kept for offline). */
     siteName: observeQuery(() => readSiteName(db, siteId)),
-    /** Asks the server for the site's name (nothing happens offline, or when it does not answer). */
-    async refreshSiteName(): Promise<void> {
+    /** The site's default language as last heard from the server (kept for offline). */
+    siteLanguage: observeQuery(() => readSiteLanguage(db, siteId)),
+    /**
+     * Asks the server for the site's name and default language (nothing happens offline, or when it does not
+     * answer); `unlessAskedWithin` skips it when the site was asked that recently.
+     */
+    async refreshSite(unlessAskedWithin = 0): Promise<void> {
+      const now = platform.clock.now();
       if (!engine.hasLink()) return;
+      if (siteAskedAt !== undefined && Math.abs(now - siteAskedAt) < unlessAskedWithin) return;
       const site = await api.getSite(siteId);
-      if (site.kind === 'ok') await recordSiteName(db, pairing, site.value.name);
+      if (site.kind !== 'ok') return;
+      siteAskedAt = now;
+      await recordSiteName(db, pairing, site.value);
     },
+    /** How often a visitor kiosk asks for its site again (as often as for its form). */
+    siteMaxAgeMs: CONFIG_MAX_AGE_MS,
     needsAttention: observeQuery(() => attentionItems(db)),
     status: engine.status,
     /** True once the server refused this kiosk's token (401): nothing syncs until it is paired again. */

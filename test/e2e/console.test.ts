@@ -113,7 +113,13 @@ describe.skipIf(!browserAvailable())('the staff console in a real browser', () =
     await page.setViewportSize(DESK);
     await signIn(page, server.baseUrl, staff.reception, PASSWORD);
     const nav = page.getByRole('navigation');
-    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['On site now', 'Approvals', 'Alerts', 'History']);
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual([
+      'On site now',
+      'Approvals',
+      'Expected',
+      'Alerts',
+      'History',
+    ]);
 
     // A check-in made elsewhere shows without a reload; site 2's never does.
     expect(

@@ -120,6 +120,24 @@ describe('GET …/badge.pdf', () => {
     }
   });
 
+  it("speaks the visitor's language, else the site's default language", async () => {
+    const { world } = harness;
+    await badgesOn(world.siteId);
+    const grace = { person: { firstName: 'Ada', lastName: 'Lovelace' }, hostName: 'Grace Hopper' };
+    const textOf = async (body: unknown) =>
+      readPdf((await fetchBadge(await checkIn(body))).body).text.replace(/\s+/g, ' ');
+    const german = await textOf({ ...grace, language: 'de' });
+    for (const words of ['BESUCHER', 'Ansprechperson: Grace Hopper', 'Gültig bis']) expect(german).toContain(words);
+    expect(german).not.toContain('VISITOR');
+    // Words pdftotext reads back letter for letter (it gives some shaped Arabic letters as their dotless base).
+    const arabic = await textOf({ ...grace, language: 'ar' });
+    for (const words of ['المضيف', 'صالحة حتى']) expect(arabic).toContain(words);
+    // Without a language of its own, the check-in's badge is in the site's default.
+    expect((await world.api.patch(`/v1/sites/${world.siteId}`, { defaultLanguage: 'fr' })).status).toBe(200);
+    const french = await textOf(grace);
+    for (const words of ['VISITEUR', 'Personne visitée', 'Valable jusqu']) expect(french).toContain(words);
+  });
+
   it('gives no badge to a STOP visitor, a PENDING one until approved, or one who left; none while badges are off', async () => {
     const { world } = harness;
     const first = await checkIn(visitor('Off', 'Day'));

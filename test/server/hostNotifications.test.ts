@@ -254,6 +254,40 @@ describe('a waiting visitor: the host approves or denies by a one-time link', ()
   });
 });
 
+describe("in the host's language", () => {
+  it('tells a German host by email in German, and an Arabic host by email and chat in Arabic, right to left', async () => {
+    await requireApproval();
+    const german = await addHost({ name: 'Grete', email: 'grete@example.com', language: 'de' });
+    const arabic = await addHost({
+      name: 'Layla',
+      email: 'layla@example.com',
+      notifyBy: ['email', 'chat'],
+      chatWebhookUrl: chat.slackUrl('layla'),
+      language: 'ar',
+    });
+    await checkIn({ person: { firstName: 'Ada', lastName: 'Lovelace', company: 'ACME' }, hostId: german.hostId });
+    await checkIn({ person: { firstName: 'Alan', lastName: 'Turing' }, hostId: arabic.hostId });
+    await mail.waitFor(2);
+    const [post] = await chat.waitFor(1);
+    const to = (address: string) => mail.received.find((item) => item.to.includes(address))?.mail;
+
+    const inGerman = to('grete@example.com');
+    expect(inGerman?.subject).toMatch(/^Ada Lovelace \(ACME\) wartet am Standort .+ auf Ihre Freigabe$/);
+    expect(inGerman?.headers.get('content-language')).toBe('de');
+    // The one-time links keep their labels' words in the plain text, so a host can tell them apart.
+    expect(inGerman?.text).toMatch(/Freigeben: http:\/\/\S+\/console\/decide#/);
+    expect(inGerman?.text).toMatch(/Ablehnen: http:\/\/\S+\/console\/decide#/);
+
+    const inArabic = to('layla@example.com');
+    expect(inArabic?.subject).toMatch(/^Alan Turing بانتظار موافقتك في /);
+    expect(inArabic?.headers.get('content-language')).toBe('ar');
+    expect(inArabic?.html).toContain('<html lang="ar" dir="rtl">');
+    expect(inArabic?.html).toContain('>موافقة</a>');
+    const slack = post?.body as { text: string };
+    expect(slack.text).toContain('تم تسجيل وصول Alan Turing إلى');
+  });
+});
+
 describe('email off', () => {
   it('says so, and an email notification fails at once with why (nothing pretends to send)', async () => {
     const channels = await harness.world.api.get<NotificationChannels>('/v1/notifications/channels');

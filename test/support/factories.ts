@@ -62,6 +62,8 @@ export async function buildWorld(server: Harness): Promise<World> {
       'webhooks:manage',
       'watchlist:manage',
       'hosts:manage',
+      'invitations:read',
+      'invitations:write',
     ],
   });
   return {

@@ -26,10 +26,10 @@ export const SMTP_USER = 'gatehouse';
 export const SMTP_PASSWORD = 'smtp-secret-Xq7';
 
 /**
- * A real SMTP server (the `smtp-server` package) on 127.0.0.1 and a free port: plain SMTP with AUTH PLAIN
+ * A real SMTP server (the `smtp-server` package) on 127.0.0.1 and a free port (or the one given): plain SMTP with AUTH PLAIN
  * or LOGIN required, as a relay of a mail provider asks; every accepted message is parsed and kept.
  */
-export async function startMailServer(): Promise<MailServer> {
+export async function startMailServer(options: { port?: number } = {}): Promise<MailServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -58,7 +58,7 @@ export async function startMailServer(): Promise<MailServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const mailServer: MailServer = {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { once } from 'node:events';
+import type { Socket } from 'node:net';
 import { createApp, requestHandler } from '../../server/src/app';
 import { type Env, parseEnv } from '../../server/src/config/env';
 import { type Database, createDatabase } from '../../server/src/db/database';
@@ -24,6 +25,8 @@ export interface TestServer {
   env: Env;
   /** Log lines written during the test (errors included), to assert nothing unexpected was logged. */
   logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }>;
+  /** Cuts every open `GET /v1/events` connection (its socket), as a proxy or a restart would. */
+  cutEventStreams: () => number;
   close: () => Promise<void>;
 }
 
@@ -66,6 +69,12 @@ export async function startTestServer(
   });
   const server = http.createServer(requestHandler(app.callback()));
   answerClientErrors(server);
+  const streamSockets = new Set<Socket>();
+  server.on('request', (request: http.IncomingMessage) => {
+    if (!request.url?.startsWith('/v1/events')) return;
+    streamSockets.add(request.socket);
+    request.socket.once('close', () => streamSockets.delete(request.socket));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -78,6 +87,12 @@ export async function startTestServer(
     env,
     logs,
     limiter,
+    cutEventStreams() {
+      const cut = streamSockets.size;
+      for (const socket of streamSockets) socket.destroy();
+      streamSockets.clear();
+      return cut;
+    },
     async close() {
       liveEvents.close();
       server.closeAllConnections();

@@ -21,6 +21,7 @@ const person = {
   exit: { source: 'API', at },
   denyReason: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
+  language: 'de',
   breaks: [{ breakId: 7, startedAt: at, endedAt: at }],
   decidedBy: { type: 'user', id: 2, name: 'Rita' },
   decidedAt: at,
@@ -91,6 +92,7 @@ const calls: Array<[string, unknown, (api: ApiClient) => Promise<HttpOutcome<unk
       timezone: 'UTC',
       archivedAt: null,
       badge: { enabled: true, size: '89x36' },
+      defaultLanguage: 'ar',
       visit: { code: 'K7QP3XMN2R', requiresApproval: true },
     }),
     (api) => api.listSites(),
@@ -149,7 +151,7 @@ describe('the typed client reading answers of a newer server', () => {
     expect(visits.data.map((visit) => visit.status)).toEqual(['INSPECTION', 'IN']);
   });
 
-  it('reads a site of a server from before archiving (badges, phone check-ins) as not archived, all off', async () => {
+  it('reads a site of a server from before archiving (badges, languages, phone check-ins) as not archived, all off, English', async () => {
     const sites = valueOf(await clientAnswering(200, page({ siteId: 1, name: 'HQ', timezone: 'UTC' })).listSites());
     expect(sites.data).toEqual([
       {
@@ -158,9 +160,19 @@ describe('the typed client reading answers of a newer server', () => {
         timezone: 'UTC',
         archivedAt: null,
         badge: { enabled: false, size: '62x100' },
+        defaultLanguage: 'en',
         visit: { code: '', requiresApproval: false },
       },
     ]);
+  });
+
+  it('reads a language newer than it as none it knows: a site speaks English, a check-in names none', async () => {
+    const site = { siteId: 1, name: 'HQ', timezone: 'UTC', archivedAt: null, defaultLanguage: 'pt' };
+    expect(valueOf(await clientAnswering(200, page(site)).listSites()).data[0]?.defaultLanguage).toBe('en');
+    const checkin = valueOf(
+      await clientAnswering(200, { ...person, language: 'pt' }).checkoutPerson(1, 42, timed, 'k'),
+    );
+    expect(checkin.language).toBeNull();
   });
 
   it('keeps a configured field of a type newer than it, with that type', async () => {

@@ -5,8 +5,24 @@ import type { Site } from '../../shared/src/schemas/sites';
 const badge = { enabled: false, size: '62x100' } as const;
 const visit = { code: 'K7QW3MZP9D', requiresApproval: false };
 // What History sends: the list and its file take the same sites, instants and text.
-const berlin: Site = { siteId: 1, name: 'Main lobby', timezone: 'Europe/Berlin', archivedAt: null, badge, visit };
-const york: Site = { siteId: 2, name: 'Dock', timezone: 'America/New_York', archivedAt: null, badge, visit };
+const berlin: Site = {
+  siteId: 1,
+  name: 'Main lobby',
+  timezone: 'Europe/Berlin',
+  archivedAt: null,
+  badge,
+  visit,
+  defaultLanguage: 'en',
+};
+const york: Site = {
+  siteId: 2,
+  name: 'Dock',
+  timezone: 'America/New_York',
+  archivedAt: null,
+  badge,
+  visit,
+  defaultLanguage: 'en',
+};
 const form: HistoryForm = { kind: 'people', siteId: 1, from: '2026-10-25', to: '2026-10-25', text: '' };
 
 describe('historyQuery', () => {

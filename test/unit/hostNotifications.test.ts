@@ -47,7 +47,7 @@ describe('the messages', () => {
   });
 
   it('a waiting message carries Approve and Deny as buttons and as plain links; a language without a catalog reads English', () => {
-    const message = waitingMessage('de', facts, { approve: 'https://gh.example/a', deny: 'https://gh.example/d' });
+    const message = waitingMessage('pt', facts, { approve: 'https://gh.example/a', deny: 'https://gh.example/d' });
     expect(message.language).toBe('en');
     expect(plainText(message)).toContain('Approve: https://gh.example/a\nDeny: https://gh.example/d');
     const teams = teamsBody(message) as { attachments: Array<{ content: { actions: unknown[] } }> };
@@ -55,6 +55,31 @@ describe('the messages', () => {
       { type: 'Action.OpenUrl', title: 'Approve', url: 'https://gh.example/a', style: 'positive' },
       { type: 'Action.OpenUrl', title: 'Deny', url: 'https://gh.example/d', style: 'destructive' },
     ]);
+  });
+});
+
+describe("the host's language", () => {
+  const links = { approve: 'https://gh.example/a', deny: 'https://gh.example/d' };
+
+  it('tells a German host in German, Sie, with the time as Germans write it', () => {
+    const message = waitingMessage('de', facts, links);
+    expect(message.language).toBe('de');
+    expect(message.subject).toBe('Ada <Lovelace> (A&B) wartet am Standort Head office auf Ihre Freigabe');
+    expect(message.paragraphs[0]).toMatch(
+      /^Ada <Lovelace> \(A&B\) ist am Di\., 24\. Nov\., 09:41 .+ am Standort Head office eingetroffen/,
+    );
+    expect(message.actions.map((action) => action.label)).toEqual(['Freigeben', 'Ablehnen']);
+    expect(plainText(message)).toContain('Freigeben: https://gh.example/a\nAblehnen: https://gh.example/d');
+  });
+
+  it('writes Arabic right to left, and marks Simplified Chinese as such', () => {
+    const arabic = arrivedMessage('ar', facts);
+    expect(arabic.subject).toBe('وصول Ada <Lovelace> من A&B إلى Head office');
+    expect(html(arabic)).toContain('<html lang="ar" dir="rtl">');
+    const chinese = arrivedMessage('zh', facts);
+    expect(chinese.language).toBe('zh-Hans');
+    expect(chinese.paragraphs[0]).toContain('前来拜访您');
+    expect(html(chinese)).toContain('dir="ltr"');
   });
 });
 

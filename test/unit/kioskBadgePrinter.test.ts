@@ -61,6 +61,7 @@ const content = {
   siteLine: 'Main lobby · 28 Nov 2026',
   validLine: 'Valid until 23:59, 28 Nov 2026',
   band: 'VISITOR',
+  dir: 'ltr' as const,
   qrText: 'gatehouse://checkout?site=1&checkin=42&code=q3Zr8LwT0bXy4KcN',
 };
 

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { digestMessages, matchesDigest, validateCheckinForm } from '../../shared/src/domain';
 import type { ConfigField } from '../../shared/src/schemas/sites';
 import { visitorFieldWords } from '../../kiosk/renderer/fieldWords';
+import { kioskCatalogs } from '../../shared/src/messages/kiosk';
+import type { Language } from '../../shared/src/messages/languages';
+import { wordsOf } from '../../shared/src/messages/translator';
 
 const text = (name: string, label: string, required = true): ConfigField => ({ name, label, type: 'text', required });
-const messages = (fields: ConfigField[], input: Parameters<typeof validateCheckinForm>[1]) =>
-  validateCheckinForm(fields, input, visitorFieldWords).map((error) => error.message);
+const messages = (fields: ConfigField[], input: Parameters<typeof validateCheckinForm>[1], language: Language = 'en') =>
+  validateCheckinForm(fields, input, visitorFieldWords(wordsOf(kioskCatalogs, language))).map((error) => error.message);
 
 describe('the check-in form speaks to the visitor in sentences', () => {
   it('asks for a missing standard field by what it is, whatever its label', () => {
@@ -45,6 +48,25 @@ describe('the check-in form speaks to the visitor in sentences', () => {
       'Please shorten this to 100 characters or fewer.',
     ]);
     for (const message of said) expect(message).not.toMatch(/must be|is required/);
+  });
+
+  it("speaks the visitor's language: standard fields by what they are, the site's labels as written", () => {
+    const fields: ConfigField[] = [
+      text('firstName', 'First name'),
+      text('badge', 'Ausweisnummer'),
+      { name: 'box', label: 'I have read the safety briefing', type: 'checkbox', required: true },
+      { name: 'visitType', label: 'Besuchsart', type: 'select', required: true, options: ['Meeting'] },
+    ];
+    expect(messages(fields, { person: {} }, 'de')).toEqual([
+      'Bitte geben Sie Ihren Vornamen ein.',
+      'Bitte füllen Sie „Ausweisnummer“ aus.',
+      // Only English labels are turned round into "you"; any other is quoted as the site wrote it.
+      'Bitte setzen Sie das Häkchen zur Bestätigung: I have read the safety briefing.',
+      'Bitte treffen Sie eine Auswahl bei „Besuchsart“.',
+    ]);
+    expect(messages([text('firstName', 'First name')], { person: { firstName: 'A'.repeat(101) } }, 'ar')).toEqual([
+      'يرجى اختصار النص إلى 100 حرف على الأكثر.',
+    ]);
   });
 
   it('the API keeps its own words (422 errors name the field by its label)', () => {

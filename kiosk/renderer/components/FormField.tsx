@@ -1,5 +1,7 @@
 import { fieldMaxLength } from '../../../shared/src/domain';
 import type { ConfigField } from '../../../shared/src/schemas/sites';
+import { useWords } from '../language/VisitorLanguage';
+import { fieldLabel } from '../language/visitorWords';
 import type { KioskHost } from '../../src/sync/siteHosts';
 import { HostPicker } from './HostPicker';
 
@@ -24,8 +26,13 @@ interface FormFieldProps {
   hosts?: readonly KioskHost[];
 }
 
-/** One configured field: labelled by its `label`, with its error right beneath it when there is one. */
+/**
+ * One configured field: labelled by its `label` (a standard one in the visitor's language: fieldLabel), with
+ * its error right beneath it when there is one.
+ */
 export function FormField({ field, value, error, onChange, onBlur, hosts = [] }: FormFieldProps) {
+  const words = useWords();
+  const label = fieldLabel(words, field);
   const id = `field-${field.name}`;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -41,7 +48,7 @@ export function FormField({ field, value, error, onChange, onBlur, hosts = [] }:
   } as const;
   const hint = field.required ? null : (
     <span id={hintId} className="field-hint">
-      optional
+      {words.t('form.optional')}
     </span>
   );
   const message = error ? (
@@ -59,7 +66,7 @@ export function FormField({ field, value, error, onChange, onBlur, hosts = [] }:
           checked={value === true}
           onChange={(event) => onChange(event.target.checked)}
         />
-        <label htmlFor={id}>{field.label}</label>
+        <label htmlFor={id}>{label}</label>
         {hint}
         {message}
       </div>
@@ -68,7 +75,7 @@ export function FormField({ field, value, error, onChange, onBlur, hosts = [] }:
   return (
     <div className={`field${error ? ' has-error' : ''}`}>
       <div className="field-label-row">
-        <label htmlFor={id}>{field.label}</label>
+        <label htmlFor={id}>{label}</label>
         {hint}
       </div>
       {field.type === 'host' ? (
@@ -84,7 +91,7 @@ export function FormField({ field, value, error, onChange, onBlur, hosts = [] }:
           value={typeof value === 'string' ? value : ''}
           onChange={(event) => onChange(event.target.value)}
         >
-          <option value="">Choose…</option>
+          <option value="">{words.t('form.choose')}</option>
           {(field.options ?? []).map((option) => (
             <option key={option} value={option}>
               {option}

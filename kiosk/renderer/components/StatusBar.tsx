@@ -1,6 +1,7 @@
 import { useContext } from 'react';
 import type { SyncStatus } from '../../src/sync/status';
 import { useObservable } from '../hooks/useObservable';
+import { useWords } from '../language/VisitorLanguage';
 import { AppUpdateContext } from '../update/AppUpdateContext';
 
 /**
@@ -19,12 +20,16 @@ export function StatusBar({
   note?: string;
   revoked?: boolean;
 }) {
+  const words = useWords();
   const online = !revoked && (status?.online ?? navigator.onLine);
-  const link = revoked ? 'Revoked' : online ? 'Online' : 'Offline';
+  const link = words.t(revoked ? 'status.revoked' : online ? 'status.online' : 'status.offline');
   const updateWaiting = useObservable(useContext(AppUpdateContext)?.waiting) ?? false;
   // What the update waits for: actions on their way, not those in Needs attention (they wait for a person).
   const queued = status ? status.pending - status.attention : 0;
-  const progress = note ?? status?.text ?? 'Starting…';
+  const synced =
+    status &&
+    (status.pending === 0 ? words.t('status.allSynced') : words.t('status.pending', { count: status.pending }));
+  const progress = note ?? synced ?? words.t('status.starting');
   return (
     <footer className={`status-bar ${online ? 'is-online' : 'is-offline'}`} role="status">
       <span className="status-link">
@@ -35,14 +40,14 @@ export function StatusBar({
         ·
       </span>
       <span className="status-pending">
-        {updateWaiting && queued > 0 ? `Update waiting: ${queued} pending` : progress}
+        {updateWaiting && queued > 0 ? words.t('status.updateWaiting', { count: queued }) : progress}
       </span>
       {updateWaiting && queued === 0 ? (
         <>
           <span className="status-sep" aria-hidden="true">
             ·
           </span>
-          <span className="status-update">Update ready</span>
+          <span className="status-update">{words.t('status.updateReady')}</span>
         </>
       ) : null}
       {status && status.attention > 0 ? (
@@ -50,9 +55,7 @@ export function StatusBar({
           <span className="status-sep" aria-hidden="true">
             ·
           </span>
-          <span className="status-attention">
-            {status.attention} need{status.attention === 1 ? 's' : ''} attention
-          </span>
+          <span className="status-attention">{words.t('status.attention', { count: status.attention })}</span>
         </>
       ) : null}
     </footer>

@@ -2,7 +2,8 @@ import { type KeyboardEvent, useState } from 'react';
 import { looksLikeBadgeScan } from '../../../shared/src/domain/badge';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
-import { plainReason } from '../words';
+import { useWords } from '../language/VisitorLanguage';
+import { visitorReason } from '../language/visitorWords';
 
 /**
  * A badge's QR code scanned into the Check out search: a keyboard-wedge scanner types its text
@@ -10,6 +11,7 @@ import { plainReason } from '../words';
  * (kiosk/src/data/badgeCheckout.ts). What is typed by hand is a name, searched as before.
  */
 export function useBadgeScan(kiosk: Kiosk, typed: string, onCheckedOut: (visit: PersonVisit) => void) {
+  const words = useWords();
   const [scanError, setScanError] = useState<string>();
   const scanning = looksLikeBadgeScan(typed);
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, clear: () => void) => {
@@ -19,7 +21,7 @@ export function useBadgeScan(kiosk: Kiosk, typed: string, onCheckedOut: (visit: 
     clear();
     void kiosk.checkOutByBadge(typed).then((result) => {
       if (result.ok) onCheckedOut(result.value);
-      else setScanError(plainReason(result.code, result.message));
+      else setScanError(visitorReason(words, result.code));
     });
   };
   return { scanning, scanError, clearScanError: () => setScanError(undefined), onKeyDown };

@@ -2,22 +2,27 @@ import { useMemo } from 'react';
 import type { Kiosk } from '../../src/kiosk';
 import type { PersonVisit } from '../../src/data/types';
 import { useObservable } from '../hooks/useObservable';
-import { seeReception } from '../words';
+import { type KioskWords, useWords } from '../language/VisitorLanguage';
+import { namedTitle } from '../language/namedTitle';
 import { Confirmation, type ConfirmationMessage } from './Confirmation';
 
 /**
  * What a visitor the site refuses sees: at a check-in that is STOP, and, word for word the same, when they
- * try again (nothing then hints that a record of them exists).
+ * try again (nothing then hints that a record of them exists). Never a welcome, never "checked in", and
+ * nothing that sounds like an accusation; reception knows why.
  */
-export const refusedMessage: ConfirmationMessage = { ...seeReception, tone: 'notice' };
+export const refusedMessage = (words: KioskWords): ConfirmationMessage => ({
+  title: words.t('done.seeReception'),
+  detail: words.t('done.seeReceptionDetail'),
+  tone: 'notice',
+});
 
 /** The answer to a check-in, by the visit's status: STOP is never a welcome. */
-export function checkinMessage(visit: PersonVisit): ConfirmationMessage {
-  if (visit.status === 'STOP') return refusedMessage;
-  const welcome = { title: 'Welcome', name: visit.person.firstName };
-  if (visit.status === 'PENDING')
-    return { ...welcome, detail: 'Please take a seat: someone will confirm your visit shortly.', tone: 'notice' };
-  return { ...welcome, detail: 'You are checked in. Please check out when you leave.', tone: 'success' };
+export function checkinMessage(words: KioskWords, visit: PersonVisit): ConfirmationMessage {
+  if (visit.status === 'STOP') return refusedMessage(words);
+  const title = namedTitle(words, 'done.welcome', visit.person.firstName);
+  if (visit.status === 'PENDING') return { title, detail: words.t('done.waiting'), tone: 'notice' };
+  return { title, detail: words.t('done.checkedIn'), tone: 'success' };
 }
 
 /**
@@ -35,5 +40,5 @@ export function CheckinConfirmation({
 }) {
   const source = useMemo(() => kiosk.watchVisit(visit.visitId), [kiosk, visit.visitId]);
   const live = useObservable(source) ?? visit;
-  return <Confirmation message={checkinMessage(live)} onDone={onDone} />;
+  return <Confirmation message={checkinMessage(useWords(), live)} onDone={onDone} />;
 }

@@ -6,9 +6,11 @@ import { type EarlierVisit, earlierVisit } from '../../src/data/earlierVisit';
 import type { PersonVisit } from '../../src/data/types';
 import type { KioskHost } from '../../src/sync/siteHosts';
 import { FormField } from '../components/FormField';
-import { type FormValues, errorsByField, formInput, otherErrors } from '../../../shared/src/domain/formValues';
+import { type FormValues, errorsByField, formInput } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
-import { personStatusText, plainReason, shortTime } from '../words';
+import type { WelcomePass } from './PassScan';
+import { type KioskWords, useWords } from '../language/VisitorLanguage';
+import { visitStatusText, visitorReason, visitorTime } from '../language/visitorWords';
 
 interface CheckinFormProps {
   kiosk: Kiosk;
@@ -18,7 +20,13 @@ interface CheckinFormProps {
   /** The person is already on site (as `visit`) and chose to check out instead. */
   onCheckOut: (visit: PersonVisit) => void;
   onCancel: () => void;
+  /** A pass this kiosk honoured: the visitor is greeted by name and asked only what the pass lacks. */
+  welcome?: WelcomePass;
 }
+
+/** What a pass says of the visitor, so the form does not ask it again. */
+const fromPass = (welcome: WelcomePass | undefined): FormValues =>
+  welcome ? { firstName: welcome.claims.firstName, lastName: welcome.claims.lastName } : {};
 
 /**
  * The check-in form, generated from the site's configuration (the cached copy when offline, the server's
@@ -26,10 +34,12 @@ interface CheckinFormProps {
  * errors are shown under each field before anything is queued. Someone who looks already on site is
  * asked first (see AlreadyCheckedIn).
  */
-export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel }: CheckinFormProps) {
+export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, onCancel, welcome }: CheckinFormProps) {
+  const words = useWords();
+  const fieldWords = visitorFieldWords(words);
   const [fields, setFields] = useState<ConfigField[]>();
   const [hosts, setHosts] = useState<KioskHost[]>([]);
-  const [values, setValues] = useState<FormValues>({});
+  const [values, setValues] = useState<FormValues>(() => fromPass(welcome));
   const [errors, setErrors] = useState<Record<string, string>>({});
   // The banner above the form: `fields` when it only counts the fields marked below (so it follows them).
   const [formError, setFormError] = useState<{ text: string; fields: boolean }>();
@@ -63,10 +73,10 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     form.current?.querySelector<HTMLElement>('input, select')?.focus();
   }, [fields]);
 
-  if (!fields) return <p className="loading">Loading the form…</p>;
+  if (!fields) return <p className="loading">{words.t('form.loading')}</p>;
 
   const check = (next: FormValues) =>
-    errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), visitorFieldWords));
+    errorsByField(fields, validateCheckinForm(fields, formInput(fields, next), fieldWords));
   const focusFirstError = (shown: Record<string, string>) => {
     const first = fields.find((field) => shown[field.name] !== undefined);
     if (first) form.current?.querySelector<HTMLElement>(`#field-${first.name}`)?.focus();
@@ -86,7 +96,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       // Once every marked field is right, the banner that asked for it goes too.
       const left = Object.keys(remaining).length;
       if (left === 0) setFormError(undefined);
-      else if (formError?.fields) setFormError({ text: correctText(left), fields: true });
+      else if (formError?.fields) setFormError({ text: correctText(words, left), fields: true });
     }
   };
 
@@ -101,16 +111,24 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
   const save = async (input: CheckinFormInput) => {
     setAlreadyIn(undefined);
     setSaving(true);
-    const result = await kiosk.checkIn(input);
+    // The visitor's language goes with the check-in: the badge is printed in it (docs/languages.md).
+    const withLanguage = { ...input, language: words.language };
+    const pass = welcome && { token: welcome.token, claims: welcome.claims };
+    const result = await kiosk.checkIn(pass ? { ...withLanguage, pass } : withLanguage);
     setSaving(false);
     if (result.ok) {
       onCheckedIn(result.value);
       return;
     }
-    const shown = errorsByField(fields, result.errors ?? []);
+    // The command's own messages are the API's (English): the fields are checked again in the visitor's words.
+    const again = result.code === 'VALIDATION_FAILED' ? check(values) : {};
+    const shown = Object.keys(again).length > 0 ? again : errorsByField(fields, result.errors ?? []);
     setErrors(shown);
-    const extra = otherErrors(fields, result.errors ?? []).map((error) => error.message);
-    setFormError({ text: [plainReason(result.code, result.message), ...extra].join(' '), fields: false });
+    const marked = Object.keys(again).length;
+    setFormError({
+      text: marked > 0 ? correctText(words, marked) : visitorReason(words, result.code),
+      fields: marked > 0,
+    });
     focusFirstError(shown);
   };
 
@@ -118,11 +136,11 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
     event.preventDefault();
     if (saving) return;
     const input = withHostName(formInput(fields, values), hosts);
-    const problems = validateCheckinForm(fields, input, visitorFieldWords);
+    const problems = validateCheckinForm(fields, input, fieldWords);
     if (problems.length > 0) {
       const shown = errorsByField(fields, problems);
       setErrors(shown);
-      setFormError({ text: correctText(problems.length), fields: true });
+      setFormError({ text: correctText(words, problems.length), fields: true });
       focusFirstError(shown);
       return;
     }
@@ -153,7 +171,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       aria-labelledby="checkin-title"
     >
       <h1 id="checkin-title" className="screen-title">
-        Check in
+        {welcome ? `Welcome, ${welcome.claims.firstName}` : words.t('form.title')}
       </h1>
       {formError ? (
         <p className="form-error" role="alert">
@@ -168,24 +186,26 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
         />
       ) : null}
       <div className="fields">
-        {fields.map((field) => (
-          <FormField
-            key={field.name}
-            field={field}
-            value={values[field.name]}
-            error={errors[field.name]}
-            onChange={(value) => change(field.name, value)}
-            onBlur={() => blur(field.name)}
-            hosts={hosts}
-          />
-        ))}
+        {fields
+          .filter((field) => !(field.name in fromPass(welcome)))
+          .map((field) => (
+            <FormField
+              key={field.name}
+              field={field}
+              value={values[field.name]}
+              error={errors[field.name]}
+              onChange={(value) => change(field.name, value)}
+              onBlur={() => blur(field.name)}
+              hosts={hosts}
+            />
+          ))}
       </div>
       <div className="form-actions form-actions-sticky">
         <button type="button" className="button button-secondary" onClick={onCancel}>
-          Back
+          {words.t('form.back')}
         </button>
         <button type="submit" className="button button-primary button-wide" disabled={saving}>
-          Check in
+          {words.t('form.submit')}
         </button>
       </div>
     </form>
@@ -198,8 +218,7 @@ const withHostName = (input: CheckinFormInput, hosts: readonly KioskHost[]): Che
   return host ? { ...input, hostName: host.name } : input;
 };
 
-const correctText = (count: number) =>
-  count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`;
+const correctText = (words: KioskWords, count: number) => words.t('form.correct', { count });
 
 /** What this kiosk knows of the person from an earlier visit at the site, if anything (see earlierVisit). */
 async function earlierVisitOf(kiosk: Kiosk, input: CheckinFormInput): Promise<EarlierVisit | undefined> {
@@ -220,34 +239,32 @@ interface AlreadyCheckedInProps {
  * site refused never gets here: see earlierVisit.)
  */
 function AlreadyCheckedIn({ visit, onCheckOut, onCheckInAnyway }: AlreadyCheckedInProps) {
+  const words = useWords();
   const title = useRef<HTMLParagraphElement>(null);
   const canLeave = visit.status === 'IN' || visit.status === 'ON_BREAK';
   // Focus moves here, so a screen reader reads the question and the choices come next.
   useEffect(() => {
     title.current?.focus();
   }, [visit.visitId]);
-  const since = shortTime(visit.entryAt);
+  const time = visitorTime(words, visit.entryAt);
   return (
     <div className="form-notice">
       <p ref={title} className="form-notice-title" role="alert" tabIndex={-1}>
         {canLeave
-          ? `You are already checked in since ${since}.`
-          : `You are already checked in since ${since} (${personStatusText(visit.status)}).`}
+          ? words.t('already.since', { time })
+          : words.t('already.sinceWithStatus', { time, status: visitStatusText(words, visit.status) })}
       </p>
       <p className="form-notice-detail">
-        {canLeave
-          ? 'If you checked in then, you need not do it again. If you are leaving, choose Check out. '
-          : 'If you checked in then, you need not do it again: please take a seat, or ask at reception. '}
-        If you are someone else with the same name, choose Check in anyway.
+        {words.t(canLeave ? 'already.mayLeave' : 'already.waiting')} {words.t('already.someoneElse')}
       </p>
       <div className="form-notice-actions">
         {canLeave ? (
           <button type="button" className="button button-secondary" onClick={onCheckOut}>
-            Check out
+            {words.t('already.checkOut')}
           </button>
         ) : null}
         <button type="button" className="button button-strong" onClick={onCheckInAnyway}>
-          Check in anyway
+          {words.t('already.checkInAnyway')}
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
-import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Icon } from '../components/Icon';
+import { useWords } from '../language/VisitorLanguage';
 
 /** How long a confirmation stays before the visitor home comes back by itself (at most 5 s: the next visitor is waiting). */
 export const CONFIRMATION_MS = 4000;
@@ -11,9 +12,8 @@ export const CONFIRMATION_MS = 4000;
 export const TAP_GUARD_MS = 600;
 
 export interface ConfirmationMessage {
-  title: string;
-  /** Said after the title ("Welcome, Ada"): a name may be one long word, and only it may break to fit. */
-  name?: string;
+  /** In the visitor's words; a name in it ("Welcome, Ada") may break to fit (language/namedTitle.tsx). */
+  title: ReactNode;
   detail: string;
   tone: 'success' | 'notice';
 }
@@ -24,6 +24,7 @@ export interface ConfirmationMessage {
  * or a key in its first TAP_GUARD_MS is ignored (see there).
  */
 export function Confirmation({ message, onDone }: { message: ConfirmationMessage; onDone: () => void }) {
+  const words = useWords();
   // Through a ref: the parent re-renders on every status change, and that must not restart the timer.
   const done = useRef(onDone);
   useEffect(() => {
@@ -57,18 +58,11 @@ export function Confirmation({ message, onDone }: { message: ConfirmationMessage
       {/* An alert, not a status: it is read out although focus moves to Done at the same moment, and the
           status bar stays the page's only role="status". */}
       <div className="confirmation-message" role="alert" aria-atomic="true">
-        <h1 className="confirmation-title">
-          {message.title}
-          {message.name === undefined ? null : (
-            <>
-              , <span className="title-name">{message.name}</span>
-            </>
-          )}
-        </h1>
+        <h1 className="confirmation-title">{message.title}</h1>
         <p className="confirmation-detail">{message.detail}</p>
       </div>
       <button ref={button} type="button" className="button button-secondary" onClick={onDoneClick}>
-        Done
+        {words.t('done.done')}
       </button>
       <div className="confirmation-timer" aria-hidden="true" style={{ animationDuration: `${CONFIRMATION_MS}ms` }} />
     </div>

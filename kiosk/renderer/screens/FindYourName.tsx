@@ -6,32 +6,33 @@ import type { PersonVisit } from '../../src/data/types';
 import { StatusBadge } from '../components/StatusBadge';
 import { useObservable } from '../hooks/useObservable';
 import { useBadgeScan } from '../hooks/useBadgeScan';
-import { personStatusText, plainReason, shortTime } from '../words';
+import type { KioskMessage } from '../../../shared/src/messages/kiosk';
+import { type KioskWords, useWords } from '../language/VisitorLanguage';
+import { namedTitle } from '../language/namedTitle';
+import { visitStatusText, visitorReason, visitorTime } from '../language/visitorWords';
 import type { ConfirmationMessage } from './Confirmation';
 
 type PersonAction = 'BREAK_START' | 'BREAK_END' | 'CHECKOUT';
 
-const actionLabels: Record<PersonAction, string> = {
-  BREAK_START: 'Start break',
-  BREAK_END: 'End break',
-  CHECKOUT: 'Check out',
+const actionLabels: Record<PersonAction, KioskMessage> = {
+  BREAK_START: 'find.startBreak',
+  BREAK_END: 'find.endBreak',
+  CHECKOUT: 'find.doCheckOut',
 };
 const actionOrder: PersonAction[] = ['BREAK_START', 'BREAK_END', 'CHECKOUT'];
 
 // More would be a list to scroll on a lobby screen: whoever is not among them types more of their name.
 const MOST_LISTED = 8;
 
-function confirmationFor(action: PersonAction, visit: PersonVisit): ConfirmationMessage {
-  const name = visit.person.firstName;
-  if (action === 'BREAK_START')
-    return {
-      title: 'Enjoy your break',
-      name,
-      detail: 'Choose Break and End break when you are back.',
-      tone: 'success',
-    };
-  if (action === 'BREAK_END') return { title: 'Welcome back', name, detail: 'Your break has ended.', tone: 'success' };
-  return { title: 'Goodbye', name, detail: 'You are checked out. Thank you for your visit.', tone: 'success' };
+const confirmations: Record<PersonAction, { title: KioskMessage; detail: KioskMessage }> = {
+  BREAK_START: { title: 'done.breakStarted', detail: 'done.breakStartedDetail' },
+  BREAK_END: { title: 'done.breakEnded', detail: 'done.breakEndedDetail' },
+  CHECKOUT: { title: 'done.checkedOut', detail: 'done.checkedOutDetail' },
+};
+
+function confirmationFor(words: KioskWords, action: PersonAction, visit: PersonVisit): ConfirmationMessage {
+  const { title, detail } = confirmations[action];
+  return { title: namedTitle(words, title, visit.person.firstName), detail: words.t(detail), tone: 'success' };
 }
 
 interface FindYourNameProps {
@@ -53,6 +54,7 @@ interface FindYourNameProps {
  * for approval.
  */
 export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYourNameProps) {
+  const words = useWords();
   const [typed, setTyped] = useState(offer ? `${offer.person.firstName} ${offer.person.lastName}` : '');
   // With the text it answers, so "Nobody matches" waits for the answer to what is typed now.
   const [found, setFound] = useState<{ query: string; visits: PersonVisit[] }>();
@@ -61,7 +63,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   // Only those who may leave (IN, ON_BREAK): a chosen person whose visit the server then stops leaves the screen.
   const everyone = useObservable(kiosk.peopleWhoMayLeave);
   const chosen = everyone?.find((visit) => visit.visitId === chosenId);
-  const badge = useBadgeScan(kiosk, typed, (visit) => onDone(confirmationFor('CHECKOUT', visit)));
+  const badge = useBadgeScan(kiosk, typed, (visit) => onDone(confirmationFor(words, 'CHECKOUT', visit)));
 
   useEffect(() => {
     let current = true;
@@ -77,8 +79,8 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   const act = async (action: PersonAction, visit: PersonVisit) => {
     const run = { BREAK_START: kiosk.startBreak, BREAK_END: kiosk.endBreak, CHECKOUT: kiosk.checkOut }[action];
     const result = await run(visit.visitId);
-    if (result.ok) onDone(confirmationFor(action, visit));
-    else setError(plainReason(result.code, result.message));
+    if (result.ok) onDone(confirmationFor(words, action, visit));
+    else setError(visitorReason(words, result.code));
   };
 
   if (chosen) {
@@ -94,7 +96,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
               setChosenId(undefined);
             }}
           >
-            Not you? Back to the list
+            {words.t('find.notYou')}
           </button>
         </div>
       </div>
@@ -106,9 +108,9 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
   const listed = (found?.visits ?? []).filter((visit) => visit !== offered).slice(0, MOST_LISTED);
   return (
     <div className="find-person">
-      <h1 className="screen-title">{intent === 'break' ? 'Break' : 'Check out'}</h1>
+      <h1 className="screen-title">{words.t(intent === 'break' ? 'find.break' : 'find.checkOut')}</h1>
       <div className="field">
-        <label htmlFor="find-your-name">Find your name</label>
+        <label htmlFor="find-your-name">{words.t('find.label')}</label>
         {/* Not focused over an offer: on a tablet the keyboard would open over the visit offered. */}
         <input
           id="find-your-name"
@@ -118,7 +120,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
           autoComplete="off"
           spellCheck={false}
           value={typed}
-          placeholder="Type the first letters of your name, or scan your badge"
+          placeholder={words.t('find.placeholder')}
           onChange={(event) => {
             badge.clearScanError();
             setTyped(event.target.value);
@@ -132,10 +134,10 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
         </p>
       ) : null}
       {found?.query === typed && found.visits.length === 0 ? (
-        <p className="empty">Nobody on site matches “{typed.trim()}”. Check the spelling, or ask at reception.</p>
+        <p className="empty">{words.t('find.nobody', { typed: typed.trim() })}</p>
       ) : null}
       {offered ? <PersonCard visit={offered} heading="h2" error={error} onAct={act} /> : null}
-      <ul className="people-list" aria-label="Matching people">
+      <ul className="people-list" aria-label={words.t('find.matching')}>
         {listed.map((visit) => (
           <li key={visit.visitId}>
             <button
@@ -150,7 +152,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
                 {visit.person.firstName} {visit.person.lastName}
               </span>
               <span className="person-meta">
-                {[visit.person.company, personStatusText(visit.status)].filter(Boolean).join(' · ')}
+                {[visit.person.company, visitStatusText(words, visit.status)].filter(Boolean).join(' · ')}
               </span>
             </button>
           </li>
@@ -158,7 +160,7 @@ export function FindYourName({ kiosk, intent, offer, onDone, onCancel }: FindYou
       </ul>
       <div className="form-actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
-          Back
+          {words.t('find.back')}
         </button>
       </div>
     </div>
@@ -175,6 +177,7 @@ interface PersonCardProps {
 
 /** One visit: who, since when, and the actions its state allows. */
 function PersonCard({ visit, heading: Heading, error, onAct }: PersonCardProps) {
+  const words = useWords();
   const name = useRef<HTMLHeadingElement>(null);
   // The control that led here is gone with its screen (the list's button, the notice's Check out): focus moves
   // to the name instead of falling to the page, so a screen reader says who this is and the actions come
@@ -192,8 +195,8 @@ function PersonCard({ visit, heading: Heading, error, onAct }: PersonCardProps) 
         {visit.person.firstName} {visit.person.lastName}
       </Heading>
       <p className="person-card-status">
-        <StatusBadge status={visit.status} label={personStatusText(visit.status)} /> since{' '}
-        {shortTime(visit.lastEventAt)}
+        <StatusBadge status={visit.status} label={visitStatusText(words, visit.status)} />{' '}
+        {words.t('find.since', { time: visitorTime(words, visit.lastEventAt) })}
         {visit.person.company ? <span> · {visit.person.company}</span> : null}
       </p>
       {error ? (
@@ -209,13 +212,11 @@ function PersonCard({ visit, heading: Heading, error, onAct }: PersonCardProps) 
             className={`button ${action === 'CHECKOUT' ? 'button-primary' : 'button-strong'} button-large`}
             onClick={() => void onAct(action, visit)}
           >
-            {actionLabels[action]}
+            {words.t(actionLabels[action])}
           </button>
         ))}
       </div>
-      {actions.length === 0 ? (
-        <p className="empty">Nothing to do here for this visit. Please ask at reception.</p>
-      ) : null}
+      {actions.length === 0 ? <p className="empty">{words.t('find.nothingToDo')}</p> : null}
     </div>
   );
 }

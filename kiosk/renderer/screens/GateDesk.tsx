@@ -19,7 +19,7 @@ export function GateDesk({ kiosk, shown }: { kiosk: Kiosk; shown: boolean }) {
   const online = useObservable(kiosk.status)?.online;
   // The header names the site: asked of the server when the gate opens and whenever it is back online.
   useEffect(() => {
-    if (online !== false) void kiosk.refreshSiteName();
+    if (online !== false) void kiosk.refreshSite();
   }, [kiosk, online]);
   const [chosen, setChosen] = useState<ChosenPlate>();
   // Off the tab the input is gone (the ref is empty), so an action that ends then focuses nothing.

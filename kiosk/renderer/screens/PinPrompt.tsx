@@ -1,8 +1,17 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { type PinTries, afterEntry, pausedText } from './pinTries';
+import type { KioskMessage } from '../../../shared/src/messages/kiosk';
+import { type KioskWords, useWords } from '../language/VisitorLanguage';
+import { type PinTries, afterEntry, pauseMinutes } from './pinTries';
 
 /** What the PIN opens: Settings, or a staff view (Roll call, Needs attention) of visitors' names. */
 export type LockedView = 'Settings' | 'Roll call' | 'Needs attention';
+
+// Anyone may tap a staff tab, so the prompt speaks the visitor's language; what it opens is English.
+const prompts: Record<LockedView, { title: KioskMessage; lead: KioskMessage }> = {
+  Settings: { title: 'pin.locked.settings', lead: 'pin.lead.settings' },
+  'Roll call': { title: 'pin.locked.rollCall', lead: 'pin.lead.rollCall' },
+  'Needs attention': { title: 'pin.locked.attention', lead: 'pin.lead.attention' },
+};
 
 interface PinPromptProps {
   pin: string;
@@ -19,6 +28,7 @@ interface PinPromptProps {
  * attention opens: one prompt, one count of wrong PINs.
  */
 export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, onCancel }: PinPromptProps) {
+  const words = useWords();
   const [entered, setEntered] = useState('');
   const [message, setMessage] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
@@ -49,27 +59,23 @@ export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, on
     }
     setEntered('');
     input.current?.focus();
-    if (next.pausedUntil === 0) setMessage('That PIN is not right.');
+    if (next.pausedUntil === 0) setMessage(words.t('pin.wrong'));
   };
 
-  const shown = paused ? pausedText(tries.pausedUntil, Date.now()) : message;
+  const shown = paused ? words.t('pin.paused', { minutes: pauseMinutes(tries.pausedUntil, Date.now()) }) : message;
   return (
     <form className="setup" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="pin-title">
       <h1 id="pin-title" className="screen-title">
-        {lockedTitle(what)}
+        {lockedTitle(words, what)}
       </h1>
-      <p className="screen-lead">
-        {what === 'Settings'
-          ? 'Enter the settings PIN of this kiosk.'
-          : `${what} is for staff. Enter the settings PIN of this kiosk.`}
-      </p>
+      <p className="screen-lead">{words.t(prompts[what].lead)}</p>
       {shown ? (
         <p className="form-error" role="alert">
           {shown}
         </p>
       ) : null}
       <div className="field">
-        <label htmlFor="settings-pin">Settings PIN</label>
+        <label htmlFor="settings-pin">{words.t('pin.label')}</label>
         <input
           id="settings-pin"
           ref={input}
@@ -84,11 +90,11 @@ export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, on
       <div className="form-actions">
         {onCancel ? (
           <button type="button" className="button button-secondary" onClick={onCancel}>
-            Back
+            {words.t('pin.back')}
           </button>
         ) : null}
         <button type="submit" className="button button-primary button-wide" disabled={paused}>
-          Unlock
+          {words.t('pin.unlock')}
         </button>
       </div>
     </form>
@@ -96,4 +102,4 @@ export function PinPrompt({ pin, what = 'Settings', tries, onTries, onUnlock, on
 }
 
 /** "Settings are locked", "Roll call is locked". */
-export const lockedTitle = (what: LockedView) => `${what} ${what === 'Settings' ? 'are' : 'is'} locked`;
+export const lockedTitle = (words: KioskWords, what: LockedView) => words.t(prompts[what].title);

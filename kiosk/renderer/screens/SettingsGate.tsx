@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { StaffLanguage, useWords } from '../language/VisitorLanguage';
 import { type LockedView, PinPrompt, lockedTitle } from './PinPrompt';
 import type { PinTries } from './pinTries';
 
@@ -20,8 +21,9 @@ interface SettingsGateProps {
  * gate is shown anew it asks again.
  */
 export function SettingsGate({ lock, what = 'Settings', tries, onTries, onCancel, children }: SettingsGateProps) {
+  const words = useWords();
   const [unlocked, setUnlocked] = useState(false);
-  if (lock === undefined || unlocked) return <>{children}</>;
+  if (lock === undefined || unlocked) return <StaffLanguage>{children}</StaffLanguage>;
   if (lock.kind === 'pin') {
     return (
       <PinPrompt
@@ -36,8 +38,9 @@ export function SettingsGate({ lock, what = 'Settings', tries, onTries, onCancel
   }
   return (
     <div className="setup">
-      <h1 className="screen-title">{lockedTitle(what)}</h1>
-      <p className="form-error" role="alert">
+      <h1 className="screen-title">{lockedTitle(words, what)}</h1>
+      {/* For whoever set the kiosk up: their words, in English. */}
+      <p className="form-error" role="alert" lang="en" dir="ltr">
         The settings PIN set for this kiosk is not 4 to 12 digits, so {what} {what === 'Settings' ? 'stay' : 'stays'}{' '}
         locked. Correct it (settingsPin in kiosk.json, KIOSK_SETTINGS_PIN, or pin= in the address) and start the kiosk
         again.
@@ -45,7 +48,7 @@ export function SettingsGate({ lock, what = 'Settings', tries, onTries, onCancel
       {onCancel ? (
         <div className="form-actions">
           <button type="button" className="button button-secondary" onClick={onCancel}>
-            Back
+            {words.t('pin.back')}
           </button>
         </div>
       ) : null}

@@ -28,8 +28,12 @@ export function afterEntry(tries: PinTries, right: boolean, now: number): PinTri
   };
 }
 
-/** "Too many wrong PINs. Try again in 2 minutes." */
+/** How many minutes (at least one) a paused prompt still waits. */
+export const pauseMinutes = (pausedUntil: number, now: number): number =>
+  Math.max(1, Math.round((pausedUntil - now) / 60_000));
+
+/** "Too many wrong PINs. Try again in 2 minutes.": the staff screens' words (Discard). */
 export function pausedText(pausedUntil: number, now: number): string {
-  const minutes = Math.max(1, Math.round((pausedUntil - now) / 60_000));
+  const minutes = pauseMinutes(pausedUntil, now);
   return `Too many wrong PINs. Try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}.`;
 }

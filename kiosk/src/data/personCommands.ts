@@ -11,15 +11,22 @@ import {
   transitionPerson,
   validateCheckinForm,
 } from '../../../shared/src/domain';
+import type { PassClaims } from '../../../shared/src/domain/passes';
+import type { Language } from '../../../shared/src/messages/languages';
 import { CreateCheckinRequest } from '../../../shared/src/schemas/personCheckins';
 import { type ConfigField, defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { type CommandContext, type CommandResult, queued, readStamp, refused } from './command';
 import type { PersonVisit } from './types';
+import { recordPassUsed } from './passes';
 import { personVisits, refreshVisit } from './visitKinds';
 import { onWatchlist } from './watchlist';
 
 export interface CheckinInput extends CheckinFormInput {
   labelIds?: number[];
+  /** The visitor's pass, checked on this kiosk: sent with the check-in, and never honoured here again. */
+  pass?: { token: string; claims: Pick<PassClaims, 'jti' | 'exp'> };
+  /** The language the visitor read the form in: the server prints their badge in it. */
+  language?: Language;
 }
 
 const blankToUndefined = (value: string | undefined) =>
@@ -42,6 +49,8 @@ function createBody(input: CheckinInput, occurredAt: string): unknown {
     purpose: blankToUndefined(input.purpose),
     customFields: input.customFields && Object.keys(input.customFields).length > 0 ? input.customFields : undefined,
     labelIds: input.labelIds,
+    pass: input.pass?.token,
+    language: input.language,
     occurredAt,
   };
 }
@@ -83,7 +92,7 @@ export async function checkIn(
   const watchlisted = await onWatchlist(db, siteId, body.person);
   const result = await db.transaction(
     'rw',
-    [db.outbox, db.people, db.siteConfigs],
+    [db.outbox, db.people, db.siteConfigs, db.meta],
     async (): Promise<CommandResult<PersonVisit>> => {
       const config = (await db.siteConfigs.get(siteId))?.config ?? { siteId, ...defaultCheckinConfig };
       const errors = validateCheckinForm(config.fields, body);
@@ -122,6 +131,7 @@ export async function checkIn(
         kind: 'PERSON_CHECKIN',
         body: sent,
       });
+      if (input.pass) await recordPassUsed(db, input.pass.claims, ctx.now());
       return { ok: true, value: visit };
     },
   );

@@ -44,7 +44,7 @@ export function readPerson(answer: PersonCheckinAnswer): Reading<KeptPersonCheck
 
 /**
  * A person visit from the kiosk's own list (`/kiosk/people`), kept like a whole check-in: what the server
- * does not tell a kiosk (email, phone, host, purpose, custom fields, labels, decisions) is kept as unknown,
+ * does not tell a kiosk (email, phone, host, purpose, custom fields, labels, decisions, language) is kept as unknown,
  * null or empty. A visit this kiosk created keeps what it was given: a pull never rewrites a visit's person.
  */
 export function readKioskPerson(answer: KioskPersonAnswer): Reading<KeptPersonCheckin> {
@@ -58,10 +58,13 @@ export function keptKioskPerson(answer: KioskPersonAnswer): KeptPersonCheckin {
     person: { ...answer.person, email: null, phone: null },
     hostName: null,
     hostId: null,
+    language: null,
     purpose: null,
     customFields: {},
     labelIds: [],
     denyReason: null,
+    pendingReason: null,
+    invitationId: null,
     decidedBy: null,
     decidedAt: null,
     entry: kioskEvent(answer.entry),

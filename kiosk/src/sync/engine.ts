@@ -8,7 +8,7 @@ import { type RetryPolicy, fullJitterBackoff } from './backoff';
 import { createConnectivity } from './connectivity';
 import { guardedLoop } from './guardedLoop';
 import { pullPeopleFeed } from './peopleFeedPull';
-import { pullPeople, pullVehicles } from './pull';
+import { pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { pullVehicleDirectory } from './vehicleDirectoryPull';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
@@ -16,6 +16,7 @@ import type { Revocation } from './revocation';
 import type { ServerClock } from './serverClock';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
+import { refreshSitePasses } from './sitePasses';
 import { refreshWatchlistDigest } from './watchlistDigest';
 
 /** The timed pull's period: the event stream brings a site's changes at once, this is the safety net. */
@@ -143,18 +144,18 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         pullWanted = false;
         let pulled = false;
         try {
-          // The visitor kiosk keeps its people by the site's change feed; the gate still reads its short list.
-          const people =
-            options.mode === 'gate'
-              ? await pullPeople({ db, api, ...reach }, siteId)
-              : await pullPeopleFeed({ db, api, ...reach }, siteId);
+          // The visitor kiosk keeps its people by the site's change feed; a gate shows no people (and its
+          // token may not read them, §27).
+          const people = options.mode === 'gate' ? 'pulled' : await pullPeopleFeed({ db, api, ...reach }, siteId);
           const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
           // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
           // offline by its copy of the registered vehicles: only the changes come.
           const digest =
             options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
           const directory = options.mode === 'gate' ? await pullVehicleDirectory({ db, api, ...reach }) : 'pulled';
-          pulled = people === 'pulled' && vehicles === 'pulled' && digest === 'pulled' && directory === 'pulled';
+          // The lobby checks visitors' passes offline too: with the keys and revoked passes last pulled.
+          const passes = options.mode === 'gate' ? 'pulled' : await refreshSitePasses({ db, api, ...reach }, siteId);
+          pulled = [people, vehicles, digest, directory, passes].every((result) => result === 'pulled');
         } finally {
           if (!pulled) pullWanted = true;
         }

@@ -30,10 +30,11 @@ export function badgeContent(
   return {
     name: `${row.first_name} ${row.last_name}`.trim(),
     company: row.company,
-    hostLine: row.host_name ? `${labels.host}: ${row.host_name}` : null,
+    hostLine: row.host_name ? labels.host(row.host_name) : null,
     siteLine: `${site.name} · ${date(row.entry_at)}`,
-    validLine: `${labels.validUntil} ${time}, ${date(validUntil)}`,
+    validLine: labels.validUntil(time, date(validUntil)),
     band: labels.visitor,
+    dir: labels.dir,
     qrText: badgeQrText({ siteId: row.site_id, checkinId: row.id, code: row.badge_code }),
   };
 }

@@ -15,6 +15,8 @@ export interface BadgeContent {
   validLine: string;
   /** The word of the band: "VISITOR". */
   band: string;
+  /** Which way the badge's own words run (`rtl` in Arabic): the labelled lines follow it. */
+  dir: 'ltr' | 'rtl';
   qrText: string;
 }
 
@@ -30,11 +32,12 @@ interface Box {
 
 /** The visitor's details, largest first: a name may take two lines, the rest one each. */
 function detailItems(content: BadgeContent, width: number): TextItem[] {
+  const direction = content.dir;
   const items: TextItem[] = [
     { text: content.name, weight: 700, maxSize: width * 0.14, minSize: 7, maxLines: 2 },
     { text: content.company ?? '', weight: 400, maxSize: width * 0.075, minSize: 5.5, maxLines: 1 },
-    { text: content.hostLine ?? '', weight: 400, maxSize: width * 0.06, minSize: 5, maxLines: 1, direction: 'ltr' },
-    { text: content.siteLine, weight: 400, maxSize: width * 0.055, minSize: 5, maxLines: 1, direction: 'ltr' },
+    { text: content.hostLine ?? '', weight: 400, maxSize: width * 0.06, minSize: 5, maxLines: 1, direction },
+    { text: content.siteLine, weight: 400, maxSize: width * 0.055, minSize: 5, maxLines: 1, direction },
   ];
   return items.filter((item) => item.text.trim() !== '');
 }
@@ -52,19 +55,19 @@ function drawDetails(doc: PDFKit.PDFDocument, items: TextItem[], box: Box): void
 }
 
 /** The black band with the word VISITOR in white. */
-function drawBand(doc: PDFKit.PDFDocument, word: string, box: Box): void {
+function drawBand(doc: PDFKit.PDFDocument, word: string, direction: BadgeContent['dir'], box: Box): void {
   doc.rect(box.x, box.y, box.width, box.height).fillColor('#000000').fill();
   const lines = fitItem(
-    { text: word, weight: 700, maxSize: box.height * 0.62, minSize: 4, maxLines: 1, direction: 'ltr' },
+    { text: word, weight: 700, maxSize: box.height * 0.62, minSize: 4, maxLines: 1, direction },
     box.width * 0.9,
   );
   const top = box.y + (box.height - linesHeight(lines)) / 2;
   drawLines(doc, lines, { x: box.x, width: box.width, top }, '#FFFFFF');
 }
 
-function drawValidity(doc: PDFKit.PDFDocument, text: string, box: Box): void {
+function drawValidity(doc: PDFKit.PDFDocument, text: string, direction: BadgeContent['dir'], box: Box): void {
   const lines = fitItem(
-    { text, weight: 700, maxSize: box.height / 1.25, minSize: 4, maxLines: 1, direction: 'ltr' },
+    { text, weight: 700, maxSize: box.height / 1.25, minSize: 4, maxLines: 1, direction },
     box.width,
   );
   drawLines(doc, lines, { x: box.x, width: box.width, top: box.y });
@@ -79,11 +82,11 @@ function portrait(doc: PDFKit.PDFDocument, content: BadgeContent, width: number,
   const valid = { x: margin, y: height - margin - validHeight, width: inner, height: validHeight };
   const qrSize = Math.min(width * 0.5, height * 0.34);
   const qr = { x: (width - qrSize) / 2, y: valid.y - qrSize - mm(1), size: qrSize };
-  drawBand(doc, content.band, band);
+  drawBand(doc, content.band, content.dir, band);
   const top = band.height + mm(2);
   drawDetails(doc, detailItems(content, inner), { x: margin, y: top, width: inner, height: qr.y - top });
   drawQr(doc, content.qrText, qr);
-  drawValidity(doc, content.validLine, valid);
+  drawValidity(doc, content.validLine, content.dir, valid);
 }
 
 /** A landscape label (89 × 36): QR code on the right, band and details beside it. */
@@ -95,7 +98,7 @@ function landscape(doc: PDFKit.PDFDocument, content: BadgeContent, width: number
   const band = { x: margin, y: margin, width: column, height: height * 0.2 };
   const validHeight = mm(2.6);
   const valid = { x: margin, y: height - margin - validHeight, width: column, height: validHeight };
-  drawBand(doc, content.band, band);
+  drawBand(doc, content.band, content.dir, band);
   const top = band.y + band.height + mm(1);
   drawDetails(doc, detailItems(content, column), {
     x: margin,
@@ -104,7 +107,7 @@ function landscape(doc: PDFKit.PDFDocument, content: BadgeContent, width: number
     height: valid.y - top - mm(0.5),
   });
   drawQr(doc, content.qrText, qr);
-  drawValidity(doc, content.validLine, valid);
+  drawValidity(doc, content.validLine, content.dir, valid);
 }
 
 /**

@@ -13,8 +13,8 @@ export interface TextItem {
   minSize: number;
   /** A name may take two lines before it is shortened; everything else one. */
   maxLines: 1 | 2;
-  /** `ltr` for a labelled line ("Host: …"), whose label leads; `auto` for a name, by its first letter. */
-  direction?: 'auto' | 'ltr';
+  /** The label's language's way for a labelled line ("Host: …"), whose label leads; `auto` for a name. */
+  direction?: 'auto' | 'ltr' | 'rtl';
 }
 
 export interface FittedLine {

@@ -1,20 +1,29 @@
-/**
- * The words printed on a badge besides the visitor's own details, by language. English only for now: the
- * languages work (CONTRACT §26) adds catalogs here, and the badge follows the site's or visitor's language.
- */
+import { badgeCatalogs } from '../../../shared/src/messages/badge';
+import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
+import { wordsOf } from '../../../shared/src/messages/translator';
+
+/** The words printed on a badge besides the visitor's own details, in one language (docs/languages.md). */
 export interface BadgeLabels {
   /** BCP 47 tag the dates are written in. */
   locale: string;
+  /** Which way the words run: the labelled lines are laid out so. */
+  dir: 'ltr' | 'rtl';
+  /** The band across the badge ("VISITOR"). */
   visitor: string;
-  host: string;
-  validUntil: string;
+  /** "Host: Grace Hopper". */
+  host: (name: string) => string;
+  /** "Valid until 23:59, 24 Nov 2026". */
+  validUntil: (time: string, date: string) => string;
 }
 
-const english: BadgeLabels = { locale: 'en-GB', visitor: 'VISITOR', host: 'Host', validUntil: 'Valid until' };
-
-const catalogs: Record<string, BadgeLabels> = { en: english };
-
-/** The badge's words in `language` (a BCP 47 tag; its primary subtag is looked up), English when there are none. */
-export function badgeLabels(language = 'en'): BadgeLabels {
-  return catalogs[language.toLowerCase().split('-')[0] ?? 'en'] ?? english;
+/** The badge's words in `language`: the check-in's, else the site's default. */
+export function badgeLabels(language: Language = DEFAULT_LANGUAGE): BadgeLabels {
+  const words = wordsOf(badgeCatalogs, language);
+  return {
+    locale: words.locale,
+    dir: words.dir,
+    visitor: words.t('band'),
+    host: (name) => words.t('host', { name }),
+    validUntil: (time, date) => words.t('validUntil', { time, date }),
+  };
 }

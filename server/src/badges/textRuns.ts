@@ -27,9 +27,10 @@ interface Piece {
 
 /**
  * Splits `line` into runs of one face and one embedding level, in visual order. `direction` is the
- * paragraph's: `auto` takes it from the first strong character (a name), `ltr` for a labelled line.
+ * paragraph's: `auto` takes it from the first strong character (a name), `ltr` or `rtl` for a labelled
+ * line, the way its label's language runs.
  */
-export function visualRuns(line: string, weight: Weight, direction: 'auto' | 'ltr' = 'auto'): TextRun[] {
+export function visualRuns(line: string, weight: Weight, direction: 'auto' | 'ltr' | 'rtl' = 'auto'): TextRun[] {
   if (line === '') return [];
   const chain = fontChain(weight);
   const { levels } = bidi.getEmbeddingLevels(line, direction);
@@ -99,7 +100,7 @@ const measured = new Map<string, MeasuredLine>();
 const MEASURED_KEPT = 2000;
 
 /** The runs of a line and their width at 1 point (remembered for the lines seen last). */
-export function measureLine(line: string, weight: Weight, direction: 'auto' | 'ltr' = 'auto'): MeasuredLine {
+export function measureLine(line: string, weight: Weight, direction: 'auto' | 'ltr' | 'rtl' = 'auto'): MeasuredLine {
   const key = `${weight}${direction}${line}`;
   let result = measured.get(key);
   if (!result) {

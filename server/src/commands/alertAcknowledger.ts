@@ -14,6 +14,7 @@ const targetTypes: Record<AlertKind, string> = {
   vehicle: 'vehicle_checkin',
   form: 'person_checkin',
   kiosk: 'alert',
+  pass: 'person_checkin',
 };
 
 /**

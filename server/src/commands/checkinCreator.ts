@@ -1,5 +1,6 @@
 import {
   type IncompleteField,
+  type PersonStatus,
   initialPersonStatus,
   olderFormAlertText,
   personStatusEvent,
@@ -24,6 +25,7 @@ import { newBadgeCode } from '../badges/badgeCode';
 import { decidesOwnCheckin } from '../policies/ownDecision';
 import { hostNotificationsCte } from '../notifications/enqueue';
 import { hostOfSite } from '../queries/hosts';
+import { type PassArrival, passAtCreate, passCtes, withInvitation } from './passArrival';
 
 /** The host a create names, if it is one of the site's; else 422 at `hostId`. */
 async function siteHostOrRefuse(db: Executor, principal: Principal, site: SiteAccess, hostId: number) {
@@ -95,7 +97,13 @@ const insertStatement =
     row: PersonCheckinRow,
     now: Date,
     events: OutboxEvent[],
-    more: { incomplete: readonly IncompleteField[]; notify: Sql; also: Sql; unlisted?: Visitor },
+    more: {
+      incomplete: readonly IncompleteField[];
+      notify: Sql;
+      also: Sql;
+      pass: { ctes: Sql; applied: Sql };
+      unlisted?: Visitor;
+    },
   ): WriteStatement =>
   (parts) => sql`
   WITH ${parts.claim},
@@ -104,19 +112,21 @@ const insertStatement =
   checkin AS (
     INSERT INTO person_checkins (account_id, id, site_id, status, first_name, last_name, email, phone, company,
       host_name, host_id, purpose, custom_fields, label_ids, entry_source, entry_at, last_event_at, decided_by,
-      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, created_at, updated_at)
+      decided_at, stop_reason, stop_source, stopped_at, badge_code, incomplete_fields, invitation_id, pending_reason,
+      language, created_at, updated_at)
     SELECT ${row.account_id}::integer, ${row.id}::bigint, ${row.site_id}::integer, ${row.status}, ${row.first_name},
       ${row.last_name}, ${row.email}, ${row.phone}, ${row.company}, ${row.host_name}, ${row.host_id}::integer, ${row.purpose},
       ${JSON.stringify(row.custom_fields)}::jsonb, ${row.label_ids}::integer[], ${row.entry_source},
       ${row.entry_at}::timestamptz, ${row.entry_at}::timestamptz, ${decidedByParam(row)}::jsonb,
       ${row.decided_at}::timestamptz, ${row.stop_reason}, ${row.stop_source}, ${row.stopped_at}::timestamptz,
-      ${row.badge_code}, ${row.incomplete_fields}::text[], ${now}::timestamptz, ${now}::timestamptz
+      ${row.badge_code}, ${row.incomplete_fields}::text[], ${row.invitation_id}::bigint, ${row.pending_reason},
+      ${row.language}::text, ${now}::timestamptz, ${now}::timestamptz
     WHERE ${parts.claimed} AND (SELECT count(*) FROM labels) = cardinality(${row.label_ids}::integer[])
       ${more.unlisted ? sql`AND NOT EXISTS (SELECT 1 ${watchlistMatches(more.unlisted)})` : empty}
     RETURNING id),
-  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, more.incomplete)}${more.notify}${more.also},
-  ${parts.audit(CREATED)}
-  SELECT ${parts.outcome(CREATED)}`;
+  ${outboxInsertCte({ accountId: row.account_id, siteId: row.site_id, at: now, events }, CREATED)}${olderFormAlertCte(row, now, more.incomplete)}${more.notify}${more.pass.ctes}${more.also},
+  ${parts.audit(more.pass.applied)}
+  SELECT ${parts.outcome(more.pass.applied)}`;
 
 /**
  * Plans a person check-in: validated against the site's fields, IN / PENDING / STOP decided, the event
@@ -136,11 +146,17 @@ export async function createPersonCheckin(
     also?: (created: Sql) => Sql;
   },
 ): Promise<{ checkin: PersonCheckin; write: WriteStatement }> {
-  const { principal, site, request, now } = input;
+  const { principal, site, now } = input;
   refuseIfArchived(site);
+  const arrivedAt = arrivalTime(input.request.occurredAt, now);
+  // A pass (docs/invitations.md) is judged at the entry time, and its invitation fills in what the body leaves out.
+  const arrival =
+    input.request.pass === undefined
+      ? undefined
+      : await passAtCreate(db, { accountId: principal.accountId, site, token: input.request.pass, at: arrivedAt });
+  const request = arrival ? withInvitation(input.request, arrival.invitation) : input.request;
   const incomplete = await checkCheckinForm(db, { accountId: principal.accountId, site, request });
-  const host = request.hostId === undefined ? undefined : await siteHostOrRefuse(db, principal, site, request.hostId);
-  const arrivedAt = arrivalTime(request.occurredAt, now);
+  const host = await hostOf(db, principal, site, input.request, request);
   const labelIds = [...new Set(request.labelIds ?? [])];
   const { person } = request;
   const visitor: Visitor = {
@@ -158,10 +174,11 @@ export async function createPersonCheckin(
   if (pre.known_labels !== labelIds.length) {
     throw validationFailed([{ path: 'labelIds', message: 'Unknown person label id(s)' }]);
   }
-  const status = initialPersonStatus({
-    watchlisted: pre.watchlisted,
-    requiresApproval: site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
-  });
+  const status = statusOf(
+    arrival,
+    pre.watchlisted,
+    site.checkinConfig.requiresApproval && !decidesOwnCheckin(principal),
+  );
   const row: PersonCheckinRow = arrivingVisit(
     {
       accountId: principal.accountId,
@@ -187,15 +204,47 @@ export async function createPersonCheckin(
       stop_reason: status === 'STOP' ? pre.watch_reason : null,
       badge_code: newBadgeCode(),
       incomplete_fields: incomplete.length > 0 ? incomplete.map((field) => field.name) : null,
+      invitation_id: arrival?.invitation.id ?? null,
+      pending_reason: arrival?.kind === 'hold' && status === 'PENDING' ? arrival.reason : null,
+      language: request.language ?? null,
       breaks: [],
     },
   );
   settledArrival(row, 'watchlist', deciderOf(principal), now);
+  // Where the site asks for approval, the invitation was it, given in advance by whoever invited.
+  if (arrival?.kind === 'admit' && status === 'IN' && site.checkinConfig.requiresApproval && row.decided_by === null)
+    Object.assign(row, { decided_by: arrival.invitation.created_by, decided_at: now });
   const checkin = presentPersonCheckin(row);
   const event = personStatusEvent(status);
   const events = visitEvents(row, event ? [event] : [], checkin);
   const notify = hostNotificationsCte({ row, webhookEvent: event, at: arrivedAt, now }, CREATED);
   const unlisted = guessed ? visitor : undefined;
   const also = input.also?.(CREATED) ?? empty;
-  return { checkin, write: insertStatement(row, now, events, { incomplete, notify, also, unlisted }) };
+  const pass = passCtes(arrival, row, now, CREATED);
+  return { checkin, write: insertStatement(row, now, events, { incomplete, notify, also, pass, unlisted }) };
+}
+
+/**
+ * IN, PENDING or STOP: the watchlist first; a pass's first use admits (its invitation was the approval); any
+ * other use of a pass waits for reception; else the site's approval rule.
+ */
+function statusOf(arrival: PassArrival | undefined, watchlisted: boolean, requiresApproval: boolean): PersonStatus {
+  const status = initialPersonStatus({ watchlisted, requiresApproval: requiresApproval && arrival?.kind !== 'admit' });
+  return arrival?.kind === 'hold' && status !== 'STOP' ? 'PENDING' : status;
+}
+
+/**
+ * The visit's host: the one the body names (of the site, else 422), or the invitation's while it is still a
+ * host of the site (a host deleted or moved since is left out rather than refusing the visitor).
+ */
+async function hostOf(
+  db: Executor,
+  principal: Principal,
+  site: SiteAccess,
+  sent: CreateCheckinRequest,
+  filled: CreateCheckinRequest,
+) {
+  if (sent.hostId !== undefined) return siteHostOrRefuse(db, principal, site, sent.hostId);
+  if (filled.hostId === undefined) return undefined;
+  return hostOfSite(db, { accountId: principal.accountId, siteId: site.siteId, hostId: filled.hostId });
 }

@@ -1,5 +1,6 @@
 import type { Scope } from '../../../shared/src/schemas/admin';
 import type { Channel } from '../../../shared/src/schemas/common';
+import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
 import type { KioskMode } from '../../../shared/src/schemas/kiosks';
 import { defaultCheckinConfig } from '../../../shared/src/schemas/sites';
 import { generateToken, hashToken } from '../auth/tokenFormat';
@@ -22,11 +23,15 @@ export async function createAccount(db: Executor, name: string) {
 }
 
 /** A site starts with the default check-in configuration (docs/api.md, Site configuration). */
-export async function createSite(db: Executor, input: { accountId: number; name: string; timezone?: string }) {
+export async function createSite(
+  db: Executor,
+  input: { accountId: number; name: string; timezone?: string; defaultLanguage?: Language },
+) {
   const row = await queryOne<{ id: number; account_id: number; name: string; timezone: string; visit_code: string }>(
     db,
-    sql`INSERT INTO sites (account_id, name, timezone, checkin_config)
-     SELECT id, ${input.name}, ${input.timezone ?? 'UTC'}, ${JSON.stringify(defaultCheckinConfig)} FROM accounts WHERE id = ${input.accountId}
+    sql`INSERT INTO sites (account_id, name, timezone, checkin_config, default_language)
+     SELECT id, ${input.name}, ${input.timezone ?? 'UTC'}, ${JSON.stringify(defaultCheckinConfig)}, ${input.defaultLanguage ?? DEFAULT_LANGUAGE}
+     FROM accounts WHERE id = ${input.accountId}
      RETURNING id, account_id, name, timezone, visit_code`,
   );
   if (!row) throw notFound(`Account ${input.accountId} does not exist.`);

@@ -5,6 +5,7 @@ import type {
   VisitSettings,
 } from '../../../shared/src/schemas/sites';
 import { type BadgeSize, defaultBadgeSettings } from '../../../shared/src/domain/badge';
+import { DEFAULT_LANGUAGE, type Language } from '../../../shared/src/messages/languages';
 import type { Principal, SiteAccess } from '../auth/principal';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
@@ -20,19 +21,21 @@ export interface SiteRecord {
   timezone: string;
   archivedAt: Date | null;
   badge: BadgeSettings;
+  defaultLanguage: Language;
   visit: VisitSettings;
 }
 
 /** A new site of the caller's account, with the default form; only a caller with every site may add one. */
 export async function createAccountSite(
   db: Executor,
-  input: { principal: Principal; name: string; timezone?: string },
+  input: { principal: Principal; name: string; timezone?: string; defaultLanguage?: Language },
 ): Promise<SiteRecord> {
   requireEverySite(input.principal, 'Adding a site');
   const site = await createSite(db, {
     accountId: input.principal.accountId,
     name: input.name,
     timezone: input.timezone,
+    defaultLanguage: input.defaultLanguage,
   });
   return {
     siteId: site.siteId,
@@ -40,6 +43,7 @@ export async function createAccountSite(
     timezone: site.timezone,
     archivedAt: null,
     badge: defaultBadgeSettings,
+    defaultLanguage: input.defaultLanguage ?? DEFAULT_LANGUAGE,
     visit: { code: site.visitCode, requiresApproval: false },
   };
 }
@@ -53,9 +57,11 @@ interface SiteRecordRow {
   badge_size: BadgeSize;
   visit_code: string;
   visit_requires_approval: boolean;
+  default_language: Language;
 }
 
-const SITE_RECORD_COLUMNS = sql`id, name, timezone, archived_at, badge_enabled, badge_size, visit_code, visit_requires_approval`;
+const SITE_RECORD_COLUMNS = sql`id, name, timezone, archived_at, badge_enabled, badge_size, visit_code, visit_requires_approval,
+  default_language`;
 
 const siteRecordOf = (row: SiteRecordRow): SiteRecord => ({
   siteId: row.id,
@@ -64,11 +70,12 @@ const siteRecordOf = (row: SiteRecordRow): SiteRecord => ({
   archivedAt: row.archived_at,
   badge: { enabled: row.badge_enabled, size: row.badge_size },
   visit: { code: row.visit_code, requiresApproval: row.visit_requires_approval },
+  defaultLanguage: row.default_language,
 });
 
 /**
- * Renames, moves the time zone of, archives or restores a site, or changes its badges or whether its QR
- * check-ins need approval; archiving again keeps the first time.
+ * Renames, moves the time zone of, archives or restores a site, or changes its badges, its default language
+ * or whether its QR check-ins need approval; archiving again keeps the first time.
  */
 export async function updateSite(
   db: Executor,
@@ -87,7 +94,8 @@ export async function updateSite(
           archived_at = ${archivedAt}, updated_at = ${input.now},
           badge_enabled = COALESCE(${change.badge?.enabled ?? null}::boolean, badge_enabled),
           badge_size = COALESCE(${change.badge?.size ?? null}::text, badge_size),
-          visit_requires_approval = COALESCE(${change.visit?.requiresApproval ?? null}::boolean, visit_requires_approval)
+          visit_requires_approval = COALESCE(${change.visit?.requiresApproval ?? null}::boolean, visit_requires_approval),
+          default_language = COALESCE(${change.defaultLanguage ?? null}::text, default_language)
         WHERE account_id = ${input.accountId} AND id = ${input.siteId}
         RETURNING ${SITE_RECORD_COLUMNS}`,
   );

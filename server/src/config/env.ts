@@ -97,6 +97,12 @@ const envSchema = z.object({
   // How often an idle notification sender looks for messages to send; NOTIFICATION_SENDER=false: none in this process.
   NOTIFICATIONS_POLL_MS: wholeNumber(10, 60_000).default(500),
   NOTIFICATION_SENDER: booleanString.default(true),
+  // Seals the private keys that sign visitors' passes in the database (docs/invitations.md, Signing keys).
+  PASS_KEY_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')
+    .refine(isRandomEnough, 'is too predictable: use a random value, e.g. `openssl rand -hex 32`')
+    .optional(),
 });
 
 /** Settings that only make sense together: an SMTP server needs a sender address. */

@@ -12,6 +12,8 @@ export const LockNamespace = {
   VEHICLE_PLATE: 71_004,
   /** Whole account, by its id (not a hash): taken by the vehicle change feed's triggers (migration 0014). */
   VEHICLE_FEED: 71_005,
+  /** An account's pass signing keys, while one is made or rotated (text: the account's id). */
+  PASS_SIGNING_KEY: 71_007,
   /** A client address at a site, while a phone check-in from it is counted (docs/api.md, The visitor's phone). */
   VISIT_ADDRESS: 71_006,
 } as const;

@@ -1,6 +1,7 @@
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
 import { decisionLinkUrl, issueDecisionLinks } from './decisionLinks';
+import { composeInvitationEmail } from './invitationEmail';
 import { type VisitFacts, arrivedMessage, waitingMessage } from './messages/hostMessages';
 import type { RenderedMessage } from './messages/rendered';
 import type { ClaimedNotification } from './queue';
@@ -25,6 +26,7 @@ async function visitFacts(
   db: Executor,
   notification: ClaimedNotification,
 ): Promise<{ facts: VisitFacts; status: string } | { refusal: string }> {
+  if (notification.checkin_id === null || notification.host_id === null) return { refusal: 'Not sent: no visit' };
   const row = await queryOne<{
     first_name: string;
     last_name: string;
@@ -64,11 +66,13 @@ const waiting: Composer = async (notification, { db, publicUrl, now }) => {
   if ('refusal' in read) return read;
   // Decided before the message could go (by staff, a kiosk, or the host's earlier link): nothing to ask.
   if (read.status !== 'PENDING') return { refusal: 'Not sent: the visit was decided before the host could be told' };
+  const { checkin_id: checkinId, host_id: hostId } = notification;
+  if (checkinId === null || hostId === null) return { refusal: 'Not sent: no visit' };
   const tokens = await issueDecisionLinks(db, {
     accountId: notification.account_id,
     siteId: notification.site_id,
-    checkinId: notification.checkin_id,
-    hostId: notification.host_id,
+    checkinId,
+    hostId,
     expiresAt: new Date(notification.created_at.getTime() + 24 * 3_600_000),
     now,
   });
@@ -80,5 +84,5 @@ const waiting: Composer = async (notification, { db, publicUrl, now }) => {
   };
 };
 
-/** One composer per event kind (invitations add theirs). */
-export const composers: Record<string, Composer> = { arrived, waiting };
+/** One composer per event kind: a host's messages, and a visitor's invitation email. */
+export const composers: Record<string, Composer> = { arrived, waiting, invitation: composeInvitationEmail };

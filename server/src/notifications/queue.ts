@@ -6,8 +6,11 @@ export interface ClaimedNotification {
   account_id: number;
   id: number;
   site_id: number;
-  checkin_id: number;
-  host_id: number;
+  /** The visit a host is told of; null for a visitor's invitation email. */
+  checkin_id: number | null;
+  host_id: number | null;
+  /** The invitation whose pass a visitor's email carries; null for a host's message. */
+  invitation_id: number | null;
   event: string;
   channel: 'email' | 'chat';
   recipient: string;
@@ -40,7 +43,7 @@ export async function claimDueNotifications(
           ORDER BY next_attempt_at LIMIT ${input.limit} FOR UPDATE SKIP LOCKED)
         UPDATE notifications n SET locked_until = ${lease}
         FROM due WHERE n.account_id = due.account_id AND n.id = due.id
-        RETURNING n.account_id, n.id, n.site_id, n.checkin_id, n.host_id, n.event, n.channel, n.recipient, n.language,
+        RETURNING n.account_id, n.id, n.site_id, n.checkin_id, n.host_id, n.invitation_id, n.event, n.channel, n.recipient, n.language,
           n.event_at, n.created_at, n.give_up_at, jsonb_array_length(n.attempts) AS tried, n.locked_until`,
   );
 }

@@ -4,6 +4,7 @@ import * as alerts from '../../../shared/src/schemas/alerts';
 import * as audit from '../../../shared/src/schemas/audit';
 import * as staff from '../../../shared/src/schemas/staff';
 import { Problem } from '../../../shared/src/schemas/common';
+import * as invitations from '../../../shared/src/schemas/invitations';
 import * as kiosks from '../../../shared/src/schemas/kiosks';
 import * as labels from '../../../shared/src/schemas/labels';
 import * as people from '../../../shared/src/schemas/personCheckins';
@@ -96,5 +97,12 @@ const named: Array<[z.ZodType, string]> = [
   [staff.Actor, 'Actor'],
   [alerts.Alert, 'Alert'],
   [audit.AuditEvent, 'AuditEvent'],
+  // Invitations and passes
+  [invitations.Invitation, 'Invitation'],
+  [invitations.CreateInvitationRequest, 'CreateInvitationRequest'],
+  [invitations.UpdateInvitationRequest, 'UpdateInvitationRequest'],
+  [invitations.InvitationPass, 'InvitationPass'],
+  [invitations.PassJwk, 'PassJwk'],
+  [invitations.KioskPasses, 'KioskPasses'],
 ];
 for (const [schema, id] of named) namedSchemas.add(schema, { id });

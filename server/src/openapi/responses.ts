@@ -69,7 +69,7 @@ function conflictExample(route: Route): JsonObject | undefined {
     code,
     instance: `/v1${route.path.replace(/:\w+/g, '1')}`,
     requestId: '5f0c6a52-3b1e-4d7a-9a8e-1c2b3d4e5f60',
-    current: route.examples.response,
+    current: route.examples.current ?? route.examples.response,
   };
 }
 

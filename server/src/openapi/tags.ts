@@ -68,6 +68,11 @@ export const tags: ReadonlyArray<{ name: string; description: string }> = [
       'What hosts were told about their visitors (email, chat), and the one-time Approve and Deny links of a waiting visitor.',
   },
   {
+    name: 'Invitations',
+    description:
+      'Expected visitors and their passes: a QR code the visitor shows at a kiosk, signed with the account’s Ed25519 key, verified offline and honoured once.',
+  },
+  {
     name: 'Visitor phone',
     description:
       "A visitor's own phone (the QR_CODE channel): the page a site's visit code opens, a check-in with no token, and that visit's breaks and checkout by the key the phone made.",

@@ -24,7 +24,10 @@ export function presentPersonCheckin(row: PersonCheckinRow): PersonCheckin {
     entry: presentEntry(row),
     exit: presentExit(row),
     denyReason: row.deny_reason,
+    invitationId: row.invitation_id,
+    pendingReason: row.pending_reason,
     badgeCode: row.badge_code,
+    language: row.language,
     breaks: row.breaks.map((item) => ({
       breakId: item.id,
       startedAt: item.startedAt.toISOString(),

@@ -1,3 +1,4 @@
+import type { Language } from '../../../shared/src/messages/languages';
 import type { BadgeSettings, CheckinConfig, Site, VisitSettings } from '../../../shared/src/schemas/sites';
 import type { SiteAccess } from '../auth/principal';
 
@@ -7,6 +8,7 @@ export const presentSite = (site: {
   timezone: string;
   archivedAt: Date | null;
   badge: BadgeSettings;
+  defaultLanguage: Language;
   visit: VisitSettings;
 }): Site => ({
   siteId: site.siteId,
@@ -14,6 +16,7 @@ export const presentSite = (site: {
   timezone: site.timezone,
   archivedAt: site.archivedAt?.toISOString() ?? null,
   badge: { enabled: site.badge.enabled, size: site.badge.size },
+  defaultLanguage: site.defaultLanguage,
   visit: { code: site.visit.code, requiresApproval: site.visit.requiresApproval },
 });
 

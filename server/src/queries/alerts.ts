@@ -4,7 +4,7 @@ import { type Executor, queryOne, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import { afterCursorSql, decodeCursor, filterScope, toPage } from './cursor';
 
-/** Alerts are the STOPs, older-form check-ins and kiosk refusals of the last 24 hours. */
+/** Alerts are the STOPs, older-form check-ins, kiosk refusals and passes not honoured of the last 24 hours. */
 export const ALERT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface AlertRow {
@@ -49,7 +49,7 @@ function alertsSql(input: {
     input.siteIds === undefined ? empty : sql`AND ${column} = ANY(${input.siteIds}::int[])`;
   const only = (kind: AlertKind, column: Sql) =>
     input.only ? sql`AND ${input.only.kind === kind}::boolean AND ${column} = ${input.only.id}::bigint` : empty;
-  const raisedId = sql`CASE r.kind WHEN 'form' THEN r.checkin_id ELSE r.id END`;
+  const raisedId = sql`CASE r.kind WHEN 'kiosk' THEN r.id ELSE r.checkin_id END`;
   const onlyRaised = input.only
     ? sql`AND r.kind = ${input.only.kind} AND ${raisedId} = ${input.only.id}::bigint`
     : empty;
@@ -65,7 +65,7 @@ function alertsSql(input: {
       UNION ALL
       SELECT r.kind, ${raisedId}, r.site_id, r.at, r.id * 4 + 2,
              COALESCE(r.kiosk_name, btrim(p.first_name || ' ' || p.last_name), ''), r.reason,
-             CASE r.kind WHEN 'form' THEN 'olderForm' ELSE 'kioskRefused' END
+             CASE r.kind WHEN 'form' THEN 'olderForm' WHEN 'pass' THEN 'pass' ELSE 'kioskRefused' END
       FROM raised_alerts r
       LEFT JOIN person_checkins p ON p.account_id = r.account_id AND p.id = r.checkin_id
       WHERE r.account_id = ${input.accountId} AND r.at >= ${input.since} ${sites(sql`r.site_id`)} ${onlyRaised})

@@ -28,7 +28,7 @@ const present = (row: NotificationRow): Notification => ({
 });
 
 /**
- * What hosts were told, newest first: of the given check-ins, or of every site the caller can view. A
+ * What hosts were told (not the visitors' invitation emails), newest first: of the given check-ins, or of every site the caller can view. A
  * check-in of a site the caller cannot view has none to show, as if it had none (no existence leak).
  */
 export async function listNotifications(
@@ -43,6 +43,8 @@ export async function listNotifications(
     sql`SELECT n.id, n.checkin_id, n.host_id, n.channel, n.event, n.status, n.attempts, n.sent_at
         FROM notifications n
         WHERE n.account_id = ${principal.accountId} AND ${siteVisibleSql(principal, sql`n.site_id`)}
+          -- Hosts' messages only: a visitor's invitation email is the invitation's (its passEmail).
+          AND n.checkin_id IS NOT NULL
           ${filter.checkinIds ? sql`AND n.checkin_id = ANY(${filter.checkinIds}::bigint[])` : empty}
           ${before === null ? empty : sql`AND n.id < ${before}::bigint`}
         ORDER BY n.id DESC LIMIT ${filter.limit + 1}`,

@@ -1,4 +1,5 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
+import type { Language } from '../../../shared/src/messages/languages';
 import { type Executor, queryRows } from '../db/query';
 import { type Sql, raw, sql } from '../db/sql';
 import type { VisitRow } from './visitRows';
@@ -29,6 +30,12 @@ export interface PersonCheckinRow extends VisitRow {
   badge_code: string | null;
   /** The current form's fields a check-in accepted on an older form did not meet; null otherwise. */
   incomplete_fields: string[] | null;
+  /** The invitation of the pass the visitor came with (docs/invitations.md); null without one. */
+  invitation_id: number | null;
+  /** Why it waits when a pass did not admit it ("Pass already used at 09:12"); null otherwise. */
+  pending_reason: string | null;
+  /** The language the visitor read the form in (a kiosk sends it); null when the create named none. */
+  language: Language | null;
   breaks: BreakRow[];
 }
 
@@ -44,7 +51,7 @@ export const CHECKIN_COLUMNS = raw(`
          c.account_id, c.id, c.site_id, c.status, c.first_name, c.last_name, c.email, c.phone, c.company,
          c.host_name, c.host_id, c.purpose, c.custom_fields, c.label_ids, c.entry_source, c.entry_at, c.exit_source, c.exit_at,
          c.last_event_at, c.deny_reason, c.decided_by, c.decided_at, c.stop_reason, c.stop_source, c.stopped_at,
-         c.badge_code, c.incomplete_fields, c.created_at, c.updated_at,
+         c.badge_code, c.incomplete_fields, c.invitation_id, c.pending_reason, c.language, c.created_at, c.updated_at,
          (extract(epoch FROM c.entry_at) * 1000000)::bigint AS entry_us,
          COALESCE((SELECT json_agg(json_build_object('id', b.id, 'startedAt', b.started_at, 'endedAt', b.ended_at)
                                    ORDER BY b.started_at, b.id)

@@ -45,6 +45,8 @@ export type RouteExamples<B> = (B extends z.ZodType ? { request: z.input<B> } : 
   response: unknown;
   /** Query parameters worth showing (`{ status: 'IN,ON_BREAK' }`). */
   query?: Record<string, string>;
+  /** A 409's `current` where it is not the response (a pass route whose conflicts carry the invitation). */
+  current?: unknown;
 };
 
 /** A 409 a route answers for the state of a resource (besides IDEMPOTENCY_KEY_IN_USE): its codes, and what `current` carries. */
@@ -124,7 +126,7 @@ export interface Route {
   path: string;
   summary: string;
   description: string;
-  examples: { request?: unknown; response: unknown; query?: Record<string, string> };
+  examples: { request?: unknown; response: unknown; query?: Record<string, string>; current?: unknown };
   tag: string;
   auth: RouteAuth;
   scope?: ScopeNeed;

@@ -12,6 +12,7 @@ export const siteExample = {
   timezone: 'Europe/Berlin',
   archivedAt: null,
   badge: { enabled: true, size: '62x100' },
+  defaultLanguage: 'de',
   visit: { code: 'K7QW3MZP9D', requiresApproval: false },
 };
 
@@ -40,7 +41,10 @@ export const personCheckinExample = {
   entry: { source: 'KIOSK', at },
   exit: null,
   denyReason: null,
+  pendingReason: null,
+  invitationId: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
+  language: 'de',
   breaks: [],
   decidedBy: null,
   decidedAt: null,

@@ -21,6 +21,7 @@ import { tokenRoutes } from './tokens';
 import { kioskAdministrationRoutes } from './kiosks';
 import { hostRoutes } from './hosts';
 import { notificationRoutes } from './notifications';
+import { invitationRoutes } from './invitations';
 import { visitRoutes } from './visit';
 
 /** Every endpoint of the API: the router mounts these, and the OpenAPI document is made from them. */
@@ -48,5 +49,6 @@ export const routes: Route[] = [
   ...eventRoutes,
   ...hostRoutes,
   ...notificationRoutes,
+  ...invitationRoutes,
   ...visitRoutes,
 ];

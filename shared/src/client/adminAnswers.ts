@@ -3,6 +3,7 @@ import type { Scope } from '../schemas/admin';
 import type { Channel } from '../schemas/common';
 import type { KioskMode } from '../schemas/kiosks';
 import { badgeSizes, defaultBadgeSettings } from '../domain/badge';
+import { DEFAULT_LANGUAGE, languages } from '../messages/languages';
 import type { Open } from './answers';
 
 // Sites, tokens and kiosks as this client reads them (docs/api.md, Sites, API tokens, Kiosks): open enums,
@@ -26,6 +27,9 @@ export const SiteAnswer = z.object({
   badge: z
     .object({ enabled: z.boolean(), size: z.enum(badgeSizes).catch(defaultBadgeSettings.size) })
     .default(defaultBadgeSettings),
+  // A server from before languages sends none, and a language newer than this client is one it cannot
+  // speak: English either way.
+  defaultLanguage: z.enum(languages).catch(DEFAULT_LANGUAGE).default(DEFAULT_LANGUAGE),
   // A server from before phone check-ins sends none: no code (''), so nothing to print.
   visit: z.object({ code: z.string(), requiresApproval: z.boolean() }).default({ code: '', requiresApproval: false }),
 });

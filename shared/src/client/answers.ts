@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PersonStatus, VehicleStatus } from '../domain';
 import type { Source } from '../schemas/common';
+import { languages } from '../messages/languages';
 import { KioskPerson } from '../schemas/kioskPeople';
 import { PeopleChanges, PersonVisitChange } from '../schemas/peopleChanges';
 import { PersonCheckin } from '../schemas/personCheckins';
@@ -45,6 +46,11 @@ export const PersonCheckinAnswer = PersonCheckin.extend({
   badgeCode: z.string().nullable().default(null),
   // A server from before hosts sends none: no host.
   hostId: z.number().int().nullable().default(null),
+  // A server from before invitations sends neither: no pass, no reason to wait beyond the usual.
+  invitationId: z.number().int().nullable().default(null),
+  pendingReason: z.string().nullable().default(null),
+  // A server from before languages sends none, and one may be newer than this client: none it knows.
+  language: z.enum(languages).nullable().catch(null).default(null),
 });
 export type PersonCheckinAnswer = z.infer<typeof PersonCheckinAnswer>;
 

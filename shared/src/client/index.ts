@@ -14,6 +14,7 @@ import {
   VehicleChanges,
   type VehicleCheckinsSearchRequest,
 } from '../schemas/vehicles';
+import { KioskPasses } from '../schemas/invitations';
 import { WatchlistDigest } from '../schemas/watchlist';
 import { SiteAnswer } from './adminAnswers';
 import {
@@ -129,6 +130,14 @@ export function createApiClient(options: ApiClientOptions) {
         WatchlistDigest,
       ),
 
+    /** The account's pass keys and the site's revoked passes, for checking passes offline; conditional with `etag`. */
+    getKioskPasses: (siteId: number, etag?: string): Promise<HttpOutcome<KioskPasses>> =>
+      send(
+        transport,
+        { method: 'GET', path: `/v1/sites/${siteId}/kiosk/passes`, headers: etag ? { 'If-None-Match': etag } : {} },
+        KioskPasses,
+      ),
+
     createPersonCheckin: (siteId: number, body: CreateCheckinRequest, key: string) =>
       send(transport, { method: 'POST', path: people(siteId), body, idempotencyKey: key }, PersonCheckinAnswer),
 
@@ -144,6 +153,10 @@ export function createApiClient(options: ApiClientOptions) {
         { method: 'POST', path: `${people(siteId)}/${checkinId}/${action}`, body, idempotencyKey: key },
         PersonCheckinAnswer,
       ),
+
+    /** One visit as it is now (the console re-reads the one an event names, docs/event-stream-clients.md). */
+    getPerson: (siteId: number, checkinId: number): Promise<HttpOutcome<PersonCheckinAnswer>> =>
+      send(transport, { method: 'GET', path: `${people(siteId)}/${checkinId}` }, PersonCheckinAnswer),
 
     checkoutPerson: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
       send(
@@ -189,6 +202,9 @@ export function createApiClient(options: ApiClientOptions) {
 
     createVehicleCheckin: (siteId: number, body: CreateVehicleCheckinRequest, key: string) =>
       send(transport, { method: 'POST', path: vehicles(siteId), body, idempotencyKey: key }, VehicleCheckinAnswer),
+
+    getVehicle: (siteId: number, checkinId: number): Promise<HttpOutcome<VehicleCheckinAnswer>> =>
+      send(transport, { method: 'GET', path: `${vehicles(siteId)}/${checkinId}` }, VehicleCheckinAnswer),
 
     checkoutVehicle: (siteId: number, checkinId: number, body: CheckoutRequest, key: string) =>
       send(

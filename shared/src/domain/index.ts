@@ -9,3 +9,6 @@ export * from './siteDay';
 export * from './visitChange';
 export * from './formVersions';
 export * from './hostNotifications';
+export * from './passes';
+export * from './invitationValidity';
+export * from './siteClock';

@@ -19,6 +19,8 @@ export const scopes = [
   'tokens:manage',
   'privacy:manage',
   'hosts:manage',
+  'invitations:read',
+  'invitations:write',
   'kiosk:visitor',
   'kiosk:gate',
 ] as const;
@@ -59,6 +61,9 @@ const staffOnly: ReadonlySet<Scope> = new Set<Scope>([
   'tokens:manage',
   'privacy:manage',
   'hosts:manage',
+  // Invitations hold visitors' data, and a pass admits its holder: tokens get them only when asked for.
+  'invitations:read',
+  'invitations:write',
 ]);
 
 /**

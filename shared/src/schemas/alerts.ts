@@ -8,7 +8,7 @@ import { Actor } from './staff';
  * on an older form (`form`), or an action the server refused to a kiosk (`kiosk`, whose number is the
  * alert's own: a refused create has no check-in). docs/api.md, Alerts.
  */
-export const alertKinds = ['person', 'vehicle', 'form', 'kiosk'] as const;
+export const alertKinds = ['person', 'vehicle', 'form', 'kiosk', 'pass'] as const;
 export const AlertKind = z.enum(alertKinds);
 export type AlertKind = z.infer<typeof AlertKind>;
 
@@ -18,7 +18,7 @@ export const StopSource = z.enum(stopSources);
 export type StopSource = z.infer<typeof StopSource>;
 
 /** Why an alert was raised: a STOP's source, a check-in on an older form, or a refusal to a kiosk. */
-export const alertSources = [...stopSources, 'olderForm', 'kioskRefused'] as const;
+export const alertSources = [...stopSources, 'olderForm', 'kioskRefused', 'pass'] as const;
 export const AlertSource = z.enum(alertSources);
 export type AlertSource = z.infer<typeof AlertSource>;
 
@@ -30,7 +30,7 @@ export const Alert = z.object({
   kind: AlertKind,
   checkinId: Id.meta({
     description:
-      'With `kind`, names the alert: the check-in of a `person`, `vehicle` or `form` alert; the alert’s own number for a `kiosk` alert.',
+      'With `kind`, names the alert: the check-in of a `person`, `vehicle`, `form` or `pass` alert; the alert’s own number for a `kiosk` alert.',
   }),
   siteId: IntId,
   at: Timestamp,

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { languages } from '../messages/languages';
+import { LanguageCode } from './language';
 import { chatFormatOf, notifyChannels } from '../domain/hostNotifications';
 import { Id, IntId, PageQuery, Text, Timestamp } from './common';
 import { Email } from './staff';
 
-/** The languages a host may be told in (BCP 47): English until the catalogs of the others arrive (docs/notifications.md). */
-export const hostLanguages = ['en', 'de', 'fr', 'es', 'zh', 'ar'] as const;
-export const HostLanguage = z.enum(hostLanguages);
+/** The language a host is told in (docs/languages.md): the visitors' languages. */
+export const hostLanguages = languages;
+export const HostLanguage = LanguageCode;
 export type HostLanguage = z.infer<typeof HostLanguage>;
 
 export const NotifyChannel = z.enum(notifyChannels);

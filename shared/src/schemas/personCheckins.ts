@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Actor } from './staff';
+import { LanguageCode } from './language';
 import { personStatuses } from '../domain/personCheckin';
 import {
   BodyCursor,
@@ -39,9 +40,19 @@ export const CreateCheckinRequest = z.strictObject({
   labelIds: z.array(Id).max(50).optional(),
   occurredAt: Instant.optional(),
   /** The version of the site's form the person filled in (a kiosk's cached copy); docs/api.md, Form versions. */
+  /** A visitor's pass (docs/invitations.md): links the check-in to its invitation, once. */
+  pass: z.string().trim().min(1).max(4096).optional().meta({
+    description:
+      "The visitor's pass (the JWS of their invitation's QR code). A genuine pass of the site links the check-in to its invitation (`invitationId`) and fills in what the body leaves out from the invitation (email, phone, company, host, purpose). Its first use within its validity admits the visitor (the invitation is the approval) and marks the invitation `arrived`; any other use (used already, cancelled, replaced, outside its validity at `occurredAt`) is created `PENDING` with `pendingReason` and raises an alert. A pass that is not genuine, another account's or another site's is a 422 on `pass`.",
+  }),
   formVersion: z.number().int().min(1).max(2_147_483_647).optional().meta({
     description:
       "The `version` of the site's check-in form the person filled in. When it is an older version and the body meets it but not the current form, the check-in is accepted with `incompleteFields` and raises an alert; without it, the current form is required.",
+  }),
+  /** The language the visitor checked in in (a kiosk sends its visitor's); docs/languages.md. */
+  language: LanguageCode.optional().meta({
+    description:
+      "The language the visitor read the form in: their badge is printed in it. Without it, the site's `defaultLanguage`.",
   }),
 });
 export type CreateCheckinRequest = z.infer<typeof CreateCheckinRequest>;
@@ -84,8 +95,14 @@ export const PersonCheckin = z.object({
   entry: z.object({ source: Source, at: Timestamp }),
   exit: z.object({ source: Source, at: Timestamp }).nullable(),
   denyReason: z.string().nullable(),
+  /** The invitation whose pass the visitor checked in with (docs/invitations.md); null without one. */
+  invitationId: Id.nullable(),
+  /** Why a check-in waits that would not otherwise ("Pass already used at 09:12"); null otherwise. */
+  pendingReason: z.string().nullable(),
   /** The secret of the visit's badge QR code (docs/api.md, Badges); null on visits that ended before badges. */
   badgeCode: z.string().nullable(),
+  /** The language the visitor read the form in (docs/languages.md); null when the create named none. */
+  language: LanguageCode.nullable(),
   breaks: z.array(Break),
   /** Who approved, denied, or (with a session) entered or checked out this check-in, and when. */
   decidedBy: Actor.nullable(),

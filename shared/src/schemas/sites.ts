@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, PageQuery, Text, Timestamp } from './common';
 import { Timezone } from './admin';
 import { badgeSizes } from '../domain/badge';
+import { LanguageCode } from './language';
 import { PAIRING_ALPHABET } from './kiosks';
 
 /** A site's visit code: 10 characters of the pairing codes' unambiguous alphabet (docs/api.md, Visit codes). */
@@ -36,6 +37,8 @@ export const Site = z.object({
   timezone: z.string(),
   archivedAt: Timestamp.nullable(),
   badge: BadgeSettings,
+  /** What the site's kiosks speak until a visitor chooses, and its badges when a check-in names none. */
+  defaultLanguage: LanguageCode,
   visit: VisitSettings,
 });
 export type Site = z.infer<typeof Site>;
@@ -50,7 +53,11 @@ export const SiteListQuery = PageQuery.extend({
 export type SiteListQuery = z.infer<typeof SiteListQuery>;
 
 /** `POST /v1/sites`: a new site, with the default check-in configuration. */
-export const CreateSiteBody = z.strictObject({ name: Text(200), timezone: Timezone.optional() });
+export const CreateSiteBody = z.strictObject({
+  name: Text(200),
+  timezone: Timezone.optional(),
+  defaultLanguage: LanguageCode.optional(),
+});
 export type CreateSiteBody = z.infer<typeof CreateSiteBody>;
 
 /** `PATCH /v1/sites/{siteId}`: only the fields sent change; `archived: false` restores an archived site. */
@@ -59,6 +66,7 @@ export const UpdateSiteRequest = z.strictObject({
   timezone: Timezone.optional(),
   archived: z.boolean().optional(),
   badge: z.strictObject({ enabled: z.boolean().optional(), size: z.enum(badgeSizes).optional() }).optional(),
+  defaultLanguage: LanguageCode.optional(),
   /** Only the setting: a new code comes from `POST /v1/sites/{siteId}/visit-code`. */
   visit: z.strictObject({ requiresApproval: z.boolean().optional() }).optional(),
 });

@@ -24,9 +24,19 @@ export const roleScopes: Record<Role, Scope[]> = {
     'exports:read',
     'kiosks:manage',
     'hosts:manage',
+    'invitations:read',
+    'invitations:write',
   ],
   // Reception approves people; vehicle approve/deny also needs vehicles:write.
-  reception: ['checkins:read', 'checkins:write', 'checkins:approve', 'vehicles:read', 'alerts:manage'],
+  reception: [
+    'checkins:read',
+    'checkins:write',
+    'checkins:approve',
+    'vehicles:read',
+    'alerts:manage',
+    'invitations:read',
+    'invitations:write',
+  ],
   security: [
     'checkins:read',
     'checkins:approve',

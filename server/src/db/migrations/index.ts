@@ -25,6 +25,8 @@ import * as erasureEverywhere from './0024_erasure_everywhere';
 import * as hosts from './0026_hosts';
 import * as badges from './0029_badges';
 import * as liveEvents from './0030_live_events';
+import * as languages from './0033_languages';
+import * as invitations from './0034_invitations';
 import * as visitCodes from './0036_visit_codes';
 import type { MigrationFn } from './types';
 
@@ -57,5 +59,7 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0026_hosts', up: hosts.up },
   { name: '0029_badges', up: badges.up },
   { name: '0030_live_events', up: liveEvents.up },
+  { name: '0033_languages', up: languages.up },
+  { name: '0034_invitations', up: invitations.up },
   { name: '0036_visit_codes', up: visitCodes.up },
 ];

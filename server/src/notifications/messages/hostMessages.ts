@@ -1,3 +1,6 @@
+import { hostNotificationCatalogs } from '../../../../shared/src/messages/hostNotifications';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../../shared/src/messages/languages';
+import { wordsOf } from '../../../../shared/src/messages/translator';
 import type { RenderedMessage } from './rendered';
 
 /** What a host's message says about a visit (docs/notifications.md, What the host is told). */
@@ -9,48 +12,22 @@ export interface VisitFacts {
   at: Date;
 }
 
-/**
- * The words of a host's messages in one language: one function per message. English only for now; the
- * languages issue adds a catalog per language (docs/notifications.md, Languages), looked up by `catalogFor`.
- */
-export interface HostMessageCatalog {
-  /** The locale dates and times are written in. */
-  locale: string;
-  arrived: (facts: VisitFacts, when: string) => { subject: string; paragraphs: string[] };
-  waiting: (facts: VisitFacts, when: string) => { subject: string; paragraphs: string[] };
-  approve: string;
-  deny: string;
-  linksNote: string;
-}
+// The words are in the host-notification catalogs (shared/src/messages/hostNotifications/, docs/languages.md).
+const wordsFor = (language: string) =>
+  wordsOf(hostNotificationCatalogs, isLanguage(language) ? language : DEFAULT_LANGUAGE);
 
-const who = (facts: VisitFacts) => {
+/** "Ada Lovelace from ACME", in the message's language. */
+const who = (words: ReturnType<typeof wordsFor>, facts: VisitFacts) => {
   const name = `${facts.visitor.firstName} ${facts.visitor.lastName}`.trim();
-  return facts.visitor.company ? `${name} from ${facts.visitor.company}` : name;
+  return facts.visitor.company ? words.t('visitor.withCompany', { name, company: facts.visitor.company }) : name;
 };
 
-const english: HostMessageCatalog = {
-  locale: 'en-GB',
-  arrived: (facts, when) => ({
-    subject: `${who(facts)} has arrived at ${facts.siteName}`,
-    paragraphs: [`${who(facts)} arrived at ${facts.siteName} at ${when} to see you.`],
-  }),
-  waiting: (facts, when) => ({
-    subject: `${who(facts)} is waiting for your approval at ${facts.siteName}`,
-    paragraphs: [
-      `${who(facts)} arrived at ${facts.siteName} at ${when} to see you and is waiting to be let in.`,
-      'Approve to let them in, or deny to turn them away.',
-    ],
-  }),
-  approve: 'Approve',
-  deny: 'Deny',
-  linksNote:
-    'Each link works once, until the visit is decided or for 24 hours, and asks you to confirm. Do not forward this message: whoever has a link can decide.',
-};
-
-const catalogs: Partial<Record<string, HostMessageCatalog>> = { en: english };
-
-/** The catalog of a language, English for one without a catalog yet. */
-export const catalogFor = (language: string): HostMessageCatalog => catalogs[language] ?? english;
+/** What every message says of the visit: who, where, when on the site's clock. */
+const placeholders = (words: ReturnType<typeof wordsFor>, facts: VisitFacts) => ({
+  visitor: who(words, facts),
+  site: facts.siteName,
+  time: siteTime(facts.at, facts.timezone, words.locale),
+});
 
 /** The visit's time as the site reads it, with its zone: "Tue 24 Nov, 09:41 CET". */
 export function siteTime(at: Date, timezone: string, locale: string): string {
@@ -68,9 +45,16 @@ export function siteTime(at: Date, timezone: string, locale: string): string {
 
 /** "Your visitor has arrived" (`IN`). */
 export function arrivedMessage(language: string, facts: VisitFacts): RenderedMessage {
-  const catalog = catalogFor(language);
-  const words = catalog.arrived(facts, siteTime(facts.at, facts.timezone, catalog.locale));
-  return { ...words, actions: [], note: null, language: catalogs[language] ? language : 'en' };
+  const words = wordsFor(language);
+  const values = placeholders(words, facts);
+  return {
+    subject: words.t('arrived.subject', values),
+    paragraphs: [words.t('arrived.body', values)],
+    actions: [],
+    note: null,
+    language: words.tag,
+    dir: words.dir,
+  };
 }
 
 /** "Your visitor waits for your approval" (`PENDING`), with the one-time Approve and Deny links. */
@@ -79,15 +63,17 @@ export function waitingMessage(
   facts: VisitFacts,
   links: { approve: string; deny: string },
 ): RenderedMessage {
-  const catalog = catalogFor(language);
-  const words = catalog.waiting(facts, siteTime(facts.at, facts.timezone, catalog.locale));
+  const words = wordsFor(language);
+  const values = placeholders(words, facts);
   return {
-    ...words,
+    subject: words.t('waiting.subject', values),
+    paragraphs: [words.t('waiting.body', values), words.t('waiting.ask')],
     actions: [
-      { label: catalog.approve, url: links.approve, style: 'primary' },
-      { label: catalog.deny, url: links.deny, style: 'danger' },
+      { label: words.t('approve'), url: links.approve, style: 'primary' },
+      { label: words.t('deny'), url: links.deny, style: 'danger' },
     ],
-    note: catalog.linksNote,
-    language: catalogs[language] ? language : 'en',
+    note: words.t('linksNote'),
+    language: words.tag,
+    dir: words.dir,
   };
 }

@@ -52,6 +52,12 @@ export function createEmailTransport(options: { smtpUrl: string; from: string })
         text: plainText(message),
         html: html(message),
         headers: { 'Content-Language': message.language, 'Auto-Submitted': 'auto-generated' },
+        attachments: [
+          ...(message.image
+            ? [{ filename: 'pass.png', content: message.image.png, contentType: 'image/png', cid: message.image.cid }]
+            : []),
+          ...(message.attachments ?? []),
+        ],
         // nodemailer ≥ 10.5: closes this message's connection when it takes too long.
         signal: AbortSignal.timeout(EMAIL_TIMEOUT_MS),
       };

@@ -8,7 +8,7 @@ import { badgeLabels } from '../../badges/labels';
 import { findCheckin } from '../../queries/personCheckinRows';
 import { conflict, notFound } from '../../errors/problem';
 import { presentPersonCheckin } from '../../presenters/personCheckin';
-import { readSiteBadge } from '../../queries/siteBadge';
+import { readSiteSettings } from '../../queries/siteBadge';
 import { defineRoute, siteOf } from '../define';
 import { CheckinParams } from '../params';
 
@@ -44,17 +44,19 @@ export const badgeRoutes = [
       const key = { accountId: ctx.principal.accountId, siteId: site.siteId };
       const row = await findCheckin(ctx.db, { ...key, checkinId: ctx.params.checkinId });
       if (!row) throw notFound(`Check-in ${ctx.params.checkinId} does not exist on site ${site.siteId}.`);
-      const settings = await readSiteBadge(ctx.db, key);
-      if (!settings.enabled)
+      const settings = await readSiteSettings(ctx.db, key);
+      if (!settings.badge.enabled)
         throw conflict('BADGES_OFF', `Badges are off at site ${site.siteId}: turn them on in the site's settings.`);
       const refusal = badgeRefusal(row.status);
       if (refusal) throw conflict(refusal.code, `Check-in ${row.id} ${refusal.reason}.`, presentPersonCheckin(row));
       const code = row.badge_code;
       // Every visit on site has one (made with it, or given one when badges came): none is a bug, not a 409.
       if (code === null) throw new Error(`Check-in ${row.id} is ${row.status} but has no badge code`);
-      const content = badgeContent({ ...row, badge_code: code }, site, ctx.now, badgeLabels());
+      // In the visitor's language (the check-in's, sent by the kiosk), else the site's (docs/languages.md).
+      const labels = badgeLabels(row.language ?? settings.defaultLanguage);
+      const content = badgeContent({ ...row, badge_code: code }, site, ctx.now, labels);
       // Made whole before the answer starts (a few tens of kilobytes), so a failure is still a 500.
-      const pdf = await renderBadgePdf(content, settings.size);
+      const pdf = await renderBadgePdf(content, settings.badge.size);
       return {
         status: 200,
         headers: { 'Content-Disposition': `inline; filename="badge-${row.id}.pdf"`, 'Cache-Control': 'no-store' },

@@ -15,7 +15,7 @@ export const siteAdministrationRoutes = [
     path: '/sites',
     summary: 'Add a site (with the default check-in form); needs every site of the account',
     description:
-      'Adds a site to the account with the default check-in form. `timezone` is an IANA time zone name (default UTC). Only a caller with every site of the account (an owner, or an all-sites token) may: anyone else gets 403.',
+      'Adds a site to the account with the default check-in form. `timezone` is an IANA time zone name (default UTC); `defaultLanguage` what its kiosks speak until a visitor chooses (default `en`). Only a caller with every site of the account (an owner, or an all-sites token) may: anyone else gets 403.',
     examples: { request: { name: 'Head office', timezone: 'Europe/Berlin' }, response: siteExample },
     tag,
     auth: 'token',
@@ -33,6 +33,7 @@ export const siteAdministrationRoutes = [
         principal: ctx.principal,
         name: ctx.body.name,
         timezone: ctx.body.timezone,
+        defaultLanguage: ctx.body.defaultLanguage,
       });
       return { status: 201, body: presentSite(site) };
     },
@@ -40,9 +41,9 @@ export const siteAdministrationRoutes = [
   defineRoute({
     method: 'PATCH',
     path: '/sites/:siteId',
-    summary: 'Rename a site, change its time zone, archive or restore it',
+    summary: 'Rename a site, change its time zone, badges or default language, archive or restore it',
     description:
-      'Changes only the fields sent. `archived: true` archives the site: it refuses new check-ins of people and vehicles (409 SITE_ARCHIVED) while visits in progress can still take breaks, be approved or denied and check out; `GET /v1/sites` leaves it out unless `archived=true`. `archived: false` restores it.',
+      'Changes only the fields sent. `defaultLanguage` is the language its kiosks speak until a visitor chooses another, and go back to when a visit ends; badges use it when a check-in names no `language`. `archived: true` archives the site: it refuses new check-ins of people and vehicles (409 SITE_ARCHIVED) while visits in progress can still take breaks, be approved or denied and check out; `GET /v1/sites` leaves it out unless `archived=true`. `archived: false` restores it.',
     examples: { request: { archived: true }, response: { ...siteExample, archivedAt: '2026-11-26T09:00:00.000Z' } },
     tag,
     auth: 'token',

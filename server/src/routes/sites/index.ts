@@ -45,6 +45,7 @@ export const siteRoutes = [
           timezone: row.timezone,
           archivedAt: row.archived_at,
           badge: { enabled: row.badge_enabled, size: row.badge_size },
+          defaultLanguage: row.default_language,
           visit: { code: row.visit_code, requiresApproval: row.visit_requires_approval },
         });
       return {

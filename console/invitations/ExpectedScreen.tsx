@@ -1,0 +1,148 @@
+import { useCallback, useState } from 'react';
+import type { InvitationAnswer } from '../../shared/src/client/invitations';
+import type { Site } from '../../shared/src/schemas/sites';
+import { invitationsApi } from '../api';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { atSite } from '../components/time';
+import { useLoaded } from '../components/useLoaded';
+import { useLive } from '../live/LiveData';
+import { useSession } from '../session/SessionContext';
+import { InviteDialog } from './InviteDialog';
+import { bySite, dayWindow, today } from './expectedDay';
+
+/** Arrivals show up while the page is open. */
+const REFRESH_MS = 15_000;
+
+const time = (iso: string, site: Site) => atSite(iso, site.timezone).replace(/^.*, /, '');
+
+/** Whether they have arrived, in words (CONTRACT §21: arrived or not). */
+function statusWords(invitation: InvitationAnswer, site: Site): string {
+  if (invitation.status === 'arrived')
+    return invitation.arrivedAt ? `Arrived ${time(invitation.arrivedAt, site)}` : 'Arrived';
+  if (invitation.status === 'cancelled') return 'Cancelled';
+  if (invitation.status === 'expired') return 'Did not come (pass expired)';
+  return 'Not arrived yet';
+}
+
+type Confirming = { kind: 'cancel' | 'resend'; invitation: InvitationAnswer };
+
+/**
+ * Expected (CONTRACT §21): the chosen day's invitations of the user's sites (today by default, each on its
+ * site's clock), by site, whether each has arrived; Invite a visitor, and Cancel or Resend a pass.
+ */
+export function ExpectedScreen() {
+  const sites = useLive().sites ?? [];
+  const { can } = useSession();
+  const [day, setDay] = useState(today);
+  const [inviting, setInviting] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const read = useCallback(() => invitationsApi.list(dayWindow(day)), [day]);
+  const list = useLoaded(['invitations', day], read, REFRESH_MS);
+  const groups = list.value ? bySite(list.value.data, sites, day) : null;
+  const reload = () => void list.reload();
+  const name = (item: InvitationAnswer) => `${item.person.firstName} ${item.person.lastName}`;
+  return (
+    <section aria-labelledby="expected-title">
+      <div className="page-head">
+        <h1 id="expected-title">Expected</h1>
+        {can.invite ? (
+          <div className="buttons">
+            <button type="button" className="primary" onClick={() => setInviting(true)} disabled={sites.length === 0}>
+              Invite a visitor
+            </button>
+          </div>
+        ) : null}
+      </div>
+      <Field label="Day" type="date" value={day} onChange={(value) => value && setDay(value)} />
+      <ErrorMessage text={list.error} />
+      {groups?.length === 0 ? <p className="empty">No one is expected on this day.</p> : null}
+      {groups?.map(({ site, invitations }) => (
+        <section key={site.siteId} aria-label={site.name}>
+          <h2>{site.name}</h2>
+          <table className="rows">
+            <thead>
+              <tr>
+                <th scope="col">Visitor</th>
+                <th scope="col">Expected</th>
+                <th scope="col">Host</th>
+                <th scope="col">Arrived</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((item) => (
+                <tr key={item.invitationId}>
+                  <th scope="row">
+                    {name(item)}
+                    {item.person.company ? <span className="muted"> · {item.person.company}</span> : null}
+                  </th>
+                  <td data-label="Expected">{time(item.expectedAt, site)}</td>
+                  <td data-label="Host">{item.hostName ?? '—'}</td>
+                  <td data-label="Arrived">{statusWords(item, site)}</td>
+                  <td className="actions">
+                    {can.invite && item.status === 'expected' ? (
+                      <div className="buttons">
+                        {item.person.email ? (
+                          <button type="button" onClick={() => setConfirming({ kind: 'resend', invitation: item })}>
+                            Resend
+                          </button>
+                        ) : null}
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => setConfirming({ kind: 'cancel', invitation: item })}
+                        >
+                          Cancel
+                        </button>
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+      {inviting ? (
+        <InviteDialog
+          sites={sites}
+          day={day}
+          onClose={() => setInviting(false)}
+          onDone={() => {
+            setInviting(false);
+            reload();
+          }}
+        />
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title={
+            confirming.kind === 'cancel'
+              ? `Cancel ${name(confirming.invitation)}’s invitation`
+              : `Resend the pass to ${name(confirming.invitation)}`
+          }
+          message={
+            confirming.kind === 'cancel'
+              ? 'Their pass stops working: kiosks refuse it from their next sync, and reception is told if it is shown.'
+              : `The same pass is emailed again to ${confirming.invitation.person.email ?? 'them'}.`
+          }
+          confirm={confirming.kind === 'cancel' ? 'Cancel the invitation' : 'Resend'}
+          onClose={() => setConfirming(null)}
+          action={(key) =>
+            confirming.kind === 'cancel'
+              ? invitationsApi.cancel(confirming.invitation.invitationId, key)
+              : invitationsApi.resend(confirming.invitation.invitationId, key)
+          }
+          onDone={() => {
+            setConfirming(null);
+            reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

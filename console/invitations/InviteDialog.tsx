@@ -1,0 +1,125 @@
+import { type FormEvent, useState } from 'react';
+import type { Site } from '../../shared/src/schemas/sites';
+import { invitationsApi, newKey } from '../api';
+import { Select } from '../components/Choice';
+import { Dialog } from '../components/Dialog';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Field } from '../components/Field';
+import { FormButtons } from '../components/FormButtons';
+import { useWrite } from '../components/useWrite';
+import { atSiteClock } from './expectedDay';
+
+const FIELDS = ['siteId', 'person', 'purpose', 'expectedAt'] as const;
+
+interface Values {
+  siteId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string;
+  purpose: string;
+  time: string;
+}
+
+const blank = (text: string) => (text.trim() === '' ? undefined : text.trim());
+
+/**
+ * Invite a visitor: who, to which site, when on the chosen day (on the site's clock). The pass is valid the
+ * whole of that day at the site and is emailed to the visitor when an email is given (docs/invitations.md).
+ */
+export function InviteDialog({
+  sites,
+  day,
+  onClose,
+  onDone,
+}: {
+  sites: readonly Site[];
+  day: string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [values, setValues] = useState<Values>(() => ({
+    siteId: String(sites[0]?.siteId ?? ''),
+    firstName: '',
+    lastName: '',
+    email: '',
+    company: '',
+    purpose: '',
+    time: '09:00',
+  }));
+  const [key] = useState(newKey);
+  const write = useWrite(FIELDS);
+  const set = (name: keyof Values, value: string) => setValues((before) => ({ ...before, [name]: value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const site = sites.find((candidate) => String(candidate.siteId) === values.siteId);
+    const expectedAt = site && atSiteClock(day, values.time, site);
+    if (!site || !expectedAt) {
+      write.setError(site ? 'Give the time as hours and minutes, like 09:30.' : 'Choose a site.');
+      return;
+    }
+    const done = await write.run(() =>
+      invitationsApi.create(
+        {
+          siteId: site.siteId,
+          person: {
+            firstName: values.firstName.trim(),
+            lastName: values.lastName.trim(),
+            email: blank(values.email),
+            company: blank(values.company),
+          },
+          purpose: blank(values.purpose),
+          expectedAt: expectedAt.toISOString(),
+        },
+        key,
+      ),
+    );
+    if (done) onDone();
+  };
+  const personError = write.fieldErrors.person;
+  return (
+    <Dialog title="Invite a visitor" onClose={onClose}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field label="First name" value={values.firstName} onChange={(value) => set('firstName', value)} />
+        <Field label="Last name" value={values.lastName} onChange={(value) => set('lastName', value)} />
+        <Field
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={(value) => set('email', value)}
+          placeholder="The pass is emailed here"
+        />
+        <Field label="Company" value={values.company} onChange={(value) => set('company', value)} />
+        {sites.length > 1 ? (
+          <Select
+            label="Site"
+            value={values.siteId}
+            onChange={(value) => set('siteId', value)}
+            error={write.fieldErrors.siteId}
+          >
+            {sites.map((site) => (
+              <option key={site.siteId} value={site.siteId}>
+                {site.name}
+              </option>
+            ))}
+          </Select>
+        ) : null}
+        <Field
+          label="Expected at"
+          type="time"
+          value={values.time}
+          onChange={(value) => set('time', value)}
+          error={write.fieldErrors.expectedAt}
+        />
+        <Field
+          label="Purpose"
+          value={values.purpose}
+          onChange={(value) => set('purpose', value)}
+          error={write.fieldErrors.purpose}
+        />
+        <ErrorMessage text={personError ? `${personError} ${write.error ?? ''}`.trim() : write.error} />
+        <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { isKnown } from '../../../shared/src/client/answers';
+import { personStatuses } from '../../../shared/src/domain';
+import { type KioskMessage, kioskCatalogs } from '../../../shared/src/messages/kiosk';
+import { wordsOf } from '../../../shared/src/messages/translator';
+import { type ConfigField, type StandardFieldName, standardFieldNames } from '../../../shared/src/schemas/sites';
+import type { KeptPersonStatus } from '../../src/data/types';
+import type { KioskWords } from './VisitorLanguage';
+
+/** A visit's status in the visitor's words; one a newer server added has none, so it shows as it came. */
+export function visitStatusText(words: KioskWords, status: KeptPersonStatus): string {
+  return isKnown(personStatuses, status) ? words.t(`visitStatus.${status}`) : status;
+}
+
+const refusalCodes = [
+  'VALIDATION_FAILED',
+  'CHECKIN_CLOSED',
+  'BREAK_ALREADY_OPEN',
+  'NO_OPEN_BREAK',
+  'CHECKIN_NOT_ADMITTED',
+  'NOT_FOUND',
+  'NOT_SAVED',
+  'BADGE_UNREADABLE',
+  'BADGE_OTHER_SITE',
+  'BADGE_UNKNOWN',
+] as const;
+
+/**
+ * Why the kiosk did not do what the visitor asked, by the refusal's code. The commands' own messages are
+ * English and for logs; a code the visitor screens do not expect reads as a plain "that did not work".
+ */
+export function visitorReason(words: KioskWords, code: string): string {
+  return isKnown(refusalCodes, code) ? words.t(`refusal.${code}`) : words.t('refusal.other');
+}
+
+/** "09:41", or "Mon 09:41" when not today, in the visitor's language. */
+export function visitorTime(words: KioskWords, iso: string, now: Date = new Date()): string {
+  const at = new Date(iso);
+  const time = words.date(at, { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString()
+    ? time
+    : words.date(at, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+const isStandard = (name: string): name is StandardFieldName => isKnown(standardFieldNames, name);
+
+/**
+ * A field's label as the visitor reads it: a standard field still labelled as the console first labels it
+ * ("First name") is said in the visitor's language; a label the site wrote itself is the site's words and
+ * is shown as written (docs/languages.md, The site's own words).
+ */
+export function fieldLabel(words: KioskWords, field: ConfigField): string {
+  if (!isStandard(field.name)) return field.label;
+  const key: KioskMessage = `field.${field.name}`;
+  return field.label.trim() === wordsOf(kioskCatalogs, 'en').t(key) ? words.t(key) : field.label;
+}
