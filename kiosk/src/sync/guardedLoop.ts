@@ -22,7 +22,7 @@ export function guardedLoop(options: {
   let wanted = false;
   const loop = async () => {
     // Nothing before `running` is set: even a pass that failed at once ends after that assignment.
-    await null;
+    await Promise.resolve();
     try {
       while (wanted) {
         wanted = false;
