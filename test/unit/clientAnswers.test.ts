@@ -22,6 +22,8 @@ const person = {
   denyReason: null,
   badgeCode: 'q3Zr8LwT0bXy4KcN',
   language: 'de',
+  invitationId: null,
+  pendingReason: null,
   breaks: [{ breakId: 7, startedAt: at, endedAt: at }],
   decidedBy: { type: 'user', id: 2, name: 'Rita' },
   decidedAt: at,
