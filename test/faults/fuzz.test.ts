@@ -100,10 +100,12 @@ describe('fuzzing every endpoint with malformed input', () => {
     expect(answer.text).toContain('levels deep');
   });
 
-  // Deletes last, so the seeded resources stay there for every other endpoint to reach past the 404.
+  // Deletes last, so the seeded resources stay there for every other endpoint to reach past the 404. The event
+  // stream is left out: a request it accepts never ends (test/server/eventStream.test.ts tries its refusals).
+  const fuzzed = routes.filter((route) => route.path !== '/events');
   const ordered = [
-    ...routes.filter((route) => route.method !== 'DELETE'),
-    ...routes.filter((route) => route.method === 'DELETE'),
+    ...fuzzed.filter((route) => route.method !== 'DELETE'),
+    ...fuzzed.filter((route) => route.method === 'DELETE'),
   ];
   for (const route of ordered) {
     it(`${route.method} /v1${route.path}: no 5xx, problem+json errors, nothing written by a rejection`, async () => {

@@ -237,6 +237,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
       timezone: 'UTC',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      defaultLanguage: 'en',
       visit: { code: visitCode, requiresApproval: false },
     });
   });
@@ -279,7 +280,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
     }
   });
 
-  it('reads one site as {siteId, name, timezone, archivedAt, badge, visit}', async () => {
+  it('reads one site as {siteId, name, timezone, archivedAt, badge, defaultLanguage, visit}', async () => {
     const { api } = await clientFor({ accountId, siteIds: [siteA] });
     const response = await api.get<Site>(`/v1/sites/${siteA}`);
     expect(response.status).toBe(200);
@@ -289,6 +290,7 @@ describe('GET /v1/sites and /v1/sites/{siteId}', () => {
       timezone: 'UTC',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      defaultLanguage: 'en',
       visit: { code: visitCode, requiresApproval: false },
     });
   });

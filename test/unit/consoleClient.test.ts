@@ -78,7 +78,16 @@ describe('what the console shows a role', () => {
         .map(([what]) => what)
         .sort();
     // Reception looks up past visits (History) but does not export them.
-    expect(granted('reception')).toEqual(['alerts', 'approvePeople', 'checkInOut', 'history', 'onSite', 'vehicles']);
+    expect(granted('reception')).toEqual([
+      'alerts',
+      'approvePeople',
+      'checkInOut',
+      'expected',
+      'history',
+      'invite',
+      'onSite',
+      'vehicles',
+    ]);
     expect(granted('security')).toEqual([
       'alerts',
       'approvePeople',
@@ -94,9 +103,11 @@ describe('what the console shows a role', () => {
       'approveVehicles',
       'audit',
       'checkInOut',
+      'expected',
       'exportHistory',
       'history',
       'hosts',
+      'invite',
       'kiosks',
       'manageVehicles',
       'onSite',

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/query';
 import type { Logger } from '../logger';
-import { type ComposeContext, composers } from '../notifications/compose';
+import { composers } from '../notifications/compose';
+import type { ComposeContext } from '../notifications/composer';
 import {
   type AttemptOutcome,
   type ClaimedNotification,

@@ -1,7 +1,7 @@
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { passQrPng } from '../passes/passIssuer';
-import type { Composer } from './compose';
+import type { Composer } from './composer';
 import { NOTIFICATION_LIFETIME_MS } from './enqueue';
 import { invitationEmail } from './messages/invitationMessages';
 
