@@ -180,6 +180,7 @@ describe('POST /v1/admin/accounts/{accountId}/sites', () => {
       timezone: 'Europe/Berlin',
       archivedAt: null,
       badge: { enabled: false, size: '62x100' },
+      defaultLanguage: 'en',
       visit: { code: visitCode, requiresApproval: false },
     });
   });
@@ -296,6 +297,7 @@ describe('POST /v1/admin/accounts/{accountId}/tokens', () => {
           timezone: 'UTC',
           archivedAt: null,
           badge: { enabled: false, size: '62x100' },
+          defaultLanguage: 'en',
           visit: { code: visitCode, requiresApproval: false },
         },
       ],
