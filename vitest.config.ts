@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['test/support/globalSetup.ts'],
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Three files at once on two cores: a file waits on PostgreSQL and Chromium as much as it computes (a full
+    // run used about one core of two with the default of two workers).
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,

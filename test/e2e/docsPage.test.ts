@@ -20,6 +20,10 @@ describe.skipIf(!browserAvailable())('GET /docs in a real browser', () => {
       if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) external.push(request.url());
     });
     await page.goto(`${server.baseUrl}/docs`);
+    // Every group is listed, closed; opening one shows its operations.
+    const groups = page.locator('h3.opblock-tag');
+    await expect.poll(() => groups.count(), { timeout: 15_000 }).toBeGreaterThan(20);
+    await page.locator('h3.opblock-tag[data-tag="Person check-ins"]').click();
     await page
       .getByText('/sites/{siteId}/checkins/people/{checkinId}/breaks/start')
       .first()
