@@ -1,7 +1,7 @@
-import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { Email } from '../../../shared/src/schemas/staff';
 import { validationFailed } from '../errors/problem';
+import { readCsvRecords } from './csvRecords';
 
 /** One data line of a host import, as written (docs/notifications.md, Importing hosts). */
 export interface HostCsvLine {
@@ -39,25 +39,7 @@ function columnsOf(header: string[]): Record<Column, number> {
  * reason it cannot be one. A file that is not CSV at all, or has another header, is a 422 of its own.
  */
 export function readHostCsv(text: string): Array<HostCsvLine | { line: number; detail: string }> {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    // With `info`, each record comes with where it ends in the file (the typings do not say so).
-    records = parse(text, {
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as unknown as Array<{
-      record: string[];
-      info: { lines: number };
-    }>;
-  } catch (error) {
-    throw validationFailed(
-      [{ path: '', message: error instanceof Error ? error.message : String(error) }],
-      'The file is not readable CSV.',
-    );
-  }
-  const [header, ...rows] = records;
+  const [header, ...rows] = readCsvRecords(text);
   if (!header) throw validationFailed([{ path: '', message: 'The file is empty' }], 'The file is not a host list.');
   const at = columnsOf(header.record);
   return rows.map(({ record, info }) => {

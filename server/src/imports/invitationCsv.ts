@@ -1,5 +1,5 @@
-import { parse } from 'csv-parse/sync';
 import { validationFailed } from '../errors/problem';
+import { readCsvRecords } from './csvRecords';
 
 /** The columns of an invitation list (docs/invitations.md, Importing): the first four are required. */
 const REQUIRED = ['site', 'firstname', 'lastname', 'expectedat'] as const;
@@ -34,24 +34,7 @@ function columnsOf(header: string[]): Array<Column | undefined> {
  * that is not CSV at all, or whose header is not one, is a 422 of its own; a line's values are judged later.
  */
 export function readInvitationCsv(text: string): Array<InvitationCsvLine | { line: number; detail: string }> {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    records = parse(text, {
-      bom: true,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as unknown as Array<{
-      record: string[];
-      info: { lines: number };
-    }>;
-  } catch (error) {
-    throw validationFailed(
-      [{ path: '', message: error instanceof Error ? error.message : String(error) }],
-      'The file is not readable CSV.',
-    );
-  }
-  const [header, ...rows] = records;
+  const [header, ...rows] = readCsvRecords(text);
   if (!header) throw notAList('The file is empty');
   const columns = columnsOf(header.record);
   return rows.map(({ record, info }) => {
