@@ -252,8 +252,12 @@ export function openKiosk(options: KioskOptions) {
           token: options.token,
           fetch,
           db,
+          api,
           siteId,
           mode: options.mode,
+          pairing,
+          now: () => platform.clock.now(),
+          clock: platform.clock,
           pullSoon: engine.pullSoon,
           silenceMs: events === true ? undefined : events.silenceMs,
         });
