@@ -23,6 +23,8 @@ export interface RunningPeer {
   baseUrl: string;
   token: string;
   siteId: number;
+  /** Its process, for the CPU it spends (bench/processCpu.ts). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startPeer(serverUrl: string): Promise<RunningPeer> {
       name: 'Bench',
     });
     const { token } = await post<{ token: string }>(baseUrl, `/v1/admin/accounts/${accountId}/tokens`, {});
-    return { baseUrl, token, siteId, stop };
+    return { baseUrl, token, siteId, pid: child.pid ?? 0, stop };
   } catch (error) {
     await stop();
     throw error;
