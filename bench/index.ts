@@ -112,9 +112,11 @@ function printPeer(comparison: PeerComparison): void {
       };
     }),
   );
-  const verdict = comparison.ratio >= PEER_TARGET ? 'met' : 'NOT met';
+  // The goal is the keyed create's: the peer stores a key's record with every create, as a kiosk's creates do.
+  const verdict = comparison.keyedRatio >= PEER_TARGET ? 'met' : 'NOT met';
+  const rounds = (ratios: number[]) => ratios.map((ratio) => fixed(ratio)).join(' / ');
   out(
-    `\nCreate ÷ peer at ${comparison.connections} connections: ${fixed(comparison.ratio)} (keyed ${fixed(comparison.keyedRatio)}; round by round ${comparison.rounds.map((ratio) => fixed(ratio)).join(' / ')}); goal ≥ ${PEER_TARGET}: ${verdict}.\n`,
+    `\nCreate ÷ peer at ${comparison.connections} connections: keyed ${fixed(comparison.keyedRatio)} (round by round ${rounds(comparison.keyedRounds)}), unkeyed ${fixed(comparison.ratio)} (${rounds(comparison.rounds)}); goal ≥ ${PEER_TARGET} keyed: ${verdict}. npm run bench:writes runs this alone, with the database ceiling and CPU per request.\n`,
   );
 }
 

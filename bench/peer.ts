@@ -101,6 +101,8 @@ export interface PeerComparison {
   keyedRatio: number;
   /** The unkeyed ratio round by round: its spread is the noise of this run. */
   rounds: number[];
+  /** The keyed ratio round by round (the goal's: the peer writes a key's row for every create). */
+  keyedRounds: number[];
 }
 
 /**
@@ -163,5 +165,6 @@ export async function comparePeer(input: {
     ratio: create.perSecond / peer.perSecond,
     keyedRatio: createKeyed.perSecond / peer.perSecond,
     rounds: runs[1].map((result, index) => result.perSecond / (runs[0][index]?.perSecond ?? Number.NaN)),
+    keyedRounds: runs[2].map((result, index) => result.perSecond / (runs[0][index]?.perSecond ?? Number.NaN)),
   };
 }
