@@ -1,15 +1,18 @@
 import { type FormEvent, useState } from 'react';
+import { isLanguage, languages } from '../../shared/src/messages/languages';
 import type { Site } from '../../shared/src/schemas/sites';
 import { invitationsApi, newKey } from '../api';
 import { Select } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
+import { TextFields } from '../components/TextFields';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
+import { languageWords } from '../sites/LanguageDialog';
 import { atSiteClock } from './expectedDay';
 
-const FIELDS = ['siteId', 'person', 'purpose', 'expectedAt'] as const;
+const FIELDS = ['siteId', 'person', 'purpose', 'expectedAt', 'language'] as const;
 
 interface Values {
   siteId: string;
@@ -19,6 +22,8 @@ interface Values {
   company: string;
   purpose: string;
   time: string;
+  /** The email's language; '' for the site's default (docs/invitations.md). */
+  language: string;
 }
 
 const blank = (text: string) => (text.trim() === '' ? undefined : text.trim());
@@ -38,6 +43,7 @@ export function InviteDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [values, setValues] = useState<Values>(() => ({
     siteId: String(sites[0]?.siteId ?? ''),
     firstName: '',
@@ -46,6 +52,7 @@ export function InviteDialog({
     company: '',
     purpose: '',
     time: '09:00',
+    language: '',
   }));
   const [key] = useState(newKey);
   const write = useWrite(FIELDS);
@@ -55,7 +62,7 @@ export function InviteDialog({
     const site = sites.find((candidate) => String(candidate.siteId) === values.siteId);
     const expectedAt = site && atSiteClock(day, values.time, site);
     if (!site || !expectedAt) {
-      write.setError(site ? 'Give the time as hours and minutes, like 09:30.' : 'Choose a site.');
+      write.setError(site ? words.t('invite.badTime') : words.t('invite.noSite'));
       return;
     }
     const done = await write.run(() =>
@@ -69,6 +76,7 @@ export function InviteDialog({
             company: blank(values.company),
           },
           purpose: blank(values.purpose),
+          language: isLanguage(values.language) ? values.language : undefined,
           expectedAt: expectedAt.toISOString(),
         },
         key,
@@ -78,21 +86,27 @@ export function InviteDialog({
   };
   const personError = write.fieldErrors.person;
   return (
-    <Dialog title="Invite a visitor" onClose={onClose}>
+    <Dialog title={words.t('expected.invite')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="First name" value={values.firstName} onChange={(value) => set('firstName', value)} />
-        <Field label="Last name" value={values.lastName} onChange={(value) => set('lastName', value)} />
-        <Field
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={(value) => set('email', value)}
-          placeholder="The pass is emailed here"
+        <TextFields
+          fields={[
+            { name: 'firstName', label: words.t('invite.field.firstName') },
+            { name: 'lastName', label: words.t('invite.field.lastName') },
+            {
+              name: 'email',
+              label: words.t('invite.field.email'),
+              type: 'email',
+              placeholder: words.t('invite.field.emailHint'),
+            },
+            { name: 'company', label: words.t('invite.field.company') },
+          ]}
+          values={values}
+          onChange={set}
+          errors={write.fieldErrors}
         />
-        <Field label="Company" value={values.company} onChange={(value) => set('company', value)} />
         {sites.length > 1 ? (
           <Select
-            label="Site"
+            label={words.t('common.site')}
             value={values.siteId}
             onChange={(value) => set('siteId', value)}
             error={write.fieldErrors.siteId}
@@ -104,21 +118,30 @@ export function InviteDialog({
             ))}
           </Select>
         ) : null}
-        <Field
-          label="Expected at"
-          type="time"
-          value={values.time}
-          onChange={(value) => set('time', value)}
-          error={write.fieldErrors.expectedAt}
+        <TextFields
+          fields={[
+            { name: 'time', label: words.t('invite.field.expectedAt'), type: 'time', errorOf: 'expectedAt' },
+            { name: 'purpose', label: words.t('invite.field.purpose') },
+          ]}
+          values={values}
+          onChange={set}
+          errors={write.fieldErrors}
         />
-        <Field
-          label="Purpose"
-          value={values.purpose}
-          onChange={(value) => set('purpose', value)}
-          error={write.fieldErrors.purpose}
-        />
+        <Select
+          label={words.t('invite.field.language')}
+          value={values.language}
+          onChange={(value) => set('language', value)}
+          error={write.fieldErrors.language}
+        >
+          <option value="">{words.t('invite.language.siteDefault')}</option>
+          {languages.map((language) => (
+            <option key={language} value={language}>
+              {languageWords(words, language)}
+            </option>
+          ))}
+        </Select>
         <ErrorMessage text={personError ? `${personError} ${write.error ?? ''}`.trim() : write.error} />
-        <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('invite.submit')} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
