@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../shared/src/schemas/hosts';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { NotificationSender } from '../../server/src/jobs/notificationSender';
+import { seriousViolations } from '../support/axe';
 import { browserAvailable, launchChromium } from '../support/browser';
 import { builtConsole } from '../support/consoleBuild';
 import { consolePage, consoleScreenshot, signIn } from '../support/consoleWeb';
@@ -189,5 +190,80 @@ describe.skipIf(!browserAvailable())('a kiosk visitor picks their host; the host
     await again.getByText('This link is unknown, used or expired.', { exact: false }).waitFor();
     await host.close();
     await context.close();
+  }, 90_000);
+
+  /** A waiting visitor for a new host who reads `language`; the link of `label` in the host's email. */
+  async function linkFor(host: { name: string; email: string; language: string }, visitor: string, label: string) {
+    const added = await world.api.post<Host>('/v1/hosts', { ...host, siteIds: [world.siteId] });
+    expect(added.status, added.text).toBe(201);
+    const [firstName, lastName] = visitor.split(' ');
+    const waiting = await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, {
+      person: { firstName, lastName, company: 'ACME' },
+      hostId: added.body.hostId,
+    });
+    expect(waiting.body.status).toBe('PENDING');
+    await expect.poll(() => mail.received.some((item) => item.to.includes(host.email)), { timeout: 20_000 }).toBe(true);
+    const text = mail.received.find((item) => item.to.includes(host.email))?.mail.text ?? '';
+    const link = new RegExp(`${label}: (http://\\S+)`).exec(text)?.[1] ?? '';
+    expect(link).toContain('/console/decide#');
+    return { link, checkinId: waiting.body.checkinId };
+  }
+
+  it('the link’s page speaks the host’s language, whatever the browser’s: German, and Arabic right to left', async () => {
+    await hostForm(true);
+    // An English browser: the page follows the host's language, which the preview says.
+    const browsing = await browser.newContext({ locale: 'en-US' });
+
+    const german = await linkFor(
+      { name: 'Grete Krause', email: 'grete.krause@example.com', language: 'de' },
+      'Hans Wartet',
+      'Freigeben',
+    );
+    const page = await browsing.newPage();
+    await page.goto(german.link);
+    await page.getByRole('heading', { name: 'Hans Wartet einlassen?' }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      'de',
+      'ltr',
+    ]);
+    // The visit's time as German writes it ("So., 29. Nov., 07:41 MEZ"), on the site's clock.
+    expect(await page.getByRole('main').getByRole('paragraph').first().textContent()).toMatch(
+      /^Hans Wartet \(ACME\) ist am \p{L}{2}\., \d{1,2}\. \p{L}+\.?,? \d\d:\d\d \S+ am Standort .+ eingetroffen, möchte zu Grete Krause und wartet auf Einlass\.$/u,
+    );
+    await page.getByRole('button', { name: 'Freigeben' }).click();
+    await page.getByRole('status').getByText('Hans Wartet wird eingelassen.', { exact: false }).waitFor();
+    const approved = await world.api.get<PersonCheckin>(
+      `/v1/sites/${world.siteId}/checkins/people/${german.checkinId}`,
+    );
+    expect(approved.body).toMatchObject({ status: 'IN', decidedBy: { type: 'host', name: 'Grete Krause' } });
+
+    const arabic = await linkFor(
+      { name: 'Layla Haddad', email: 'layla@example.com', language: 'ar' },
+      'Omar Waits',
+      'رفض',
+    );
+    await page.goto(arabic.link);
+    await page.getByRole('heading', { name: 'رفض دخول Omar Waits؟' }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      'ar',
+      'rtl',
+    ]);
+    await page.getByLabel('السبب').fill('Wrong day');
+    expect(await seriousViolations(page), 'Arabic decision page').toEqual([]);
+    await page.getByRole('button', { name: 'رفض' }).click();
+    await page.getByRole('status').getByText('تم رفض دخول Omar Waits.', { exact: false }).waitFor();
+    expect(await seriousViolations(page), 'Arabic decision made').toEqual([]);
+    const denied = await world.api.get<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people/${arabic.checkinId}`);
+    expect(denied.body.status).toBe('STOP');
+    await browsing.close();
+
+    // A link the server does not know has no host to follow: the page speaks the browser's language.
+    const germanBrowser = await browser.newContext({ locale: 'de-DE' });
+    const unknown = await germanBrowser.newPage();
+    await unknown.goto(`${server.baseUrl}/console/decide#${'A'.repeat(43)}`);
+    await unknown.getByRole('heading', { name: 'Entscheidung über einen Besuch' }).waitFor();
+    await unknown.getByRole('alert').getByText('Dieser Link ist unbekannt', { exact: false }).waitFor();
+    expect(await unknown.evaluate(() => document.documentElement.lang)).toBe('de');
+    await germanBrowser.close();
   }, 90_000);
 });

@@ -59,7 +59,7 @@ async function requireApproval(): Promise<void> {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 /** The secret of a link in a message (the part after `#`). */
-function linkToken(text: string, label: 'Approve' | 'Deny'): string {
+function linkToken(text: string, label: string): string {
   const match = new RegExp(`${label}: (http://[^\\s]+/console/decide#([A-Za-z0-9_-]{43}))`).exec(text);
   if (!match?.[2]) throw new Error(`no ${label} link in: ${text}`);
   return match[2];
@@ -187,6 +187,7 @@ describe('a waiting visitor: the host approves or denies by a one-time link', ()
       action: 'approve',
       hostName: 'Grace Hopper',
       visitor: { firstName: 'Ada', lastName: 'Lovelace', company: null },
+      language: 'en',
     });
     // Reading it decides nothing.
     expect((await harness.world.api.get<PersonCheckin>(`${people()}/${waiting.checkinId}`)).body.status).toBe(
@@ -277,6 +278,13 @@ describe("in the host's language", () => {
     // The one-time links keep their labels' words in the plain text, so a host can tell them apart.
     expect(inGerman?.text).toMatch(/Freigeben: http:\/\/\S+\/console\/decide#/);
     expect(inGerman?.text).toMatch(/Ablehnen: http:\/\/\S+\/console\/decide#/);
+    // The page the link opens is told the host's language, so it speaks it too.
+    const anyone = apiClient(harness.server.baseUrl);
+    const preview = await anyone.post<HostDecisionPreview>('/v1/host-decisions/preview', {
+      token: linkToken(inGerman?.text ?? '', 'Freigeben'),
+    });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body).toMatchObject({ action: 'approve', hostName: 'Grete', language: 'de' });
 
     const inArabic = to('layla@example.com');
     expect(inArabic?.subject).toMatch(/^Alan Turing بانتظار موافقتك في /);

@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../shared/src/messages/languages';
 import type { HostDecisionPreview, HostDecisionResult } from '../../../shared/src/schemas/notifications';
 import { type Executor, inTransaction, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
@@ -27,10 +28,12 @@ export async function previewHostDecision(db: Executor, token: string, now: Date
     entry_at: Date;
     site_name: string;
     timezone: string;
+    language: string;
   }>(
     db,
-    sql`SELECT c.first_name, c.last_name, c.company, c.entry_at, s.name AS site_name, s.timezone
+    sql`SELECT c.first_name, c.last_name, c.company, c.entry_at, s.name AS site_name, s.timezone, h.language
         FROM person_checkins c JOIN sites s ON s.account_id = c.account_id AND s.id = c.site_id
+        JOIN hosts h ON h.account_id = c.account_id AND h.id = ${link.hostId}
         WHERE c.account_id = ${link.accountId} AND c.id = ${link.checkinId}`,
   );
   if (!row) throw unknownLink();
@@ -42,6 +45,8 @@ export async function previewHostDecision(db: Executor, token: string, now: Date
     timezone: row.timezone,
     arrivedAt: row.entry_at.toISOString(),
     expiresAt: link.expiresAt.toISOString(),
+    // Written only through the hosts' schema; were it anything else, the page would speak English.
+    language: isLanguage(row.language) ? row.language : DEFAULT_LANGUAGE,
   };
 }
 

@@ -56,6 +56,7 @@ export const HostDecisionPreviewAnswer = z.object({
   timezone: z.string(),
   arrivedAt: z.string(),
   expiresAt: z.string(),
+  language: openText,
 });
 export type HostDecisionPreviewAnswer = z.infer<typeof HostDecisionPreviewAnswer>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hostNotificationEvents } from '../domain/hostNotifications';
 import { Id, IntId, PageQuery, Text, Timestamp } from './common';
 import { NotifyChannel } from './hosts';
+import { LanguageCode } from './language';
 
 export const notificationStatuses = ['pending', 'sent', 'failed'] as const;
 
@@ -70,6 +71,8 @@ export const HostDecisionPreview = z.object({
   timezone: z.string(),
   arrivedAt: Timestamp,
   expiresAt: Timestamp,
+  /** The host's language (docs/languages.md, Hosts): the page speaks it, like the message did. */
+  language: LanguageCode,
 });
 export type HostDecisionPreview = z.infer<typeof HostDecisionPreview>;
 

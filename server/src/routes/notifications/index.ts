@@ -90,6 +90,7 @@ export const notificationRoutes = [
         timezone: 'Europe/Berlin',
         arrivedAt: '2026-11-21T09:00:00.000Z',
         expiresAt: '2026-11-22T09:00:00.000Z',
+        language: 'de',
       },
     },
     tag,
