@@ -67,7 +67,7 @@ export function HostDialog({
 }: {
   host: HostAnswer | null;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (saved: HostAnswer) => void;
 }) {
   const sites = useLive().sites ?? [];
   const [values, setValues] = useState<Values>(() => valuesOf(host));
@@ -95,7 +95,7 @@ export function HostDialog({
             key,
           ),
         );
-    if (done) onDone();
+    if (done) onDone(done);
   };
   return (
     <Dialog title={host ? `Edit ${host.name}` : 'Add a host'} onClose={onClose}>

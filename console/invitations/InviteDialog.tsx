@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import type { InvitationAnswer } from '../../shared/src/client/invitations';
 import type { Site } from '../../shared/src/schemas/sites';
 import { invitationsApi, newKey } from '../api';
 import { Select } from '../components/Choice';
@@ -36,7 +37,7 @@ export function InviteDialog({
   sites: readonly Site[];
   day: string;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (created: InvitationAnswer) => void;
 }) {
   const [values, setValues] = useState<Values>(() => ({
     siteId: String(sites[0]?.siteId ?? ''),
@@ -74,7 +75,7 @@ export function InviteDialog({
         key,
       ),
     );
-    if (done) onDone();
+    if (done) onDone(done);
   };
   const personError = write.fieldErrors.person;
   return (

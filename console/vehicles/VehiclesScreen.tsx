@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { LoadMore } from '../components/LoadMore';
 import { usePaged } from '../components/usePaged';
+import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { LabelDialog } from './LabelDialog';
 import { LabelsSection } from './LabelsSection';
@@ -17,6 +18,11 @@ type Editing<T> = { item: T | null } | null;
 /** Registered vehicles (search by plate) and their labels; security and managers change them. */
 export function VehiclesScreen() {
   const { can } = useSession();
+  const { streaming } = useLive();
+  // The stream's `vehicles` event re-reads both lists after a write (console/live/followPages.ts); without it, now.
+  const afterWrite = (...lists: Array<{ reload: () => void }>) => {
+    if (!streaming) for (const list of lists) list.reload();
+  };
   const [typed, setTyped] = useState('');
   const [plate, setPlate] = useState('');
   const vehicles = usePaged(['vehicles', plate], (cursor) =>
@@ -117,10 +123,7 @@ export function VehiclesScreen() {
         hasMore={labels.hasMore}
         busy={labels.busy}
         loadMore={labels.loadMore}
-        changed={() => {
-          labels.reload();
-          vehicles.reload();
-        }}
+        changed={() => afterWrite(labels, vehicles)}
         mayEdit={can.manageVehicles}
         onEdit={(item) => setLabel({ item })}
       />
@@ -131,7 +134,7 @@ export function VehiclesScreen() {
           onClose={() => setVehicle(null)}
           onDone={() => {
             setVehicle(null);
-            vehicles.reload();
+            afterWrite(vehicles);
           }}
         />
       ) : null}
@@ -141,7 +144,7 @@ export function VehiclesScreen() {
           onClose={() => setLabel(null)}
           onDone={() => {
             setLabel(null);
-            labels.reload();
+            afterWrite(labels);
           }}
         />
       ) : null}
@@ -154,7 +157,7 @@ export function VehiclesScreen() {
           action={(key) => manageApi.deleteVehicle(deleting.vehicleId, key)}
           onDone={() => {
             setDeleting(null);
-            vehicles.reload();
+            afterWrite(vehicles);
           }}
         />
       ) : null}
