@@ -29,7 +29,9 @@ function readSoon(queryClient: QueryClient, key: readonly string[]): void {
     name,
     setTimeout(() => {
       due.delete(name);
-      void queryClient.invalidateQueries({ queryKey: key });
+      // A reading under way (a Load more, say) is not cancelled by this one: this one waits for it to end.
+      if (queryClient.isFetching({ queryKey: key }) > 0) readSoon(queryClient, key);
+      else void queryClient.invalidateQueries({ queryKey: key });
     }, COALESCE_MS),
   );
 }
@@ -110,9 +112,10 @@ export function followPageEvent(queryClient: QueryClient, message: StreamMessage
  */
 export function readPagesAfresh(queryClient: QueryClient, since?: number): void {
   for (const key of Object.values(pageKeys)) {
-    void queryClient.invalidateQueries({
-      queryKey: key,
-      predicate: (query) => since === undefined || query.state.dataUpdatedAt < since,
-    });
+    void queryClient.invalidateQueries(
+      { queryKey: key, predicate: (query) => since === undefined || query.state.dataUpdatedAt < since },
+      // A Load more under way is not cancelled: the next tick reads what it may have missed.
+      { cancelRefetch: false },
+    );
   }
 }
