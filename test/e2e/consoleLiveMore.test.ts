@@ -47,8 +47,9 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
   });
 
   /** The owner signed in on `page` (a link of the navigation), with every request from then on. */
-  async function open(pageName: string) {
+  async function open(pageName: string, options: { clock?: boolean } = {}) {
     const { context, page } = await consolePage(browser);
+    if (options.clock) await page.clock.install();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
     const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
@@ -111,6 +112,33 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
     await expect.poll(() => row.innerText(), { timeout: ON_SCREEN_MS }).toContain('Cancelled');
     await page.waitForTimeout(QUIET_MS);
     expect(asked(requests, from)).toEqual([`POST /v1/invitations/${grace.invitationId}/cancel`]);
+    await context.close();
+  }, 60_000);
+
+  it('Expected while the stream is cut: read every 30 s, and followed again once it is back', async () => {
+    const { context, page, requests } = await open('Expected', { clock: true });
+    await page.route('**/v1/events*', (route) => route.abort());
+    expect(server.cutEventStreams()).toBeGreaterThan(0);
+    const region = page.getByRole('region', { name: site.name });
+
+    await invite(world.api, world.siteId, { person: { firstName: 'Cut', lastName: 'Off' } });
+    await page.waitForTimeout(1_000);
+    expect(await region.getByRole('row').filter({ hasText: 'Cut Off' }).count()).toBe(0);
+    const polledFrom = requests.length;
+    await page.clock.fastForward(6_000);
+    await page.clock.fastForward(33_000);
+    await region.getByRole('row').filter({ hasText: 'Cut Off' }).waitFor({ timeout: 10_000 });
+    expect(requests.slice(polledFrom).some((request) => pathOf(request) === '/v1/invitations')).toBe(true);
+
+    await page.unroute('**/v1/events*');
+    const resumed = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
+    await page.clock.fastForward(65_000);
+    await resumed;
+    await page.waitForTimeout(500);
+    const liveFrom = requests.length;
+    await invite(world.api, world.siteId, { person: { firstName: 'Back', lastName: 'Again' } });
+    await region.getByRole('row').filter({ hasText: 'Back Again' }).waitFor({ timeout: ON_SCREEN_MS });
+    expect(requests.slice(liveFrom).filter(isListRead).map(pathOf)).toEqual([]);
     await context.close();
   }, 60_000);
 
