@@ -11,6 +11,8 @@ import {
   consoleScreenshot,
   noSidewaysScroll,
   signIn,
+  rowNamed,
+  sitesPageAsManager,
 } from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { readPdf } from '../support/pdfReadback';
@@ -40,20 +42,8 @@ describe.skipIf(!browserAvailable())('badges in the console', () => {
     world = await buildWorld(server);
   });
 
-  const rowOf = (page: Page, name: string) =>
-    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
-
   it('a manager turns badges on for a site and picks its label on the Sites page', async () => {
-    const manager = await buildStaffUser(server, {
-      accountId: world.accountId,
-      role: 'manager',
-      siteIds: [world.siteId],
-    });
-    const siteName = (await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.name;
-    const { page } = await consolePage(browser);
-    await signIn(page, server.baseUrl, manager.email, manager.password);
-    await page.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
-    const row = rowOf(page, siteName);
+    const { page, siteName, row } = await sitesPageAsManager(server, browser, world);
     await row.getByRole('cell', { name: 'Off' }).waitFor();
     await row.getByRole('button', { name: 'Badges' }).click();
     const dialog = page.getByRole('dialog', { name: `Badges of ${siteName}` });
@@ -96,10 +86,10 @@ describe.skipIf(!browserAvailable())('badges in the console', () => {
     });
     await signIn(page, server.baseUrl, reception.email, reception.password);
     await page.getByRole('heading', { name: 'On site now' }).waitFor();
-    const waiting = rowOf(page, 'Penny Waits');
+    const waiting = rowNamed(page, 'Penny Waits');
     await waiting.waitFor();
     expect(await waiting.getByRole('button', { name: 'Print badge' }).count()).toBe(0);
-    await rowOf(page, '王 小明').getByRole('button', { name: 'Print badge' }).click();
+    await rowNamed(page, '王 小明').getByRole('button', { name: 'Print badge' }).click();
     await expect.poll(() => printCount(page), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => badges.length).toBe(1);
     const pdf = readPdf(badges[0] ?? Buffer.alloc(0));

@@ -6,7 +6,7 @@ import { pairingLink } from '../../shared/src/schemas/kiosks';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
 import { consoleAndKioskHooks } from '../support/consoleKiosk';
-import { DESK, PHONE, consolePage, consoleScreenshot, noSidewaysScroll, signIn } from '../support/consoleWeb';
+import { DESK, PHONE, consolePage, consoleScreenshot, noSidewaysScroll, signIn, rowNamed } from '../support/consoleWeb';
 import { type World, buildWorld } from '../support/factories';
 import type { KioskWeb } from '../support/kioskBuild';
 import { checkInThroughForm, kioskContext, outboxCount, screenshot } from '../support/kioskWeb';
@@ -38,15 +38,13 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     });
   });
 
-  const rowOf = (page: Page, name: string) =>
-    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
   const cell = async (page: Page, row: string, column: string) => {
     // After a reload the table may not be there yet: wait for its column, never read a cell by index -1.
     await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
     const headers = await page.getByRole('columnheader').allInnerTexts();
     const index = headers.findIndex((header) => header.trim().toLowerCase() === column.toLowerCase());
     if (index < 1) throw new Error(`no column ${column} in ${headers.join(', ')}`);
-    return rowOf(page, row)
+    return rowNamed(page, row)
       .getByRole('cell')
       .nth(index - 1)
       .innerText();
@@ -152,9 +150,9 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
       .toBe('KIOSK');
 
     // Revoked: the next sync is refused, the screen says so, the unsent check-in stays, and no retry follows.
-    await rowOf(page, 'Lobby tablet').getByRole('button', { name: 'Revoke' }).click();
+    await rowNamed(page, 'Lobby tablet').getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await expect.poll(() => rowOf(page, 'Lobby tablet').count()).toBe(0);
+    await expect.poll(() => rowNamed(page, 'Lobby tablet').count()).toBe(0);
     await checkInThroughForm(kiosk, 'Late', 'Comer');
     await kiosk.getByRole('alert').filter({ hasText: REVOKED }).waitFor({ timeout: 15_000 });
     const tries = checkinPosts(requests);
@@ -172,7 +170,7 @@ describe.skipIf(!browserAvailable())('kiosks added in the console and paired wit
     await shown.waitFor();
     const firstCode = (await shown.innerText()).replace(' ', '');
     await dialog.getByRole('button', { name: 'Done' }).click();
-    await rowOf(page, 'Lobby tablet 2').getByRole('button', { name: 'New pairing code' }).click();
+    await rowNamed(page, 'Lobby tablet 2').getByRole('button', { name: 'New pairing code' }).click();
     await shown.waitFor();
     const secondCode = (await shown.innerText()).replace(' ', '');
     expect(secondCode).not.toBe(firstCode);

@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../shared/src/schemas/sites';
 import { seriousViolations } from '../support/axe';
 import { browserAvailable } from '../support/browser';
-import { consoleBrowserHooks, consolePage, signIn } from '../support/consoleWeb';
+import { consoleBrowserHooks, consolePage, signIn, sitesPageAsManager } from '../support/consoleWeb';
 import { type World, buildWorld } from '../support/factories';
 import { buildStaffUser } from '../support/staff';
 import type { TestServer } from '../support/testServer';
@@ -18,20 +18,8 @@ describe.skipIf(!browserAvailable())("the console: a site's default language, an
     world = await buildWorld(server);
   });
 
-  const rowOf = (page: Page, name: string) =>
-    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
-
   it('a manager picks the language its kiosks greet visitors in, on the Sites page', async () => {
-    const manager = await buildStaffUser(server, {
-      accountId: world.accountId,
-      role: 'manager',
-      siteIds: [world.siteId],
-    });
-    const siteName = (await world.api.get<Site>(`/v1/sites/${world.siteId}`)).body.name;
-    const { page } = await consolePage(browser);
-    await signIn(page, server.baseUrl, manager.email, manager.password);
-    await page.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
-    const row = rowOf(page, siteName);
+    const { page, siteName, row } = await sitesPageAsManager(server, browser, world);
     await row.getByRole('cell', { name: 'English', exact: true }).waitFor();
     expect(await seriousViolations(page), 'Sites').toEqual([]);
     await row.getByRole('button', { name: 'Language', exact: true }).click();

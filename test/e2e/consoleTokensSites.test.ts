@@ -10,6 +10,7 @@ import {
   consoleScreenshot,
   noSidewaysScroll,
   signIn,
+  rowNamed,
 } from '../support/consoleWeb';
 import { type World, buildWorld, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
@@ -30,8 +31,6 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
 
   const open = (page: Page, name: string) =>
     page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
-  const rowOf = (page: Page, name: string) =>
-    page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
 
   async function fitsBothSizes(page: Page, name: string) {
     await consoleScreenshot(page, `${name}-desk`);
@@ -79,7 +78,7 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     expect((await integrator.post(`/v1/sites/${world.siteId}/checkins/people`, visitor())).status).toBe(403);
 
     await dialog.getByRole('button', { name: 'Done' }).click();
-    const row = rowOf(page, 'Payroll export');
+    const row = rowNamed(page, 'Payroll export');
     await expect.poll(() => row.innerText()).toMatch(/All sites[\s\S]*checkins:read[\s\S]*Never/);
     await fitsBothSizes(page, 'console-tokens');
 
@@ -101,16 +100,16 @@ describe.skipIf(!browserAvailable())('API tokens and sites in the console', () =
     await dialog.getByLabel('Name').fill('Harbour depot');
     await dialog.getByLabel('Time zone').selectOption('Europe/Berlin');
     await dialog.getByRole('button', { name: 'Add site' }).click();
-    await rowOf(page, 'Harbour depot').waitFor();
+    await rowNamed(page, 'Harbour depot').waitFor();
     const sites = async () => (await world.api.get<{ data: Site[] }>('/v1/sites?archived=true')).body.data;
     const created = (await sites()).find((site) => site.name === 'Harbour depot');
     expect(created).toMatchObject({ timezone: 'Europe/Berlin', archivedAt: null });
     const siteId = created?.siteId ?? 0;
 
-    await rowOf(page, 'Harbour depot').getByRole('button', { name: 'Rename' }).click();
+    await rowNamed(page, 'Harbour depot').getByRole('button', { name: 'Rename' }).click();
     await page.getByRole('dialog').getByLabel('Name').fill('Harbour gate');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    const row = rowOf(page, 'Harbour gate');
+    const row = rowNamed(page, 'Harbour gate');
     await row.waitFor();
     await row.getByRole('button', { name: 'Time zone' }).click();
     await page.getByRole('dialog').getByLabel('Time zone').selectOption('America/New_York');

@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIResponse, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Site } from '../../shared/src/schemas/sites';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
 import { builtConsole } from './consoleBuild';
 import { screenshotDir } from './kioskWeb';
+import type { World } from './factories';
+import { buildStaffUser } from './staff';
 import { createLink, linkUrl } from '../../server/src/commands/staffLinks';
 import { type TestServer, startTestServer } from './testServer';
 
@@ -52,6 +55,28 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Opens a console page by its link in the navigation. */
+export const openPage = (page: Page, name: string) =>
+  page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+
+/** A table's row by its row header, exactly (a site's or a kiosk's name). */
+export const rowNamed = (page: Page, name: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+
+/** A manager of one site, signed in and on the Sites page: the page, the site's name and its row. */
+export async function sitesPageAsManager(
+  server: TestServer,
+  browser: Browser,
+  site: Pick<World, 'accountId' | 'siteId' | 'api'>,
+): Promise<{ page: Page; siteName: string; row: Locator }> {
+  const manager = await buildStaffUser(server, { accountId: site.accountId, role: 'manager', siteIds: [site.siteId] });
+  const siteName = (await site.api.get<Site>(`/v1/sites/${site.siteId}`)).body.name;
+  const { page } = await consolePage(browser);
+  await signIn(page, server.baseUrl, manager.email, manager.password);
+  await openPage(page, 'Sites');
+  return { page, siteName, row: rowNamed(page, siteName) };
 }
 
 /**

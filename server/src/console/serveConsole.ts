@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { IMMUTABLE, sendAppPage, sendBuiltFile, setAppHeaders } from '../webApps/builtFiles';
 
 /**
  * Only the console's own scripts and styles, talking to this origin's API; never framed. Its one frame is a
@@ -19,7 +19,7 @@ const CONTENT_SECURITY_POLICY = [
   'frame-src blob:',
 ].join('; ');
 
-const TYPES: Record<string, string> = {
+const BUILD_TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -36,48 +36,21 @@ const isConsolePath = (urlPath: string) => urlPath === '/console' || urlPath.sta
  * for a year; every other path is the single page's index.html, never cached, so a new build shows at once.
  */
 export function serveConsole(dir: string): Middleware {
-  const root = path.resolve(dir);
+  const build = { root: path.resolve(dir), types: BUILD_TYPES };
   return async (ctx, next) => {
-    if (!isConsolePath(ctx.path)) {
-      await next();
-      return;
-    }
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    if (!isConsolePath(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
       await next();
       return;
     }
     ctx.state.route = '/console/*';
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // One-time links carry their code in the query: it must not leave in a Referer.
-    ctx.set('Referrer-Policy', 'no-referrer');
+    setAppHeaders(ctx, { csp: CONTENT_SECURITY_POLICY });
     if (ctx.path.startsWith('/console/assets/')) {
-      const file = path.resolve(root, `.${ctx.path.slice('/console'.length)}`);
-      const type = TYPES[path.extname(file)];
-      // Inside the build only (no ../ out of it), and only the kinds of file a build makes.
-      if (!file.startsWith(`${root}${path.sep}`) || !type) {
-        await next();
-        return;
-      }
-      const body = await fs.readFile(file).catch(() => undefined);
-      if (!body) {
-        await next();
-        return;
-      }
-      ctx.type = type;
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.body = body;
+      if (!(await sendBuiltFile(ctx, build, `.${ctx.path.slice('/console'.length)}`, IMMUTABLE))) await next();
       return;
     }
-    const index = await fs.readFile(path.join(root, 'index.html')).catch(() => undefined);
-    ctx.set('Cache-Control', 'no-store');
-    if (!index) {
-      ctx.status = 503;
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'The console is not built yet: run `npm run console:build` (npm start builds it).\n';
-      return;
-    }
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = index;
+    await sendAppPage(ctx, build.root, {
+      cacheControl: 'no-store',
+      notBuilt: 'The console is not built yet: run `npm run console:build` (npm start builds it).',
+    });
   };
 }

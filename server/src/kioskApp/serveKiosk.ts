@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
+import { IMMUTABLE, sendAppPage, sendBuiltFile, setAppHeaders } from '../webApps/builtFiles';
 
 /**
  * Only the kiosk's own scripts (and its QR decoder's WebAssembly), any Gatehouse server for the API (the
@@ -23,7 +23,7 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
+const BUILD_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -36,21 +36,8 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json; charset=utf-8',
 };
 
-/** Files named by their content's hash: a new build has new names, so they may be kept for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else (the page, the service worker, the manifest, the icons): asked again each time. */
 const REVALIDATE = 'no-cache';
-
-async function sendFile(ctx: Context, file: string, cacheControl: string): Promise<boolean> {
-  const type = TYPES[path.extname(file)];
-  if (!type) return false;
-  const body = await fs.readFile(file).catch(() => undefined);
-  if (!body) return false;
-  ctx.type = type;
-  ctx.set('Cache-Control', cacheControl);
-  ctx.body = body;
-  return true;
-}
 
 /**
  * GET /kiosk/*: the kiosk's production build (dist/kiosk/renderer) as an installable web app. Hashed files
@@ -59,7 +46,7 @@ async function sendFile(ctx: Context, file: string, cacheControl: string): Promi
  * file extension is the page itself; /kiosk redirects to /kiosk/, whose relative asset paths need the slash.
  */
 export function serveKiosk(dir: string): Middleware {
-  const root = path.resolve(dir);
+  const build = { root: path.resolve(dir), types: BUILD_TYPES };
   return async (ctx, next) => {
     const isKioskPath = ctx.path === '/kiosk' || ctx.path.startsWith('/kiosk/');
     if (!isKioskPath || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
@@ -72,24 +59,16 @@ export function serveKiosk(dir: string): Middleware {
       ctx.redirect(`/kiosk/${ctx.search}`);
       return;
     }
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // The address may carry a pairing code or a kiosk token (?code=, ?token=): never in a Referer.
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Permissions-Policy', 'camera=(self), microphone=(), geolocation=()');
+    setAppHeaders(ctx, { csp: CONTENT_SECURITY_POLICY, permissions: 'camera=(self), microphone=(), geolocation=()' });
     const relative = ctx.path.slice('/kiosk/'.length);
     if (path.extname(relative) !== '') {
-      const file = path.resolve(root, relative);
-      // Inside the build only (no ../ out of it), and only the kinds of file a build makes.
-      const inside = file.startsWith(`${root}${path.sep}`);
-      if (!inside || !(await sendFile(ctx, file, relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE)))
-        await next();
+      const cacheControl = relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE;
+      if (!(await sendBuiltFile(ctx, build, relative, cacheControl))) await next();
       return;
     }
-    if (await sendFile(ctx, path.join(root, 'index.html'), REVALIDATE)) return;
-    ctx.status = 503;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = 'The kiosk is not built yet: npm start builds it (or `npx vite build --config kiosk/vite.config.ts`).\n';
+    await sendAppPage(ctx, build.root, {
+      cacheControl: REVALIDATE,
+      notBuilt: 'The kiosk is not built yet: npm start builds it (or `npx vite build --config kiosk/vite.config.ts`).',
+    });
   };
 }

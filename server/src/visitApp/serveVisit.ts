@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { IMMUTABLE, sendAppPage, sendBuiltFile, setAppHeaders } from '../webApps/builtFiles';
 import { VisitCode } from '../../../shared/src/schemas/visit';
 import { type Executor, queryOne } from '../db/query';
 import { sql } from '../db/sql';
@@ -20,7 +20,7 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
+const BUILD_TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -38,30 +38,16 @@ const isInUse = async (db: Executor, code: string) =>
  * reception. Hashed files under /visit/assets/ are cached for a year; the page never.
  */
 export function serveVisit(dir: string, db: Executor): Middleware {
-  const root = path.resolve(dir);
+  const build = { root: path.resolve(dir), types: BUILD_TYPES };
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/visit/') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) {
       await next();
       return;
     }
     ctx.state.route = '/visit/*';
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+    setAppHeaders(ctx, { csp: CONTENT_SECURITY_POLICY, permissions: 'camera=(), microphone=(), geolocation=()' });
     if (ctx.path.startsWith('/visit/assets/')) {
-      const file = path.resolve(root, `.${ctx.path.slice('/visit'.length)}`);
-      const type = TYPES[path.extname(file)];
-      // Inside the build only (no ../ out of it), and only the kinds of file a build makes.
-      const body =
-        file.startsWith(`${root}${path.sep}`) && type ? await fs.readFile(file).catch(() => undefined) : undefined;
-      if (!body || !type) {
-        await next();
-        return;
-      }
-      ctx.type = type;
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.body = body;
+      if (!(await sendBuiltFile(ctx, build, `.${ctx.path.slice('/visit'.length)}`, IMMUTABLE))) await next();
       return;
     }
     const code = ctx.path.slice('/visit/'.length).replace(/\/+$/, '');
@@ -69,16 +55,10 @@ export function serveVisit(dir: string, db: Executor): Middleware {
       await next();
       return;
     }
-    const index = await fs.readFile(path.join(root, 'index.html')).catch(() => undefined);
-    ctx.set('Cache-Control', 'no-store');
-    if (!index) {
-      ctx.status = 503;
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'This page is not built yet: npm start builds it.\n';
-      return;
-    }
-    ctx.status = (await isInUse(db, code.toUpperCase())) ? 200 : 404;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = index;
+    await sendAppPage(ctx, build.root, {
+      cacheControl: 'no-store',
+      notBuilt: 'This page is not built yet: npm start builds it.',
+      status: (await isInUse(db, code.toUpperCase())) ? 200 : 404,
+    });
   };
 }
