@@ -5,7 +5,7 @@ import type { VisitSite } from '../shared/src/schemas/visit';
 import { CheckinForm } from './CheckinForm';
 import { VisitStatus } from './VisitStatus';
 import { useVisit } from './useVisit';
-import { fieldWords, words } from './words';
+import { fieldWords, pageLanguage, words } from './words';
 
 /** The page a site's QR poster opens: its form, then the visit on this phone. */
 export function VisitApp({ code }: { code: string }) {
@@ -62,7 +62,8 @@ export function VisitApp({ code }: { code: string }) {
     setChecked(errorsByField(form.fields, errors));
     // Errors of fields the page does not show (none today) would only come back from the server: send then.
     if (errors.length > otherErrors(form.fields, errors).length) return;
-    void checkIn({ ...input, formVersion: form.formVersion });
+    // The language the visitor read the form in: their badge and record carry it (docs/languages.md).
+    void checkIn({ ...input, formVersion: form.formVersion, language: pageLanguage.language });
   };
   const serverErrors = refusal ? errorsByField(site.site.fields, refusal.fieldErrors) : {};
   return (

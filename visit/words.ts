@@ -22,8 +22,11 @@ export function phoneLanguage(preferred: readonly string[]): Language {
 
 const spoken = wordsOf(visitCatalogs, phoneLanguage(typeof navigator === 'undefined' ? [] : navigator.languages));
 
-/** The page's `lang` and `dir`, and the locale its times are written in. */
-export const pageLanguage = { tag: spoken.tag, dir: spoken.dir, locale: spoken.locale };
+/**
+ * The page's language (what a check-in records, so the badge is printed in it), its `lang` and `dir`, and
+ * the locale its times are written in.
+ */
+export const pageLanguage = { language: spoken.language, tag: spoken.tag, dir: spoken.dir, locale: spoken.locale };
 
 const t = (key: VisitMessage, values?: Record<string, string>) => spoken.t(key, values);
 

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { InvitationAnswer } from '../../shared/src/client/invitations';
+import { isLanguage, languages } from '../../shared/src/messages/languages';
 import type { Site } from '../../shared/src/schemas/sites';
 import { invitationsApi, newKey } from '../api';
 import { Select } from '../components/Choice';
@@ -8,9 +9,10 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
+import { languageWords } from '../sites/LanguageDialog';
 import { atSiteClock } from './expectedDay';
 
-const FIELDS = ['siteId', 'person', 'purpose', 'expectedAt'] as const;
+const FIELDS = ['siteId', 'person', 'purpose', 'expectedAt', 'language'] as const;
 
 interface Values {
   siteId: string;
@@ -20,6 +22,8 @@ interface Values {
   company: string;
   purpose: string;
   time: string;
+  /** The email's language; '' for the site's default (docs/invitations.md). */
+  language: string;
 }
 
 const blank = (text: string) => (text.trim() === '' ? undefined : text.trim());
@@ -47,6 +51,7 @@ export function InviteDialog({
     company: '',
     purpose: '',
     time: '09:00',
+    language: '',
   }));
   const [key] = useState(newKey);
   const write = useWrite(FIELDS);
@@ -70,6 +75,7 @@ export function InviteDialog({
             company: blank(values.company),
           },
           purpose: blank(values.purpose),
+          language: isLanguage(values.language) ? values.language : undefined,
           expectedAt: expectedAt.toISOString(),
         },
         key,
@@ -118,6 +124,19 @@ export function InviteDialog({
           onChange={(value) => set('purpose', value)}
           error={write.fieldErrors.purpose}
         />
+        <Select
+          label="Email language"
+          value={values.language}
+          onChange={(value) => set('language', value)}
+          error={write.fieldErrors.language}
+        >
+          <option value="">The site’s language</option>
+          {languages.map((language) => (
+            <option key={language} value={language}>
+              {languageWords(language)}
+            </option>
+          ))}
+        </Select>
         <ErrorMessage text={personError ? `${personError} ${write.error ?? ''}`.trim() : write.error} />
         <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
       </form>

@@ -47,11 +47,12 @@ describe.skipIf(!browserAvailable())('the console’s Expected page', () => {
     await dialog.getByLabel('First name').fill('Grace');
     await dialog.getByLabel('Last name').fill('Hopper');
     await dialog.getByLabel('Expected at').fill('10:30');
+    await dialog.getByLabel('Email language').selectOption('de');
     await dialog.getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => row('Grace Hopper').innerText()).toContain('10:30');
     const listed = await world.api.get<{ data: Invitation[] }>(`/v1/invitations?siteIds=${world.siteId}`);
     const grace = listed.body.data.find((item) => item.person.firstName === 'Grace');
-    expect([grace?.status, grace?.createdBy.name]).toEqual(['expected', 'Rita Reception']);
+    expect([grace?.status, grace?.createdBy.name, grace?.language]).toEqual(['expected', 'Rita Reception', 'de']);
 
     // Ada arrives with her pass: the page says so (it follows the event stream).
     const { token } = await passOf(world.api, ada.invitationId);

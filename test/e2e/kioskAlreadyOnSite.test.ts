@@ -42,7 +42,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: a visitor already
     await page.getByLabel('First name', { exact: true }).fill(firstName);
     await page.getByLabel('Last name', { exact: true }).fill(lastName);
     await checkInButton(page).click();
-    await page.getByText(/You are already checked in since/).waitFor();
+    await page.getByText(/You have been checked in since/).waitFor();
   }
 
   it('Check out on the notice opens Find your name with the name searched and that visit offered: one more tap checks out', async () => {

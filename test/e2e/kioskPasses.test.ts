@@ -145,6 +145,12 @@ describe.skipIf(!browserAvailable())('passes at the kiosk, offline, end to end',
     await page.getByRole('button', { name: 'Check in', exact: true }).click();
     await page.getByRole('heading', { name: 'Check in' }).waitFor();
     expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('');
+    // In German, the button and the welcome are German (the name is the pass's).
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: /Language$/ }).click();
+    await page.getByRole('button', { name: 'Deutsch', exact: true }).click();
+    await scanPassByScanner(page, genuine, 'Besucherpass scannen');
+    await page.getByRole('heading', { name: 'Willkommen, Ada' }).waitFor();
     await context.close();
   }, 90_000);
 });

@@ -99,7 +99,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode guar
     await page.getByLabel('First name', { exact: true }).fill(' ada ');
     await page.getByLabel('Last name', { exact: true }).fill('LOVELACE ');
     await checkInButton(page).click();
-    const notice = page.getByText(/You are already checked in since \S.*\d{2}/);
+    const notice = page.getByText(/You have been checked in since \S.*\d{2}/);
     await notice.waitFor();
     expect(await page.getByText('Welcome, ada').count()).toBe(0);
     expect(await localVisits(page)).toBe(1);

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visitCatalogs } from '../../shared/src/messages/visit';
+import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import type { Site } from '../../shared/src/schemas/sites';
 import { seriousViolations } from '../support/axe';
 import { browserAvailable } from '../support/browser';
@@ -63,6 +64,9 @@ describe.skipIf(!browserAvailable())('the visitor’s phone in its own language'
       await checkIn.click();
       await page.getByRole('heading', { name: words?.welcome.replace('{name}', name) }).waitFor();
       await page.getByText(words?.showReception ?? '').waitFor();
+      // The check-in records the language the phone showed (so the badge is printed in it).
+      const recorded = await world.api.get<{ data: PersonCheckin[] }>(`/v1/sites/${world.siteId}/checkins/people`);
+      expect(recorded.body.data.find((visit) => visit.person.firstName === name)?.language).toBe(language);
       expect(await seriousViolations(page), `${language} welcome`).toEqual([]);
       expect(await noSidewaysScroll(page)).toBe(true);
       if (language === 'ar') await consoleScreenshot(page, 'visit-ar-welcome');

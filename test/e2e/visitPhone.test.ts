@@ -185,7 +185,7 @@ describe.skipIf(!browserAvailable())('the visitor’s phone', () => {
       const answer = await page.goto(`${server.baseUrl}/visit/${gone}`);
       expect(answer?.status()).toBe(404);
       await page.getByRole('heading', { name: 'This code is not in use' }).waitFor();
-      await page.getByText('Please ask reception to sign you in.').waitFor();
+      await page.getByText('Please ask reception to check you in.').waitFor();
       await fits(page, 'unknown code');
     }
     await page.context().close();

@@ -66,7 +66,9 @@ describe('the visitor’s email', () => {
     const { token } = await passOf(world.api, created.invitationId);
     // As text: in the plain part and in the HTML (where it breaks anywhere, for a phone's width).
     expect(message?.text).toContain(token);
-    expect(message?.text).toContain('to see Grace Hopper (Design review)');
+    expect(message?.text).toContain('to see Grace Hopper.');
+    expect(message?.text).toContain('Purpose of your visit: Design review');
+    expect(message?.text).toContain('tap Scan a pass on the kiosk');
     expect(message?.html).toContain(token);
     expect(message?.html).not.toContain(SMTP_PASSWORD);
     // As a QR code, inline (cid) and shown in the HTML.
@@ -96,6 +98,49 @@ describe('the visitor’s email', () => {
     const sent = await settled(created.invitationId);
     expect(sent.passEmail?.status).toBe('sent');
     expect(sent.passEmail?.at).not.toBeNull();
+  });
+
+  it("speaks the invitation's language, else the site's default language as it is when sent", async () => {
+    const { world } = harness;
+    const german = await invite(world.api, world.siteId, {
+      person: { firstName: 'Jürgen', lastName: 'Klein', email: 'juergen@example.com' },
+      purpose: 'Besprechung',
+      language: 'de',
+    });
+    expect(german.language).toBe('de');
+    const [received] = await mail.waitFor(1);
+    const message = received?.mail;
+    expect(message?.subject).toMatch(/^Ihr Besuch bei Site \d+ am /);
+    expect(message?.headers.get('content-language')).toBe('de');
+    for (const words of ['Guten Tag Jürgen,', 'Grund des Besuchs: Besprechung', 'auf „Besucherpass scannen“'])
+      expect(message?.text).toContain(words);
+    expect(message?.text).not.toMatch(/Your pass|Hello|reception/);
+    expect(message?.html).toContain('<html lang="de" dir="ltr">');
+    expect(message?.html).toMatch(/<img [^>]*alt="Ihr Besucherpass als QR-Code"/);
+    const ics = message?.attachments.find((attachment) => attachment.filename === 'visit.ics');
+    expect(ics?.content.toString('utf8')).toMatch(/SUMMARY:Besuch bei Site \d+\r\n/);
+
+    // Without a language of its own: the site's default (here Arabic, right to left).
+    expect((await world.api.patch(`/v1/sites/${world.siteId}`, { defaultLanguage: 'ar' })).status).toBe(200);
+    try {
+      const unsaid = await invite(world.api, world.siteId, {
+        person: { firstName: 'Layla', lastName: 'Haddad', email: 'layla@example.com' },
+      });
+      expect(unsaid.language).toBeNull();
+      const arabic = (await mail.waitFor(2))[1]?.mail;
+      expect(arabic?.subject).toMatch(/^زيارتك إلى Site \d+ يوم /);
+      expect(arabic?.headers.get('content-language')).toBe('ar');
+      expect(arabic?.html).toContain('<html lang="ar" dir="rtl">');
+      // A language chosen later applies to the next email: French on resend.
+      const changed = await world.api.patch<Invitation>(`/v1/invitations/${unsaid.invitationId}`, { language: 'fr' });
+      expect(changed.body.language).toBe('fr');
+      expect((await world.api.post(`/v1/invitations/${unsaid.invitationId}/resend`)).status).toBe(200);
+      const french = (await mail.waitFor(3))[2]?.mail;
+      expect(french?.subject).toMatch(/^Votre visite chez Site \d+ le /);
+      expect(french?.text).toContain('Bonjour Layla,');
+    } finally {
+      await world.api.patch(`/v1/sites/${world.siteId}`, { defaultLanguage: 'en' });
+    }
   });
 
   it('is sent exactly once; a resend sends the same pass once more; none without an email or when asked not to', async () => {

@@ -25,6 +25,8 @@ describe('invitations: create, read, list, change', () => {
       hostId: host.hostId,
       hostName: 'Grace Hopper',
       purpose: 'Design review',
+      // None chosen: the email speaks the site's default language (invitationEmail.test.ts).
+      language: null,
       status: 'expected',
       checkinId: null,
       arrivedAt: null,
@@ -153,6 +155,24 @@ describe('invitations: create, read, list, change', () => {
       400,
     );
     expect((await world.api.get(`/v1/invitations?status=maybe`)).status).toBe(400);
+  });
+
+  it("keeps the language of the visitor's email: one Gatehouse speaks, changed or cleared (null) by PATCH", async () => {
+    const { world } = harness;
+    const created = await invite(world.api, world.siteId, { language: 'zh' });
+    expect(created.language).toBe('zh');
+    const path = `/v1/invitations/${created.invitationId}`;
+    expect((await world.api.patch<Invitation>(path, { language: 'ar' })).body.language).toBe('ar');
+    expect((await world.api.patch<Invitation>(path, { purpose: 'Interview' })).body.language).toBe('ar');
+    expect((await world.api.patch<Invitation>(path, { language: null })).body.language).toBeNull();
+    const refused = await world.api.post<{ code: string; errors: Array<{ path: string }> }>('/v1/invitations', {
+      siteId: world.siteId,
+      person: { firstName: 'Ada', lastName: 'Lovelace' },
+      expectedAt: new Date().toISOString(),
+      language: 'zh-TW',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((error) => error.path)).toContain('language');
   });
 
   it('changes what is sent; a new expected time alone moves the validity to its day; closed ones are 409', async () => {

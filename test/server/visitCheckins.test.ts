@@ -80,6 +80,26 @@ describe('a visit from the phone', () => {
     expect(keys[0]?.key_hash).toHaveLength(32);
   });
 
+  it('records the language the phone showed (the badge is printed in it); one Gatehouse does not speak is a 422', async () => {
+    const { world, server } = harness;
+    const code = await visitCodeOf(world.api, world.siteId);
+    const recorded = async (checkinId: number) =>
+      (await world.api.get<PersonCheckin>(people(world.siteId, checkinId))).body.language;
+    const german = await phone(server.baseUrl).checkIn(code, { ...visitor('Jürgen', 'Haddad'), language: 'de' });
+    expect(german.status).toBe(201);
+    expect(await recorded(german.body.checkinId)).toBe('de');
+    const arabic = await phone(server.baseUrl).checkIn(code, { ...visitor('ليلى', 'حداد'), language: 'ar' });
+    expect(await recorded(arabic.body.checkinId)).toBe('ar');
+    // An older page that sends none: the record names none (the badge then speaks the site's default).
+    const none = await phone(server.baseUrl).checkIn(code, visitor('Old', 'Page'));
+    expect(await recorded(none.body.checkinId)).toBeNull();
+    const unknown = await phone(server.baseUrl).checkIn(code, {
+      ...visitor('Traditional', 'Chinese'),
+      language: 'zh-TW',
+    });
+    expect(unknown.status).toBe(422);
+  });
+
   it('needs a well-formed visit key to check in or to read or change a visit', async () => {
     const { world, server } = harness;
     const code = await visitCodeOf(world.api, world.siteId);

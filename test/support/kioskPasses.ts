@@ -23,9 +23,12 @@ export function holdsPassKeys(page: Page): Promise<boolean> {
 
 export const waitForPassKeys = (page: Page) => expect.poll(() => holdsPassKeys(page), { timeout: 10_000 }).toBe(true);
 
-/** From visitor home: Scan a pass, and a keyboard-wedge scanner types the pass and Enter into the focused field. */
-export async function scanPassByScanner(page: Page, token: string): Promise<void> {
-  await page.getByRole('button', { name: 'Scan a pass' }).click();
+/**
+ * From visitor home: Scan a pass (`button`: its name in the kiosk's language), and a keyboard-wedge scanner
+ * types the pass and Enter into the focused field.
+ */
+export async function scanPassByScanner(page: Page, token: string, button = 'Scan a pass'): Promise<void> {
+  await page.getByRole('button', { name: button }).click();
   await expect.poll(() => page.getByLabel('Pass').evaluate((input) => input === document.activeElement)).toBe(true);
   // A scanner types fast, but one key at a time into whatever has focus.
   await page.keyboard.type(token, { delay: 0 });

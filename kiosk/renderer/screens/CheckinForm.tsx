@@ -9,6 +9,7 @@ import { FormField } from '../components/FormField';
 import { type FormValues, errorsByField, formInput } from '../../../shared/src/domain/formValues';
 import { visitorFieldWords } from '../fieldWords';
 import type { WelcomePass } from './PassScan';
+import { namedTitle } from '../language/namedTitle';
 import { type KioskWords, useWords } from '../language/VisitorLanguage';
 import { visitStatusText, visitorReason, visitorTime } from '../language/visitorWords';
 
@@ -171,7 +172,7 @@ export function CheckinForm({ kiosk, onCheckedIn, onRefusedBefore, onCheckOut, o
       aria-labelledby="checkin-title"
     >
       <h1 id="checkin-title" className="screen-title">
-        {welcome ? `Welcome, ${welcome.claims.firstName}` : words.t('form.title')}
+        {welcome ? namedTitle(words, 'pass.welcome', welcome.claims.firstName) : words.t('form.title')}
       </h1>
       {formError ? (
         <p className="form-error" role="alert">

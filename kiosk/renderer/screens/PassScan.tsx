@@ -4,6 +4,7 @@ import type { Kiosk } from '../../src/kiosk';
 import { useHasCamera } from '../camera/useHasCamera';
 import { QrScanner } from '../components/QrScanner';
 import { useScannerFocus } from '../hooks/useScannerFocus';
+import { useWords } from '../language/VisitorLanguage';
 import { passRefusalWords } from './passWords';
 import './passScan.css';
 
@@ -32,6 +33,7 @@ export function PassScan({ kiosk, onWelcome, onCheckIn, onCancel }: PassScanProp
   const [checking, setChecking] = useState(false);
   const [camera, setCamera] = useState(false);
   const hasCamera = useHasCamera();
+  const words = useWords();
   const input = useRef<HTMLInputElement>(null);
   useScannerFocus(input);
   // Ready for a scanner at once: it types into whatever has focus.
@@ -46,7 +48,7 @@ export function PassScan({ kiosk, onWelcome, onCheckIn, onCancel }: PassScanProp
     // Emptied for the next scan whatever the answer; the answer is said below it.
     setTyped('');
     if (verdict?.ok) onWelcome({ token: text.trim(), claims: verdict.claims });
-    else setRefusal(verdict ? passRefusalWords(verdict) : 'This kiosk could not check the pass. Please try again.');
+    else setRefusal(verdict ? passRefusalWords(words, verdict) : words.t('pass.couldNotCheck'));
   };
 
   const submit = (event: FormEvent) => {
@@ -56,16 +58,16 @@ export function PassScan({ kiosk, onWelcome, onCheckIn, onCancel }: PassScanProp
 
   return (
     <form className="find-person pass-scan" noValidate autoComplete="off" onSubmit={submit}>
-      <h1 className="screen-title">Scan a pass</h1>
+      <h1 className="screen-title">{words.t('home.scanPass')}</h1>
       <div className="field">
-        <label htmlFor="pass-text">Pass</label>
+        <label htmlFor="pass-text">{words.t('pass.label')}</label>
         <input
           ref={input}
           id="pass-text"
           autoComplete="off"
           spellCheck={false}
           value={typed}
-          placeholder="Hold the QR code of your invitation to the scanner"
+          placeholder={words.t('pass.placeholder')}
           onChange={(event) => {
             setRefusal(undefined);
             setTyped(event.target.value);
@@ -74,12 +76,12 @@ export function PassScan({ kiosk, onWelcome, onCheckIn, onCancel }: PassScanProp
       </div>
       {hasCamera && !camera ? (
         <button type="button" className="button button-secondary qr-scan-open" onClick={() => setCamera(true)}>
-          Scan with camera
+          {words.t('pass.withCamera')}
         </button>
       ) : null}
       {camera ? (
         <QrScanner
-          hint="Hold the QR code of your invitation up to the camera."
+          hint={words.t('pass.cameraHint')}
           onText={(text) => void check(text)}
           onClose={() => setCamera(false)}
         />
@@ -89,17 +91,17 @@ export function PassScan({ kiosk, onWelcome, onCheckIn, onCancel }: PassScanProp
           <p className="form-notice-title" role="alert">
             {refusal}
           </p>
-          <p className="form-notice-detail">You can check in without the pass.</p>
+          <p className="form-notice-detail">{words.t('pass.withoutPass')}</p>
           <div className="form-notice-actions">
             <button type="button" className="button button-strong" onClick={onCheckIn}>
-              Check in
+              {words.t('home.checkIn')}
             </button>
           </div>
         </div>
       ) : null}
       <div className="form-actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
-          Back
+          {words.t('form.back')}
         </button>
       </div>
     </form>

@@ -45,7 +45,7 @@ export function VisitorHome({
       </div>
       {onScanPass ? (
         <button type="button" className="button button-secondary pass-scan-open" onClick={onScanPass}>
-          Scan a pass
+          {words.t('home.scanPass')}
         </button>
       ) : null}
     </div>

@@ -1,37 +1,39 @@
 import type { ScannedPass } from '../../src/data/passes';
-import { dayAndTime } from '../words';
+import type { KioskWords } from '../language/VisitorLanguage';
 
 type Refusal = Extract<ScannedPass, { ok: false }>;
 
+/** A pass's time as the visitor's language writes it: "24 Nov, 09:41". */
+const passTime = (words: KioskWords, seconds: number) =>
+  words.date(seconds * 1000, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
 /**
- * Why a pass is not honoured here, said to the visitor in words (CONTRACT §21): which of expired,
- * cancelled, another organisation's or site's, or not genuine. Nothing that sounds like an accusation:
- * reception can still check what happened; the normal check-in is offered beside it.
+ * Why a pass is not honoured here, said to the visitor in words in their language (CONTRACT §21): which of
+ * expired, cancelled, another organisation's or site's, or not genuine. Nothing that sounds like an
+ * accusation: reception can still check what happened; the normal check-in is offered beside it.
  */
-export function passRefusalWords(refusal: Refusal): string {
+export function passRefusalWords(words: KioskWords, refusal: Refusal): string {
   const claims = 'claims' in refusal ? refusal.claims : undefined;
   switch (refusal.problem) {
     case 'noKeys':
-      return 'This kiosk cannot check passes yet: it has not reached the server since it was set up.';
+      return words.t('pass.noKeys');
     case 'notAPass':
-      return 'This code is not a visitor pass.';
+      return words.t('pass.notAPass');
     case 'forged':
-      return 'This pass is not genuine: it was changed or not issued by us.';
+      return words.t('pass.forged');
     case 'otherAccount':
-      return 'This pass is for another organisation, not this one.';
+      return words.t('pass.otherAccount');
     case 'otherSite':
-      return 'This pass is for another site, not this one.';
+      return words.t('pass.otherSite');
     case 'notYetValid':
       return claims
-        ? `This pass is not valid yet: it is valid from ${dayAndTime(new Date(claims.nbf * 1000).toISOString())}.`
-        : 'This pass is not valid yet.';
+        ? words.t('pass.notYetValidFrom', { time: passTime(words, claims.nbf) })
+        : words.t('pass.notYetValid');
     case 'expired':
-      return claims
-        ? `This pass has expired: it was valid until ${dayAndTime(new Date(claims.exp * 1000).toISOString())}.`
-        : 'This pass has expired.';
+      return claims ? words.t('pass.expiredUntil', { time: passTime(words, claims.exp) }) : words.t('pass.expired');
     case 'cancelled':
-      return 'This pass was cancelled.';
+      return words.t('pass.cancelled');
     case 'usedHere':
-      return 'This pass was already used on this kiosk.';
+      return words.t('pass.usedHere');
   }
 }

@@ -110,11 +110,12 @@ export async function createInvitation(
   await queryRows(
     db,
     sql`INSERT INTO invitations (account_id, id, site_id, first_name, last_name, email, phone, company, host_id, host_name,
-          purpose, expected_at, valid_from, valid_until, email_visitor, pass_jti, pass_kid, pass_token, created_by,
-          created_at, updated_at)
+          purpose, language, expected_at, valid_from, valid_until, email_visitor, pass_jti, pass_kid, pass_token,
+          created_by, created_at, updated_at)
         VALUES (${principal.accountId}, ${next.id}, ${site.id}, ${person.firstName}, ${person.lastName},
           ${person.email ?? null}, ${person.phone ?? null}, ${person.company || null}, ${host?.id ?? null},
-          ${host?.name ?? null}, ${request.purpose || null}, ${expectedAt}, ${validity.validFrom}, ${validity.validUntil},
+          ${host?.name ?? null}, ${request.purpose || null}, ${request.language ?? null}, ${expectedAt},
+          ${validity.validFrom}, ${validity.validUntil},
           ${emailVisitor}, ${pass.jti}, ${pass.kid}, ${pass.token}, ${JSON.stringify(principal.actor)}::jsonb, ${now}, ${now})`,
   );
   if (emailVisitor && person.email) {
@@ -219,7 +220,8 @@ export async function updateInvitation(
     sql`UPDATE invitations SET first_name = ${firstName}, last_name = ${lastName}, email = ${email},
           phone = ${pick(person.phone, row.phone)}, company = ${pick(person.company, row.company) || null},
           host_id = ${host?.id ?? null}, host_name = ${host?.name ?? null},
-          purpose = ${pick(request.purpose, row.purpose) || null}, expected_at = ${expectedAt},
+          purpose = ${pick(request.purpose, row.purpose) || null}, language = ${pick(request.language, row.language)},
+          expected_at = ${expectedAt},
           valid_from = ${validity.validFrom}, valid_until = ${validity.validUntil}, pass_jti = ${pass.jti},
           pass_kid = ${pass.kid}, pass_token = ${pass.token}, updated_at = ${ctx.now}
         WHERE account_id = ${row.account_id} AND id = ${invitationId}`,

@@ -11,7 +11,8 @@ export const INVITATION_EVENT = 'invitation';
 /**
  * Queues the email that carries an invitation's pass to the visitor, in the transaction of the change that
  * asks for it (create, resend, a change of the pass): the notification sender sends it once, retries it
- * for a day, and records why not. The address is the visitor's as it is now; the message is made when sent.
+ * for a day, and records why not. The address is the visitor's as it is now; the message is made when sent,
+ * in the invitation's language, else the site's default language as it is now (docs/invitations.md).
  */
 export async function queueInvitationEmail(
   db: Executor,
@@ -29,8 +30,11 @@ export async function queueInvitationEmail(
     db,
     sql`INSERT INTO notifications (account_id, site_id, invitation_id, host_id, event, channel, recipient, language,
           event_at, next_attempt_at, give_up_at, created_at)
-        VALUES (${input.accountId}, ${input.siteId}, ${input.invitationId}, ${input.hostId}, ${INVITATION_EVENT}, 'email',
-          ${input.email}, 'en', ${now}, ${now}, ${new Date(now.getTime() + NOTIFICATION_LIFETIME_MS)}, ${now})`,
+        SELECT ${input.accountId}, ${input.siteId}, ${input.invitationId}, ${input.hostId}, ${INVITATION_EVENT}, 'email',
+          ${input.email}, COALESCE(i.language, s.default_language), ${now}, ${now},
+          ${new Date(now.getTime() + NOTIFICATION_LIFETIME_MS)}, ${now}
+        FROM invitations i JOIN sites s ON s.account_id = i.account_id AND s.id = i.site_id
+        WHERE i.account_id = ${input.accountId} AND i.id = ${input.invitationId}`,
   );
 }
 

@@ -1,3 +1,4 @@
+import type { Language } from '../../../shared/src/messages/languages';
 import type { Invitation, InvitationStatus } from '../../../shared/src/schemas/invitations';
 import type { Actor } from '../../../shared/src/schemas/staff';
 
@@ -21,6 +22,7 @@ export interface InvitationRow {
   host_id: number | null;
   host_name: string | null;
   purpose: string | null;
+  language: Language | null;
   expected_at: Date;
   valid_from: Date;
   valid_until: Date;
@@ -67,6 +69,7 @@ export function presentInvitation(row: InvitationRow, now: Date): Invitation {
     hostId: row.host_id,
     hostName: row.host_name,
     purpose: row.purpose,
+    language: row.language,
     expectedAt: row.expected_at.toISOString(),
     validFrom: row.valid_from.toISOString(),
     validUntil: row.valid_until.toISOString(),

@@ -12,7 +12,7 @@ import { type KeysetPosition, decodeCursor, filterScope, toPage } from './cursor
  * deleted), and the state of the last email of its pass, in the same statement.
  */
 const INVITATION_SELECT = raw(`SELECT i.account_id, i.id, i.site_id, i.first_name, i.last_name, i.email, i.phone,
-  i.company, i.host_id, COALESCE(h.name, i.host_name) AS host_name, i.purpose, i.expected_at, i.valid_from,
+  i.company, i.host_id, COALESCE(h.name, i.host_name) AS host_name, i.purpose, i.language, i.expected_at, i.valid_from,
   i.valid_until, i.status, i.checkin_id, i.arrived_at, i.email_visitor, i.pass_jti, i.pass_kid, i.pass_token,
   i.created_by, i.created_at, (extract(epoch FROM i.expected_at) * 1000000)::bigint AS expected_us,
   (SELECT json_build_object('status', n.status, 'attempts', n.attempts, 'sentAt', n.sent_at) FROM notifications n

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASS_ALGORITHM } from '../domain/passes';
 import { SiteIdList } from './audit';
 import { Id, Instant, IntId, PageQuery, Text, Timestamp, commaList } from './common';
+import { LanguageCode } from './language';
 import { notificationStatuses } from './notifications';
 import { Actor, Email } from './staff';
 
@@ -36,6 +37,8 @@ export const Invitation = z.object({
   /** The host's name as it is now (or as it was, once the host is deleted): for screens that cannot list hosts. */
   hostName: z.string().nullable(),
   purpose: z.string().nullable(),
+  /** The language of the visitor's email; null: the site's default language (docs/invitations.md, The email). */
+  language: LanguageCode.nullable(),
   expectedAt: Timestamp,
   validFrom: Timestamp,
   validUntil: Timestamp,
@@ -66,6 +69,8 @@ export const CreateInvitationRequest = z
     }),
     hostId: IntId.optional(),
     purpose: z.string().trim().max(500).optional(),
+    /** The language of the visitor's email. Left out: the site's default language when the email is sent. */
+    language: LanguageCode.optional(),
     expectedAt: Instant,
     validFrom: Instant.optional(),
     validUntil: Instant.optional(),
@@ -89,6 +94,8 @@ export const UpdateInvitationRequest = z
       .optional(),
     hostId: IntId.nullable().optional(),
     purpose: z.string().trim().max(500).nullable().optional(),
+    /** `null`: the site's default language again. A change applies to the next email (a resend, a new pass). */
+    language: LanguageCode.nullable().optional(),
     expectedAt: Instant.optional(),
     validFrom: Instant.optional(),
     validUntil: Instant.optional(),

@@ -1,3 +1,7 @@
+import { invitationCatalogs } from '../../../../shared/src/messages/invitation';
+import { kioskCatalogs } from '../../../../shared/src/messages/kiosk';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../../../shared/src/messages/languages';
+import { wordsOf } from '../../../../shared/src/messages/translator';
 import { calendarEntry } from './calendarEntry';
 import { siteTime } from './hostMessages';
 import type { RenderedMessage } from './rendered';
@@ -19,53 +23,29 @@ export interface InvitationFacts {
   createdAt: Date;
 }
 
-/**
- * The words of the visitor's email in one language. English only for now: the languages work adds a catalog
- * per language here, and `invitationEmail` picks it by the language asked for.
- */
-interface InvitationCatalog {
-  locale: string;
-  subject: (facts: InvitationFacts, when: string) => string;
-  paragraphs: (facts: InvitationFacts, times: { when: string; from: string; until: string }) => string[];
-  qrAlt: string;
-  passLabel: string;
-  note: string;
-  calendarSummary: (facts: InvitationFacts) => string;
-  calendarDescription: (facts: InvitationFacts) => string;
-}
-
-const english: InvitationCatalog = {
-  locale: 'en-GB',
-  subject: (facts, when) => `Your visit to ${facts.siteName} on ${when}`,
-  paragraphs: (facts, times) => [
-    `Hello ${facts.firstName},`,
-    `You are expected at ${facts.siteName} on ${times.when}${facts.hostName ? ` to see ${facts.hostName}` : ''}${facts.purpose ? ` (${facts.purpose})` : ''}.`,
-    `When you arrive, tap Scan a pass on the kiosk in reception and hold this code up to its camera or scanner. Your pass is valid from ${times.from} until ${times.until}, for one check-in.`,
-  ],
-  qrAlt: 'Your pass as a QR code',
-  passLabel: 'If the code cannot be scanned, reception can enter your pass as text:',
-  note: 'This pass is for you alone. Do not forward it: a pass used a second time is held for reception to check.',
-  calendarSummary: (facts) => `Visit to ${facts.siteName}`,
-  calendarDescription: (facts) =>
-    `${facts.hostName ? `Visiting ${facts.hostName}. ` : ''}Show the pass from your invitation email at the kiosk in reception.`,
+// The words are in the invitation catalogs (shared/src/messages/invitation/, docs/languages.md); the kiosk's
+// button is named as the kiosk names it in the same language.
+const wordsFor = (language: string) => {
+  const spoken = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  return { words: wordsOf(invitationCatalogs, spoken), kiosk: wordsOf(kioskCatalogs, spoken) };
 };
-
-const catalogs: Partial<Record<string, InvitationCatalog>> = { en: english };
 
 /** A visit's calendar entry lasts an hour from the expected time, within the pass's validity. */
 const VISIT_LENGTH_MS = 60 * 60 * 1000;
 
 /**
- * The visitor's email of an invitation in `language` (English where there is no catalog yet): who is expected
- * where and when, the pass as an inline QR code (`cid:pass-qr`) and as text, and an `.ics` calendar entry.
+ * The visitor's email of an invitation in `language` (English for a code Gatehouse does not speak): who is
+ * expected where and when, the pass as an inline QR code (`cid:pass-qr`) and as text, and an `.ics` calendar
+ * entry, every word of them in that language and the times on the site's clock as it writes them.
  */
 export function invitationEmail(
   language: string,
   facts: InvitationFacts,
   pass: { token: string; qrPng: Buffer },
 ): RenderedMessage {
-  const catalog = catalogs[language] ?? english;
-  const at = (instant: Date) => siteTime(instant, facts.timezone, catalog.locale);
+  const { words, kiosk } = wordsFor(language);
+  const at = (instant: Date) => siteTime(instant, facts.timezone, words.locale);
+  const site = facts.siteName;
   const when = at(facts.expectedAt);
   const end = new Date(Math.min(facts.expectedAt.getTime() + VISIT_LENGTH_MS, facts.validUntil.getTime()));
   const ics = calendarEntry({
@@ -73,21 +53,30 @@ export function invitationEmail(
     sequence: Math.max(0, Math.floor((facts.updatedAt.getTime() - facts.createdAt.getTime()) / 1000)),
     start: facts.expectedAt,
     end,
-    summary: catalog.calendarSummary(facts),
-    location: facts.siteName,
-    description: catalog.calendarDescription(facts),
+    summary: words.t('calendar.summary', { site }),
+    location: site,
+    description: facts.hostName
+      ? words.t('calendar.descriptionWithHost', { host: facts.hostName })
+      : words.t('calendar.description'),
     stamp: facts.updatedAt,
   });
   return {
-    subject: catalog.subject(facts, when),
-    paragraphs: catalog.paragraphs(facts, { when, from: at(facts.validFrom), until: at(facts.validUntil) }),
+    subject: words.t('subject', { site, when }),
+    paragraphs: [
+      words.t('greeting', { firstName: facts.firstName }),
+      facts.hostName
+        ? words.t('expectedToSee', { site, when, host: facts.hostName })
+        : words.t('expected', { site, when }),
+      ...(facts.purpose ? [words.t('purpose', { purpose: facts.purpose })] : []),
+      words.t('scan', { button: kiosk.t('home.scanPass') }),
+      words.t('validity', { from: at(facts.validFrom), until: at(facts.validUntil) }),
+    ],
     actions: [],
-    note: catalog.note,
-    language: catalogs[language] ? language : 'en',
-    // The invitation's catalog is English only so far (docs/languages.md): left to right.
-    dir: 'ltr',
-    image: { cid: 'pass-qr', alt: catalog.qrAlt, png: pass.qrPng },
-    verbatim: { label: catalog.passLabel, text: pass.token },
+    note: words.t('note'),
+    language: words.tag,
+    dir: words.dir,
+    image: { cid: 'pass-qr', alt: words.t('qrAlt'), png: pass.qrPng },
+    verbatim: { label: words.t('passLabel'), text: pass.token },
     attachments: [{ filename: 'visit.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: ics }],
   };
 }

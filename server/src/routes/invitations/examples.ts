@@ -6,6 +6,7 @@ export const invitationExample = {
   hostId: 7,
   hostName: 'Grace Hopper',
   purpose: 'Design review',
+  language: 'en',
   expectedAt: '2026-11-24T09:30:00.000Z',
   validFrom: '2026-11-24T00:00:00.000Z',
   validUntil: '2026-11-25T00:00:00.000Z',
