@@ -14,6 +14,7 @@ import { type Session, SessionContext, useSession } from './session/SessionConte
 import { permissionsOf } from './session/permissions';
 import { SignInPage } from './signIn/SignInPage';
 import { SiteFormPage } from './sites/SiteFormPage';
+import { useWords } from './language/ConsoleLanguage';
 import { failureWords } from './words';
 import { queryClient } from './queryClient';
 
@@ -27,15 +28,16 @@ export function App() {
   const path = useLocation().pathname.replace(/\/+$/, '') || '/';
   const [query] = useSearchParams();
   const navigate = useNavigate();
+  const words = useWords();
   const [who, setWho] = useState<Who>({ kind: 'checking' });
 
   useEffect(() => {
     void staffApi.getSession().then((outcome) => {
       if (outcome.kind === 'ok') setWho({ kind: 'signedIn', user: outcome.value.user });
       else if (outcome.kind === 'refused' && outcome.status === 401) setWho({ kind: 'signedOut' });
-      else if (outcome.kind !== 'notModified') setWho({ kind: 'signedOut', error: failureWords(outcome) });
+      else if (outcome.kind !== 'notModified') setWho({ kind: 'signedOut', error: failureWords(words, outcome) });
     });
-  }, []);
+  }, [words]);
 
   const signedIn = useCallback(
     (user: StaffUserAnswer) => {
@@ -85,9 +87,10 @@ export function App() {
 /** The page of the path among those the user's role allows; any other path shows their first page. */
 function SignedInPage() {
   const { can } = useSession();
+  const words = useWords();
   const allowed = allowedPages(can);
   const home = allowed[0];
-  if (!home) return <ErrorMessage text="Your role has no page in the console. Ask an owner to change it." />;
+  if (!home) return <ErrorMessage text={words.t('failure.noPage')} />;
   return (
     <Routes>
       {allowed.map((page) => (

@@ -2,14 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
+import { ConsoleLanguage } from './language/ConsoleLanguage';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <BrowserRouter>
-      <App />
-    </BrowserRouter>
+    <ConsoleLanguage>
+      <BrowserRouter>
+        <App />
+      </BrowserRouter>
+    </ConsoleLanguage>
   </StrictMode>,
 );

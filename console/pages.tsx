@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { ConsoleMessage } from '../shared/src/messages/console';
 import { AlertsScreen } from './alerts/AlertsScreen';
 import { ApprovalsScreen } from './approvals/ApprovalsScreen';
 import { AuditScreen } from './audit/AuditScreen';
@@ -15,42 +16,47 @@ import type { Permissions } from './session/permissions';
 import { SitesScreen } from './sites/SitesScreen';
 import { TokensScreen } from './tokens/TokensScreen';
 
-/** One page of the signed-in console: its path, its link's name, who may see it. */
+/** One page of the signed-in console: its path, its link's name (a catalog key), who may see it. */
 export interface ConsolePage {
   path: string;
-  name: string;
+  name: ConsoleMessage;
   allowed: (can: Permissions) => boolean;
   render: () => ReactNode;
 }
 
 /** The navigation, in its order (docs/running-a-site.md, The console). The first allowed page is home. */
 export const pages: readonly ConsolePage[] = [
-  { path: '/console/on-site', name: 'On site now', allowed: (can) => can.onSite, render: () => <OnSiteScreen /> },
+  { path: '/console/on-site', name: 'nav.onSite', allowed: (can) => can.onSite, render: () => <OnSiteScreen /> },
   {
     path: '/console/approvals',
-    name: 'Approvals',
+    name: 'nav.approvals',
     allowed: (can) => can.approvePeople || can.approveVehicles,
     render: () => <ApprovalsScreen />,
   },
   // Who is coming: reception's morning list (CONTRACT §21).
-  { path: '/console/expected', name: 'Expected', allowed: (can) => can.expected, render: () => <ExpectedScreen /> },
-  { path: '/console/alerts', name: 'Alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
-  { path: '/console/history', name: 'History', allowed: (can) => can.history, render: () => <HistoryScreen /> },
+  { path: '/console/expected', name: 'nav.expected', allowed: (can) => can.expected, render: () => <ExpectedScreen /> },
+  { path: '/console/alerts', name: 'nav.alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
+  { path: '/console/history', name: 'nav.history', allowed: (can) => can.history, render: () => <HistoryScreen /> },
   // Vehicles and labels are security's, managers' and owners' work (docs/running-a-site.md, Roles); reception only reads plates on site.
   {
     path: '/console/vehicles',
-    name: 'Vehicles',
+    name: 'nav.vehicles',
     allowed: (can) => can.manageVehicles,
     render: () => <VehiclesScreen />,
   },
-  { path: '/console/watchlist', name: 'Watchlist', allowed: (can) => can.watchlist, render: () => <WatchlistScreen /> },
-  { path: '/console/hosts', name: 'Hosts', allowed: (can) => can.hosts, render: () => <HostsScreen /> },
-  { path: '/console/sites', name: 'Sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
-  { path: '/console/kiosks', name: 'Kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
-  { path: '/console/staff', name: 'Staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
-  { path: '/console/tokens', name: 'API tokens', allowed: (can) => can.tokens, render: () => <TokensScreen /> },
-  { path: '/console/webhooks', name: 'Webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
-  { path: '/console/audit', name: 'Audit log', allowed: (can) => can.audit, render: () => <AuditScreen /> },
+  {
+    path: '/console/watchlist',
+    name: 'nav.watchlist',
+    allowed: (can) => can.watchlist,
+    render: () => <WatchlistScreen />,
+  },
+  { path: '/console/hosts', name: 'nav.hosts', allowed: (can) => can.hosts, render: () => <HostsScreen /> },
+  { path: '/console/sites', name: 'nav.sites', allowed: (can) => can.sites, render: () => <SitesScreen /> },
+  { path: '/console/kiosks', name: 'nav.kiosks', allowed: (can) => can.kiosks, render: () => <KiosksScreen /> },
+  { path: '/console/staff', name: 'nav.staff', allowed: (can) => can.staff, render: () => <StaffScreen /> },
+  { path: '/console/tokens', name: 'nav.tokens', allowed: (can) => can.tokens, render: () => <TokensScreen /> },
+  { path: '/console/webhooks', name: 'nav.webhooks', allowed: (can) => can.webhooks, render: () => <WebhooksScreen /> },
+  { path: '/console/audit', name: 'nav.audit', allowed: (can) => can.audit, render: () => <AuditScreen /> },
 ];
 
 export const allowedPages = (can: Permissions): ConsolePage[] => pages.filter((page) => page.allowed(can));

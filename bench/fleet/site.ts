@@ -16,6 +16,8 @@ export const PEAK = {
   unknownPlateShare: 0.3,
 } as const;
 const HEARTBEAT_MS = 60_000;
+/** With its stream open and nothing new to report, a kiosk beats this rarely (docs/event-stream-clients.md, Heartbeats). */
+const QUIET_HEARTBEAT_MS = 15 * 60_000;
 const PULL_MS = 5 * 60_000;
 const HOUR_MS = 3_600_000;
 
@@ -50,7 +52,9 @@ const etagOf = (response: PoolResponse | undefined) => /\r\netag:\s*(.+)/i.exec(
  * One site's three clients, behaving as the new ones will (docs/event-stream-clients.md): a visitor kiosk
  * (check-ins, breaks, check-outs; the people feed), a gate kiosk (entries, admits, exits; one visit re-read
  * per event, the vehicle feed) and an open console (one visit re-read per event, approvals, alerts). Each
- * holds one event stream, reacts to its site's events, pulls every 5 minutes and beats every minute.
+ * holds one event stream, reacts to its site's events and pulls every 5 minutes; a kiosk looks every minute
+ * whether a heartbeat is due: always while its stream is not open, else every 15 minutes (what it reports,
+ * no pending and no attention, never changes here).
  */
 export class SiteClients {
   private readonly people = new Map<number, string>();
@@ -64,6 +68,10 @@ export class SiteClients {
   private configTag: string | undefined;
   private digestTag: string | undefined;
   private readonly streams = new Map<ClientKind, RawStream>();
+  /** The kiosks whose stream is open now: the server counts it as their being seen. */
+  private readonly streamOpen = new Set<ClientKind>();
+  /** When each kiosk's last heartbeat went: at a random point of the quiet period before the fleet started. */
+  private readonly beatAt = new Map<ClientKind, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -81,7 +89,11 @@ export class SiteClients {
     this.poisson(perHour(PEAK.breakEnds), () => void this.personAction('breaks/end', ['ON_BREAK']));
     this.poisson(perHour(PEAK.vehicleArrivals), () => void this.enter());
     this.poisson(perHour(PEAK.vehicleDepartures), () => void this.leave());
-    for (const kind of ['visitor', 'gate'] as const) this.periodic(HEARTBEAT_MS, () => void this.heartbeat(kind));
+    for (const kind of ['visitor', 'gate'] as const) {
+      // Kiosks that have been on all night: each one's quiet period began at a random moment.
+      this.beatAt.set(kind, performance.now() - Math.random() * QUIET_HEARTBEAT_MS);
+      this.periodic(HEARTBEAT_MS, () => void this.heartbeatIfDue(kind));
+    }
     this.periodic(PULL_MS, () => void this.visitorPull());
     this.periodic(PULL_MS, () => void this.gatePull());
   }
@@ -205,7 +217,15 @@ export class SiteClients {
     });
   }
 
+  /** As the kiosk decides each minute (kiosk/src/sync/heartbeat.ts): its report never changes here. */
+  async heartbeatIfDue(kind: 'visitor' | 'gate'): Promise<void> {
+    const quiet = performance.now() - (this.beatAt.get(kind) ?? 0) < QUIET_HEARTBEAT_MS;
+    if (this.streamOpen.has(kind) && quiet) return;
+    await this.heartbeat(kind);
+  }
+
   async heartbeat(kind: 'visitor' | 'gate'): Promise<void> {
+    this.beatAt.set(kind, performance.now());
     await this.call(`${kind}.heartbeat`, 'POST', '/v1/kiosk/heartbeat', {
       pending: 0,
       attention: 0,
@@ -312,6 +332,7 @@ export class SiteClients {
       onOpen: (status) => {
         if (status === 200) {
           opened = true;
+          this.streamOpen.add(kind);
           this.fleet.streams.open += 1;
         } else {
           this.fleet.stats.failed(`${kind}.stream ${status}`);
@@ -319,6 +340,7 @@ export class SiteClients {
       },
       onMessage: (message) => this.onEvent(kind, message),
       onEnd: () => {
+        this.streamOpen.delete(kind);
         if (opened) this.fleet.streams.open -= 1;
         if (this.stopped) return;
         this.fleet.stats.reconnected();
@@ -337,6 +359,12 @@ export class SiteClients {
       if (kind === 'visitor') void this.visitorPull();
       else if (kind === 'gate') void this.gatePull();
       else void this.consoleLoad();
+      return;
+    }
+    if (kind === 'gate' && message.event === 'vehicles' && this.fleet.running()) {
+      // The account's vehicles moved past the gate's copy: it pulls (its on-site list and the vehicle feed).
+      const { cursor } = JSON.parse(message.data) as { cursor?: string };
+      if (cursor !== this.vehicleCursor) void this.gatePull();
       return;
     }
     if (!this.fleet.running() || (message.event !== 'checkin' && message.event !== 'alert')) return;

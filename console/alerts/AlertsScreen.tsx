@@ -1,15 +1,18 @@
 import type { AlertAnswer } from '../../shared/src/client/staff';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import { newKey, staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { byInstant, since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 
-const sourceWords: Record<string, string> = {
-  watchlist: 'Watchlist match',
-  label: 'Blocked vehicle',
-  denied: 'Denied',
+const sourceWords: Record<string, ConsoleMessage> = {
+  watchlist: 'alerts.source.watchlist',
+  label: 'alerts.source.label',
+  denied: 'alerts.source.denied',
 };
 
 /**
@@ -17,13 +20,20 @@ const sourceWords: Record<string, string> = {
  * older form's or a kiosk refusal's own reason, which says it already ("Checked in with an older form:
  * Company missing", "Check-in refused: …").
  */
-function alertWords(alert: AlertAnswer): { subject: string; text: string } {
+function alertWords(words: ConsoleWords, alert: AlertAnswer): { subject: string; text: string } {
   if (alert.kind === 'kiosk')
-    return { subject: `Kiosk: ${alert.subject}`, text: alert.reason ?? 'An action was refused' };
-  if (alert.kind === 'form') return { subject: alert.subject, text: alert.reason ?? 'Checked in with an older form' };
-  if (alert.kind === 'pass') return { subject: alert.subject, text: alert.reason ?? 'A pass was not honoured' };
-  const cause = sourceWords[alert.source] ?? alert.source;
-  return { subject: alert.subject, text: alert.reason ? `${cause}: ${alert.reason}` : cause };
+    return {
+      subject: words.t('alerts.kiosk', { subject: alert.subject }),
+      text: alert.reason ?? words.t('alerts.kioskRefused'),
+    };
+  if (alert.kind === 'form') return { subject: alert.subject, text: alert.reason ?? words.t('alerts.olderForm') };
+  if (alert.kind === 'pass') return { subject: alert.subject, text: alert.reason ?? words.t('alerts.passRefused') };
+  const source = sourceWords[alert.source];
+  const cause = source ? words.t(source) : alert.source;
+  return {
+    subject: alert.subject,
+    text: alert.reason ? words.t('alerts.because', { cause, reason: alert.reason }) : cause,
+  };
 }
 
 /**
@@ -31,10 +41,11 @@ function alertWords(alert: AlertAnswer): { subject: string; text: string } {
  * only), check-ins on an older form, and actions refused to a kiosk.
  */
 export function AlertsScreen() {
+  const words = useWords();
   const live = useLive();
   const acknowledge = useAction();
   const sites = live.sites ?? [];
-  const site = siteLookup(sites);
+  const site = siteLookup(words, sites);
   const alerts = [...live.alerts].sort((a, b) => byInstant(b.at, a.at));
 
   const acknowledgeAlert = async (kind: string, checkinId: number) => {
@@ -44,14 +55,14 @@ export function AlertsScreen() {
 
   return (
     <section aria-labelledby="alerts-title">
-      <h1 id="alerts-title">Alerts</h1>
+      <h1 id="alerts-title">{words.t('nav.alerts')}</h1>
       <p className="count" aria-live="polite">
         {live.sites === null
-          ? 'Loading…'
-          : `${live.unacknowledged} not yet acknowledged, ${alerts.length} in the last 24 hours`}
+          ? words.t('common.loading')
+          : words.t('alerts.count', { unacknowledged: live.unacknowledged, count: alerts.length })}
       </p>
       <ErrorMessage text={live.error ?? acknowledge.error} />
-      {alerts.length === 0 && live.sites !== null ? <p className="empty">No alerts in the last 24 hours.</p> : null}
+      {alerts.length === 0 && live.sites !== null ? <p className="empty">{words.t('alerts.empty')}</p> : null}
       <ul className="cards">
         {alerts.map((alert) => (
           <li
@@ -59,12 +70,18 @@ export function AlertsScreen() {
             className={`card-row${alert.acknowledgedAt ? ' done' : ' alert'}`}
           >
             <div className="card-main">
-              <strong className={alert.kind === 'vehicle' ? 'plate' : undefined}>{alertWords(alert).subject}</strong>
-              <span>{alertWords(alert).text}</span>
+              <strong className={alert.kind === 'vehicle' ? 'plate' : undefined}>
+                {alertWords(words, alert).subject}
+              </strong>
+              <span>{alertWords(words, alert).text}</span>
               <span className="muted">
                 {site.name(alert.siteId)} · {since(alert.at, site.zone(alert.siteId))}
                 {alert.acknowledgedAt
-                  ? ` · acknowledged${alert.acknowledgedBy ? ` by ${alert.acknowledgedBy.name}` : ''}`
+                  ? ` · ${
+                      alert.acknowledgedBy
+                        ? words.t('alerts.acknowledgedBy', { name: alert.acknowledgedBy.name })
+                        : words.t('alerts.acknowledged')
+                    }`
                   : ''}
               </span>
             </div>
@@ -74,7 +91,7 @@ export function AlertsScreen() {
                 disabled={acknowledge.busy}
                 onClick={() => void acknowledgeAlert(alert.kind, alert.checkinId)}
               >
-                Acknowledge
+                {words.t('alerts.acknowledge')}
               </button>
             )}
           </li>

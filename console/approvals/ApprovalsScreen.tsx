@@ -8,6 +8,7 @@ import { FormButtons } from '../components/FormButtons';
 import { since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import type { OnSiteRow } from '../onSite/rows';
 import { useSession } from '../session/SessionContext';
@@ -25,6 +26,7 @@ function DenyDialog({
   onClose: () => void;
   onDone: (denied: Decided) => void;
 }) {
+  const words = useWords();
   const [reason, setReason] = useState('');
   const action = useAction();
   const [key] = useState(newKey);
@@ -39,18 +41,24 @@ function DenyDialog({
     if (denied) onDone(denied);
   };
   return (
-    <Dialog title={`Deny ${row.name}`} onClose={onClose}>
+    <Dialog title={words.t('approvals.denyNamed', { name: row.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Reason" value={reason} onChange={setReason} maxLength={500} placeholder="Optional" />
+        <Field
+          label={words.t('approvals.deny.reason')}
+          value={reason}
+          onChange={setReason}
+          maxLength={500}
+          placeholder={words.t('common.optional')}
+        />
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Deny" busy={action.busy} onCancel={onClose} tone="danger" />
+        <FormButtons submit={words.t('approvals.deny')} busy={action.busy} onCancel={onClose} tone="danger" />
       </form>
     </Dialog>
   );
 }
 
 interface GroupProps {
-  title: 'People' | 'Vehicles';
+  title: string;
   rows: readonly OnSiteRow[];
   empty: string;
   busy: boolean;
@@ -61,8 +69,9 @@ interface GroupProps {
 /** One labelled group (People, Vehicles): a person is never decided on among plates, nor a plate among people. */
 function ApprovalGroup({ title, rows, empty, busy, onApprove, onDeny }: GroupProps) {
   const { can } = useSession();
+  const words = useWords();
   const live = useLive();
-  const site = siteLookup(live.sites ?? []);
+  const site = siteLookup(words, live.sites ?? []);
   const heading = useId();
   return (
     <section className="approval-group" aria-labelledby={heading}>
@@ -74,24 +83,27 @@ function ApprovalGroup({ title, rows, empty, busy, onApprove, onDeny }: GroupPro
             <div className="card-main">
               <strong className={row.kind === 'vehicle' ? 'plate' : undefined}>{row.name}</strong>
               <span className="muted">
-                {row.kind === 'vehicle' ? 'Vehicle' : 'Visitor'}
-                {row.company ? ` · ${row.company}` : ''}
-                {row.host ? ` · for ${row.host}` : ''} · {site.name(row.siteId)} · since{' '}
-                {since(row.since, site.zone(row.siteId))}
+                {[
+                  row.kind === 'vehicle' ? words.t('approvals.vehicle') : words.t('approvals.visitor'),
+                  ...(row.company ? [row.company] : []),
+                  ...(row.host ? [words.t('approvals.forHost', { host: row.host })] : []),
+                  site.name(row.siteId),
+                  words.t('approvals.since', { time: since(row.since, site.zone(row.siteId)) }),
+                ].join(' · ')}
               </span>
               <HostTold row={row} />
             </div>
             {mayDecide(can, row) ? (
               <div className="buttons">
                 <button type="button" className="go" disabled={busy} onClick={() => onApprove(row)}>
-                  Approve
+                  {words.t('approvals.approve')}
                 </button>
                 <button type="button" className="danger" onClick={() => onDeny(row)}>
-                  Deny
+                  {words.t('approvals.deny')}
                 </button>
               </div>
             ) : (
-              <span className="muted">Security decides on vehicles.</span>
+              <span className="muted">{words.t('approvals.securityDecides')}</span>
             )}
           </li>
         ))}
@@ -106,6 +118,7 @@ function ApprovalGroup({ title, rows, empty, busy, onApprove, onDeny }: GroupPro
  */
 export function ApprovalsScreen() {
   const { can } = useSession();
+  const words = useWords();
   const live = useLive();
   const approve = useAction();
   const [denying, setDenying] = useState<OnSiteRow | null>(null);
@@ -125,23 +138,32 @@ export function ApprovalsScreen() {
 
   return (
     <section aria-labelledby="approvals-title">
-      <h1 id="approvals-title">Approvals</h1>
+      <h1 id="approvals-title">{words.t('nav.approvals')}</h1>
       <p className="count" aria-live="polite">
         {live.sites === null
-          ? 'Loading…'
-          : `${total} waiting: ${waiting.people.length} ${waiting.people.length === 1 ? 'person' : 'people'}, ${waiting.vehicles.length} ${waiting.vehicles.length === 1 ? 'vehicle' : 'vehicles'}`}
+          ? words.t('common.loading')
+          : words.t('approvals.count', {
+              total,
+              people: waiting.people.length,
+              vehicles: waiting.vehicles.length,
+            })}
       </p>
       <ErrorMessage text={live.error ?? approve.error} />
       {live.sites === null ? null : (
         <>
           {can.approvePeople || waiting.people.length > 0 ? (
-            <ApprovalGroup title="People" rows={waiting.people} empty="Nobody is waiting for approval." {...group} />
+            <ApprovalGroup
+              title={words.t('approvals.people')}
+              rows={waiting.people}
+              empty={words.t('approvals.people.empty')}
+              {...group}
+            />
           ) : null}
           {can.approveVehicles || waiting.vehicles.length > 0 ? (
             <ApprovalGroup
-              title="Vehicles"
+              title={words.t('approvals.vehicles')}
               rows={waiting.vehicles}
-              empty="No vehicle is waiting for approval."
+              empty={words.t('approvals.vehicles.empty')}
               {...group}
             />
           ) : null}

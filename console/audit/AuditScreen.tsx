@@ -9,11 +9,9 @@ import { LoadMore } from '../components/LoadMore';
 import { SiteFilter } from '../components/SiteFilter';
 import { since } from '../components/time';
 import { usePaged } from '../components/usePaged';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { siteLookup } from '../live/siteLookup';
-
-/** Who, in words: the management API's operator has a name but is neither staff nor a token. */
-const actorWords: Record<string, string> = { user: 'staff', token: 'token', operator: 'operator' };
 
 interface Form {
   from: string;
@@ -43,6 +41,7 @@ const toFilter = (form: Form): AuditFilter => ({
 
 /** Every write by staff and tokens, newest first, filtered by dates, who, action and site. */
 export function AuditScreen() {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [form, setForm] = useState<Form>(blank);
   const [applied, setApplied] = useState<Form>(blank);
@@ -53,58 +52,67 @@ export function AuditScreen() {
     <K extends keyof Form>(name: K) =>
     (value: Form[K]) =>
       setForm((before) => ({ ...before, [name]: value }));
-  const lookup = siteLookup(sites);
-  const siteName = (id: number | null) => (id === null ? 'Account' : lookup.name(id));
+  const lookup = siteLookup(words, sites);
+  const siteName = (id: number | null) => (id === null ? words.t('audit.account') : lookup.name(id));
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setApplied(form);
   };
   return (
     <section aria-labelledby="audit-title">
-      <h1 id="audit-title">Audit log</h1>
-      <form className="filters" aria-label="Filters" onSubmit={apply}>
-        <Field label="From" type="date" value={form.from} onChange={set('from')} />
-        <Field label="To" type="date" value={form.to} onChange={set('to')} />
+      <h1 id="audit-title">{words.t('nav.audit')}</h1>
+      <form className="filters" aria-label={words.t('audit.filters')} onSubmit={apply}>
+        <Field label={words.t('audit.from')} type="date" value={form.from} onChange={set('from')} />
+        <Field label={words.t('audit.to')} type="date" value={form.to} onChange={set('to')} />
         <Select
-          label="Who"
+          label={words.t('audit.who')}
           value={form.actor}
           onChange={(value) => set('actor')(value === 'user' || value === 'token' || value === 'operator' ? value : '')}
         >
-          <option value="">Anyone</option>
-          <option value="user">Staff</option>
-          <option value="token">API tokens and kiosks</option>
-          <option value="operator">Management API</option>
+          <option value="">{words.t('audit.who.anyone')}</option>
+          <option value="user">{words.t('audit.who.user')}</option>
+          <option value="token">{words.t('audit.who.token')}</option>
+          <option value="operator">{words.t('audit.who.operator')}</option>
         </Select>
-        <Field label="Action" value={form.action} onChange={set('action')} placeholder="Like vehicle.created" />
+        <Field
+          label={words.t('audit.action')}
+          value={form.action}
+          onChange={set('action')}
+          placeholder={words.t('audit.action.example')}
+        />
         <SiteFilter sites={sites} value={form.siteId} onChange={set('siteId')} />
         <div className="filter-buttons">
           <button type="submit" className="primary">
-            Show
+            {words.t('audit.show')}
           </button>
         </div>
       </form>
       <ErrorMessage text={events.error} />
-      {events.items?.length === 0 ? <p className="empty">Nothing recorded for these filters.</p> : null}
+      {events.items?.length === 0 ? <p className="empty">{words.t('audit.empty')}</p> : null}
       {events.items && events.items.length > 0 ? (
         <ListTable
           rows={events.items}
           rowKey={(event) => event.auditId}
           columns={[
             {
-              header: 'When',
+              header: words.t('audit.column.when'),
               cell: (event) => since(event.at, event.siteId === null ? undefined : lookup.zone(event.siteId)),
             },
             {
-              header: 'Who',
+              header: words.t('audit.column.who'),
               cell: (event) => (
                 <>
-                  {event.actor.name} <span className="muted">({actorWords[event.actor.type] ?? event.actor.type})</span>
+                  {event.actor.name}{' '}
+                  <span className="muted">{words.t('audit.actorKind', { type: event.actor.type })}</span>
                 </>
               ),
             },
-            { header: 'Action', cell: (event) => <code>{event.action}</code> },
-            { header: 'Target', cell: (event) => `${event.target.type.replaceAll('_', ' ')} ${event.target.id}` },
-            { header: 'Site', cell: (event) => siteName(event.siteId) },
+            { header: words.t('audit.column.action'), cell: (event) => <code>{event.action}</code> },
+            {
+              header: words.t('audit.column.target'),
+              cell: (event) => `${event.target.type.replaceAll('_', ' ')} ${event.target.id}`,
+            },
+            { header: words.t('common.site'), cell: (event) => siteName(event.siteId) },
           ]}
         />
       ) : null}

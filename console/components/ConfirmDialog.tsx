@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
 import { newKey } from '../api';
+import { useWords } from '../language/ConsoleLanguage';
 import { Dialog } from './Dialog';
 import { ErrorMessage } from './ErrorMessage';
 import { useAction } from './useAction';
@@ -18,6 +19,7 @@ interface ConfirmProps {
 
 /** A destructive write asked twice: the page's button opens this, its own button does it. */
 export function ConfirmDialog({ title, message, confirm, onClose, action, onDone }: ConfirmProps) {
+  const words = useWords();
   const write = useAction();
   const [key] = useState(newKey);
   const go = async () => {
@@ -34,7 +36,7 @@ export function ConfirmDialog({ title, message, confirm, onClose, action, onDone
       <ErrorMessage text={write.error} />
       <div className="buttons">
         <button type="button" onClick={onClose}>
-          Cancel
+          {words.t('common.cancel')}
         </button>
         <button type="button" className="danger" disabled={write.busy} onClick={() => void go()}>
           {confirm}

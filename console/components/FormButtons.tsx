@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useWords } from '../language/ConsoleLanguage';
 
 /** A dialog form's Cancel and its submit button, the submit held while the request is out. */
 export function FormButtons({
@@ -12,10 +13,11 @@ export function FormButtons({
   onCancel: () => void;
   tone?: 'primary' | 'danger';
 }) {
+  const words = useWords();
   return (
     <div className="buttons">
       <button type="button" onClick={onCancel}>
-        Cancel
+        {words.t('common.cancel')}
       </button>
       <button type="submit" className={tone} disabled={busy}>
         {submit}

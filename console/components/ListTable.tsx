@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useWords } from '../language/ConsoleLanguage';
 
 /** One column of a ListTable. */
 export interface Column<T> {
@@ -30,6 +31,7 @@ export function ListTable<T>({
   actions?: (row: T) => ReactNode;
   className?: string;
 }) {
+  const words = useWords();
   const shown = columns.filter((column): column is Column<T> => column !== false);
   const [first, ...rest] = shown;
   if (!first) return null;
@@ -44,7 +46,7 @@ export function ListTable<T>({
           ))}
           {actions ? (
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{words.t('common.actions')}</span>
             </th>
           ) : null}
         </tr>

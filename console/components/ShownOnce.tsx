@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useWords } from '../language/ConsoleLanguage';
 
 /**
  * A secret or one-time link, shown this once with a copy button: the server keeps only its hash. Where the
@@ -7,20 +8,23 @@ import { useId, useState } from 'react';
 export function ShownOnce({
   label,
   value,
-  warning = 'You will not see this again.',
+  warning,
 }: {
   label: string;
   value: string;
+  /** What the user is told of it; by default that they will not see it again. */
   warning?: string;
 }) {
+  const words = useWords();
   const id = useId();
-  const [copied, setCopied] = useState<string | null>(null);
+  // Copied, or why it could not be.
+  const [copied, setCopied] = useState<'copied' | 'refused' | null>(null);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
-      setCopied('Copied.');
+      setCopied('copied');
     } catch {
-      setCopied('Copying is not allowed here: select it and copy it by hand.');
+      setCopied('refused');
     }
   };
   return (
@@ -29,13 +33,13 @@ export function ShownOnce({
       <div className="shown-once-value">
         <input id={id} readOnly value={value} onFocus={(event) => event.target.select()} />
         <button type="button" onClick={() => void copy()}>
-          {copied === 'Copied.' ? 'Copied' : 'Copy'}
+          {copied === 'copied' ? words.t('shownOnce.copied') : words.t('shownOnce.copy')}
         </button>
       </div>
       <p className="warning" role="status">
-        {warning}
+        {warning ?? words.t('shownOnce.warning')}
       </p>
-      {copied && copied !== 'Copied.' ? <p className="hint">{copied}</p> : null}
+      {copied === 'refused' ? <p className="hint">{words.t('shownOnce.refused')}</p> : null}
     </div>
   );
 }

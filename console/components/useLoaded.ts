@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
 import { ReadFailure, answerOf } from '../live/liveQueries';
+import { useWords } from '../language/ConsoleLanguage';
 import { useSession } from '../session/SessionContext';
+import { readFailureWords } from '../words';
 
 /**
  * What a page lists, through the query cache under `key` (pages that read the same thing share it): read
@@ -11,6 +13,7 @@ import { useSession } from '../session/SessionContext';
  */
 export function useLoaded<T>(key: readonly unknown[], read: () => Promise<HttpOutcome<T>>, everyMs?: number) {
   const { signedOut } = useSession();
+  const words = useWords();
   const query = useQuery({
     queryKey: key,
     queryFn: async () => answerOf(await read()),
@@ -23,5 +26,5 @@ export function useLoaded<T>(key: readonly unknown[], read: () => Promise<HttpOu
   }, [ended, signedOut]);
   const { refetch } = query;
   const reload = useCallback(async () => void (await refetch()), [refetch]);
-  return { value: query.data ?? null, error: query.error ? query.error.message : null, reload };
+  return { value: query.data ?? null, error: query.error ? readFailureWords(words, query.error) : null, reload };
 }

@@ -2,7 +2,9 @@ import { type InfiniteData, keepPreviousData, useInfiniteQuery, useQueryClient }
 import { useCallback, useEffect } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
 import { ReadFailure, answerOf } from '../live/liveQueries';
+import { useWords } from '../language/ConsoleLanguage';
 import { useSession } from '../session/SessionContext';
+import { readFailureWords } from '../words';
 
 type Page<T> = { data: T[]; nextCursor: string | null };
 
@@ -13,6 +15,7 @@ type Page<T> = { data: T[]; nextCursor: string | null };
  */
 export function usePaged<T>(key: readonly unknown[], load: (cursor?: string) => Promise<HttpOutcome<Page<T>>>) {
   const { signedOut } = useSession();
+  const words = useWords();
   const queryClient = useQueryClient();
   const query = useInfiniteQuery({
     queryKey: key,
@@ -44,7 +47,7 @@ export function usePaged<T>(key: readonly unknown[], load: (cursor?: string) => 
   return {
     items: query.data ? query.data.pages.flatMap((page) => page.data) : null,
     updateItems,
-    error: query.error ? query.error.message : null,
+    error: query.error ? readFailureWords(words, query.error) : null,
     busy: isFetching,
     hasMore: hasNextPage,
     loadMore,

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
+import { useWords } from '../language/ConsoleLanguage';
 import { failureWords } from '../words';
 
 /**
@@ -7,6 +8,7 @@ import { failureWords } from '../words';
  * first segment of their path), the rest in plain words above the buttons. Resolves to the value, or null.
  */
 export function useWrite(fields: readonly string[]) {
+  const words = useWords();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -32,17 +34,17 @@ export function useWrite(fields: readonly string[]) {
         const someoneHere = Object.keys(placed).length > 0;
         setError(
           someoneHere && rest.length === 0
-            ? 'Check the marked fields.'
+            ? words.t('failure.checkMarked')
             : rest.length > 0
               ? rest.join(' ')
-              : failureWords(outcome),
+              : failureWords(words, outcome),
         );
         return null;
       } finally {
         setBusy(false);
       }
     },
-    [fields],
+    [fields, words],
   );
   const clear = useCallback((field: string) => setFieldErrors(({ [field]: _gone, ...others }) => others), []);
   return { busy, error, setError, fieldErrors, clear, run };

@@ -1,6 +1,7 @@
 import { plateProblem } from '../../shared/src/domain/plate';
 import { isCalendarDate, siteDayRange } from '../../shared/src/domain/siteDay';
 import type { Site } from '../../shared/src/schemas/sites';
+import type { ConsoleWords } from '../language/consoleWords';
 
 export type HistoryKind = 'people' | 'vehicles';
 
@@ -32,14 +33,18 @@ export function zoneOf(sites: readonly Site[], siteId: number | null): string | 
 }
 
 /** The query of a filled-in form, or what is wrong with it, in plain words. */
-export function historyQuery(sites: readonly Site[], form: HistoryForm): HistoryQuery | { problem: string } {
+export function historyQuery(
+  words: ConsoleWords,
+  sites: readonly Site[],
+  form: HistoryForm,
+): HistoryQuery | { problem: string } {
   const timeZone = zoneOf(sites, form.siteId);
-  if (timeZone === null) return { problem: 'Your sites are in different time zones. Choose one site to see its days.' };
-  if (!isCalendarDate(form.from)) return { problem: 'Enter a From date.' };
-  if (!isCalendarDate(form.to)) return { problem: 'Enter a To date.' };
-  if (form.to < form.from) return { problem: 'The To date is before the From date.' };
+  if (timeZone === null) return { problem: words.t('history.problem.zones') };
+  if (!isCalendarDate(form.from)) return { problem: words.t('history.problem.noFrom') };
+  if (!isCalendarDate(form.to)) return { problem: words.t('history.problem.noTo') };
+  if (form.to < form.from) return { problem: words.t('history.problem.toBeforeFrom') };
   const text = form.text.trim();
-  if (text.length > 100) return { problem: 'The search text is too long: use at most 100 characters.' };
+  if (text.length > 100) return { problem: words.t('history.problem.tooLong') };
   const badPlate = form.kind === 'vehicles' && text !== '' ? plateProblem(text) : undefined;
   if (badPlate) return { problem: `${badPlate}.` };
   const { start, end } = siteDayRange(form.from, form.to, timeZone);

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { HttpOutcome } from '../../shared/src/client/http';
 import { api } from '../api';
+import { useWords } from '../language/ConsoleLanguage';
 import { failureWords } from '../words';
 import { type HistoryQuery, searchBody } from './historyQuery';
 import { type HistoryRow, personRow, vehicleRow } from './historyRows';
@@ -37,6 +38,7 @@ async function pageOf(query: HistoryQuery, cursor: string | null): Promise<Page>
  * Not usePaged: the query changes only when its first page arrives, so Export CSV always matches the list.
  */
 export function useHistory(): HistoryList {
+  const words = useWords();
   const [query, setQuery] = useState<HistoryQuery | null>(null);
   const [rows, setRows] = useState<HistoryRow[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -44,21 +46,24 @@ export function useHistory(): HistoryList {
   const [error, setError] = useState<string | null>(null);
   const latest = useRef(0);
 
-  const load = useCallback(async (next: HistoryQuery, after: string | null) => {
-    const request = ++latest.current;
-    setBusy(true);
-    setError(null);
-    const outcome = await pageOf(next, after);
-    if (request !== latest.current) return;
-    setBusy(false);
-    if (outcome.kind !== 'ok') {
-      if (outcome.kind !== 'notModified') setError(failureWords(outcome));
-      return;
-    }
-    setQuery(next);
-    setRows((previous) => (after === null ? outcome.value.data : [...previous, ...outcome.value.data]));
-    setCursor(outcome.value.nextCursor);
-  }, []);
+  const load = useCallback(
+    async (next: HistoryQuery, after: string | null) => {
+      const request = ++latest.current;
+      setBusy(true);
+      setError(null);
+      const outcome = await pageOf(next, after);
+      if (request !== latest.current) return;
+      setBusy(false);
+      if (outcome.kind !== 'ok') {
+        if (outcome.kind !== 'notModified') setError(failureWords(words, outcome));
+        return;
+      }
+      setQuery(next);
+      setRows((previous) => (after === null ? outcome.value.data : [...previous, ...outcome.value.data]));
+      setCursor(outcome.value.nextCursor);
+    },
+    [words],
+  );
 
   return {
     query,

@@ -5,9 +5,10 @@ import { hostsApi, newKey } from '../api';
 import { CheckGroup, Checkbox, Select } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
+import { TextFields } from '../components/TextFields';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
 
@@ -69,6 +70,7 @@ export function HostDialog({
   onClose: () => void;
   onDone: (saved: HostAnswer) => void;
 }) {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [values, setValues] = useState<Values>(() => valuesOf(host));
   const [key] = useState(newKey);
@@ -78,7 +80,7 @@ export function HostDialog({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!values.sites.allSites && values.sites.siteIds.length === 0) {
-      write.setError('Choose at least one site, or All sites.');
+      write.setError(words.t('common.noSitesChosen'));
       return;
     }
     const body = bodyOf(values, host !== null);
@@ -98,27 +100,17 @@ export function HostDialog({
     if (done) onDone(done);
   };
   return (
-    <Dialog title={host ? `Edit ${host.name}` : 'Add a host'} onClose={onClose}>
+    <Dialog title={host ? words.t('hosts.editNamed', { name: host.name }) : words.t('hosts.add')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field
-          label="Name"
-          value={values.name}
-          onChange={(value) => set('name', value)}
-          error={write.fieldErrors.name}
-        />
-        <Field
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={(value) => set('email', value)}
-          error={write.fieldErrors.email}
-        />
-        <Field
-          label="Phone"
-          type="tel"
-          value={values.phone}
-          onChange={(value) => set('phone', value)}
-          error={write.fieldErrors.phone}
+        <TextFields
+          fields={[
+            { name: 'name', label: words.t('hosts.field.name') },
+            { name: 'email', label: words.t('hosts.field.email'), type: 'email' },
+            { name: 'phone', label: words.t('hosts.field.phone'), type: 'tel' },
+          ]}
+          values={values}
+          onChange={set}
+          errors={write.fieldErrors}
         />
         <SitesChoice
           sites={sites}
@@ -126,21 +118,38 @@ export function HostDialog({
           onChange={(next) => set('sites', next)}
           error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites}
         />
-        <CheckGroup legend="Tell them" error={write.fieldErrors.notifyBy}>
-          <Checkbox label="By email" checked={values.byEmail} onChange={(on) => set('byEmail', on)} />
-          <Checkbox label="By chat" checked={values.byChat} onChange={(on) => set('byChat', on)} />
+        <CheckGroup legend={words.t('hosts.field.tellThem')} error={write.fieldErrors.notifyBy}>
+          <Checkbox
+            label={words.t('hosts.field.byEmail')}
+            checked={values.byEmail}
+            onChange={(on) => set('byEmail', on)}
+          />
+          <Checkbox
+            label={words.t('hosts.field.byChat')}
+            checked={values.byChat}
+            onChange={(on) => set('byChat', on)}
+          />
         </CheckGroup>
         {values.byChat ? (
-          <Field
-            label="Chat webhook URL"
-            type="url"
-            value={values.chatWebhookUrl}
-            onChange={(value) => set('chatWebhookUrl', value)}
-            error={write.fieldErrors.chatWebhookUrl}
-            placeholder="https://hooks.slack.com/services/…"
+          <TextFields
+            fields={[
+              {
+                name: 'chatWebhookUrl',
+                label: words.t('hosts.field.chatWebhookUrl'),
+                type: 'url',
+                placeholder: words.t('hosts.field.chatWebhookUrlExample'),
+              },
+            ]}
+            values={values}
+            onChange={set}
+            errors={write.fieldErrors}
           />
         ) : null}
-        <Select label="Language" value={values.language} onChange={(value) => set('language', value)}>
+        <Select
+          label={words.t('hosts.field.language')}
+          value={values.language}
+          onChange={(value) => set('language', value)}
+        >
           {hostLanguages.map((language) => (
             <option key={language} value={language}>
               {languageNames[language]}
@@ -148,7 +157,11 @@ export function HostDialog({
           ))}
         </Select>
         <ErrorMessage text={write.error} />
-        <FormButtons submit={host ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+        <FormButtons
+          submit={host ? words.t('common.save') : words.t('common.add')}
+          busy={write.busy}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -6,18 +6,21 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
 import { usePaged } from '../components/usePaged';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { siteLookup } from '../live/siteLookup';
 import { HostDialog } from './HostDialog';
 import { ImportDialog } from './ImportDialog';
 
-const channelWords: Record<string, string> = { email: 'Email', chat: 'Chat' };
+const channelWords: Record<string, ConsoleMessage> = { email: 'hosts.channel.email', chat: 'hosts.channel.chat' };
 
 /** The people visitors come to see, and how each is told of a visitor (docs/notifications.md). */
 export function HostsScreen() {
+  const words = useWords();
   const list = usePaged(['hosts'], (cursor) => hostsApi.listHosts({ cursor, limit: 50 }));
   const live = useLive();
-  const site = siteLookup(live.sites ?? []);
+  const site = siteLookup(words, live.sites ?? []);
   // The stream's `hosts` event re-reads the list after a write (console/live/followPages.ts); without it, now.
   const afterWrite = () => {
     if (!live.streaming) list.reload();
@@ -31,53 +34,64 @@ export function HostsScreen() {
       if (outcome.kind === 'ok') setChannels(outcome.value);
     });
   }, []);
-  const sitesOf = (host: HostAnswer) => (host.allSites ? 'All sites' : host.siteIds.map(site.name).join(', '));
+  const sitesOf = (host: HostAnswer) =>
+    host.allSites ? words.t('common.allSites') : host.siteIds.map(site.name).join(', ');
   return (
     <section aria-labelledby="hosts-title">
       <div className="page-head">
-        <h1 id="hosts-title">Hosts</h1>
+        <h1 id="hosts-title">{words.t('hosts.title')}</h1>
         <div className="buttons">
           <button type="button" onClick={() => setImporting(true)}>
-            Import CSV
+            {words.t('hosts.import')}
           </button>
           <button type="button" className="primary" onClick={() => setEditing({ host: null })}>
-            Add a host
+            {words.t('hosts.add')}
           </button>
         </div>
       </div>
       {channels && !channels.email.enabled ? (
         <p className="notice" role="note">
-          {channels.email.detail}. Hosts told by email are not told until the server is given one; chat still works.
+          {words.t('hosts.noEmail', { detail: channels.email.detail })}
         </p>
       ) : null}
       <ErrorMessage text={list.error} />
-      {list.items?.length === 0 ? <p className="empty">No hosts yet. Add one, or import a CSV file.</p> : null}
+      {list.items?.length === 0 ? <p className="empty">{words.t('hosts.empty')}</p> : null}
       {list.items && list.items.length > 0 ? (
         <ListTable
           rows={list.items}
           rowKey={(host) => host.hostId}
           columns={[
-            { header: 'Name', cell: (host) => host.name },
-            { header: 'Email', cell: (host) => host.email ?? '—' },
-            { header: 'Phone', cell: (host) => host.phone ?? '—' },
-            { header: 'Sites', cell: (host) => sitesOf(host) },
+            { header: words.t('hosts.column.name'), cell: (host) => host.name },
+            { header: words.t('hosts.column.email'), cell: (host) => host.email ?? '—' },
+            { header: words.t('hosts.column.phone'), cell: (host) => host.phone ?? '—' },
+            { header: words.t('hosts.column.sites'), cell: (host) => sitesOf(host) },
             {
-              header: 'Told by',
-              cell: (host) => host.notifyBy.map((channel) => channelWords[channel] ?? channel).join(', ') || 'Not told',
+              header: words.t('hosts.column.toldBy'),
+              cell: (host) =>
+                host.notifyBy
+                  .map((channel) => {
+                    const key = channelWords[channel];
+                    return key ? words.t(key) : channel;
+                  })
+                  .join(', ') || words.t('hosts.notTold'),
             },
           ]}
           actions={(host) => (
             <>
-              <button type="button" onClick={() => setEditing({ host })} aria-label={`Edit ${host.name}`}>
-                Edit
+              <button
+                type="button"
+                onClick={() => setEditing({ host })}
+                aria-label={words.t('hosts.editNamed', { name: host.name })}
+              >
+                {words.t('common.edit')}
               </button>
               <button
                 type="button"
                 className="danger"
                 onClick={() => setDeleting(host)}
-                aria-label={`Delete ${host.name}`}
+                aria-label={words.t('hosts.deleteNamed', { name: host.name })}
               >
-                Delete
+                {words.t('common.delete')}
               </button>
             </>
           )}
@@ -98,9 +112,9 @@ export function HostsScreen() {
       {importing ? <ImportDialog onClose={() => setImporting(false)} onDone={afterWrite} /> : null}
       {deleting ? (
         <ConfirmDialog
-          title={`Delete ${deleting.name}`}
-          message="Kiosks stop offering them and they are told of no more visitors. Past visits keep their name."
-          confirm="Delete"
+          title={words.t('hosts.deleteNamed', { name: deleting.name })}
+          message={words.t('hosts.deleteMessage')}
+          confirm={words.t('common.delete')}
           onClose={() => setDeleting(null)}
           action={(key) => hostsApi.deleteHost(deleting.hostId, key)}
           onDone={() => {

@@ -5,9 +5,12 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
+import { richWords } from '../language/richWords';
 
 /** Import hosts from a CSV file (`name,email,phone,sites`): each line creates a host or updates the one with its email. */
 export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+  const words = useWords();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<HostImportAnswer | null>(null);
   const [key, setKey] = useState(newKey);
@@ -15,7 +18,7 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!file) {
-      write.setError('Choose a CSV file first.');
+      write.setError(words.t('hosts.import.noFile'));
       return;
     }
     const text = await file.text();
@@ -28,14 +31,11 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
     }
   };
   return (
-    <Dialog title="Import hosts" onClose={onClose}>
+    <Dialog title={words.t('hosts.import.title')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <p className="hint">
-          A CSV file whose first line is <code>name,email,phone,sites</code>. Sites are site names or ids separated by{' '}
-          <code>;</code>, or <code>*</code> for every site. A host whose email is already listed is updated.
-        </p>
+        <p className="hint">{richWords(words, 'hosts.import.hint', { code: (chunks) => <code>{chunks}</code> })}</p>
         <div className="field">
-          <label htmlFor="host-import-file">CSV file</label>
+          <label htmlFor="host-import-file">{words.t('hosts.import.file')}</label>
           <input
             id="host-import-file"
             type="file"
@@ -49,14 +49,17 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
         {result ? (
           <div role="status">
             <p>
-              {result.created} created, {result.updated} updated
-              {result.errors.length > 0 ? `, ${result.errors.length} not imported:` : '.'}
+              {words.t('hosts.import.result', {
+                created: result.created,
+                updated: result.updated,
+                failed: result.errors.length,
+              })}
             </p>
             {result.errors.length > 0 ? (
               <ul className="import-errors">
                 {result.errors.map((error) => (
                   <li key={error.line}>
-                    Line {error.line}: {error.detail}
+                    {words.t('hosts.import.lineError', { line: String(error.line), detail: error.detail })}
                   </li>
                 ))}
               </ul>
@@ -64,7 +67,7 @@ export function ImportDialog({ onClose, onDone }: { onClose: () => void; onDone:
           </div>
         ) : null}
         <ErrorMessage text={write.error} />
-        <FormButtons submit="Import" busy={write.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('hosts.import.submit')} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

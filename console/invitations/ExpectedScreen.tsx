@@ -8,6 +8,8 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { atSite } from '../components/time';
 import { useLoaded } from '../components/useLoaded';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 import { putInvitation } from '../live/followPages';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
@@ -17,12 +19,14 @@ import { bySite, dayWindow, today } from './expectedDay';
 const time = (iso: string, site: Site) => atSite(iso, site.timezone).replace(/^.*, /, '');
 
 /** Whether they have arrived, in words (CONTRACT §21: arrived or not). */
-function statusWords(invitation: InvitationAnswer, site: Site): string {
+function statusWords(words: ConsoleWords, invitation: InvitationAnswer, site: Site): string {
   if (invitation.status === 'arrived')
-    return invitation.arrivedAt ? `Arrived ${time(invitation.arrivedAt, site)}` : 'Arrived';
-  if (invitation.status === 'cancelled') return 'Cancelled';
-  if (invitation.status === 'expired') return 'Did not come (pass expired)';
-  return 'Not arrived yet';
+    return invitation.arrivedAt
+      ? words.t('expected.status.arrivedAt', { time: time(invitation.arrivedAt, site) })
+      : words.t('expected.status.arrived');
+  if (invitation.status === 'cancelled') return words.t('expected.status.cancelled');
+  if (invitation.status === 'expired') return words.t('expected.status.expired');
+  return words.t('expected.status.notYet');
 }
 
 type Confirming = { kind: 'cancel' | 'resend'; invitation: InvitationAnswer };
@@ -51,6 +55,7 @@ function useExpiryReading(invitations: readonly InvitationAnswer[] | undefined, 
  * site's clock), by site, whether each has arrived; Invite a visitor, and Cancel or Resend a pass.
  */
 export function ExpectedScreen() {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const { can } = useSession();
   const [day, setDay] = useState(today);
@@ -66,30 +71,30 @@ export function ExpectedScreen() {
   return (
     <section aria-labelledby="expected-title">
       <div className="page-head">
-        <h1 id="expected-title">Expected</h1>
+        <h1 id="expected-title">{words.t('expected.title')}</h1>
         {can.invite ? (
           <div className="buttons">
             <button type="button" className="primary" onClick={() => setInviting(true)} disabled={sites.length === 0}>
-              Invite a visitor
+              {words.t('expected.invite')}
             </button>
           </div>
         ) : null}
       </div>
-      <Field label="Day" type="date" value={day} onChange={(value) => value && setDay(value)} />
+      <Field label={words.t('expected.day')} type="date" value={day} onChange={(value) => value && setDay(value)} />
       <ErrorMessage text={list.error} />
-      {groups?.length === 0 ? <p className="empty">No one is expected on this day.</p> : null}
+      {groups?.length === 0 ? <p className="empty">{words.t('expected.empty')}</p> : null}
       {groups?.map(({ site, invitations }) => (
         <section key={site.siteId} aria-label={site.name}>
           <h2>{site.name}</h2>
           <table className="rows">
             <thead>
               <tr>
-                <th scope="col">Visitor</th>
-                <th scope="col">Expected</th>
-                <th scope="col">Host</th>
-                <th scope="col">Arrived</th>
+                <th scope="col">{words.t('expected.column.visitor')}</th>
+                <th scope="col">{words.t('expected.column.expected')}</th>
+                <th scope="col">{words.t('expected.column.host')}</th>
+                <th scope="col">{words.t('expected.column.arrived')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{words.t('common.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -100,15 +105,15 @@ export function ExpectedScreen() {
                     {name(item)}
                     {item.person.company ? <span className="muted"> · {item.person.company}</span> : null}
                   </th>
-                  <td data-label="Expected">{time(item.expectedAt, site)}</td>
-                  <td data-label="Host">{item.hostName ?? '—'}</td>
-                  <td data-label="Arrived">{statusWords(item, site)}</td>
+                  <td data-label={words.t('expected.column.expected')}>{time(item.expectedAt, site)}</td>
+                  <td data-label={words.t('expected.column.host')}>{item.hostName ?? '—'}</td>
+                  <td data-label={words.t('expected.column.arrived')}>{statusWords(words, item, site)}</td>
                   <td className="actions">
                     {can.invite && item.status === 'expected' ? (
                       <div className="buttons">
                         {item.person.email ? (
                           <button type="button" onClick={() => setConfirming({ kind: 'resend', invitation: item })}>
-                            Resend
+                            {words.t('expected.resend')}
                           </button>
                         ) : null}
                         <button
@@ -116,7 +121,7 @@ export function ExpectedScreen() {
                           className="danger"
                           onClick={() => setConfirming({ kind: 'cancel', invitation: item })}
                         >
-                          Cancel
+                          {words.t('common.cancel')}
                         </button>
                       </div>
                     ) : null}
@@ -142,15 +147,17 @@ export function ExpectedScreen() {
         <ConfirmDialog
           title={
             confirming.kind === 'cancel'
-              ? `Cancel ${name(confirming.invitation)}’s invitation`
-              : `Resend the pass to ${name(confirming.invitation)}`
+              ? words.t('expected.cancelTitle', { name: name(confirming.invitation) })
+              : words.t('expected.resendTitle', { name: name(confirming.invitation) })
           }
           message={
             confirming.kind === 'cancel'
-              ? 'Their pass stops working: kiosks refuse it from their next sync, and reception is told if it is shown.'
-              : `The same pass is emailed again to ${confirming.invitation.person.email ?? 'them'}.`
+              ? words.t('expected.cancelMessage')
+              : confirming.invitation.person.email
+                ? words.t('expected.resendMessage', { email: confirming.invitation.person.email })
+                : words.t('expected.resendMessageNoEmail')
           }
-          confirm={confirming.kind === 'cancel' ? 'Cancel the invitation' : 'Resend'}
+          confirm={confirming.kind === 'cancel' ? words.t('expected.cancelConfirm') : words.t('expected.resend')}
           onClose={() => setConfirming(null)}
           action={async (key) => {
             const { invitationId } = confirming.invitation;

@@ -6,9 +6,10 @@ import { invitationsApi, newKey } from '../api';
 import { Select } from '../components/Choice';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
+import { TextFields } from '../components/TextFields';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
 import { languageWords } from '../sites/LanguageDialog';
 import { atSiteClock } from './expectedDay';
 
@@ -43,6 +44,7 @@ export function InviteDialog({
   onClose: () => void;
   onDone: (created: InvitationAnswer) => void;
 }) {
+  const words = useWords();
   const [values, setValues] = useState<Values>(() => ({
     siteId: String(sites[0]?.siteId ?? ''),
     firstName: '',
@@ -61,7 +63,7 @@ export function InviteDialog({
     const site = sites.find((candidate) => String(candidate.siteId) === values.siteId);
     const expectedAt = site && atSiteClock(day, values.time, site);
     if (!site || !expectedAt) {
-      write.setError(site ? 'Give the time as hours and minutes, like 09:30.' : 'Choose a site.');
+      write.setError(site ? words.t('invite.badTime') : words.t('invite.noSite'));
       return;
     }
     const done = await write.run(() =>
@@ -85,21 +87,27 @@ export function InviteDialog({
   };
   const personError = write.fieldErrors.person;
   return (
-    <Dialog title="Invite a visitor" onClose={onClose}>
+    <Dialog title={words.t('expected.invite')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="First name" value={values.firstName} onChange={(value) => set('firstName', value)} />
-        <Field label="Last name" value={values.lastName} onChange={(value) => set('lastName', value)} />
-        <Field
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={(value) => set('email', value)}
-          placeholder="The pass is emailed here"
+        <TextFields
+          fields={[
+            { name: 'firstName', label: words.t('invite.field.firstName') },
+            { name: 'lastName', label: words.t('invite.field.lastName') },
+            {
+              name: 'email',
+              label: words.t('invite.field.email'),
+              type: 'email',
+              placeholder: words.t('invite.field.emailHint'),
+            },
+            { name: 'company', label: words.t('invite.field.company') },
+          ]}
+          values={values}
+          onChange={set}
+          errors={write.fieldErrors}
         />
-        <Field label="Company" value={values.company} onChange={(value) => set('company', value)} />
         {sites.length > 1 ? (
           <Select
-            label="Site"
+            label={words.t('common.site')}
             value={values.siteId}
             onChange={(value) => set('siteId', value)}
             error={write.fieldErrors.siteId}
@@ -111,34 +119,30 @@ export function InviteDialog({
             ))}
           </Select>
         ) : null}
-        <Field
-          label="Expected at"
-          type="time"
-          value={values.time}
-          onChange={(value) => set('time', value)}
-          error={write.fieldErrors.expectedAt}
-        />
-        <Field
-          label="Purpose"
-          value={values.purpose}
-          onChange={(value) => set('purpose', value)}
-          error={write.fieldErrors.purpose}
+        <TextFields
+          fields={[
+            { name: 'time', label: words.t('invite.field.expectedAt'), type: 'time', errorOf: 'expectedAt' },
+            { name: 'purpose', label: words.t('invite.field.purpose') },
+          ]}
+          values={values}
+          onChange={set}
+          errors={write.fieldErrors}
         />
         <Select
-          label="Email language"
+          label={words.t('invite.field.language')}
           value={values.language}
           onChange={(value) => set('language', value)}
           error={write.fieldErrors.language}
         >
-          <option value="">The site’s language</option>
+          <option value="">{words.t('invite.language.siteDefault')}</option>
           {languages.map((language) => (
             <option key={language} value={language}>
-              {languageWords(language)}
+              {languageWords(words, language)}
             </option>
           ))}
         </Select>
         <ErrorMessage text={personError ? `${personError} ${write.error ?? ''}`.trim() : write.error} />
-        <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('invite.submit')} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

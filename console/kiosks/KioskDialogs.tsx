@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { PairingCodeAnswer, SiteAnswer } from '../../shared/src/client/administration';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import type { KioskMode } from '../../shared/src/schemas/kiosks';
 import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
@@ -7,9 +8,10 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
 import { PairingCode } from './PairingCode';
 
-export const modeWords: Record<string, string> = { visitor: 'Visitor (lobby)', gate: 'Gate (vehicles)' };
+export const modeWords: Record<string, ConsoleMessage> = { visitor: 'kiosks.mode.visitor', gate: 'kiosks.mode.gate' };
 
 /** Add a kiosk: Site, Mode, Name, then Add; the answer's pairing code is shown in the same dialog. */
 export function AddKioskDialog({
@@ -21,6 +23,7 @@ export function AddKioskDialog({
   onClose: () => void;
   onAdded: () => void;
 }) {
+  const words = useWords();
   const siteId = useId();
   const modeId = useId();
   const [site, setSite] = useState(sites[0]?.siteId ?? 0);
@@ -33,7 +36,7 @@ export function AddKioskDialog({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() === '') return setNameError('Give the kiosk a name, such as "Lobby tablet".');
+    if (name.trim() === '') return setNameError(words.t('kiosks.add.noName'));
     setNameError(undefined);
     const created = await action.run(() => adminApi.createKiosk({ siteId: site, mode, name: name.trim() }, key));
     if (created) {
@@ -44,10 +47,10 @@ export function AddKioskDialog({
 
   if (code) return <CodeDialog name={name.trim()} code={code} onClose={onClose} />;
   return (
-    <Dialog title="Add a kiosk" onClose={onClose}>
+    <Dialog title={words.t('kiosks.add')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
-          <label htmlFor={siteId}>Site</label>
+          <label htmlFor={siteId}>{words.t('common.site')}</label>
           <select id={siteId} value={site} onChange={(event) => setSite(Number(event.target.value))}>
             {sites.map((each) => (
               <option key={each.siteId} value={each.siteId}>
@@ -57,19 +60,19 @@ export function AddKioskDialog({
           </select>
         </div>
         <div className="field">
-          <label htmlFor={modeId}>Mode</label>
+          <label htmlFor={modeId}>{words.t('kiosks.mode')}</label>
           <select
             id={modeId}
             value={mode}
             onChange={(event) => setMode(event.target.value === 'gate' ? 'gate' : 'visitor')}
           >
-            <option value="visitor">{modeWords.visitor}</option>
-            <option value="gate">{modeWords.gate}</option>
+            <option value="visitor">{words.t('kiosks.mode.visitor')}</option>
+            <option value="gate">{words.t('kiosks.mode.gate')}</option>
           </select>
         </div>
-        <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+        <Field label={words.t('kiosks.add.name')} value={name} onChange={setName} error={nameError} maxLength={200} />
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Add" busy={action.busy || sites.length === 0} onCancel={onClose} />
+        <FormButtons submit={words.t('common.add')} busy={action.busy || sites.length === 0} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -77,12 +80,13 @@ export function AddKioskDialog({
 
 /** A pairing code just made for a kiosk (its earlier codes stopped working). */
 export function CodeDialog({ name, code, onClose }: { name: string; code: PairingCodeAnswer; onClose: () => void }) {
+  const words = useWords();
   return (
-    <Dialog title={`Pair ${name}`} onClose={onClose}>
+    <Dialog title={words.t('kiosks.pairNamed', { name })} onClose={onClose}>
       <PairingCode code={code} />
       <div className="buttons">
         <button type="button" className="primary" onClick={onClose}>
-          Done
+          {words.t('common.done')}
         </button>
       </div>
     </Dialog>

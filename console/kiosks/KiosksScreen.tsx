@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
 import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
+import { useWords } from '../language/ConsoleLanguage';
 import { siteLookup } from '../live/siteLookup';
 import { AddKioskDialog, CodeDialog, modeWords } from './KioskDialogs';
 import './kiosks.css';
@@ -17,6 +18,7 @@ const count = (value: number | null) => (value === null ? '—' : String(value))
 
 /** The kiosks of the user's sites with what their last heartbeat said; add one, pair it again, revoke it. */
 export function KiosksScreen() {
+  const words = useWords();
   const readKiosks = useCallback(() => adminApi.listKiosks(), []);
   // Archived sites too, to name their kiosks; new kiosks go to open sites only.
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
@@ -29,7 +31,7 @@ export function KiosksScreen() {
   const siteList = sites.value?.data ?? [];
   const openSites = siteList.filter((site) => !site.archivedAt);
   const list = kiosks.value?.data ?? [];
-  const lookup = siteLookup(siteList);
+  const lookup = siteLookup(words, siteList);
 
   const newCode = async (kiosk: KioskAnswer) => {
     const made = await pairing.run(() => adminApi.newPairingCode(kiosk.kioskId, newKey()));
@@ -39,48 +41,52 @@ export function KiosksScreen() {
   return (
     <section aria-labelledby="kiosks-title">
       <div className="page-head">
-        <h1 id="kiosks-title">Kiosks</h1>
+        <h1 id="kiosks-title">{words.t('nav.kiosks')}</h1>
         <button type="button" className="primary" disabled={openSites.length === 0} onClick={() => setAdding(true)}>
-          Add a kiosk
+          {words.t('kiosks.add')}
         </button>
       </div>
       <ErrorMessage text={kiosks.error ?? sites.error ?? pairing.error} />
-      {kiosks.value === null && !kiosks.error ? <p aria-busy="true">Loading…</p> : null}
-      {kiosks.value !== null && list.length === 0 ? (
-        <p className="empty">No kiosks yet. Add one, then enter its pairing code on the device.</p>
-      ) : null}
+      {kiosks.value === null && !kiosks.error ? <p aria-busy="true">{words.t('common.loading')}</p> : null}
+      {kiosks.value !== null && list.length === 0 ? <p className="empty">{words.t('kiosks.empty')}</p> : null}
       {list.length > 0 ? (
         <ListTable
           rows={list}
           rowKey={(kiosk) => kiosk.kioskId}
           columns={[
-            { header: 'Name', cell: (kiosk) => kiosk.name },
-            { header: 'Site', cell: (kiosk) => lookup.name(kiosk.siteId) },
-            { header: 'Mode', cell: (kiosk) => modeWords[kiosk.mode] ?? kiosk.mode },
+            { header: words.t('kiosks.column.name'), cell: (kiosk) => kiosk.name },
+            { header: words.t('common.site'), cell: (kiosk) => lookup.name(kiosk.siteId) },
             {
-              header: 'Last seen',
+              header: words.t('kiosks.mode'),
+              cell: (kiosk) => {
+                const mode = modeWords[kiosk.mode];
+                return mode ? words.t(mode) : kiosk.mode;
+              },
+            },
+            {
+              header: words.t('kiosks.column.lastSeen'),
               cell: (kiosk) =>
                 kiosk.lastSeenAt
                   ? since(kiosk.lastSeenAt, lookup.zone(kiosk.siteId))
                   : kiosk.pairedAt
-                    ? 'Not yet'
-                    : 'Not paired yet',
+                    ? words.t('kiosks.notSeenYet')
+                    : words.t('kiosks.notPairedYet'),
             },
-            { header: 'Pending', cell: (kiosk) => count(kiosk.pending) },
+            { header: words.t('kiosks.column.pending'), cell: (kiosk) => count(kiosk.pending) },
             {
-              header: 'Needs attention',
+              header: words.t('kiosks.column.attention'),
               cell: (kiosk) => count(kiosk.attention),
               className: (kiosk) => (kiosk.attention ? 'attention' : undefined),
             },
-            { header: 'App version', cell: (kiosk) => kiosk.appVersion ?? '—' },
+            { header: words.t('kiosks.column.appVersion'), cell: (kiosk) => kiosk.appVersion ?? '—' },
           ]}
           actions={(kiosk) => (
             <>
               <button type="button" disabled={pairing.busy} onClick={() => void newCode(kiosk)}>
-                New pairing code
+                {words.t('kiosks.newCode')}
               </button>
               <button type="button" className="danger" onClick={() => setRevoking(kiosk)}>
-                Revoke
+                {words.t('common.revoke')}
               </button>
             </>
           )}
@@ -92,9 +98,9 @@ export function KiosksScreen() {
       {code ? <CodeDialog name={code.name} code={code.code} onClose={() => setCode(null)} /> : null}
       {revoking ? (
         <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          message="The device stops syncing at once and says it was revoked. What it saved but did not send stays on it until it is paired again."
-          confirm="Revoke"
+          title={words.t('common.revokeNamed', { name: revoking.name })}
+          message={words.t('kiosks.revokeMessage')}
+          confirm={words.t('common.revoke')}
           action={() => adminApi.revokeKiosk(revoking.kioskId)}
           onClose={() => setRevoking(null)}
           onDone={() => {

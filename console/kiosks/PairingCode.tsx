@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PairingCodeAnswer } from '../../shared/src/client/administration';
+import { useWords } from '../language/ConsoleLanguage';
+import { richWords } from '../language/richWords';
 import { pairingQr } from './pairingQr';
 
 /** "ABCD EFGH": two halves, easier to read aloud and to type (the kiosk ignores the space). */
@@ -11,6 +13,7 @@ const clock = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hou
  * (the QR's text carries this server's address too). Shown once: the server keeps only its hash.
  */
 export function PairingCode({ code }: { code: PairingCodeAnswer }) {
+  const words = useWords();
   const [qr, setQr] = useState<string | null>(null);
   const [qrFailed, setQrFailed] = useState(false);
   useEffect(() => {
@@ -25,20 +28,23 @@ export function PairingCode({ code }: { code: PairingCodeAnswer }) {
   }, [code.pairingCode]);
   return (
     <div className="pairing">
-      <p className="hint">
-        On the kiosk's setup screen, enter this server's address and the pairing code, or scan the QR code.
-      </p>
-      <p className="pairing-label">Pairing code</p>
+      <p className="hint">{words.t('kiosks.pairing.hint')}</p>
+      <p className="pairing-label">{words.t('kiosks.pairing.code')}</p>
       <p className="pairing-code">{grouped(code.pairingCode)}</p>
       <p>
-        Server address: <strong className="pairing-server">{window.location.origin}</strong>
+        {richWords(words, 'kiosks.pairing.server', {
+          server: window.location.origin,
+          b: (chunks) => <strong className="pairing-server">{chunks}</strong>,
+        })}
       </p>
       <p>
-        Works once, until <strong>{clock(code.pairingExpiresAt)}</strong> (15 minutes). You will not see this code
-        again; make a new one if it runs out.
+        {richWords(words, 'kiosks.pairing.once', {
+          until: clock(code.pairingExpiresAt),
+          b: (chunks) => <strong>{chunks}</strong>,
+        })}
       </p>
-      {qr ? <img className="pairing-qr" src={qr} alt="Pairing QR code" width={220} height={220} /> : null}
-      {qrFailed ? <p className="muted">The QR code could not be drawn; type the code instead.</p> : null}
+      {qr ? <img className="pairing-qr" src={qr} alt={words.t('kiosks.pairing.qr')} width={220} height={220} /> : null}
+      {qrFailed ? <p className="muted">{words.t('kiosks.pairing.qrFailed')}</p> : null}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { staffApi } from '../api';
 import { waitingForUser } from '../approvals/waiting';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { allowedPages } from '../pages';
 import { useSession } from '../session/SessionContext';
@@ -32,6 +33,7 @@ function NavLink({
 /** The signed-in frame: the pages the user's role allows, who waits for them, the unacknowledged alerts, Sign out. */
 export function Shell({ path, children }: { path: string; children: ReactNode }) {
   const { user, can, signedOut } = useSession();
+  const words = useWords();
   const { unacknowledged, people, vehicles } = useLive();
   const waiting = waitingForUser(can, people, vehicles);
   const signOut = async () => {
@@ -41,17 +43,21 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
   return (
     <div className="shell">
       <header className="topbar">
-        <span className="brand">Gatehouse</span>
-        <nav aria-label="Console">
+        <span className="brand">{words.t('shell.brand')}</span>
+        <nav aria-label={words.t('shell.nav')}>
           {allowedPages(can).map((page) => (
             <NavLink
               key={page.path}
               to={page.path}
               current={path}
               // "Approvals, 3 waiting" is read out; the badge shows "Approvals 3" (docs/running-a-site.md).
-              label={page.path === APPROVALS && waiting > 0 ? `Approvals, ${waiting} waiting` : undefined}
+              label={
+                page.path === APPROVALS && waiting > 0
+                  ? words.t('shell.approvalsWaiting', { count: waiting })
+                  : undefined
+              }
             >
-              {page.name}
+              {words.t(page.name)}
               {page.path === '/console/alerts' && unacknowledged > 0 ? (
                 <span className="badge"> {unacknowledged}</span>
               ) : null}
@@ -60,10 +66,10 @@ export function Shell({ path, children }: { path: string; children: ReactNode })
           ))}
         </nav>
         <span className="who">
-          {user.name} <span className="role">({user.role})</span>
+          {user.name} <span className="role">{words.t('shell.role', { role: user.role })}</span>
         </span>
         <button type="button" className="quiet" onClick={() => void signOut()}>
-          Sign out
+          {words.t('shell.signOut')}
         </button>
       </header>
       <main className="page">{children}</main>

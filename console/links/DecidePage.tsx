@@ -4,18 +4,16 @@ import { hostsApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import { UnusableLink } from './linkForm';
 
 type Preview =
   { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; preview: HostDecisionPreviewAnswer };
 
 /** Why a link does not work, in words the host can act on. */
-const refusalWords = (status: number) =>
-  status === 409
-    ? 'This visit was decided already: nothing is left to decide.'
-    : status === 404
-      ? 'This link is unknown, used or expired. Ask reception, or decide in the console.'
-      : 'The link could not be checked just now. Try again in a moment.';
+const refusalWords = (status: number): ConsoleMessage =>
+  status === 409 ? 'decide.decided' : status === 404 ? 'decide.unknown' : 'decide.unchecked';
 
 /** "Tue 24 Nov, 09:41 CET", on the site's clock. */
 const siteTime = (iso: string, timeZone: string) =>
@@ -35,6 +33,7 @@ const siteTime = (iso: string, timeZone: string) =>
  * stays in the fragment, which no request line (and so no log) carries.
  */
 export function DecidePage() {
+  const words = useWords();
   const [token, setToken] = useState(() => window.location.hash.replace(/^#/, ''));
   const [state, setState] = useState<Preview>({ kind: 'loading' });
   const [reason, setReason] = useState('');
@@ -55,21 +54,21 @@ export function DecidePage() {
 
   useEffect(() => {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
-      setState({ kind: 'failed', message: 'This is not a whole decision link: open it from the message again.' });
+      setState({ kind: 'failed', message: words.t('decide.partial') });
       return;
     }
     void hostsApi.previewDecision(token).then((outcome) => {
       if (outcome.kind === 'ok') setState({ kind: 'ready', preview: outcome.value });
-      else setState({ kind: 'failed', message: refusalWords(outcome.kind === 'refused' ? outcome.status : 0) });
+      else
+        setState({ kind: 'failed', message: words.t(refusalWords(outcome.kind === 'refused' ? outcome.status : 0)) });
     });
-  }, [token]);
+  }, [token, words]);
 
   if (state.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
-  if (state.kind === 'failed') return <UnusableLink title="Visitor decision" message={state.message} />;
+  if (state.kind === 'failed') return <UnusableLink title={words.t('decide.title')} message={state.message} />;
   const { preview } = state;
   const approve = preview.action === 'approve';
   const name = `${preview.visitor.firstName} ${preview.visitor.lastName}`.trim();
-  const from = preview.visitor.company ? ` from ${preview.visitor.company}` : '';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,29 +77,39 @@ export function DecidePage() {
     if (decided) {
       // Used up: the address bar no longer holds a secret worth anything, but it need not show it either.
       window.history.replaceState(null, '', window.location.pathname);
-      setDone(approve ? `${name} is let in. Reception sees it now.` : `${name} is turned away. Reception sees it now.`);
+      setDone(approve ? words.t('decide.approved', { name }) : words.t('decide.denied', { name }));
     }
   };
 
   return (
     <main className="card narrow">
-      <h1>{approve ? `Let ${name} in?` : `Turn ${name} away?`}</h1>
+      <h1>{approve ? words.t('decide.approveTitle', { name }) : words.t('decide.denyTitle', { name })}</h1>
       <p>
-        {name}
-        {from} arrived at {preview.siteName} at {siteTime(preview.arrivedAt, preview.timezone)} to see{' '}
-        {preview.hostName} and is waiting.
+        {words.t(preview.visitor.company ? 'decide.arrivedFrom' : 'decide.arrived', {
+          name,
+          company: preview.visitor.company ?? '',
+          site: preview.siteName,
+          time: siteTime(preview.arrivedAt, preview.timezone),
+          host: preview.hostName,
+        })}
       </p>
       {done ? (
         <p role="status">{done}</p>
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           {approve ? null : (
-            <Field label="Reason" value={reason} onChange={setReason} maxLength={500} placeholder="Optional" />
+            <Field
+              label={words.t('approvals.deny.reason')}
+              value={reason}
+              onChange={setReason}
+              maxLength={500}
+              placeholder={words.t('common.optional')}
+            />
           )}
           <ErrorMessage text={action.error} />
           <div className="buttons">
             <button type="submit" className={approve ? 'go' : 'danger'} disabled={action.busy}>
-              {approve ? 'Approve' : 'Deny'}
+              {approve ? words.t('approvals.approve') : words.t('approvals.deny')}
             </button>
           </div>
         </form>

@@ -5,10 +5,12 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
 import { UnusableLink, refusedFields, useFieldErrors } from './linkForm';
-import { passwordHint, passwordProblem, useLink } from './useLink';
+import { useWords } from '../language/ConsoleLanguage';
+import { passwordProblem, useLink } from './useLink';
 
 /** /console/invitation?code=: an invited user sets a name and password; a reset link asks only a password. */
 export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn: (user: StaffUserAnswer) => void }) {
+  const words = useWords();
   const link = useLink(code);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -23,8 +25,8 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found: Record<string, string> = {};
-    if (!isReset && name.trim() === '') found.name = 'Enter your name.';
-    const weak = passwordProblem(password);
+    if (!isReset && name.trim() === '') found.name = words.t('link.noName');
+    const weak = passwordProblem(words, password);
     if (weak) found.password = weak;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -48,29 +50,35 @@ export function InvitationPage({ code, onSignedIn }: { code: string; onSignedIn:
 
   if (link.kind === 'loading') return <main className="card narrow" aria-busy="true" />;
   if (link.kind === 'failed' || link.link.kind === 'setup') {
-    const message = link.kind === 'failed' ? link.message : 'This is a setup link: open it as it was printed.';
-    return <UnusableLink title="Set your password" message={message} />;
+    const message = link.kind === 'failed' ? link.message : words.t('invitation.setupLink');
+    return <UnusableLink title={words.t('invitation.title')} message={message} />;
   }
   return (
     <main className="card narrow">
-      <h1>{isReset ? 'Choose a new password' : `Join ${link.link.accountName}`}</h1>
-      {link.link.email ? <p>For {link.link.email}</p> : null}
+      <h1>{isReset ? words.t('invitation.reset') : words.t('invitation.join', { account: link.link.accountName })}</h1>
+      {link.link.email ? <p>{words.t('invitation.for', { email: link.link.email })}</p> : null}
       <form onSubmit={(event) => void submit(event)} noValidate>
         {isReset ? null : (
-          <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
+          <Field
+            label={words.t('link.name')}
+            autoComplete="name"
+            value={name}
+            onChange={edit('name', setName)}
+            error={errors.name}
+          />
         )}
         <Field
-          label="Password"
+          label={words.t('link.password')}
           type="password"
           autoComplete="new-password"
           value={password}
           onChange={edit('password', setPassword)}
           error={errors.password}
         />
-        <p className="hint">{passwordHint}</p>
+        <p className="hint">{words.t('password.hint')}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>
-          Set password
+          {words.t('invitation.submit')}
         </button>
       </form>
     </main>

@@ -5,10 +5,12 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { useAction } from '../components/useAction';
 import { UnusableLink, refusedFields, useFieldErrors } from './linkForm';
-import { passwordHint, passwordProblem, useLink } from './useLink';
+import { useWords } from '../language/ConsoleLanguage';
+import { passwordProblem, useLink } from './useLink';
 
 /** /console/setup?code=: the account's first owner chooses a name, email and password, and is signed in. */
 export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (user: StaffUserAnswer) => void }) {
+  const words = useWords();
   const link = useLink(code);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -19,9 +21,9 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (use
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found: Record<string, string> = {};
-    if (name.trim() === '') found.name = 'Enter your name.';
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) found.email = 'Enter an email address, like name@example.com.';
-    const weak = passwordProblem(password);
+    if (name.trim() === '') found.name = words.t('link.noName');
+    if (!/^\S+@\S+\.\S+$/.test(email.trim())) found.email = words.t('setup.badEmail');
+    const weak = passwordProblem(words, password);
     if (weak) found.password = weak;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -46,19 +48,25 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (use
   if (link.kind === 'failed' || link.link.kind !== 'setup') {
     return (
       <UnusableLink
-        title="Set up Gatehouse"
-        message={link.kind === 'failed' ? link.message : 'This is not a setup link.'}
+        title={words.t('setup.title')}
+        message={link.kind === 'failed' ? link.message : words.t('setup.notSetupLink')}
       />
     );
   }
   return (
     <main className="card narrow">
-      <h1>Set up Gatehouse</h1>
-      <p>Create the first owner of {link.link.accountName}. The owner can invite the rest of the staff.</p>
+      <h1>{words.t('setup.title')}</h1>
+      <p>{words.t('setup.explain', { account: link.link.accountName })}</p>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Name" autoComplete="name" value={name} onChange={edit('name', setName)} error={errors.name} />
         <Field
-          label="Email"
+          label={words.t('link.name')}
+          autoComplete="name"
+          value={name}
+          onChange={edit('name', setName)}
+          error={errors.name}
+        />
+        <Field
+          label={words.t('link.email')}
           type="email"
           autoComplete="username"
           value={email}
@@ -66,17 +74,17 @@ export function SetupPage({ code, onSignedIn }: { code: string; onSignedIn: (use
           error={errors.email}
         />
         <Field
-          label="Password"
+          label={words.t('link.password')}
           type="password"
           autoComplete="new-password"
           value={password}
           onChange={edit('password', setPassword)}
           error={errors.password}
         />
-        <p className="hint">{passwordHint}</p>
+        <p className="hint">{words.t('password.hint')}</p>
         <ErrorMessage text={action.error} />
         <button className="primary" type="submit" disabled={action.busy}>
-          Create owner
+          {words.t('setup.submit')}
         </button>
       </form>
     </main>

@@ -7,7 +7,8 @@ import type { AlertAnswer } from '../../shared/src/client/staff';
 import type { Site } from '../../shared/src/schemas/sites';
 import { api } from '../api';
 import { useSession } from '../session/SessionContext';
-import { failureWords } from '../words';
+import { useWords } from '../language/ConsoleLanguage';
+import { type Failure, failureWords, readFailureWords } from '../words';
 import { followLive } from './followLive';
 import { followPageEvent, readPagesAfresh } from './followPages';
 import { forgetEchoes } from './ownEchoes';
@@ -81,13 +82,14 @@ const NO_VISITS: Visits = { people: [], vehicles: [], hostNotifications: new Map
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const { can, signedOut } = useSession();
+  const words = useWords();
   const queryClient = useQueryClient();
   // Read once the stream is asked for, so that its first `reset` finds the reading made after it.
   const [following, setFollowing] = useState(false);
   const sites = useQuery({ queryKey: liveKeys.sites, queryFn: readSites, enabled: following });
   const visits = useQuery({ queryKey: liveKeys.visits, queryFn: readVisits, enabled: following });
   const alerts = useQuery({ queryKey: liveKeys.alerts, queryFn: readAlerts, enabled: following && can.alerts });
-  const [readError, setReadError] = useState<string | null>(null);
+  const [readError, setReadError] = useState<Failure | null>(null);
   const [streaming, setStreaming] = useState(false);
   const listeners = useRef(new Set<LiveListener>());
   const listen = useCallback((listener: LiveListener) => {
@@ -176,7 +178,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       if (outcome.kind === 'refused' && outcome.status === 404) return void removeVisit(kind, checkinId);
       if (outcome.kind === 'refused' && outcome.status === 401) return signedOut();
       if (outcome.kind !== 'ok') {
-        if (outcome.kind !== 'notModified') setReadError(failureWords(outcome));
+        if (outcome.kind !== 'notModified') setReadError(outcome);
         return;
       }
       setReadError(null);
@@ -269,7 +271,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     alerts: alerts.data?.data ?? [],
     unacknowledged: alerts.data?.unacknowledged ?? 0,
     hostNotifications: now.hostNotifications,
-    error: failure ? failure.message : readError,
+    error: failure ? readFailureWords(words, failure) : readError && failureWords(words, readError),
     streaming,
     putVisit,
     putAlert,

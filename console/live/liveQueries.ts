@@ -4,7 +4,6 @@ import type { HttpOutcome } from '../../shared/src/client/http';
 import type { AlertAnswer } from '../../shared/src/client/staff';
 import type { Site } from '../../shared/src/schemas/sites';
 import { api, staffApi } from '../api';
-import { failureWords } from '../words';
 import { hostNotificationsOf } from './hostNotifications';
 
 /** The live views' entries in the query cache; `all` invalidates every one (a `reset`, the fallback poll). */
@@ -27,16 +26,12 @@ export interface Alerts {
   unacknowledged: number;
 }
 
-/** A read that did not work: its words for the screen, and whether the session ended (401). */
+/** A read that did not work: what came back (console/words.ts says it in words), and whether the session ended (401). */
 export class ReadFailure extends Error {
   readonly signedOut: boolean;
-  constructor(outcome: Exclude<HttpOutcome<unknown>, { kind: 'ok' }>) {
-    // These reads never ask conditionally: a 304 here would be the server's mistake.
-    super(
-      outcome.kind === 'notModified'
-        ? 'The server answered in a way this console does not understand. Reload the page.'
-        : failureWords(outcome),
-    );
+  constructor(readonly outcome: Exclude<HttpOutcome<unknown>, { kind: 'ok' }>) {
+    // The message is for logs; the screen says readFailureWords (console/words.ts).
+    super(`read failed: ${outcome.kind}`);
     this.signedOut = outcome.kind === 'refused' && outcome.status === 401;
   }
 }

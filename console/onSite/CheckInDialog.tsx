@@ -9,6 +9,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
 import { failureWords } from '../words';
 
 /** The fields this console can show; one of a type newer than it is left out (the server still checks). */
@@ -36,8 +37,9 @@ function FormField({
   hosts: readonly KioskHostAnswer[];
 }) {
   const id = useId();
+  const words = useWords();
   const described = error ? `${id}-error` : undefined;
-  const label = field.required ? field.label : `${field.label} (optional)`;
+  const label = field.required ? field.label : words.t('checkIn.optional', { label: field.label });
   if (field.type === 'checkbox') {
     return (
       <div className="field checkbox">
@@ -63,7 +65,7 @@ function FormField({
       <label htmlFor={id}>{label}</label>
       {field.type === 'host' ? (
         <select id={id} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described}>
-          <option value="">Choose…</option>
+          <option value="">{words.t('checkIn.choose')}</option>
           {hosts.map((host) => (
             <option key={host.hostId} value={String(host.hostId)}>
               {host.name}
@@ -72,7 +74,7 @@ function FormField({
         </select>
       ) : field.type === 'select' ? (
         <select id={id} value={text} onChange={(event) => onChange(event.target.value)} aria-describedby={described}>
-          <option value="">Choose…</option>
+          <option value="">{words.t('checkIn.choose')}</option>
           {(field.options ?? []).map((option) => (
             <option key={option}>{option}</option>
           ))}
@@ -108,6 +110,7 @@ export function CheckInDialog({
   onClose: () => void;
   onDone: (created: PersonCheckinAnswer) => void;
 }) {
+  const words = useWords();
   const siteSelect = useId();
   const [siteId, setSiteId] = useState(initialSiteId);
   const [fields, setFields] = useState<ConfigField[] | null>(null);
@@ -126,7 +129,7 @@ export function CheckInDialog({
     void api.getCheckinConfig(siteId).then((outcome) => {
       if (!current) return;
       if (outcome.kind === 'ok') setFields(knownFields(outcome.value.fields));
-      else if (outcome.kind !== 'notModified') setLoadError(failureWords(outcome));
+      else if (outcome.kind !== 'notModified') setLoadError(failureWords(words, outcome));
       if (outcome.kind === 'ok' && outcome.value.fields.some((field) => field.type === 'host')) {
         void hostsApi.kioskHosts(siteId).then((list) => {
           if (current && list.kind === 'ok') setHosts(list.value.data);
@@ -136,7 +139,7 @@ export function CheckInDialog({
     return () => {
       current = false;
     };
-  }, [siteId]);
+  }, [siteId, words]);
 
   const edit = (name: string, value: string | boolean) => {
     setValues({ ...values, [name]: value });
@@ -151,7 +154,7 @@ export function CheckInDialog({
     setErrors(errorsByField(fields, found));
     const other = otherErrors(fields, found);
     if (found.length > 0) {
-      action.setError(other[0]?.message ?? 'Check the marked fields.');
+      action.setError(other[0]?.message ?? words.t('failure.checkMarked'));
       return;
     }
     // One key per dialog: pressing Check in again after a lost answer does not create a second visit.
@@ -160,11 +163,11 @@ export function CheckInDialog({
   };
 
   return (
-    <Dialog title="Check in a visitor" onClose={onClose}>
+    <Dialog title={words.t('onSite.checkIn')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         {sites.length > 1 ? (
           <div className="field">
-            <label htmlFor={siteSelect}>Site</label>
+            <label htmlFor={siteSelect}>{words.t('common.site')}</label>
             <select id={siteSelect} value={siteId ?? ''} onChange={(event) => setSiteId(Number(event.target.value))}>
               {sites.map((site) => (
                 <option key={site.siteId} value={site.siteId}>
@@ -175,7 +178,7 @@ export function CheckInDialog({
           </div>
         ) : null}
         <ErrorMessage text={loadError} />
-        {fields === null && !loadError ? <p aria-busy="true">Loading the form…</p> : null}
+        {fields === null && !loadError ? <p aria-busy="true">{words.t('siteForm.loading')}</p> : null}
         {(fields ?? []).map((field) => (
           <FormField
             key={field.name}
@@ -187,7 +190,7 @@ export function CheckInDialog({
           />
         ))}
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Check in" busy={!fields || action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('checkIn.submit')} busy={!fields || action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,3 +1,4 @@
+import { useWords } from '../language/ConsoleLanguage';
 import { siteLookup } from '../live/siteLookup';
 import { useLive } from '../live/LiveData';
 import { hostToldWords } from './hostTold';
@@ -6,11 +7,13 @@ import type { OnSiteRow } from './rows';
 /** Under a visit's host: whether they were told of it ("Host told 09:41 by email"), or why not. */
 export function HostTold({ row }: { row: OnSiteRow }) {
   const live = useLive();
+  const words = useWords();
   if (row.kind !== 'person') return null;
-  const words = hostToldWords(
+  const told = hostToldWords(
+    words,
     { hostId: row.hostId, hostName: row.host, status: row.status },
     live.hostNotifications.get(row.checkinId),
-    siteLookup(live.sites ?? []).zone(row.siteId),
+    siteLookup(words, live.sites ?? []).zone(row.siteId),
   );
-  return words ? <span className="host-told muted">{words}</span> : null;
+  return told ? <span className="host-told muted">{told}</span> : null;
 }

@@ -1,5 +1,7 @@
 import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src/client';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import { byInstant } from '../components/time';
+import type { ConsoleWords } from '../language/consoleWords';
 
 /** One line of On site now: a person or a vehicle, as the table shows it. */
 export interface OnSiteRow {
@@ -54,26 +56,30 @@ export function onSiteRows(
   return rows.filter((row) => siteId === null || row.siteId === siteId).sort((a, b) => byInstant(a.since, b.since));
 }
 
-const statusWords: Record<string, string> = {
-  IN: 'In',
-  ON_BREAK: 'On break',
-  PENDING: 'Waiting for approval',
-  STOP: 'Stopped',
-  OUT: 'Left',
+const statusWords: Record<string, ConsoleMessage> = {
+  IN: 'visitStatus.IN',
+  ON_BREAK: 'visitStatus.ON_BREAK',
+  PENDING: 'visitStatus.PENDING',
+  STOP: 'visitStatus.STOP',
+  OUT: 'visitStatus.OUT',
 };
-export const statusWord = (status: string) => statusWords[status] ?? status;
+/** A visit's status in words; one a newer server added shows as it came. */
+export function statusWord(words: ConsoleWords, status: string): string {
+  const key = statusWords[status];
+  return key ? words.t(key) : status;
+}
 
 /** Whom On site now counts (docs/running-a-site.md): people in, on a break or waiting, as the kiosk's Roll call. */
 const ON_SITE = new Set(['IN', 'ON_BREAK', 'PENDING']);
 
 /** "3 people on site (1 waiting) · 2 vehicles": people and vehicles apart, those waiting for approval named. */
-export function onSiteCount(rows: readonly OnSiteRow[]): string {
+export function onSiteCount(words: ConsoleWords, rows: readonly OnSiteRow[]): string {
   const people = rows.filter((row) => row.kind === 'person' && ON_SITE.has(row.status));
   const waiting = people.filter((row) => row.status === 'PENDING').length;
   const vehicles = rows.filter((row) => row.kind === 'vehicle').length;
-  const words = [
-    `${people.length} ${people.length === 1 ? 'person' : 'people'} on site${waiting > 0 ? ` (${waiting} waiting)` : ''}`,
-    ...(vehicles > 0 ? [`${vehicles} ${vehicles === 1 ? 'vehicle' : 'vehicles'}`] : []),
+  const parts = [
+    words.t('onSite.count.people', { count: people.length, waiting }),
+    ...(vehicles > 0 ? [words.t('onSite.count.vehicles', { count: vehicles })] : []),
   ];
-  return words.join(' · ');
+  return parts.join(' · ');
 }

@@ -3,10 +3,12 @@ import type { StaffUserAnswer } from '../../shared/src/client/staff';
 import { staffApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { useWords } from '../language/ConsoleLanguage';
 import { failureWords } from '../words';
 
 /** /console signed out: email and password; the server says the same for a wrong email or password. */
 export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer) => void }) {
+  const words = useWords();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -15,7 +17,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer)
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (email.trim() === '' || password === '') {
-      setError('Enter your email and password.');
+      setError(words.t('signIn.missing'));
       return;
     }
     setBusy(true);
@@ -23,17 +25,17 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer)
     const outcome = await staffApi.signIn(email.trim(), password);
     setBusy(false);
     if (outcome.kind === 'ok') onSignedIn(outcome.value.user);
-    else if (outcome.kind === 'refused' && outcome.status === 401) setError('Email or password is incorrect.');
-    else if (outcome.kind !== 'notModified') setError(failureWords(outcome));
+    else if (outcome.kind === 'refused' && outcome.status === 401) setError(words.t('signIn.incorrect'));
+    else if (outcome.kind !== 'notModified') setError(failureWords(words, outcome));
   };
 
   return (
     <main className="card narrow">
-      <h1>Gatehouse console</h1>
+      <h1>{words.t('signIn.title')}</h1>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} />
+        <Field label={words.t('signIn.email')} type="email" autoComplete="username" value={email} onChange={setEmail} />
         <Field
-          label="Password"
+          label={words.t('signIn.password')}
           type="password"
           autoComplete="current-password"
           value={password}
@@ -41,7 +43,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUserAnswer)
         />
         <ErrorMessage text={error} />
         <button className="primary" type="submit" disabled={busy}>
-          Sign in
+          {words.t('signIn.submit')}
         </button>
       </form>
     </main>

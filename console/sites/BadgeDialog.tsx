@@ -7,16 +7,19 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 
 /** How the Sites table says a site's badges: "Off", or "On · DYMO 99014 (54 × 101 mm)". */
-export const badgeWords = (badge: SiteAnswer['badge']) =>
-  badge.enabled ? `On · ${badgePages[badge.size].label}` : 'Off';
+export const badgeWords = (words: ConsoleWords, badge: SiteAnswer['badge']) =>
+  badge.enabled ? words.t('sites.badges.on', { size: badgePages[badge.size].label }) : words.t('sites.off');
 
 /**
  * A site's visitor badges (docs/running-a-site.md, Badges): printed or not, and on which label. Kiosks print
  * each admitted visitor's badge; On site now offers Print badge.
  */
 export function BadgeDialog({ site, onClose, onDone }: { site: SiteAnswer; onClose: () => void; onDone: () => void }) {
+  const words = useWords();
   const [enabled, setEnabled] = useState(site.badge.enabled);
   const [size, setSize] = useState<BadgeSize>(site.badge.size);
   const action = useAction();
@@ -26,11 +29,11 @@ export function BadgeDialog({ site, onClose, onDone }: { site: SiteAnswer; onClo
     if (await action.run(() => adminApi.updateSite(site.siteId, { badge: { enabled, size } }, key))) onDone();
   };
   return (
-    <Dialog title={`Badges of ${site.name}`} onClose={onClose}>
+    <Dialog title={words.t('sites.badges.title', { name: site.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Checkbox label="Print visitor badges" checked={enabled} onChange={setEnabled} />
+        <Checkbox label={words.t('sites.badges.print')} checked={enabled} onChange={setEnabled} />
         <Select
-          label="Badge size"
+          label={words.t('sites.badges.size')}
           value={size}
           onChange={(value) => setSize(badgeSizes.find((known) => known === value) ?? size)}
         >
@@ -41,7 +44,7 @@ export function BadgeDialog({ site, onClose, onDone }: { site: SiteAnswer; onClo
           ))}
         </Select>
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('common.save')} busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

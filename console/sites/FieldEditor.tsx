@@ -1,15 +1,17 @@
 import { useId } from 'react';
 import { fieldTypes } from '../../shared/src/schemas/sites';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import { FieldError } from '../components/Field';
+import { useWords } from '../language/ConsoleLanguage';
 import { type DraftField, isStandard, lockedNames } from './formDraft';
 
-const typeWords: Record<string, string> = {
-  text: 'Text',
-  email: 'Email',
-  phone: 'Phone',
-  select: 'Choice (select)',
-  checkbox: 'Checkbox',
-  host: 'Host (from the host list)',
+const typeWords: Record<string, ConsoleMessage> = {
+  text: 'siteForm.type.text',
+  email: 'siteForm.type.email',
+  phone: 'siteForm.type.phone',
+  select: 'siteForm.type.select',
+  checkbox: 'siteForm.type.checkbox',
+  host: 'siteForm.type.host',
 };
 
 interface FieldEditorProps {
@@ -27,22 +29,29 @@ interface FieldEditorProps {
 /** One field of the form: Label, Type, Required, Options (a select's), Move up / Move down / Remove. */
 export function FieldEditor({ field, error, first, last, focus, onChange, onMove, onRemove }: FieldEditorProps) {
   const id = useId();
+  const words = useWords();
   const locked = lockedNames.includes(field.name);
   const types: string[] = (fieldTypes as readonly string[]).includes(field.type)
     ? [...fieldTypes]
     : [...fieldTypes, field.type];
   const set = (change: Partial<DraftField>) => onChange({ ...field, ...change });
+  // A type a newer server added shows as its code.
+  const typeName = (type: string) => {
+    const key = typeWords[type];
+    return key ? words.t(key) : type;
+  };
   return (
     <fieldset
       className={`field-editor${error ? ' has-error' : ''}`}
       aria-describedby={error ? `${id}-error` : undefined}
     >
       <legend>
-        {field.label.trim() || field.name} <span className="muted">({field.name})</span>
+        {field.label.trim() || field.name}{' '}
+        <span className="muted">{words.t('siteForm.fieldName', { name: field.name })}</span>
       </legend>
       <div className="field-editor-grid">
         <div className="field">
-          <label htmlFor={`${id}-label`}>Label</label>
+          <label htmlFor={`${id}-label`}>{words.t('siteForm.label')}</label>
           <input
             id={`${id}-label`}
             value={field.label}
@@ -53,7 +62,7 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
           />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-type`}>Type</label>
+          <label htmlFor={`${id}-type`}>{words.t('siteForm.type')}</label>
           <select
             id={`${id}-type`}
             value={field.type}
@@ -69,7 +78,7 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
                   (type === 'checkbox' && isStandard(field.name)) || (type === 'host' && field.name !== 'hostName')
                 }
               >
-                {typeWords[type] ?? type}
+                {typeName(type)}
               </option>
             ))}
           </select>
@@ -82,12 +91,12 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
             disabled={locked}
             onChange={(event) => set({ required: event.target.checked })}
           />
-          <label htmlFor={`${id}-required`}>Required</label>
+          <label htmlFor={`${id}-required`}>{words.t('siteForm.required')}</label>
         </div>
       </div>
       {field.type === 'select' ? (
         <div className="field">
-          <label htmlFor={`${id}-options`}>Options</label>
+          <label htmlFor={`${id}-options`}>{words.t('siteForm.options')}</label>
           <textarea
             id={`${id}-options`}
             rows={4}
@@ -96,24 +105,22 @@ export function FieldEditor({ field, error, first, last, focus, onChange, onMove
             onChange={(event) => set({ optionsText: event.target.value })}
           />
           <p className="hint" id={`${id}-options-hint`}>
-            One option per line.
+            {words.t('siteForm.options.hint')}
           </p>
         </div>
       ) : null}
-      {locked ? (
-        <p className="hint">Every visitor gives a first and last name: this field stays, as required text.</p>
-      ) : null}
+      {locked ? <p className="hint">{words.t('siteForm.locked')}</p> : null}
       <FieldError id={id} error={error} />
       <div className="buttons start">
         <button type="button" disabled={first} onClick={() => onMove(-1)}>
-          Move up
+          {words.t('siteForm.moveUp')}
         </button>
         <button type="button" disabled={last} onClick={() => onMove(1)}>
-          Move down
+          {words.t('siteForm.moveDown')}
         </button>
         {locked ? null : (
           <button type="button" onClick={onRemove}>
-            Remove
+            {words.t('siteForm.remove')}
           </button>
         )}
       </div>

@@ -4,13 +4,13 @@ import { adminApi } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
+import { useWords } from '../language/ConsoleLanguage';
 import { failureWords } from '../words';
 import { FieldEditor } from './FieldEditor';
 import { FormPreview } from './FormPreview';
 import { type Draft, type DraftErrors, checkDraft, draftOf, moved, newField, refuseName } from './formDraft';
 import { useFormFollowing } from './useFormFollowing';
 
-const CONFLICT = 'Someone else changed this form while you were editing. Reload it to see their changes.';
 const noErrors: DraftErrors = { byField: {}, form: [] };
 
 type Loaded = { draft: Draft; etag: string | null; version: number | null };
@@ -20,6 +20,7 @@ type Loaded = { draft: Draft; etag: string | null; version: number | null };
  * If-Match, so a change someone else saved meanwhile is refused (412) and shown, never overwritten.
  */
 export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteName: string; onBack: () => void }) {
+  const words = useWords();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -45,8 +46,8 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
       setErrors(noErrors);
       setConflict(false);
       setSaveError(null);
-    } else if (outcome.kind !== 'notModified') setLoadError(failureWords(outcome));
-  }, [siteId]);
+    } else if (outcome.kind !== 'notModified') setLoadError(failureWords(words, outcome));
+  }, [siteId, words]);
 
   useEffect(() => {
     void load();
@@ -64,9 +65,9 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
   if (!draft || !loaded) {
     return (
       <section aria-labelledby="form-title">
-        <h1 id="form-title">Check-in form: {siteName}</h1>
+        <h1 id="form-title">{words.t('siteForm.title', { site: siteName })}</h1>
         <ErrorMessage text={loadError} />
-        {loadError ? null : <p aria-busy="true">Loading the form…</p>}
+        {loadError ? null : <p aria-busy="true">{words.t('siteForm.loading')}</p>}
       </section>
     );
   }
@@ -86,7 +87,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
   const addField = (event: FormEvent) => {
     event.preventDefault();
     const name = newName.trim();
-    const refused = refuseName(draft, name);
+    const refused = refuseName(words, draft, name);
     setNameError(refused ?? undefined);
     if (refused) return;
     const field = newField(name);
@@ -107,21 +108,19 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
       setAdded(existing.key);
       return;
     }
-    const field = { ...newField('hostName'), label: 'Who are you visiting?', type: 'host', required: true };
+    const field = { ...newField('hostName'), label: words.t('siteForm.hostFieldLabel'), type: 'host', required: true };
     edit({ ...draft, fields: [...draft.fields, field] });
     setAdded(field.key);
   };
 
   const save = async () => {
-    const checked = checkDraft(draft);
+    const checked = checkDraft(words, draft);
     setSaveError(null);
     if (!checked.ok) {
       setErrors(checked.errors);
       const count = Object.keys(checked.errors.byField).length;
       setSaveError(
-        [count > 0 ? 'Correct the marked fields, then save again.' : '', ...checked.errors.form]
-          .filter(Boolean)
-          .join(' '),
+        [count > 0 ? words.t('siteForm.correctMarked') : '', ...checked.errors.form].filter(Boolean).join(' '),
       );
       return;
     }
@@ -136,22 +135,22 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
       setSaved(true);
       if (etag === null) void load();
     } else if (outcome.kind === 'refused' && outcome.status === 412) setConflict(true);
-    else if (outcome.kind !== 'notModified') setSaveError(failureWords(outcome));
+    else if (outcome.kind !== 'notModified') setSaveError(failureWords(words, outcome));
   };
 
   return (
     <section aria-labelledby="form-title" className="form-editor">
       <div className="page-head">
-        <h1 id="form-title">Check-in form: {siteName}</h1>
+        <h1 id="form-title">{words.t('siteForm.title', { site: siteName })}</h1>
         <button type="button" onClick={() => (dirty ? setLeaving(true) : onBack())}>
-          Back to sites
+          {words.t('siteForm.back')}
         </button>
       </div>
       {changedElsewhere && !conflict ? (
         <div className="notice" role="status">
-          <p>This form was changed elsewhere. Loading it replaces your unsaved changes.</p>
+          <p>{words.t('siteForm.changedElsewhere')}</p>
           <button type="button" onClick={() => void load()}>
-            Load the changed form
+            {words.t('siteForm.loadChanged')}
           </button>
         </div>
       ) : null}
@@ -164,8 +163,8 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
               checked={draft.requiresApproval}
               onChange={(event) => edit({ ...draft, requiresApproval: event.target.checked })}
             />
-            <label htmlFor="requires-approval">Requires approval</label>
-            <span className="hint">Visitors wait as pending until someone approves them.</span>
+            <label htmlFor="requires-approval">{words.t('siteForm.requiresApproval')}</label>
+            <span className="hint">{words.t('siteForm.requiresApproval.hint')}</span>
           </div>
           {draft.fields.map((field, index) => (
             <FieldEditor
@@ -189,7 +188,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
           ))}
           <form className="add-field card" onSubmit={addField} noValidate>
             <Field
-              label="Field name"
+              label={words.t('siteForm.newName')}
               value={newName}
               onChange={setNewName}
               error={nameError}
@@ -202,50 +201,51 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
               ))}
             </datalist>
             <p className="hint">
-              A standard field ({missingStandard.join(', ') || 'all are in the form'}) or a name of your own, such as
-              badgeNumber.
+              {missingStandard.length > 0
+                ? words.t('siteForm.newName.hint', { standard: missingStandard.join(', ') })
+                : words.t('siteForm.newName.hintAllIn')}
             </p>
             <div className="buttons start">
-              <button type="submit">Add field</button>
+              <button type="submit">{words.t('siteForm.addField')}</button>
               {hasHostField ? null : (
                 <button type="button" onClick={addHostField}>
-                  Add a host field
+                  {words.t('siteForm.addHostField')}
                 </button>
               )}
             </div>
           </form>
           {conflict ? (
             <div className="error" role="alert">
-              <p>{CONFLICT}</p>
-              <p>Your changes stay on this screen until you reload.</p>
+              <p>{words.t('siteForm.conflict')}</p>
+              <p>{words.t('siteForm.conflict.kept')}</p>
               <button type="button" onClick={() => void load()}>
-                Reload
+                {words.t('siteForm.reload')}
               </button>
             </div>
           ) : null}
           <ErrorMessage text={saveError} />
           {saved ? (
             <p className="saved" role="status">
-              Saved. Kiosks show the new form within 5 minutes.
+              {words.t('siteForm.saved')}
             </p>
           ) : null}
           <div className="buttons start">
             <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
-              Save form
+              {words.t('siteForm.save')}
             </button>
           </div>
         </div>
         <FormPreview fields={draft.fields} />
       </div>
       {leaving ? (
-        <Dialog title="Leave without saving?" onClose={() => setLeaving(false)}>
-          <p>Your changes to this form are not saved. They are lost if you leave now.</p>
+        <Dialog title={words.t('siteForm.leave.title')} onClose={() => setLeaving(false)}>
+          <p>{words.t('siteForm.leave.message')}</p>
           <div className="buttons">
             <button type="button" onClick={() => setLeaving(false)}>
-              Cancel
+              {words.t('common.cancel')}
             </button>
             <button type="button" className="danger" onClick={onBack}>
-              Leave
+              {words.t('siteForm.leave')}
             </button>
           </div>
         </Dialog>

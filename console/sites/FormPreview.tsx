@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { FormValues } from '../../shared/src/domain/formValues';
 import { FormField } from '../../kiosk/renderer/components/FormField';
+import { useWords } from '../language/ConsoleLanguage';
 import { type DraftField, shownField } from './formDraft';
 
 /**
@@ -8,6 +9,7 @@ import { type DraftField, shownField } from './formDraft';
  * labels, "optional" hints and controls are the kiosk's. Values typed here go nowhere.
  */
 export function FormPreview({ fields }: { fields: readonly DraftField[] }) {
+  const words = useWords();
   const [values, setValues] = useState<FormValues>({});
   const shown = fields.flatMap((field) => {
     const config = shownField(field);
@@ -15,9 +17,9 @@ export function FormPreview({ fields }: { fields: readonly DraftField[] }) {
   });
   return (
     <section className="preview card" aria-labelledby="preview-title">
-      <h2 id="preview-title">Preview</h2>
-      <p className="hint">The kiosk's Check in form, as a visitor sees it.</p>
-      <div className="preview-form" role="group" aria-label="Kiosk form preview">
+      <h2 id="preview-title">{words.t('siteForm.preview')}</h2>
+      <p className="hint">{words.t('siteForm.preview.hint')}</p>
+      <div className="preview-form" role="group" aria-label={words.t('siteForm.preview.form')}>
         {shown.map((field) => (
           <FormField
             key={field.name}

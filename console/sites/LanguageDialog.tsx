@@ -7,20 +7,17 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 
-/** How the Sites table says a site's language: its name in English, then in itself ("German · Deutsch"). */
-export const languageWords = (language: Language) =>
-  language === 'en' ? 'English' : `${ENGLISH_NAMES[language]} · ${languageFacts[language].ownName}`;
-
-// The console is English: each language by its English name, with its own name beside it for whoever reads it.
-const ENGLISH_NAMES: Readonly<Record<Language, string>> = {
-  en: 'English',
-  de: 'German',
-  fr: 'French',
-  es: 'Spanish',
-  zh: 'Chinese (Simplified)',
-  ar: 'Arabic',
-};
+/**
+ * How the Sites table says a site's language: its name in the console's words, then in itself ("German ·
+ * Deutsch"), for whoever reads it; the console's own language alone.
+ */
+export const languageWords = (words: ConsoleWords, language: Language) =>
+  language === words.language
+    ? words.t(`language.${language}`)
+    : words.t('sites.language.named', { name: words.t(`language.${language}`), own: languageFacts[language].ownName });
 
 /**
  * A site's default language (docs/languages.md): the one its kiosks greet visitors in, and go back to when a
@@ -35,6 +32,7 @@ export function LanguageDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [language, setLanguage] = useState<Language>(site.defaultLanguage);
   const action = useAction();
   const [key] = useState(newKey);
@@ -43,25 +41,22 @@ export function LanguageDialog({
     if (await action.run(() => adminApi.updateSite(site.siteId, { defaultLanguage: language }, key))) onDone();
   };
   return (
-    <Dialog title={`Visitors' language at ${site.name}`} onClose={onClose}>
+    <Dialog title={words.t('sites.language.title', { name: site.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Select
-          label="Default language"
+          label={words.t('sites.language.default')}
           value={language}
           onChange={(value) => setLanguage(languages.find((known) => known === value) ?? language)}
         >
           {languages.map((known) => (
             <option key={known} value={known}>
-              {languageWords(known)}
+              {languageWords(words, known)}
             </option>
           ))}
         </Select>
-        <p className="muted">
-          The site&apos;s kiosks greet visitors in it and go back to it when a visit ends. A visitor may choose another
-          with the kiosk&apos;s Language button.
-        </p>
+        <p className="muted">{words.t('sites.language.hint')}</p>
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('common.save')} busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
 
 const zones = (current: string) => {
   const known = ['UTC', ...Intl.supportedValuesOf('timeZone')];
@@ -15,9 +16,10 @@ const zones = (current: string) => {
 /** The IANA time zones, the site's own first if the browser does not list it. */
 function TimezoneSelect({ value, onChange }: { value: string; onChange: (zone: string) => void }) {
   const id = useId();
+  const words = useWords();
   return (
     <div className="field">
-      <label htmlFor={id}>Time zone</label>
+      <label htmlFor={id}>{words.t('sites.timezone')}</label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
         {zones(value).map((zone) => (
           <option key={zone} value={zone}>
@@ -33,6 +35,7 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
 
 /** Add a site: Name and Time zone (the browser's by default); it starts with the default check-in form. */
 export function AddSiteDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+  const words = useWords();
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState(browserZone);
   const [nameError, setNameError] = useState<string | undefined>();
@@ -40,17 +43,17 @@ export function AddSiteDialog({ onClose, onDone }: { onClose: () => void; onDone
   const [key] = useState(newKey);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() === '') return setNameError('Give the site a name.');
+    if (name.trim() === '') return setNameError(words.t('sites.noName'));
     setNameError(undefined);
     if (await action.run(() => adminApi.createSite({ name: name.trim(), timezone }, key))) onDone();
   };
   return (
-    <Dialog title="Add a site" onClose={onClose}>
+    <Dialog title={words.t('sites.add')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+        <Field label={words.t('sites.field.name')} value={name} onChange={setName} error={nameError} maxLength={200} />
         <TimezoneSelect value={timezone} onChange={setTimezone} />
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Add site" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('sites.add.submit')} busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -68,27 +71,41 @@ export function EditSiteDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [name, setName] = useState(site.name);
   const [timezone, setTimezone] = useState(site.timezone);
   const [nameError, setNameError] = useState<string | undefined>();
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (what === 'name' && name.trim() === '') return setNameError('Give the site a name.');
+    if (what === 'name' && name.trim() === '') return setNameError(words.t('sites.noName'));
     setNameError(undefined);
     const body = what === 'name' ? { name: name.trim() } : { timezone };
     if (await action.run(() => adminApi.updateSite(site.siteId, body, newKey()))) onDone();
   };
   return (
-    <Dialog title={what === 'name' ? `Rename ${site.name}` : `Time zone of ${site.name}`} onClose={onClose}>
+    <Dialog
+      title={
+        what === 'name'
+          ? words.t('sites.renameNamed', { name: site.name })
+          : words.t('sites.timezoneNamed', { name: site.name })
+      }
+      onClose={onClose}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         {what === 'name' ? (
-          <Field label="Name" value={name} onChange={setName} error={nameError} maxLength={200} />
+          <Field
+            label={words.t('sites.field.name')}
+            value={name}
+            onChange={setName}
+            error={nameError}
+            maxLength={200}
+          />
         ) : (
           <TimezoneSelect value={timezone} onChange={setTimezone} />
         )}
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('common.save')} busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

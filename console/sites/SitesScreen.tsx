@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { useAction } from '../components/useAction';
 import { useLoaded } from '../components/useLoaded';
 import { useNavigate } from 'react-router';
+import { useWords } from '../language/ConsoleLanguage';
 import { useSession } from '../session/SessionContext';
 import { AddSiteDialog, EditSiteDialog } from './SiteDialogs';
 import { BadgeDialog, badgeWords } from './BadgeDialog';
@@ -19,6 +20,7 @@ type Editing = { site: SiteAnswer; what: 'name' | 'timezone' | 'badges' | 'langu
 /** The user's sites, archived ones too: add (all-sites users), rename, time zone, archive or restore, Edit form. */
 export function SitesScreen() {
   const { user } = useSession();
+  const words = useWords();
   const navigate = useNavigate();
   const read = useCallback(() => adminApi.listSites({ archived: true }), []);
   const sites = useLoaded(['sites', 'with archived'], read);
@@ -39,65 +41,66 @@ export function SitesScreen() {
   return (
     <section aria-labelledby="sites-title">
       <div className="page-head">
-        <h1 id="sites-title">Sites</h1>
+        <h1 id="sites-title">{words.t('nav.sites')}</h1>
         {/* A new site is visible to every all-sites user at once; others could not see it. */}
         {user.allSites ? (
           <button type="button" className="primary" onClick={() => setAdding(true)}>
-            Add a site
+            {words.t('sites.add')}
           </button>
         ) : null}
       </div>
       <ErrorMessage text={sites.error ?? archive.error} />
-      {sites.value === null && !sites.error ? <p aria-busy="true">Loading…</p> : null}
-      {sites.value !== null && list.length === 0 ? <p className="empty">No sites yet.</p> : null}
+      {sites.value === null && !sites.error ? <p aria-busy="true">{words.t('common.loading')}</p> : null}
+      {sites.value !== null && list.length === 0 ? <p className="empty">{words.t('sites.empty')}</p> : null}
       {list.length > 0 ? (
         <ListTable
           rows={list}
           rowKey={(site) => site.siteId}
           columns={[
-            { header: 'Name', cell: (site) => site.name },
-            { header: 'Time zone', cell: (site) => site.timezone.replaceAll('_', ' ') },
+            { header: words.t('sites.column.name'), cell: (site) => site.name },
+            { header: words.t('sites.timezone'), cell: (site) => site.timezone.replaceAll('_', ' ') },
             {
-              header: 'Status',
-              cell: (site) => (site.archivedAt ? <span className="muted">Archived: no new check-ins</span> : 'Open'),
+              header: words.t('sites.column.status'),
+              cell: (site) =>
+                site.archivedAt ? <span className="muted">{words.t('sites.archived')}</span> : words.t('sites.open'),
             },
-            { header: 'Badges', cell: (site) => badgeWords(site.badge) },
-            { header: 'Language', cell: (site) => languageWords(site.defaultLanguage) },
-            { header: 'Phone check-ins', cell: (site) => visitWords(site.visit) },
+            { header: words.t('sites.badges'), cell: (site) => badgeWords(words, site.badge) },
+            { header: words.t('sites.language'), cell: (site) => languageWords(words, site.defaultLanguage) },
+            { header: words.t('sites.visit'), cell: (site) => visitWords(words, site.visit) },
           ]}
           actions={(site) => (
             <>
               <button type="button" onClick={() => void navigate(`${PATH}/${site.siteId}/form`)}>
-                Edit form
+                {words.t('sites.editForm')}
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'name' })}>
-                Rename
+                {words.t('sites.rename')}
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'timezone' })}>
-                Time zone
+                {words.t('sites.timezone')}
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'badges' })}>
-                Badges
+                {words.t('sites.badges')}
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'language' })}>
-                Language
+                {words.t('sites.language')}
               </button>
               <button type="button" onClick={() => setEditing({ site, what: 'visit' })}>
-                Phone check-ins
+                {words.t('sites.visit')}
               </button>
               {site.visit.code === '' ? null : (
                 // The cookie goes with a same-site download; the PDF opens in the browser's viewer.
                 <a className="button" href={`/v1/sites/${site.siteId}/visit-poster.pdf`} target="_blank" rel="noopener">
-                  QR poster
+                  {words.t('sites.poster')}
                 </a>
               )}
               {site.archivedAt ? (
                 <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, false)}>
-                  Restore
+                  {words.t('sites.restore')}
                 </button>
               ) : (
                 <button type="button" disabled={archive.busy} onClick={() => void setArchived(site, true)}>
-                  Archive
+                  {words.t('sites.archive')}
                 </button>
               )}
             </>

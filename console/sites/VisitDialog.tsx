@@ -6,16 +6,24 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
+import { richWords } from '../language/richWords';
 
 /** How the Sites table says a site's phone check-ins: its code, and whether they wait for approval. */
-export const visitWords = (visit: SiteAnswer['visit']) =>
-  visit.code === '' ? 'Off' : `${visit.code}${visit.requiresApproval ? ' · need approval' : ''}`;
+export const visitWords = (words: ConsoleWords, visit: SiteAnswer['visit']) =>
+  visit.code === ''
+    ? words.t('sites.off')
+    : visit.requiresApproval
+      ? words.t('sites.visit.needApproval', { code: visit.code })
+      : visit.code;
 
 /**
  * A site's phone check-ins (docs/running-a-site.md, The visitor's phone): whether they wait for approval,
  * and a new visit code when a poster was misused (the old code and its poster stop at once).
  */
 export function VisitDialog({ site, onClose, onDone }: { site: SiteAnswer; onClose: () => void; onDone: () => void }) {
+  const words = useWords();
   const [needsApproval, setNeedsApproval] = useState(site.visit.requiresApproval);
   const [rotating, setRotating] = useState(false);
   const action = useAction();
@@ -32,26 +40,23 @@ export function VisitDialog({ site, onClose, onDone }: { site: SiteAnswer; onClo
     if (await action.run(() => adminApi.rotateVisitCode(site.siteId, rotateKey))) onDone();
   };
   return (
-    <Dialog title={`Phone check-ins at ${site.name}`} onClose={onClose}>
-      <p>
-        Visit code: <strong>{site.visit.code}</strong>. Visitors scan the QR poster at the door and check in on their
-        own phone.
-      </p>
+    <Dialog title={words.t('sites.visit.title', { name: site.name })} onClose={onClose}>
+      <p>{richWords(words, 'sites.visit.code', { code: site.visit.code, b: (chunks) => <strong>{chunks}</strong> })}</p>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Checkbox label="QR check-ins need approval" checked={needsApproval} onChange={setNeedsApproval} />
+        <Checkbox label={words.t('sites.visit.approval')} checked={needsApproval} onChange={setNeedsApproval} />
         <ErrorMessage text={action.error} />
-        <FormButtons submit="Save" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('common.save')} busy={action.busy} onCancel={onClose} />
       </form>
       {rotating ? (
-        <div role="group" aria-label="New visit code">
-          <p>The old code and every poster printed with it stop working at once. Print the new poster.</p>
+        <div role="group" aria-label={words.t('sites.visit.newCode')}>
+          <p>{words.t('sites.visit.newCode.warning')}</p>
           <button type="button" className="danger" disabled={action.busy} onClick={() => void rotate()}>
-            Make a new code
+            {words.t('sites.visit.newCode.make')}
           </button>
         </div>
       ) : (
         <button type="button" onClick={() => setRotating(true)}>
-          New visit code
+          {words.t('sites.visit.newCode')}
         </button>
       )}
     </Dialog>

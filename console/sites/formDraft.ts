@@ -1,5 +1,14 @@
 import type { CheckinConfigAnswer } from '../../shared/src/client';
-import { CheckinConfigUpdate, type ConfigField, fieldTypes, standardFieldNames } from '../../shared/src/schemas/sites';
+import { kioskCatalogs } from '../../shared/src/messages/kiosk';
+import { wordsOf } from '../../shared/src/messages/translator';
+import {
+  CheckinConfigUpdate,
+  type ConfigField,
+  type StandardFieldName,
+  fieldTypes,
+  standardFieldNames,
+} from '../../shared/src/schemas/sites';
+import type { ConsoleWords } from '../language/consoleWords';
 
 /** One field as the editor holds it: options as typed (one per line), a type this console may not know. */
 export interface DraftField {
@@ -19,17 +28,14 @@ export interface Draft {
 
 /** First and last name stay required text fields: the server refuses a form without them. */
 export const lockedNames: readonly string[] = ['firstName', 'lastName'];
-export const isStandard = (name: string) => (standardFieldNames as readonly string[]).includes(name);
+export const isStandard = (name: string): name is StandardFieldName =>
+  (standardFieldNames as readonly string[]).includes(name);
 
-const standardLabels: Record<string, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  company: 'Company',
-  hostName: 'Host',
-  purpose: 'Purpose of visit',
-};
+/**
+ * A standard field's first label is the kiosk's English word for it, so the kiosk recognises it and says it in
+ * the visitor's language (docs/languages.md, The site's own words).
+ */
+const standardLabel = (name: StandardFieldName) => wordsOf(kioskCatalogs, 'en').t(`field.${name}`);
 const standardTypes: Record<string, string> = { email: 'email', phone: 'phone' };
 
 const newKey = () => crypto.randomUUID();
@@ -53,7 +59,7 @@ export function newField(name: string): DraftField {
   return {
     key: newKey(),
     name,
-    label: standardLabels[name] ?? name,
+    label: isStandard(name) ? standardLabel(name) : name,
     type: standardTypes[name] ?? 'text',
     required: false,
     optionsText: '',
@@ -61,10 +67,9 @@ export function newField(name: string): DraftField {
 }
 
 /** Why `name` cannot be added, or null when it can. */
-export function refuseName(draft: Draft, name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name))
-    return 'Use letters, digits and _ (starting with a letter), at most 64.';
-  if (draft.fields.some((field) => field.name === name)) return `The form already has a field named ${name}.`;
+export function refuseName(words: ConsoleWords, draft: Draft, name: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) return words.t('siteForm.name.invalid');
+  if (draft.fields.some((field) => field.name === name)) return words.t('siteForm.name.taken', { name });
   return null;
 }
 
@@ -99,7 +104,10 @@ export function moved(draft: Draft, index: number, by: -1 | 1): Draft {
 export type DraftErrors = { byField: Record<string, string>; form: string[] };
 
 /** What the server is sent, or what to fix first, field by field in plain words (the server's own rules). */
-export function checkDraft(draft: Draft): { ok: true; body: CheckinConfigUpdate } | { ok: false; errors: DraftErrors } {
+export function checkDraft(
+  words: ConsoleWords,
+  draft: Draft,
+): { ok: true; body: CheckinConfigUpdate } | { ok: false; errors: DraftErrors } {
   const body = {
     requiresApproval: draft.requiresApproval,
     fields: draft.fields.map((field) => ({
@@ -120,19 +128,23 @@ export function checkDraft(draft: Draft): { ok: true; body: CheckinConfigUpdate 
       errors.form.push(issue.message);
       continue;
     }
-    errors.byField[field.key] ??= fieldWords(field, property, issue.message);
+    errors.byField[field.key] ??= fieldWords(words, field, property, issue.message);
   }
   return { ok: false, errors };
 }
 
-function fieldWords(field: DraftField, property: PropertyKey | undefined, message: string): string {
+// Other rules are the shared schema's, in its own (English) words.
+function fieldWords(
+  words: ConsoleWords,
+  field: DraftField,
+  property: PropertyKey | undefined,
+  message: string,
+): string {
   if (property === 'label')
-    return field.label.trim() === '' ? 'Give this field a label.' : 'Use at most 120 characters for the label.';
+    return field.label.trim() === '' ? words.t('siteForm.label.missing') : words.t('siteForm.label.tooLong');
   if (property === 'options')
-    return optionsOf(field).length === 0
-      ? 'Give at least one option, one per line.'
-      : 'Use at most 100 options of at most 120 characters each.';
+    return optionsOf(field).length === 0 ? words.t('siteForm.options.missing') : words.t('siteForm.options.tooMany');
   if (property === 'type' && !(fieldTypes as readonly string[]).includes(field.type))
-    return `This console cannot save a field of type ${field.type}.`;
+    return words.t('siteForm.type.unknown', { type: field.type });
   return message;
 }

@@ -1,5 +1,6 @@
 import type { Site } from '../../shared/src/schemas/sites';
 import { CheckGroup, Checkbox } from '../components/Choice';
+import { useWords } from '../language/ConsoleLanguage';
 
 export interface SiteChoice {
   allSites: boolean;
@@ -18,11 +19,16 @@ export function SitesChoice({
   onChange: (next: SiteChoice) => void;
   error?: string;
 }) {
+  const words = useWords();
   const toggle = (siteId: number, on: boolean) =>
     onChange({ ...value, siteIds: on ? [...value.siteIds, siteId] : value.siteIds.filter((id) => id !== siteId) });
   return (
-    <CheckGroup legend="Sites" error={error}>
-      <Checkbox label="All sites" checked={value.allSites} onChange={(allSites) => onChange({ ...value, allSites })} />
+    <CheckGroup legend={words.t('common.sites')} error={error}>
+      <Checkbox
+        label={words.t('common.allSites')}
+        checked={value.allSites}
+        onChange={(allSites) => onChange({ ...value, allSites })}
+      />
       {value.allSites
         ? null
         : sites.map((site) => (

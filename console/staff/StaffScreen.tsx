@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { EditUserDialog, InviteDialog, ResetLinkDialog } from './UserDialogs';
@@ -15,6 +16,7 @@ type Open = { kind: 'invite' } | { kind: 'edit' | 'reset' | 'disable'; user: Sta
 /** The account's staff (owners only): invite, role and sites, disable or enable, password reset links. */
 export function StaffScreen() {
   const { user: me } = useSession();
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [users, setUsers] = useState<StaffUserAnswer[] | null>(null);
   const [open, setOpen] = useState<Open>(null);
@@ -30,8 +32,13 @@ export function StaffScreen() {
   useEffect(reload, [reload]);
   const siteNames = (user: StaffUserAnswer) =>
     user.allSites
-      ? 'All sites'
-      : user.siteIds.map((id) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') || 'None';
+      ? words.t('common.allSites')
+      : user.siteIds
+          .map(
+            (id) =>
+              sites.find((site) => site.siteId === id)?.name ?? words.t('common.siteNumbered', { id: String(id) }),
+          )
+          .join(', ') || words.t('common.none');
   const doEnable = async (user: StaffUserAnswer) => {
     if (await enable.run(() => manageApi.updateUser(user.userId, { disabled: false }, newKey()))) reload();
   };
@@ -44,9 +51,9 @@ export function StaffScreen() {
   return (
     <section aria-labelledby="staff-title">
       <div className="page-head">
-        <h1 id="staff-title">Staff</h1>
+        <h1 id="staff-title">{words.t('nav.staff')}</h1>
         <button type="button" className="primary" onClick={() => setOpen({ kind: 'invite' })}>
-          Invite
+          {words.t('staff.invite')}
         </button>
       </div>
       <ErrorMessage text={load.error ?? enable.error} />
@@ -55,24 +62,34 @@ export function StaffScreen() {
           rows={users}
           rowKey={(user) => user.userId}
           columns={[
-            { header: 'Name', cell: (user) => user.name },
-            { header: 'Email', cell: (user) => user.email },
-            { header: 'Role', cell: (user) => user.role },
-            { header: 'Sites', cell: (user) => siteNames(user) },
-            { header: 'Last sign-in', cell: (user) => (user.lastSignInAt ? since(user.lastSignInAt) : 'Never') },
-            { header: 'Status', cell: (user) => (user.disabled ? 'Disabled' : 'Active') },
+            { header: words.t('staff.column.name'), cell: (user) => user.name },
+            { header: words.t('staff.column.email'), cell: (user) => user.email },
+            { header: words.t('staff.column.role'), cell: (user) => user.role },
+            { header: words.t('common.sites'), cell: (user) => siteNames(user) },
+            {
+              header: words.t('staff.column.lastSignIn'),
+              cell: (user) => (user.lastSignInAt ? since(user.lastSignInAt) : words.t('common.never')),
+            },
+            {
+              header: words.t('staff.column.status'),
+              cell: (user) => (user.disabled ? words.t('staff.disabled') : words.t('staff.active')),
+            },
           ]}
           actions={(user) => (
             <>
-              <button type="button" onClick={() => setOpen({ kind: 'edit', user })} aria-label={`Edit ${user.name}`}>
-                Edit
+              <button
+                type="button"
+                onClick={() => setOpen({ kind: 'edit', user })}
+                aria-label={words.t('staff.editNamed', { name: user.name })}
+              >
+                {words.t('common.edit')}
               </button>
               <button
                 type="button"
                 onClick={() => setOpen({ kind: 'reset', user })}
-                aria-label={`Password reset link for ${user.name}`}
+                aria-label={words.t('staff.resetNamed', { name: user.name })}
               >
-                Password reset link
+                {words.t('staff.reset')}
               </button>
               {user.userId === me.userId ? null : user.disabled ? (
                 <button
@@ -80,18 +97,18 @@ export function StaffScreen() {
                   className="go"
                   disabled={enable.busy}
                   onClick={() => void doEnable(user)}
-                  aria-label={`Enable ${user.name}`}
+                  aria-label={words.t('staff.enableNamed', { name: user.name })}
                 >
-                  Enable
+                  {words.t('staff.enable')}
                 </button>
               ) : (
                 <button
                   type="button"
                   className="danger"
                   onClick={() => setOpen({ kind: 'disable', user })}
-                  aria-label={`Disable ${user.name}`}
+                  aria-label={words.t('staff.disableNamed', { name: user.name })}
                 >
-                  Disable
+                  {words.t('staff.disable')}
                 </button>
               )}
             </>
@@ -103,9 +120,9 @@ export function StaffScreen() {
       {open?.kind === 'reset' ? <ResetLinkDialog user={open.user} onClose={close} /> : null}
       {open?.kind === 'disable' ? (
         <ConfirmDialog
-          title={`Disable ${open.user.name}`}
-          message={`${open.user.name} is signed out everywhere at once and cannot sign in until enabled again.`}
-          confirm="Disable"
+          title={words.t('staff.disableNamed', { name: open.user.name })}
+          message={words.t('staff.disableMessage', { name: open.user.name })}
+          confirm={words.t('staff.disable')}
           onClose={close}
           action={(key) => manageApi.updateUser(open.user.userId, { disabled: true }, key)}
           onDone={closeAndReload}

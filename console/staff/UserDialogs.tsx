@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { StaffUserAnswer } from '../../shared/src/client/staff';
+import type { ConsoleMessage } from '../../shared/src/messages/console';
 import { type Role, roles } from '../../shared/src/schemas/staff';
 import { manageApi, newKey } from '../api';
 import { Select } from '../components/Choice';
@@ -9,49 +10,51 @@ import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { type SiteChoice, SitesChoice, sitesBody } from './SitesChoice';
 
 const FIELDS = ['email', 'name', 'role', 'siteIds', 'allSites'] as const;
-const roleNames: Record<Role, string> = {
-  owner: 'Owner',
-  manager: 'Manager',
-  reception: 'Reception',
-  security: 'Security',
+const roleNames: Record<Role, ConsoleMessage> = {
+  owner: 'staff.role.owner',
+  manager: 'staff.role.manager',
+  reception: 'staff.role.reception',
+  security: 'staff.role.security',
 };
-const roleWords: Record<Role, string> = {
-  owner: 'Everything, on every site: staff, tokens, kiosks, sites, webhooks.',
-  manager: 'On their sites: site forms, kiosks, watchlist, vehicles, approvals, history, audit log.',
-  reception: 'On their sites: on site now, approvals of people, check-in and checkout, alerts.',
-  security: 'On their sites: on site now, approvals of people and vehicles, vehicles, watchlist, alerts.',
+const roleWords: Record<Role, ConsoleMessage> = {
+  owner: 'staff.role.owner.may',
+  manager: 'staff.role.manager.may',
+  reception: 'staff.role.reception.may',
+  security: 'staff.role.security.may',
 };
 
 function RoleSelect({ value, onChange, error }: { value: Role; onChange: (role: Role) => void; error?: string }) {
+  const words = useWords();
   return (
     <>
       <Select
-        label="Role"
+        label={words.t('staff.field.role')}
         value={value}
         onChange={(next) => onChange(roles.find((role) => role === next) ?? 'reception')}
         error={error}
       >
         {roles.map((role) => (
           <option key={role} value={role}>
-            {roleNames[role]}
+            {words.t(roleNames[role])}
           </option>
         ))}
       </Select>
-      <p className="hint role-hint">{roleWords[value]}</p>
+      <p className="hint role-hint">{words.t(roleWords[value])}</p>
     </>
   );
 }
 
 // Without a site, anyone but an owner would see an empty console.
-const NO_SITES = 'Choose at least one site, or All sites.';
 const noSites = (role: Role, choice: SiteChoice) => role !== 'owner' && !choice.allSites && choice.siteIds.length === 0;
 
 /** Invite a staff member: the invitation link is shown once, for the owner to pass on. */
 export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -63,7 +66,7 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (noSites(role, choice)) {
-      write.setError(NO_SITES);
+      write.setError(words.t('common.noSitesChosen'));
       return;
     }
     const created = await write.run(() =>
@@ -76,22 +79,22 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
   };
   if (link) {
     return (
-      <Dialog title={`${name.trim()} is invited`} onClose={onClose}>
-        <p>Send this link to {email.trim()}. It works once, for 72 hours.</p>
-        <ShownOnce label="Invitation link" value={link} />
+      <Dialog title={words.t('staff.invited', { name: name.trim() })} onClose={onClose}>
+        <p>{words.t('staff.invited.send', { email: email.trim() })}</p>
+        <ShownOnce label={words.t('staff.invited.link')} value={link} />
         <div className="buttons">
           <button type="button" className="primary" onClick={onClose}>
-            Done
+            {words.t('common.done')}
           </button>
         </div>
       </Dialog>
     );
   }
   return (
-    <Dialog title="Invite a staff member" onClose={onClose}>
+    <Dialog title={words.t('staff.inviteTitle')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
-          label="Email"
+          label={words.t('staff.field.email')}
           type="email"
           value={email}
           onChange={(value) => {
@@ -101,7 +104,7 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
           error={write.fieldErrors.email}
         />
         <Field
-          label="Name"
+          label={words.t('staff.field.name')}
           value={name}
           onChange={(value) => {
             setName(value);
@@ -119,7 +122,7 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
           />
         )}
         <ErrorMessage text={write.error} />
-        <FormButtons submit="Invite" busy={write.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('staff.invite')} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -135,6 +138,7 @@ export function EditUserDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [role, setRole] = useState<Role>(roles.find((known) => known === user.role) ?? 'reception');
   const [choice, setChoice] = useState<SiteChoice>({ allSites: user.allSites, siteIds: user.siteIds });
@@ -143,13 +147,13 @@ export function EditUserDialog({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (noSites(role, choice)) {
-      write.setError(NO_SITES);
+      write.setError(words.t('common.noSitesChosen'));
       return;
     }
     if (await write.run(() => manageApi.updateUser(user.userId, { role, ...sitesBody(role, choice) }, key))) onDone();
   };
   return (
-    <Dialog title={`Edit ${user.name}`} onClose={onClose}>
+    <Dialog title={words.t('staff.editNamed', { name: user.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
         {role === 'owner' ? null : (
@@ -161,7 +165,7 @@ export function EditUserDialog({
           />
         )}
         <ErrorMessage text={write.error} />
-        <FormButtons submit="Save" busy={write.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('common.save')} busy={write.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -169,6 +173,7 @@ export function EditUserDialog({
 
 /** A new one-time password reset link for a user, shown once. */
 export function ResetLinkDialog({ user, onClose }: { user: StaffUserAnswer; onClose: () => void }) {
+  const words = useWords();
   const [link, setLink] = useState<string | null>(null);
   const [key] = useState(newKey);
   const write = useWrite([]);
@@ -177,20 +182,20 @@ export function ResetLinkDialog({ user, onClose }: { user: StaffUserAnswer; onCl
     if (made) setLink(made.resetUrl);
   };
   return (
-    <Dialog title={`Password reset link for ${user.name}`} onClose={onClose}>
+    <Dialog title={words.t('staff.resetNamed', { name: user.name })} onClose={onClose}>
       {link ? (
-        <ShownOnce label="Password reset link" value={link} />
+        <ShownOnce label={words.t('staff.reset')} value={link} />
       ) : (
-        <p>Make a link that lets {user.name} choose a new password. It works once.</p>
+        <p>{words.t('staff.reset.explain', { name: user.name })}</p>
       )}
       <ErrorMessage text={write.error} />
       <div className="buttons">
         <button type="button" onClick={onClose}>
-          {link ? 'Done' : 'Cancel'}
+          {link ? words.t('common.done') : words.t('common.cancel')}
         </button>
         {link ? null : (
           <button type="button" className="primary" disabled={write.busy} onClick={() => void make()}>
-            Make the link
+            {words.t('staff.reset.make')}
           </button>
         )}
       </div>

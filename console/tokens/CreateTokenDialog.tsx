@@ -10,8 +10,9 @@ import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useAction } from '../components/useAction';
+import { useWords } from '../language/ConsoleLanguage';
+import { richWords } from '../language/richWords';
 import { useSession } from '../session/SessionContext';
-import { scopeWords } from './scopeWords';
 
 /** Tomorrow as a date input's value (YYYY-MM-DD), where the browser is. */
 function tomorrow(): string {
@@ -21,16 +22,18 @@ function tomorrow(): string {
 
 /** The token's plaintext, this once, with a copy button. */
 function CreatedToken({ created, onClose }: { created: CreatedTokenAnswer; onClose: () => void }) {
+  const words = useWords();
   return (
-    <Dialog title={`Token ${created.name}`} onClose={onClose}>
-      <ShownOnce label="Token" value={created.token} warning="You will not see this token again." />
-      <p className="hint">
-        Systems send it in the header <code>Authorization: Bearer</code> and the token. Keep it in a secret store, not
-        in code.
-      </p>
+    <Dialog title={words.t('tokens.createdNamed', { name: created.name })} onClose={onClose}>
+      <ShownOnce
+        label={words.t('tokens.created.token')}
+        value={created.token}
+        warning={words.t('tokens.created.warning')}
+      />
+      <p className="hint">{richWords(words, 'tokens.created.hint', { code: (chunks) => <code>{chunks}</code> })}</p>
       <div className="buttons">
         <button type="button" className="primary" onClick={onClose}>
-          Done
+          {words.t('common.done')}
         </button>
       </div>
     </Dialog>
@@ -48,6 +51,7 @@ export function CreateTokenDialog({
   onCreated: () => void;
 }) {
   const { user } = useSession();
+  const words = useWords();
   const mine: readonly Scope[] = isKnown(roles, user.role) ? roleScopes[user.role] : [];
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Scope[]>(() => defaultScopes.filter((scope) => mine.includes(scope)));
@@ -69,13 +73,13 @@ export function CreateTokenDialog({
     const expiresAt = expires === '' ? undefined : new Date(`${expires}T23:59:59`).toISOString();
     const refusal =
       name.trim() === ''
-        ? 'Give the token a name, such as the system that uses it.'
+        ? words.t('tokens.create.noName')
         : chosen.length === 0
-          ? 'Choose at least one scope.'
+          ? words.t('tokens.create.noScope')
           : !allSites && siteIds.length === 0
-            ? 'Choose the sites the token may use, or All sites.'
+            ? words.t('tokens.create.noSites')
             : expiresAt !== undefined && Date.parse(expiresAt) <= Date.now()
-              ? 'Choose an expiry date after today, or none.'
+              ? words.t('tokens.create.pastExpiry')
               : null;
     setProblem(refusal);
     if (refusal) return;
@@ -90,11 +94,11 @@ export function CreateTokenDialog({
   };
 
   return (
-    <Dialog title="Create token" onClose={onClose}>
+    <Dialog title={words.t('tokens.create')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="Name" value={name} onChange={setName} maxLength={200} />
+        <Field label={words.t('tokens.create.name')} value={name} onChange={setName} maxLength={200} />
         <fieldset className="choices">
-          <legend>Scopes</legend>
+          <legend>{words.t('tokens.create.scopes')}</legend>
           {mine.map((scope) => (
             <label key={scope} className="choice">
               <input
@@ -103,18 +107,18 @@ export function CreateTokenDialog({
                 onChange={(event) => setChosen(toggle(chosen, scope, event.target.checked))}
               />
               <span className="choice-text">
-                {scope} <span className="muted">{scopeWords[scope]}</span>
+                {scope} <span className="muted">{words.t(`scope.${scope}`)}</span>
               </span>
             </label>
           ))}
         </fieldset>
         <fieldset className="choices">
-          <legend>Sites</legend>
+          <legend>{words.t('common.sites')}</legend>
           {user.allSites ? (
             <label className="choice">
               <input type="checkbox" checked={allSites} onChange={(event) => setAllSites(event.target.checked)} />
               <span className="choice-text">
-                All sites <span className="muted">now and future</span>
+                {words.t('common.allSites')} <span className="muted">{words.t('tokens.create.nowAndFuture')}</span>
               </span>
             </label>
           ) : null}
@@ -132,7 +136,7 @@ export function CreateTokenDialog({
               ))}
         </fieldset>
         <div className="field">
-          <label htmlFor={expiryId}>Expires (optional)</label>
+          <label htmlFor={expiryId}>{words.t('tokens.create.expires')}</label>
           <input
             id={expiryId}
             type="date"
@@ -142,7 +146,7 @@ export function CreateTokenDialog({
           />
         </div>
         <ErrorMessage text={problem ?? action.error} />
-        <FormButtons submit="Create token" busy={action.busy} onCancel={onClose} />
+        <FormButtons submit={words.t('tokens.create')} busy={action.busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { since } from '../components/time';
 import { useLoaded } from '../components/useLoaded';
+import { useWords } from '../language/ConsoleLanguage';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import './tokens.css';
 
@@ -14,6 +15,7 @@ const day = (iso: string) =>
 
 /** The account's API tokens (kiosks' tokens are on the Kiosks page): create one, shown once; revoke one. */
 export function TokensScreen() {
+  const words = useWords();
   const readTokens = useCallback(() => adminApi.listTokens({ channel: 'API' }), []);
   const readSites = useCallback(() => adminApi.listSites({ archived: true }), []);
   const tokens = useLoaded(['tokens', 'API'], readTokens);
@@ -24,37 +26,50 @@ export function TokensScreen() {
   const list = tokens.value?.data ?? [];
   const sitesOf = (token: TokenAnswer) =>
     token.allSites
-      ? 'All sites'
-      : token.siteIds.map((id) => siteList.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ') ||
-        'None';
+      ? words.t('common.allSites')
+      : token.siteIds
+          .map(
+            (id) =>
+              siteList.find((site) => site.siteId === id)?.name ?? words.t('common.siteNumbered', { id: String(id) }),
+          )
+          .join(', ') || words.t('common.none');
 
   return (
     <section aria-labelledby="tokens-title">
       <div className="page-head">
-        <h1 id="tokens-title">API tokens</h1>
+        <h1 id="tokens-title">{words.t('nav.tokens')}</h1>
         <button type="button" className="primary" onClick={() => setCreating(true)}>
-          Create token
+          {words.t('tokens.create')}
         </button>
       </div>
-      <p className="hint">Tokens let other systems use the API. Kiosks get theirs when they are paired (see Kiosks).</p>
+      <p className="hint">{words.t('tokens.hint')}</p>
       <ErrorMessage text={tokens.error ?? sites.error} />
-      {tokens.value === null && !tokens.error ? <p aria-busy="true">Loading…</p> : null}
-      {tokens.value !== null && list.length === 0 ? <p className="empty">No API tokens.</p> : null}
+      {tokens.value === null && !tokens.error ? <p aria-busy="true">{words.t('common.loading')}</p> : null}
+      {tokens.value !== null && list.length === 0 ? <p className="empty">{words.t('tokens.empty')}</p> : null}
       {list.length > 0 ? (
         <ListTable
           rows={list}
           rowKey={(token) => token.tokenId}
           columns={[
-            { header: 'Name', cell: (token) => token.name },
-            { header: 'Sites', cell: (token) => sitesOf(token) },
-            { header: 'Scopes', cell: (token) => <span className="scopes">{token.scopes.join(' ')}</span> },
-            { header: 'Last used', cell: (token) => (token.lastUsedAt ? since(token.lastUsedAt) : 'Never') },
-            { header: 'Expires', cell: (token) => (token.expiresAt ? day(token.expiresAt) : 'Never') },
+            { header: words.t('tokens.column.name'), cell: (token) => token.name },
+            { header: words.t('common.sites'), cell: (token) => sitesOf(token) },
+            {
+              header: words.t('tokens.column.scopes'),
+              cell: (token) => <span className="scopes">{token.scopes.join(' ')}</span>,
+            },
+            {
+              header: words.t('tokens.column.lastUsed'),
+              cell: (token) => (token.lastUsedAt ? since(token.lastUsedAt) : words.t('common.never')),
+            },
+            {
+              header: words.t('tokens.column.expires'),
+              cell: (token) => (token.expiresAt ? day(token.expiresAt) : words.t('common.never')),
+            },
           ]}
           actions={(token) => (
             <>
               <button type="button" className="danger" onClick={() => setRevoking(token)}>
-                Revoke
+                {words.t('common.revoke')}
               </button>
             </>
           )}
@@ -69,9 +84,9 @@ export function TokensScreen() {
       ) : null}
       {revoking ? (
         <ConfirmDialog
-          title={`Revoke ${revoking.name}?`}
-          message="Every request with this token is refused from now on. This cannot be undone."
-          confirm="Revoke"
+          title={words.t('common.revokeNamed', { name: revoking.name })}
+          message={words.t('tokens.revokeMessage')}
+          confirm={words.t('common.revoke')}
           action={() => adminApi.revokeToken(revoking.tokenId)}
           onClose={() => setRevoking(null)}
           onDone={() => {

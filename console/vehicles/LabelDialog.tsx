@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
 
 const FIELDS = ['name', 'color', 'blocksEntry'] as const;
 
@@ -20,6 +21,7 @@ export function LabelDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [name, setName] = useState(label?.name ?? '');
   const [color, setColor] = useState(label?.color ?? '');
   const [blocksEntry, setBlocksEntry] = useState(label?.blocksEntry ?? false);
@@ -45,10 +47,10 @@ export function LabelDialog({
     if (done) onDone();
   };
   return (
-    <Dialog title={label ? `Edit label ${label.name}` : 'Add a label'} onClose={onClose}>
+    <Dialog title={label ? words.t('labels.editNamed', { name: label.name }) : words.t('labels.add')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
-          label="Label name"
+          label={words.t('labels.field.name')}
           value={name}
           onChange={(value) => {
             setName(value);
@@ -58,19 +60,23 @@ export function LabelDialog({
           maxLength={64}
         />
         <Field
-          label="Label color"
+          label={words.t('labels.field.color')}
           value={color}
           onChange={(value) => {
             setColor(value);
             write.clear('color');
           }}
           error={write.fieldErrors.color}
-          placeholder="Optional, like #b91c1c"
+          placeholder={words.t('labels.field.colorExample')}
         />
-        <Checkbox label="Blocks entry" checked={blocksEntry} onChange={setBlocksEntry} />
-        <p className="hint">A vehicle with a label that blocks entry is stopped at the gate and shown in Alerts.</p>
+        <Checkbox label={words.t('labels.blocksEntry')} checked={blocksEntry} onChange={setBlocksEntry} />
+        <p className="hint">{words.t('labels.blocksEntry.hint')}</p>
         <ErrorMessage text={write.error} />
-        <FormButtons submit={label ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+        <FormButtons
+          submit={label ? words.t('common.save') : words.t('common.add')}
+          busy={write.busy}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { manageApi } from '../api';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
+import { useWords } from '../language/ConsoleLanguage';
 
 interface LabelsProps {
   labels: readonly VehicleLabelAnswer[] | null;
@@ -18,19 +19,20 @@ interface LabelsProps {
 
 /** The account's vehicle labels; those that block entry say so. */
 export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed, mayEdit, onEdit }: LabelsProps) {
+  const words = useWords();
   const [deleting, setDeleting] = useState<VehicleLabelAnswer | null>(null);
   return (
     <section className="sub" aria-labelledby="labels-title">
       <div className="page-head">
-        <h2 id="labels-title">Vehicle labels</h2>
+        <h2 id="labels-title">{words.t('labels.title')}</h2>
         {mayEdit ? (
           <button type="button" onClick={() => onEdit(null)}>
-            Add a label
+            {words.t('labels.add')}
           </button>
         ) : null}
       </div>
       <ErrorMessage text={error} />
-      {labels?.length === 0 ? <p className="empty">No labels yet.</p> : null}
+      {labels?.length === 0 ? <p className="empty">{words.t('labels.empty')}</p> : null}
       <ul className="cards">
         {(labels ?? []).map((label) => (
           <li key={label.labelId} className="card-row">
@@ -44,21 +46,25 @@ export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed,
                 {label.name}
               </strong>
               <span className={label.blocksEntry ? 'tag blocks' : 'muted'}>
-                {label.blocksEntry ? 'Blocks entry' : 'Does not block entry'}
+                {label.blocksEntry ? words.t('labels.blocksEntry') : words.t('labels.doesNotBlock')}
               </span>
             </div>
             {mayEdit ? (
               <div className="buttons">
-                <button type="button" onClick={() => onEdit(label)} aria-label={`Edit label ${label.name}`}>
-                  Edit
+                <button
+                  type="button"
+                  onClick={() => onEdit(label)}
+                  aria-label={words.t('labels.editNamed', { name: label.name })}
+                >
+                  {words.t('common.edit')}
                 </button>
                 <button
                   type="button"
                   className="danger"
                   onClick={() => setDeleting(label)}
-                  aria-label={`Delete label ${label.name}`}
+                  aria-label={words.t('labels.deleteNamed', { name: label.name })}
                 >
-                  Delete
+                  {words.t('common.delete')}
                 </button>
               </div>
             ) : null}
@@ -68,9 +74,9 @@ export function LabelsSection({ labels, error, hasMore, busy, loadMore, changed,
       <LoadMore hasMore={hasMore} busy={busy} onClick={loadMore} />
       {deleting ? (
         <ConfirmDialog
-          title={`Delete label ${deleting.name}`}
-          message="The label is taken off every vehicle that has it."
-          confirm="Delete"
+          title={words.t('labels.deleteNamed', { name: deleting.name })}
+          message={words.t('labels.deleteMessage')}
+          confirm={words.t('common.delete')}
           onClose={() => setDeleting(null)}
           action={(key) => manageApi.deleteVehicleLabel(deleting.labelId, key)}
           onDone={() => {

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { useWrite } from '../components/useWrite';
+import { useWords } from '../language/ConsoleLanguage';
 
 const FIELDS = ['licensePlate', 'make', 'model', 'color', 'description', 'labelIds'] as const;
 type Text = 'licensePlate' | 'make' | 'model' | 'color' | 'description';
@@ -31,6 +32,7 @@ export function VehicleDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [values, setValues] = useState(() => initial(vehicle));
   const [labelIds, setLabelIds] = useState<number[]>(vehicle?.labelIds ?? []);
   const [key] = useState(newKey);
@@ -85,19 +87,22 @@ export function VehicleDialog({
     <Field label={label} value={values[name]} onChange={edit(name)} error={write.fieldErrors[name]} />
   );
   return (
-    <Dialog title={vehicle ? `Edit ${vehicle.licensePlate}` : 'Add a vehicle'} onClose={onClose}>
+    <Dialog
+      title={vehicle ? words.t('vehicles.editNamed', { plate: vehicle.licensePlate }) : words.t('vehicles.add')}
+      onClose={onClose}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
-        {field('licensePlate', 'License plate')}
-        {field('make', 'Make')}
-        {field('model', 'Model')}
-        {field('color', 'Color')}
-        {field('description', 'Description')}
+        {field('licensePlate', words.t('vehicles.field.licensePlate'))}
+        {field('make', words.t('vehicles.field.make'))}
+        {field('model', words.t('vehicles.field.model'))}
+        {field('color', words.t('vehicles.field.color'))}
+        {field('description', words.t('vehicles.field.description'))}
         {labels.length > 0 ? (
-          <CheckGroup legend="Labels" error={write.fieldErrors.labelIds}>
+          <CheckGroup legend={words.t('vehicles.column.labels')} error={write.fieldErrors.labelIds}>
             {labels.map((label) => (
               <Checkbox
                 key={label.labelId}
-                label={label.blocksEntry ? `${label.name} (blocks entry)` : label.name}
+                label={label.blocksEntry ? words.t('vehicles.label.blocks', { name: label.name }) : label.name}
                 checked={labelIds.includes(label.labelId)}
                 onChange={(on) => toggle(label.labelId, on)}
               />
@@ -105,7 +110,11 @@ export function VehicleDialog({
           </CheckGroup>
         ) : null}
         <ErrorMessage text={write.error} />
-        <FormButtons submit={vehicle ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+        <FormButtons
+          submit={vehicle ? words.t('common.save') : words.t('common.add')}
+          busy={write.busy}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { LoadMore } from '../components/LoadMore';
 import { usePaged } from '../components/usePaged';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { LabelDialog } from './LabelDialog';
@@ -18,6 +19,7 @@ type Editing<T> = { item: T | null } | null;
 /** Registered vehicles (search by plate) and their labels; security and managers change them. */
 export function VehiclesScreen() {
   const { can } = useSession();
+  const words = useWords();
   const { streaming } = useLive();
   // The stream's `vehicles` event re-reads both lists after a write (console/live/followPages.ts); without it, now.
   const afterWrite = (...lists: Array<{ reload: () => void }>) => {
@@ -42,17 +44,22 @@ export function VehiclesScreen() {
   return (
     <section aria-labelledby="vehicles-title">
       <div className="page-head">
-        <h1 id="vehicles-title">Vehicles</h1>
+        <h1 id="vehicles-title">{words.t('nav.vehicles')}</h1>
         {can.manageVehicles ? (
           <button type="button" className="primary" onClick={() => setVehicle({ item: null })}>
-            Add a vehicle
+            {words.t('vehicles.add')}
           </button>
         ) : null}
       </div>
       <form className="filters" role="search" onSubmit={search}>
-        <Field label="Search by plate" value={typed} onChange={setTyped} placeholder="Whole plate, like AB-123-CD" />
+        <Field
+          label={words.t('vehicles.search')}
+          value={typed}
+          onChange={setTyped}
+          placeholder={words.t('vehicles.search.example')}
+        />
         <div className="filter-buttons">
-          <button type="submit">Search</button>
+          <button type="submit">{words.t('vehicles.search.submit')}</button>
           {plate !== '' ? (
             <button
               type="button"
@@ -61,28 +68,30 @@ export function VehiclesScreen() {
                 setPlate('');
               }}
             >
-              Show all
+              {words.t('vehicles.showAll')}
             </button>
           ) : null}
         </div>
       </form>
       <ErrorMessage text={vehicles.error} />
       {vehicles.items?.length === 0 ? (
-        <p className="empty">{plate === '' ? 'No vehicles registered yet.' : `No vehicle with plate ${plate}.`}</p>
+        <p className="empty">
+          {plate === '' ? words.t('vehicles.empty') : words.t('vehicles.noneWithPlate', { plate })}
+        </p>
       ) : null}
       {vehicles.items && vehicles.items.length > 0 ? (
         <ListTable
           rows={vehicles.items}
           rowKey={(item) => item.vehicleId}
           columns={[
-            { header: 'Plate', cell: (item) => item.licensePlate, className: () => 'plate' },
+            { header: words.t('vehicles.column.plate'), cell: (item) => item.licensePlate, className: () => 'plate' },
             {
-              header: 'Vehicle',
+              header: words.t('vehicles.column.vehicle'),
               cell: (item) =>
                 `${[item.color, item.make, item.model].filter(Boolean).join(' ') || '—'}${item.description ? ` · ${item.description}` : ''}`,
             },
             {
-              header: 'Labels',
+              header: words.t('vehicles.column.labels'),
               cell: (item) =>
                 item.labelIds.length === 0
                   ? '—'
@@ -90,8 +99,11 @@ export function VehiclesScreen() {
                       const found = labelOf(id);
                       return (
                         <span key={id} className={found?.blocksEntry ? 'tag blocks' : 'tag'}>
-                          {found?.name ?? `Label ${id}`}
-                          {found?.blocksEntry ? ' (blocks entry)' : ''}
+                          {found
+                            ? found.blocksEntry
+                              ? words.t('vehicles.label.blocks', { name: found.name })
+                              : found.name
+                            : words.t('vehicles.label.numbered', { id: String(id) })}
                         </span>
                       );
                     }),
@@ -100,16 +112,20 @@ export function VehiclesScreen() {
           actions={(item) =>
             can.manageVehicles ? (
               <>
-                <button type="button" onClick={() => setVehicle({ item })} aria-label={`Edit ${item.licensePlate}`}>
-                  Edit
+                <button
+                  type="button"
+                  onClick={() => setVehicle({ item })}
+                  aria-label={words.t('vehicles.editNamed', { plate: item.licensePlate })}
+                >
+                  {words.t('common.edit')}
                 </button>
                 <button
                   type="button"
                   className="danger"
                   onClick={() => setDeleting(item)}
-                  aria-label={`Delete ${item.licensePlate}`}
+                  aria-label={words.t('vehicles.deleteNamed', { plate: item.licensePlate })}
                 >
-                  Delete
+                  {words.t('common.delete')}
                 </button>
               </>
             ) : null
@@ -150,9 +166,9 @@ export function VehiclesScreen() {
       ) : null}
       {deleting ? (
         <ConfirmDialog
-          title={`Delete ${deleting.licensePlate}`}
-          message="The vehicle is no longer registered. Past visits keep their plate."
-          confirm="Delete"
+          title={words.t('vehicles.deleteNamed', { plate: deleting.licensePlate })}
+          message={words.t('vehicles.deleteMessage')}
+          confirm={words.t('common.delete')}
           onClose={() => setDeleting(null)}
           action={(key) => manageApi.deleteVehicle(deleting.vehicleId, key)}
           onDone={() => {

@@ -11,14 +11,16 @@ import { LoadMore } from '../components/LoadMore';
 import { since } from '../components/time';
 import { usePaged } from '../components/usePaged';
 import { useWrite } from '../components/useWrite';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'phone', 'reason'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 const empty: Values = { firstName: '', lastName: '', email: '', phone: '', reason: '' };
 
 const nameOf = (entry: WatchlistEntryAnswer) => [entry.firstName, entry.lastName].filter(Boolean).join(' ');
-const describe = (entry: WatchlistEntryAnswer) =>
-  nameOf(entry) || entry.email || entry.phone || `Entry ${entry.entryId}`;
+const describe = (words: ConsoleWords, entry: WatchlistEntryAnswer) =>
+  nameOf(entry) || entry.email || entry.phone || words.t('watchlist.entryNumbered', { id: String(entry.entryId) });
 
 /** Blank fields are left out of a create (the API refuses empty strings for an email or phone). */
 function createBody(values: Values) {
@@ -55,6 +57,7 @@ function EntryDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const [values, setValues] = useState<Values>(() => valuesOf(entry));
   const [key] = useState(newKey);
   const write = useWrite(FIELDS);
@@ -66,7 +69,7 @@ function EntryDialog({
     event.preventDefault();
     const given = createBody(values);
     if (!given.email && !given.phone && !(given.firstName && given.lastName)) {
-      write.setError('Give an email, a phone number, or both first and last name.');
+      write.setError(words.t('watchlist.noneGiven'));
       return;
     }
     const done = entry
@@ -78,18 +81,23 @@ function EntryDialog({
     <Field label={label} type={type} value={values[name]} onChange={edit(name)} error={write.fieldErrors[name]} />
   );
   return (
-    <Dialog title={entry ? `Edit ${describe(entry)}` : 'Add to the watchlist'} onClose={onClose}>
+    <Dialog
+      title={entry ? words.t('watchlist.editNamed', { name: describe(words, entry) }) : words.t('watchlist.add')}
+      onClose={onClose}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <p className="hint">
-          A visitor matching the email, the phone number or the full name is stopped and shown in Alerts.
-        </p>
-        {field('firstName', 'First name')}
-        {field('lastName', 'Last name')}
-        {field('email', 'Email', 'email')}
-        {field('phone', 'Phone', 'tel')}
-        {field('reason', 'Reason')}
+        <p className="hint">{words.t('watchlist.hint')}</p>
+        {field('firstName', words.t('watchlist.field.firstName'))}
+        {field('lastName', words.t('watchlist.field.lastName'))}
+        {field('email', words.t('watchlist.field.email'), 'email')}
+        {field('phone', words.t('watchlist.field.phone'), 'tel')}
+        {field('reason', words.t('watchlist.field.reason'))}
         <ErrorMessage text={write.error} />
-        <FormButtons submit={entry ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+        <FormButtons
+          submit={entry ? words.t('common.save') : words.t('common.add')}
+          busy={write.busy}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );
@@ -97,42 +105,47 @@ function EntryDialog({
 
 /** The account's watchlist: who is stopped at check-in, and why (shown to staff only). */
 export function WatchlistScreen() {
+  const words = useWords();
   const list = usePaged(['watchlist'], (cursor) => manageApi.listWatchlist({ cursor, limit: 50 }));
   const [editing, setEditing] = useState<{ entry: WatchlistEntryAnswer | null } | null>(null);
   const [removing, setRemoving] = useState<WatchlistEntryAnswer | null>(null);
   return (
     <section aria-labelledby="watchlist-title">
       <div className="page-head">
-        <h1 id="watchlist-title">Watchlist</h1>
+        <h1 id="watchlist-title">{words.t('nav.watchlist')}</h1>
         <button type="button" className="primary" onClick={() => setEditing({ entry: null })}>
-          Add to the watchlist
+          {words.t('watchlist.add')}
         </button>
       </div>
       <ErrorMessage text={list.error} />
-      {list.items?.length === 0 ? <p className="empty">Nobody is on the watchlist.</p> : null}
+      {list.items?.length === 0 ? <p className="empty">{words.t('watchlist.empty')}</p> : null}
       {list.items && list.items.length > 0 ? (
         <ListTable
           rows={list.items}
           rowKey={(entry) => entry.entryId}
           columns={[
-            { header: 'Name', cell: (entry) => nameOf(entry) || '—' },
-            { header: 'Email', cell: (entry) => entry.email ?? '—' },
-            { header: 'Phone', cell: (entry) => entry.phone ?? '—' },
-            { header: 'Reason', cell: (entry) => entry.reason ?? '—' },
-            { header: 'Added', cell: (entry) => since(entry.createdAt) },
+            { header: words.t('watchlist.column.name'), cell: (entry) => nameOf(entry) || '—' },
+            { header: words.t('watchlist.column.email'), cell: (entry) => entry.email ?? '—' },
+            { header: words.t('watchlist.column.phone'), cell: (entry) => entry.phone ?? '—' },
+            { header: words.t('watchlist.column.reason'), cell: (entry) => entry.reason ?? '—' },
+            { header: words.t('watchlist.column.added'), cell: (entry) => since(entry.createdAt) },
           ]}
           actions={(entry) => (
             <>
-              <button type="button" onClick={() => setEditing({ entry })} aria-label={`Edit ${describe(entry)}`}>
-                Edit
+              <button
+                type="button"
+                onClick={() => setEditing({ entry })}
+                aria-label={words.t('watchlist.editNamed', { name: describe(words, entry) })}
+              >
+                {words.t('common.edit')}
               </button>
               <button
                 type="button"
                 className="danger"
                 onClick={() => setRemoving(entry)}
-                aria-label={`Remove ${describe(entry)}`}
+                aria-label={words.t('watchlist.removeNamed', { name: describe(words, entry) })}
               >
-                Remove
+                {words.t('watchlist.remove')}
               </button>
             </>
           )}
@@ -151,9 +164,9 @@ export function WatchlistScreen() {
       ) : null}
       {removing ? (
         <ConfirmDialog
-          title={`Remove ${describe(removing)}`}
-          message="They will no longer be stopped at check-in. Past alerts stay."
-          confirm="Remove"
+          title={words.t('watchlist.removeNamed', { name: describe(words, removing) })}
+          message={words.t('watchlist.removeMessage')}
+          confirm={words.t('watchlist.remove')}
           onClose={() => setRemoving(null)}
           action={(key) => manageApi.removeFromWatchlist(removing.entryId, key)}
           onDone={() => {

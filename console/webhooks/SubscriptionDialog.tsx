@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { WebhookSubscriptionAnswer } from '../../shared/src/client/manage';
+import { isKnown } from '../../shared/src/client/answers';
 import { webhookEventKinds } from '../../shared/src/schemas/webhooks';
 import { manageApi, newKey } from '../api';
 import { CheckGroup, Checkbox } from '../components/Choice';
@@ -9,16 +10,16 @@ import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
+import type { ConsoleWords } from '../language/consoleWords';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
 
 const FIELDS = ['url', 'description', 'events', 'siteIds', 'enabled'] as const;
 
-/** "PERSON_CHECKIN_ENTERED" → "Person checkin entered": the event kinds in words, their code in the API. */
-export const eventWords = (kind: string) => {
-  const words = kind.toLowerCase().replaceAll('_', ' ').replace('checkin', 'check-in');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
+/** "PERSON_CHECKIN_ENTERED" → "Person check-in entered": an event kind in words; one a newer server added, as its code. */
+export const eventWords = (words: ConsoleWords, kind: string): string =>
+  isKnown(webhookEventKinds, kind) ? words.t(`webhookEvent.${kind}`) : kind;
 
 /** Create a subscription (its signing secret then shown once), or edit one (`subscription` given). */
 export function SubscriptionDialog({
@@ -30,6 +31,7 @@ export function SubscriptionDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const [url, setUrl] = useState(subscription?.url ?? '');
   const [description, setDescription] = useState(subscription?.description ?? '');
@@ -51,7 +53,7 @@ export function SubscriptionDialog({
     event.preventDefault();
     const chosen = webhookEventKinds.filter((kind) => events.includes(kind));
     if (chosen.length === 0) {
-      write.setError('Choose at least one event.');
+      write.setError(words.t('webhooks.noEvent'));
       return;
     }
     const trimmed = description.trim();
@@ -81,22 +83,22 @@ export function SubscriptionDialog({
 
   if (secret) {
     return (
-      <Dialog title="Webhook added" onClose={onClose}>
-        <p>The receiver verifies each delivery with this signing secret (Standard Webhooks).</p>
-        <ShownOnce label="Signing secret" value={secret} />
+      <Dialog title={words.t('webhooks.added')} onClose={onClose}>
+        <p>{words.t('webhooks.added.explain')}</p>
+        <ShownOnce label={words.t('webhooks.added.secret')} value={secret} />
         <div className="buttons">
           <button type="button" className="primary" onClick={onClose}>
-            Done
+            {words.t('common.done')}
           </button>
         </div>
       </Dialog>
     );
   }
   return (
-    <Dialog title={subscription ? 'Edit webhook' : 'Add a webhook'} onClose={onClose}>
+    <Dialog title={subscription ? words.t('webhooks.edit') : words.t('webhooks.add')} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field
-          label="URL"
+          label={words.t('webhooks.field.url')}
           type="url"
           value={url}
           onChange={(value) => {
@@ -104,10 +106,10 @@ export function SubscriptionDialog({
             write.clear('url');
           }}
           error={write.fieldErrors.url}
-          placeholder="https://example.com/hooks/gatehouse"
+          placeholder={words.t('webhooks.field.urlExample')}
         />
         <Field
-          label="Description"
+          label={words.t('webhooks.field.description')}
           value={description}
           onChange={(value) => {
             setDescription(value);
@@ -116,20 +118,26 @@ export function SubscriptionDialog({
           error={write.fieldErrors.description}
           maxLength={500}
         />
-        <CheckGroup legend="Events" error={write.fieldErrors.events}>
+        <CheckGroup legend={words.t('webhooks.field.events')} error={write.fieldErrors.events}>
           {webhookEventKinds.map((kind) => (
             <Checkbox
               key={kind}
-              label={eventWords(kind)}
+              label={eventWords(words, kind)}
               checked={events.includes(kind)}
               onChange={(on) => toggle(kind, on)}
             />
           ))}
         </CheckGroup>
         <SitesChoice sites={sites} value={choice} onChange={setChoice} error={write.fieldErrors.siteIds} />
-        {subscription ? <Checkbox label="Enabled" checked={enabled} onChange={setEnabled} /> : null}
+        {subscription ? (
+          <Checkbox label={words.t('webhooks.field.enabled')} checked={enabled} onChange={setEnabled} />
+        ) : null}
         <ErrorMessage text={write.error} />
-        <FormButtons submit={subscription ? 'Save' : 'Add'} busy={write.busy} onCancel={onClose} />
+        <FormButtons
+          submit={subscription ? words.t('common.save') : words.t('common.add')}
+          busy={write.busy}
+          onCancel={onClose}
+        />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { LoadMore } from '../components/LoadMore';
 import { usePaged } from '../components/usePaged';
+import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
 import { DeliveryLog } from './DeliveryLog';
 import { SubscriptionDialog, eventWords } from './SubscriptionDialog';
@@ -13,14 +14,20 @@ type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; subscription: WebhookSu
 
 /** Webhook subscriptions (owners): add, edit, delete, and each one's delivery log with Retry. */
 export function WebhooksScreen() {
+  const words = useWords();
   const sites = useLive().sites ?? [];
   const list = usePaged(['webhooks'], (cursor) => manageApi.listWebhooks({ cursor, limit: 50 }));
   const [open, setOpen] = useState<Open>(null);
   const [logOf, setLogOf] = useState<WebhookSubscriptionAnswer | null>(null);
   const siteNames = (ids: readonly number[] | null) =>
     ids === null
-      ? 'All sites'
-      : ids.map((id) => sites.find((site) => site.siteId === id)?.name ?? `Site ${id}`).join(', ');
+      ? words.t('common.allSites')
+      : ids
+          .map(
+            (id) =>
+              sites.find((site) => site.siteId === id)?.name ?? words.t('common.siteNumbered', { id: String(id) }),
+          )
+          .join(', ');
   const closeAndReload = () => {
     setOpen(null);
     list.reload();
@@ -28,13 +35,13 @@ export function WebhooksScreen() {
   return (
     <section aria-labelledby="webhooks-title">
       <div className="page-head">
-        <h1 id="webhooks-title">Webhooks</h1>
+        <h1 id="webhooks-title">{words.t('nav.webhooks')}</h1>
         <button type="button" className="primary" onClick={() => setOpen({ kind: 'add' })}>
-          Add a webhook
+          {words.t('webhooks.add')}
         </button>
       </div>
       <ErrorMessage text={list.error} />
-      {list.items?.length === 0 ? <p className="empty">No webhooks yet.</p> : null}
+      {list.items?.length === 0 ? <p className="empty">{words.t('webhooks.empty')}</p> : null}
       <ul className="cards">
         {(list.items ?? []).map((subscription) => (
           <li key={subscription.subscriptionId} className="card-row">
@@ -44,33 +51,35 @@ export function WebhooksScreen() {
                 {subscription.description ? `${subscription.description} · ` : ''}
                 {siteNames(subscription.siteIds)} ·{' '}
                 {subscription.enabled
-                  ? 'Enabled'
-                  : `Disabled${subscription.disabledReason ? `: ${subscription.disabledReason}` : ''}`}
+                  ? words.t('webhooks.enabled')
+                  : subscription.disabledReason
+                    ? words.t('webhooks.disabledBecause', { reason: subscription.disabledReason })
+                    : words.t('webhooks.disabled')}
               </span>
-              <span className="muted">{subscription.events.map(eventWords).join(', ')}</span>
+              <span className="muted">{subscription.events.map((kind) => eventWords(words, kind)).join(', ')}</span>
             </div>
             <div className="buttons">
               <button
                 type="button"
                 onClick={() => setLogOf(subscription)}
-                aria-label={`Delivery log of ${subscription.url}`}
+                aria-label={words.t('webhooks.logNamed', { url: subscription.url })}
               >
-                Delivery log
+                {words.t('webhooks.log')}
               </button>
               <button
                 type="button"
                 onClick={() => setOpen({ kind: 'edit', subscription })}
-                aria-label={`Edit ${subscription.url}`}
+                aria-label={words.t('webhooks.editNamed', { url: subscription.url })}
               >
-                Edit
+                {words.t('common.edit')}
               </button>
               <button
                 type="button"
                 className="danger"
                 onClick={() => setOpen({ kind: 'delete', subscription })}
-                aria-label={`Delete ${subscription.url}`}
+                aria-label={words.t('webhooks.deleteNamed', { url: subscription.url })}
               >
-                Delete
+                {words.t('common.delete')}
               </button>
             </div>
           </li>
@@ -86,9 +95,9 @@ export function WebhooksScreen() {
       ) : null}
       {open?.kind === 'delete' ? (
         <ConfirmDialog
-          title="Delete webhook"
-          message={`Nothing more is sent to ${open.subscription.url}. Its delivery log goes too.`}
-          confirm="Delete"
+          title={words.t('webhooks.deleteTitle')}
+          message={words.t('webhooks.deleteMessage', { url: open.subscription.url })}
+          confirm={words.t('common.delete')}
           onClose={() => setOpen(null)}
           action={(key) => manageApi.deleteWebhook(open.subscription.subscriptionId, key)}
           onDone={() => {

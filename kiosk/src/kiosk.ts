@@ -26,7 +26,7 @@ import { findKnownVehicle, knownVehiclesOf } from './data/vehicleDirectory';
 import type { Platform } from './platform/platform';
 import { type SyncEngineOptions, createSyncEngine } from './sync/engine';
 import { exitByPlate } from './sync/gateExit';
-import { type HeartbeatAnswer, scheduleHeartbeat } from './sync/heartbeat';
+import { type HeartbeatAnswer, type HeartbeatReport, scheduleHeartbeat } from './sync/heartbeat';
 import { followSiteEvents } from './sync/liveEvents';
 import { plateHistory } from './sync/plateHistory';
 import { createRevocation } from './sync/revocation';
@@ -52,10 +52,11 @@ export interface KioskOptions {
    */
   correctClock?: boolean;
   /**
-   * Report to the server about once a minute (`POST /v1/kiosk/heartbeat`): the app does; tests whose stub
-   * servers count every request leave it off. `intervalMs` shortens the minute for tests.
+   * Report to the server (`POST /v1/kiosk/heartbeat`): every minute while no event stream is open, else when
+   * the report changes or every 15 minutes (sync/heartbeat.ts). The app does; tests whose stub servers count
+   * every request leave it off. `intervalMs` and `quietMs` shorten the minute and the 15 minutes for tests.
    */
-  heartbeat?: boolean | { intervalMs: number };
+  heartbeat?: boolean | { intervalMs: number; quietMs?: number };
   /**
    * Follow the server's event stream (`GET /v1/events`) and pull at once when the site changes: the app
    * does; tests whose stub servers count every request leave it off. `silenceMs` shortens the watchdog.
@@ -119,12 +120,17 @@ export function openKiosk(options: KioskOptions) {
     revocation,
     ...options.sync,
   });
-  const beat = async (): Promise<HeartbeatAnswer> => {
+  const heartbeatReport = async (): Promise<HeartbeatReport> => {
     const { pending, attention } = await outboxCounts(db);
-    const outcome = await link.heartbeat({ pending, attention, appVersion: options.appVersion ?? packageVersion });
+    return { pending, attention, appVersion: options.appVersion ?? packageVersion };
+  };
+  const sendReport = async (body: HeartbeatReport): Promise<HeartbeatAnswer> => {
+    const outcome = await link.heartbeat(body);
     if (outcome.kind === 'ok') return 'sent';
     return outcome.kind === 'refused' && outcome.status === 404 ? 'notAKiosk' : 'failed';
   };
+  // An open event stream marks the kiosk seen on the server: heartbeats then go only when what they say changes.
+  let streamOpen = false;
   let stopBackground: Array<() => void> = [];
   const ctx: CommandContext = {
     db,
@@ -252,22 +258,32 @@ export function openKiosk(options: KioskOptions) {
           token: options.token,
           fetch,
           db,
+          api,
           siteId,
           mode: options.mode,
+          pairing,
+          now: () => platform.clock.now(),
+          clock: platform.clock,
           pullSoon: engine.pullSoon,
+          onState: (state) => {
+            streamOpen = state === 'open';
+          },
           silenceMs: events === true ? undefined : events.silenceMs,
         });
         stopBackground.push(follower.stop);
       }
       if (heartbeat) {
-        const intervalMs = heartbeat === true ? undefined : heartbeat.intervalMs;
+        const timing: { intervalMs?: number; quietMs?: number } = heartbeat === true ? {} : heartbeat;
         stopBackground.push(
           scheduleHeartbeat({
             clock: platform.clock,
-            beat,
+            report: heartbeatReport,
+            send: sendReport,
             hasLink: engine.hasLink,
             isRevoked: revocation.isRevoked,
-            intervalMs,
+            streamOpen: () => streamOpen,
+            intervalMs: timing.intervalMs,
+            quietMs: timing.quietMs,
             onError,
           }).stop,
         );

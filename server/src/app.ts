@@ -16,6 +16,7 @@ import { errorHandler } from './middlewares/errorHandler';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from './exports/exportThreads';
 import { observe } from './middlewares/observe';
 import { LiveEventHub } from './live/eventHub';
+import { KioskPresence } from './live/kioskPresence';
 import { countStreams } from './live/streamMetrics';
 import { createMetrics } from './observability/metrics';
 import { buildOpenApiDocument, withOrigin } from './openapi/document';
@@ -53,6 +54,13 @@ export function createApp(input: AppDeps): Koa {
       input.exportThreads ?? createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: databaseUrlOf(input) }),
     liveEvents:
       input.liveEvents ?? new LiveEventHub({ pool: input.database, log: input.log, pollMs: input.env.EVENTS_POLL_MS }),
+    kioskPresence:
+      input.kioskPresence ??
+      new KioskPresence({
+        pool: input.database,
+        log: input.log,
+        seenEveryMs: input.env.EVENTS_KIOSK_SEEN_SECONDS * 1000,
+      }),
   };
   countStreams(deps.metrics.registry, deps.liveEvents);
   // Behind one trusted proxy (TRUST_PROXY=true) the client is the last X-Forwarded-For entry, the one that

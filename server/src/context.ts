@@ -3,6 +3,7 @@ import type { Env } from './config/env';
 import type { Database } from './db/database';
 import type { ExportThreads } from './exports/exportThreads';
 import type { LiveEventHub } from './live/eventHub';
+import type { KioskPresence } from './live/kioskPresence';
 import type { Logger } from './logger';
 import type { Metrics } from './observability/metrics';
 import type { AddressLimiter } from './rateLimit/addressLimiter';
@@ -32,6 +33,8 @@ export interface AppDeps {
   exportThreads?: ExportThreads;
   /** This instance's reader of published changes, for the event stream (made by createApp when absent). */
   liveEvents?: LiveEventHub;
+  /** Marks the kiosks of this instance's open streams seen (made by createApp when absent). */
+  kioskPresence?: KioskPresence;
 }
 
 /** The dependencies with every optional part made. */
@@ -42,4 +45,5 @@ export type ResolvedDeps = AppDeps & {
   exportThreads: ExportThreads;
   rememberedCallers: RememberedCallers;
   liveEvents: LiveEventHub;
+  kioskPresence: KioskPresence;
 };

@@ -70,9 +70,13 @@ describe.skipIf(!browserAvailable())(
 
     it('plates scanned with their Enters while a recorded Exit is busy are each recorded, in order, when Exit ends', async () => {
       const site = await newSite();
-      // DD 444 enters at another gate, unseen by this kiosk's pulls (from its first, so none already under way
-      // can bring it in): Exit has to ask the server, slowly.
-      const { context, page } = await openGate(site, (opening) => hideFromPull(opening, 'DD 444'));
+      // DD 444 enters at another gate, unseen by this kiosk: not in its pulls (from its first, so none already
+      // under way can bring it in), and its event stream is down (else it would read the visit at once). Exit
+      // has to ask the server, slowly.
+      const { context, page } = await openGate(site, async (opening) => {
+        await hideFromPull(opening, 'DD 444');
+        await opening.route('**/v1/events', (route) => route.abort());
+      });
       const searches = await slowSearch(context, 2_000);
       expect(
         (await site.api.post(`/v1/sites/${site.siteId}/checkins/vehicles`, { licensePlate: 'DD 444' })).status,

@@ -9,6 +9,7 @@ import {
   checkInThroughForm,
   kioskBrowserHooks,
   kioskContext,
+  type KioskPageOptions,
   type KioskWeb,
   newestResult,
   openKioskPage,
@@ -31,8 +32,17 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
   });
   const newSite = () => kioskSite(server, 'North gate', 'gate');
 
-  const open = (site: Site, mode: 'visitor' | 'gate') =>
-    openKioskPage(browser, web, { serverUrl: server.baseUrl, token: site.kioskToken, siteId: site.siteId, mode });
+  const open = (site: Site, mode: 'visitor' | 'gate', beforeLoad?: KioskPageOptions['beforeLoad']) =>
+    openKioskPage(browser, web, {
+      serverUrl: server.baseUrl,
+      token: site.kioskToken,
+      siteId: site.siteId,
+      mode,
+      beforeLoad,
+    });
+  /** No event stream: a change made elsewhere stays unknown to the kiosk until its 5-minute pull. */
+  const withoutStream: KioskPageOptions['beforeLoad'] = (context) =>
+    context.route('**/v1/events', (route) => route.abort());
   const statusBar = (page: Page) => page.getByRole('status');
   // The newest result card: what the action just taken came to (earlier results are listed under it).
   const result = newestResult;
@@ -102,7 +112,7 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
 
   it('keeps the plate input focused for the scanner, and keeps a plate scanned while an action is busy', async () => {
     const site = await newSite();
-    const { context, page } = await open(site, 'gate');
+    const { context, page } = await open(site, 'gate', withoutStream);
     const plate = page.getByLabel('License plate');
     const plateFocused = () => plate.evaluate((input) => input === document.activeElement);
     await expect.poll(plateFocused).toBe(true);

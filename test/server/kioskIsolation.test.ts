@@ -39,6 +39,8 @@ const ALLOWED: Record<KioskMode, ReadonlySet<string>> = {
   gate: new Set([
     'POST /sites/:siteId/checkins/vehicles',
     'GET /sites/:siteId/checkins/vehicles',
+    // The one visit an event names, re-read (docs/event-stream-clients.md).
+    'GET /sites/:siteId/checkins/vehicles/:checkinId',
     'PATCH /sites/:siteId/checkins/vehicles/:checkinId',
     'POST /sites/:siteId/checkins/vehicles/:checkinId/checkout',
     'PATCH /sites/:siteId/checkins/vehicles/:checkinId/checkout',
@@ -237,5 +239,40 @@ describe('the audit’s reproductions (issue 31)', () => {
     const late = await visitor.patch(`/v1/sites/${world.siteId}/checkins/people/${old.body.checkinId}`, {});
     expect(late.status).toBe(404);
     expect(late.text).not.toContain('olga@example.com');
+  });
+});
+
+describe('the gate reads one vehicle visit of its site (issue 38: the visit an event names)', () => {
+  it('on site or of the last day only: one that left before is a 404, as is a person visit (403) or another site', async () => {
+    const { world, server } = harness;
+    const gate = kiosks.gate as ApiClient;
+    const path = (siteId: number, checkinId: number) => `/v1/sites/${siteId}/checkins/vehicles/${checkinId}`;
+    const here = await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, {
+      licensePlate: 'RD 1',
+    });
+    const read = await gate.get<VehicleCheckin>(path(world.siteId, here.body.checkinId));
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ checkinId: here.body.checkinId, status: 'PENDING' });
+
+    const left = await world.api.post<VehicleCheckin>(`/v1/sites/${world.siteId}/checkins/vehicles`, {
+      licensePlate: 'RD 2',
+    });
+    expect((await world.api.patch(path(world.siteId, left.body.checkinId), {})).status).toBe(200);
+    // Left today: the gate still sees it (its result card may follow it to OUT).
+    expect((await gate.get(path(world.siteId, left.body.checkinId))).status).toBe(200);
+    await queryRows(
+      server.database,
+      sql`UPDATE vehicle_checkins SET last_event_at = now() - interval '2 days' WHERE id = ${left.body.checkinId}`,
+    );
+    expect((await gate.get(path(world.siteId, left.body.checkinId))).status).toBe(404);
+    expect((await world.api.get(path(world.siteId, left.body.checkinId))).status).toBe(200);
+
+    const elsewhere = await world.api.post<VehicleCheckin>(`/v1/sites/${world.otherSiteId}/checkins/vehicles`, {
+      licensePlate: 'RD 3',
+    });
+    expect([403, 404]).toContain((await gate.get(path(world.otherSiteId, elsewhere.body.checkinId))).status);
+    expect((await gate.get(path(world.siteId, elsewhere.body.checkinId))).status).toBe(404);
+    expect((await gate.get(`/v1/sites/${world.siteId}/checkins/people/${ids.person}`)).status).toBe(403);
+    expect((await (kiosks.visitor as ApiClient).get(path(world.siteId, here.body.checkinId))).status).toBe(403);
   });
 });

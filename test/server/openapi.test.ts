@@ -27,6 +27,7 @@ import {
 import { serverForFile } from '../support/serverAndWorld';
 import { EXPORT_THREAD_DEFAULTS, createExportThreads } from '../../server/src/exports/exportThreads';
 import { LiveEventHub } from '../../server/src/live/eventHub';
+import { KioskPresence } from '../../server/src/live/kioskPresence';
 
 const run = promisify(execFile);
 const harness = serverForFile();
@@ -121,6 +122,11 @@ describe('GET /v1/openapi.json', () => {
       exportThreads: createExportThreads({ ...EXPORT_THREAD_DEFAULTS, databaseUrl: harness.server.databaseUrl }),
       rememberedCallers: new RememberedCallers(),
       liveEvents: new LiveEventHub({ pool: harness.server.database, log: createLogger('silent') }),
+      kioskPresence: new KioskPresence({
+        pool: harness.server.database,
+        log: createLogger('silent'),
+        seenEveryMs: 60_000,
+      }),
     };
     const router = mountRoutes(routes, deps);
     const served = router.stack.flatMap((layer) =>

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { checkDraft, draftOf, moved, newField, refuseName, shownField } from '../../console/sites/formDraft';
+import { consoleCatalogs } from '../../shared/src/messages/console';
+import { wordsOf } from '../../shared/src/messages/translator';
 import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
+
+const english = wordsOf(consoleCatalogs, 'en');
 
 const start = () => draftOf({ siteId: 1, version: 1, ...defaultCheckinConfig });
 
 describe('the form editor draft', () => {
   it('sends what was loaded unchanged, and a select with its options one per line', () => {
     const draft = start();
-    expect(checkDraft(draft)).toEqual({ ok: true, body: defaultCheckinConfig });
+    expect(checkDraft(english, draft)).toEqual({ ok: true, body: defaultCheckinConfig });
     const select = {
       ...newField('visitType'),
       label: 'Visit type',
@@ -15,7 +19,7 @@ describe('the form editor draft', () => {
       required: true,
       optionsText: ' Meeting \n\nDelivery\n',
     };
-    const checked = checkDraft({ ...draft, fields: [...draft.fields, select] });
+    const checked = checkDraft(english, { ...draft, fields: [...draft.fields, select] });
     expect(checked.ok && checked.body.fields.at(-1)).toEqual({
       name: 'visitType',
       label: 'Visit type',
@@ -30,7 +34,7 @@ describe('the form editor draft', () => {
     const [first, last, email, company] = draft.fields;
     if (!first || !last || !email || !company) throw new Error('default form changed');
     const select = { ...newField('visitType'), type: 'select' };
-    const checked = checkDraft({
+    const checked = checkDraft(english, {
       ...draft,
       fields: [first, last, { ...email, label: ' ' }, { ...company, type: 'checkbox' }, select],
     });
@@ -43,7 +47,10 @@ describe('the form editor draft', () => {
 
   it('keeps first and last name required text, and refuses a form without them', () => {
     const draft = start();
-    const checked = checkDraft({ ...draft, fields: draft.fields.filter((field) => field.name !== 'lastName') });
+    const checked = checkDraft(english, {
+      ...draft,
+      fields: draft.fields.filter((field) => field.name !== 'lastName'),
+    });
     expect(checked.ok).toBe(false);
     if (!checked.ok) expect(checked.errors.form).toEqual(['lastName must be a required text field']);
   });
@@ -58,9 +65,9 @@ describe('the form editor draft', () => {
       'lastName',
       'company',
     ]);
-    expect(refuseName(draft, 'email')).toBe('The form already has a field named email.');
-    expect(refuseName(draft, '2fa')).toMatch(/^Use letters, digits and _/);
-    expect(refuseName(draft, 'badgeNumber')).toBeNull();
+    expect(refuseName(english, draft, 'email')).toBe('The form already has a field named email.');
+    expect(refuseName(english, draft, '2fa')).toMatch(/^Use letters, digits and _/);
+    expect(refuseName(english, draft, 'badgeNumber')).toBeNull();
     expect(newField('phone')).toMatchObject({ label: 'Phone', type: 'phone', required: false });
   });
 

@@ -59,12 +59,25 @@ describe("a guard's decision on the result cards", () => {
   it('updates the card of the visit it decides, or adds one when none shows it', () => {
     const results = [card(1, visit())];
     const admitted = visit({ status: 'IN' });
-    expect(withDecision(results, admitted, 'Admit', 2, true)).toEqual([card(1, admitted)]);
+    expect(withDecision(results, admitted, 'Admit', 2, true)).toEqual([{ ...card(1, admitted), decided: true }]);
     const other = visit({ visitId: 'v2', licensePlate: 'CD 2', status: 'STOP', stopReason: 'Refused' });
     expect(withDecision(results, other, 'Refuse', 2, true)).toEqual([
-      { kind: 'visit', visit: other, action: 'Refuse', id: 2 },
+      { kind: 'visit', visit: other, action: 'Refuse', id: 2, decided: true },
       ...results,
     ]);
+  });
+
+  it("the card of an Admit does not go back to the live list's PENDING copy from before it; it follows once the list has it decided", () => {
+    const waiting = visit();
+    const admitted = withDecision([card(1, waiting)], visit({ status: 'IN' }), 'Admit', 2, true);
+    // The live list as it was read before the Admit was saved (it is read again only after): the card stays IN.
+    expect(followVisits(admitted, [waiting])).toBe(admitted);
+    // The list has caught up: the card follows it from now on, the server's word included.
+    const saved = visit({ status: 'IN', syncedAt: 7 });
+    const caughtUp = followVisits(admitted, [saved]);
+    expect(caughtUp).toEqual([card(1, saved)]);
+    // A decision discarded later (Needs attention) brings PENDING back, and the card says so.
+    expect(followVisits(caughtUp, [waiting])).toEqual([card(1, waiting)]);
   });
 
   it("cards follow a visit to STOP and its reason, and to the server's decision of the Entry", () => {

@@ -4,7 +4,9 @@ import { EnvError, parseEnv } from '../../server/src/config/env';
 import { slackBody, teamsBody } from '../../server/src/notifications/transports/chat';
 import { arrivedMessage, waitingMessage } from '../../server/src/notifications/messages/hostMessages';
 import { html, plainText } from '../../server/src/notifications/messages/rendered';
-import { hostToldWords } from '../../console/onSite/hostTold';
+import { hostToldWords as toldIn } from '../../console/onSite/hostTold';
+import { consoleCatalogs } from '../../shared/src/messages/console';
+import { wordsOf } from '../../shared/src/messages/translator';
 
 const facts = {
   visitor: { firstName: 'Ada', lastName: '<Lovelace>', company: 'A&B' },
@@ -107,6 +109,9 @@ describe('SMTP settings', () => {
 });
 
 describe('"Host told" in the console', () => {
+  const english = wordsOf(consoleCatalogs, 'en');
+  const hostToldWords = (...args: Parameters<typeof toldIn> extends [unknown, ...infer Rest] ? Rest : never) =>
+    toldIn(english, ...args);
   const visit = { hostId: 7, hostName: 'Grace', status: 'IN' };
   const sent = (channel: string, event = 'arrived') => ({
     notificationId: 1,

@@ -23,8 +23,7 @@ export function useKiosk(settings: KioskSettings): Kiosk | undefined {
       correctClock: true,
       heartbeat: true,
       // Pull at once when the site changes (docs/kiosk-sync.md, Following the server); else every 5 minutes.
-      // The visitor kiosk only, for now: the gate's results under the stream are not proven yet.
-      events: mode === 'visitor',
+      events: true,
       badgePrinter: kioskBadgePrinter(window),
     });
     opened.start();

@@ -79,11 +79,12 @@ const envSchema = z.object({
   SEED_DEMO: booleanString.optional(),
   DB_POOL_MAX: wholeNumber(1, 500).default(20),
   // The event stream (docs/api.md, Event stream): its comment line, how long a client may resume, how often
-  // an open stream's access is checked again.
+  // an open stream's access is checked again, how often a kiosk with an open stream is marked seen.
   EVENTS_KEEPALIVE_SECONDS: wholeNumber(1, 300).default(25),
   EVENTS_POLL_MS: wholeNumber(10, 5_000).default(100),
   EVENTS_RETENTION_MINUTES: wholeNumber(60, 7 * 24 * 60).default(120),
   EVENTS_RECHECK_SECONDS: wholeNumber(1, 3600).default(300),
+  EVENTS_KIOSK_SEEN_SECONDS: wholeNumber(1, 600).default(60),
   // Hosts' email (docs/notifications.md): off without SMTP_URL. The URL holds the SMTP password: never logged.
   SMTP_URL: z
     .string()

@@ -48,6 +48,7 @@ export class EventStream implements Subscriber, AsyncIterableIterator<string> {
   private lastSent: Position = ORIGIN;
   private waiting: ((result: IteratorResult<string>) => void) | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly onClosed: Array<() => void> = [];
 
   constructor(private readonly options: EventStreamOptions) {
     this.accountId = options.access.accountId;
@@ -106,7 +107,14 @@ export class EventStream implements Subscriber, AsyncIterableIterator<string> {
     this.held = [];
     for (const timer of this.timers) clearInterval(timer);
     this.options.hub.leave(this);
+    for (const callback of this.onClosed.splice(0)) callback();
     this.settle();
+  }
+
+  /** Calls `callback` once the stream ends, however it ends (at once if it already has). */
+  whenClosed(callback: () => void): void {
+    if (this.state === 'closed') callback();
+    else this.onClosed.push(callback);
   }
 
   next(): Promise<IteratorResult<string>> {

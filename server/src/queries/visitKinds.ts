@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Scope } from '../../../shared/src/schemas/admin';
+import type { ScopeNeed } from '../../../shared/src/schemas/admin';
 import { PersonCheckin } from '../../../shared/src/schemas/personCheckins';
 import { VehicleCheckin } from '../../../shared/src/schemas/vehicles';
 import type { Executor } from '../db/query';
@@ -30,9 +30,9 @@ export interface VisitKind<Row, Resource> {
   tag: 'Person check-ins' | 'Vehicle check-ins';
   /** What one is called in messages: "Check-in 7 does not exist on site 2." */
   noun: string;
-  /** Its API shape, and the scope that reads it. */
+  /** Its API shape, and the scopes that read one (a kiosk's within its window: policies/kioskWindow.ts). */
   response: z.ZodType<Resource>;
-  readScope: Scope;
+  readScope: ScopeNeed;
   /** The statuses of a visit still at the site (not OUT): the open partial indexes serve exactly these. */
   notOut: readonly string[];
   find: (db: Executor, key: VisitKey) => Promise<Row | undefined>;
@@ -59,7 +59,8 @@ export const vehicleVisits: VisitKind<ListedVehicleCheckinRow, VehicleCheckin> =
   tag: 'Vehicle check-ins',
   noun: 'Vehicle check-in',
   response: VehicleCheckin,
-  readScope: 'vehicles:read',
+  // A gate re-reads the one visit an event names (docs/event-stream-clients.md).
+  readScope: ['vehicles:read', 'kiosk:gate'],
   notOut: ['IN', 'PENDING', 'STOP'],
   find: findVehicleCheckin,
   present: presentVehicleCheckin,

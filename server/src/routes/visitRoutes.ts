@@ -1,5 +1,6 @@
 import type { VisitKind } from '../queries/visitKinds';
 import { notFound } from '../errors/problem';
+import { kioskMaySee, kioskWindowOf } from '../policies/kioskWindow';
 import { type Route, defineRoute, siteOf } from './define';
 import { CheckinParams } from './params';
 
@@ -11,8 +12,14 @@ interface RouteText {
   example: unknown;
 }
 
-/** GET one visit of the site, by id: a visit of another site is a 404, as an unknown one is. */
-export function readVisitRoute<Row, Resource>(kind: VisitKind<Row, Resource>, text: RouteText): Route {
+/**
+ * GET one visit of the site, by id: a visit of another site is a 404, as an unknown one is, and so is one a
+ * kiosk may not see (it left more than a day ago: a kiosk never reads the site's history).
+ */
+export function readVisitRoute<Row extends { status: string; last_event_at: Date }, Resource>(
+  kind: VisitKind<Row, Resource>,
+  text: RouteText,
+): Route {
   return defineRoute({
     method: 'GET',
     path: text.path,
@@ -31,7 +38,9 @@ export function readVisitRoute<Row, Resource>(kind: VisitKind<Row, Resource>, te
         siteId: siteOf(ctx).siteId,
         checkinId,
       });
-      if (!row) throw notFound(`${kind.noun} ${checkinId} does not exist on site ${siteId}.`);
+      const since = kioskWindowOf(ctx.principal, ctx.now);
+      if (!row || (since && !kioskMaySee(kind.name, row.status, row.last_event_at, since)))
+        throw notFound(`${kind.noun} ${checkinId} does not exist on site ${siteId}.`);
       return { status: 200, body: kind.present(row) };
     },
   });

@@ -2,6 +2,7 @@ import { EventStreamQuery, EventStreamText } from '../../../../shared/src/schema
 import { sessionIdOf } from '../../auth/sessions';
 import { EventStream } from '../../live/eventStream';
 import { parsePosition } from '../../live/position';
+import { isKioskPrincipal } from '../../policies/kioskWindow';
 import { currentStreamAccess, streamAccessOf } from '../../policies/streamAccess';
 import { defineRoute } from '../define';
 
@@ -27,7 +28,7 @@ export const eventRoutes = [
     path: '/events',
     summary: 'Follow the changes of your sites as server-sent events',
     description:
-      "A `text/event-stream` of the changes the caller may see (its account, its sites, its scopes): `checkin`, `alert`, `config`, `vehicles`, `hosts`, `invitation`; ids and states only, never names. The first event is `ready` (resumed from `Last-Event-ID`: nothing was lost) or `reset` (read afresh, then apply what follows). Each change has an `id`; reconnect with it in `Last-Event-ID` (or `?lastEventId=`) to resume without loss for at least an hour. A comment line comes every 25 s. Access is checked again every few minutes: a revoked token's stream ends. See docs/api.md, Event stream, for the protocol.",
+      "A `text/event-stream` of the changes the caller may see (its account, its sites, its scopes): `checkin`, `alert`, `config`, `vehicles`, `hosts`, `invitation`; ids and states only, never names. The first event is `ready` (resumed from `Last-Event-ID`: nothing was lost) or `reset` (read afresh, then apply what follows). Each change has an `id`; reconnect with it in `Last-Event-ID` (or `?lastEventId=`) to resume without loss for at least an hour. A comment line comes every 25 s. Access is checked again every few minutes: a revoked token's stream ends. A paired kiosk's open stream marks the kiosk seen (its `lastSeenAt`). See docs/api.md, Event stream, for the protocol.",
     examples: { response: example },
     tag: 'Events',
     auth: 'token',
@@ -44,6 +45,9 @@ export const eventRoutes = [
         recheck: () => currentStreamAccess(deps.database, credentials),
       });
       await stream.open(db, parsePosition(koa.get('Last-Event-ID') || query.lastEventId));
+      // A kiosk with its stream open is seen, without a heartbeat a minute (docs/event-stream-clients.md, Heartbeats).
+      if (isKioskPrincipal(principal) && principal.tokenId !== null)
+        stream.whenClosed(deps.kioskPresence.track(principal.accountId, principal.tokenId));
       return {
         status: 200,
         // No proxy may hold events back or keep a copy.

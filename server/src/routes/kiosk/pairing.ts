@@ -46,7 +46,7 @@ export const kioskPairingRoutes = [
     path: '/kiosk/heartbeat',
     summary: 'A kiosk reports its pending and needs-attention counts and app version (not audited)',
     description:
-      "Records, for the kiosk whose token calls, the server time as `lastSeenAt` and the counts and version sent; the Kiosks page shows them. Telemetry: not in the audit log. A token that is not a kiosk's (or a staff session) is a 404.",
+      "Records, for the kiosk whose token calls, the server time as `lastSeenAt` and the counts and version sent; the Kiosks page shows them. A kiosk's open event stream (`GET /events`) also marks it seen, so a kiosk sends this when its counts or version change (every minute while its stream is not open). Telemetry: not in the audit log. A token that is not a kiosk's (or a staff session) is a 404.",
     examples: { request: { pending: 0, attention: 1, appVersion: '1.4.0' }, response: null },
     tag,
     auth: 'token',

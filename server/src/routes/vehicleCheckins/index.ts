@@ -87,7 +87,8 @@ export const vehicleCheckinRoutes = [
   readVisitRoute(vehicleVisits, {
     path: `${base}/:checkinId`,
     summary: 'Read one vehicle check-in',
-    description: 'One vehicle visit of the site. A visit of another site is a 404.',
+    description:
+      "One vehicle visit of the site. A visit of another site is a 404. A gate kiosk's token (`kiosk:gate`) reads its site's visits on site and those whose last event is at most a day old (others are a 404): it re-reads the visit an event names.",
     example: vehicleCheckinExample,
   }),
   ...vehicleActionRoutes,
