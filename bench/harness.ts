@@ -10,6 +10,9 @@ import { type Executor, queryRows } from '../server/src/db/query';
 import type { World } from '../test/support/factories';
 import { sql } from '../server/src/db/sql';
 
+/** The API server's settings in every benchmark: the limiter stays on (its cost is measured) but never refuses. */
+export const BENCH_SERVER_ENV = { SEED_DEMO: 'false', DB_POOL_MAX: '20', RATE_LIMIT_PER_MINUTE: '1000000000' };
+
 export interface BenchDatabase {
   url: string;
   /** The PostgreSQL server itself (its `postgres` database), for companions that make databases of their own. */

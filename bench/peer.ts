@@ -23,6 +23,8 @@ export interface RunningPeer {
   baseUrl: string;
   token: string;
   siteId: number;
+  /** Its process, for the CPU it spends (bench/processCpu.ts). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startPeer(serverUrl: string): Promise<RunningPeer> {
       name: 'Bench',
     });
     const { token } = await post<{ token: string }>(baseUrl, `/v1/admin/accounts/${accountId}/tokens`, {});
-    return { baseUrl, token, siteId, stop };
+    return { baseUrl, token, siteId, pid: child.pid ?? 0, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -99,6 +101,8 @@ export interface PeerComparison {
   keyedRatio: number;
   /** The unkeyed ratio round by round: its spread is the noise of this run. */
   rounds: number[];
+  /** The keyed ratio round by round (the goal's: the peer writes a key's row for every create). */
+  keyedRounds: number[];
 }
 
 /**
@@ -161,5 +165,6 @@ export async function comparePeer(input: {
     ratio: create.perSecond / peer.perSecond,
     keyedRatio: createKeyed.perSecond / peer.perSecond,
     rounds: runs[1].map((result, index) => result.perSecond / (runs[0][index]?.perSecond ?? Number.NaN)),
+    keyedRounds: runs[2].map((result, index) => result.perSecond / (runs[0][index]?.perSecond ?? Number.NaN)),
   };
 }

@@ -137,24 +137,29 @@ describe('GET /v1/sites/{siteId}/checkins/people/changes', () => {
     const slow = await checkIn(world, world.siteId, 'Slow');
     const fast = await checkIn(world, world.siteId, 'Fast');
     const { cursor } = await pullAll(world.api, world.siteId);
-    // A writer that has checked `slow` out but not committed yet...
+    // A writer that has checked `slow` out (and drawn its number) but not committed yet...
     const holder = await holdTransaction(harness.server.database);
-    let fastWrite: Promise<ApiResponse> | undefined;
-    let during: PeopleChanges;
+    let pulling: Promise<PeopleChanges> | undefined;
+    let pulledEarly = false;
     try {
       await queryRows(
         holder.db,
         sql`UPDATE person_checkins SET status = 'OUT', exit_at = now(), exit_source = 'API', updated_at = now()
             WHERE account_id = ${world.accountId} AND id = ${slow.checkinId}`,
       );
-      // ...while `fast` checks out through the API and a kiosk pulls: the pull must not pass `slow`'s number.
-      fastWrite = world.api.post(`${people(world.siteId)}/${fast.checkinId}/checkout`, {});
+      // ...does not hold up another writer of the site: `fast` checks out (a later number) and commits...
+      const fastWrite = await world.api.post(`${people(world.siteId)}/${fast.checkinId}/checkout`, {});
+      expect(fastWrite.status).toBe(200);
+      // ...while a kiosk's pull waits for the writer that is still open, rather than pass `slow`'s number.
+      pulling = pull(world.api, world.siteId, cursor);
+      void pulling.then(() => (pulledEarly = true));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      during = await pull(world.api, world.siteId, cursor);
     } finally {
       await holder.commit();
     }
-    expect((await fastWrite).status).toBe(200);
+    expect(pulledEarly).toBe(false);
+    const during = await pulling;
+    if (!during) throw new Error('the pull was not sent');
     const after = await pullAll(world.api, world.siteId, during.nextCursor);
     const seen = [...during.data, ...after.visits].map((visit) => [visit.checkinId, visit.status]);
     expect(seen).toContainEqual([slow.checkinId, 'OUT']);

@@ -8,12 +8,21 @@ import { type RetryPolicy, fullJitterBackoff } from './backoff';
 import { createConnectivity } from './connectivity';
 import { guardedLoop } from './guardedLoop';
 import { pullPeopleFeed } from './peopleFeedPull';
-import { pullVehicles } from './pull';
+import { type PullResult, pullVehicles } from './pull';
 import { pushOutbox } from './push';
 import { pullVehicleDirectory } from './vehicleDirectoryPull';
 import { nextRetryAt, resetNetworkBackoff } from './schedule';
 import type { Revocation } from './revocation';
 import type { ServerClock } from './serverClock';
+import {
+  type PullPart,
+  type SyncEffect,
+  type SyncEvent,
+  type SyncSettings,
+  initialSyncState,
+  isHalted,
+  nextSync,
+} from './syncMachine';
 import { type SyncStatus, syncStatus } from './status';
 import { wakeTimer } from './wakeTimer';
 import { refreshSitePasses } from './sitePasses';
@@ -65,6 +74,11 @@ export interface SyncEngine {
   hasLink: () => boolean;
 }
 
+/**
+ * The sync engine's driver: it turns what happens (start, stop, a kick, the link coming back, a revocation, a
+ * timer, a push or pull that ended) into events for the machine (syncMachine.ts), which alone decides, and
+ * carries out the effects the machine asks for. Every I/O step of a pass reports back as an event.
+ */
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const { db, api, platform, siteId } = options;
   const { clock } = platform;
@@ -77,170 +91,159 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   const now = () => clock.now();
   const acks = ackWriter(db, now, onError);
   const restamping = options.stampClock && { clock: options.stampClock, newKey: () => platform.randomUUID() };
-  let stopped = true;
-  let started = false;
-  let pullWanted = true;
-  let backoffReset = false;
-  // While the server does not answer at all, or its answers cannot be written down (the device's storage
-  // is full), or a pass fails outright, the whole queue waits (not just the visits that were tried): a
-  // backoff for the pass itself, so a long queue does not hammer the server one visit at a time, nor resend
-  // what it cannot record in a loop.
-  let failedPasses = 0;
-  let pausedUntil = 0;
-  // A pass counts once however it failed (its push failed, then its schedule threw): one step of backoff.
-  let pausedThisPass = false;
+  const settings: SyncSettings = { mode: options.mode ?? 'visitor', capMs: policy.capMs };
+  const reach = { db, api, now, onReachability: connectivity.report, pairing: options.pairing };
+  const pulls: Record<PullPart, () => Promise<PullResult>> = {
+    people: () => pullPeopleFeed(reach, siteId),
+    vehicles: () => pullVehicles(reach, siteId),
+    watchlistDigest: () => refreshWatchlistDigest(reach, siteId),
+    vehicleDirectory: () => pullVehicleDirectory(reach),
+    sitePasses: () => refreshSitePasses(reach, siteId),
+  };
+  let state = initialSyncState();
+  const halted = () => isHalted(state);
   let unsubscribeLink: (() => void) | undefined;
   let unsubscribeRevoked: (() => void) | undefined;
-  const revoked = () => options.revocation?.isRevoked() ?? false;
-  // Revoked, the engine stops for good (no pass, no timer, no retry loop): the outbox is kept as it is, and
-  // the kiosk opened for the new pairing sends it.
-  const halted = () => stopped || revoked();
+  /** The pass the guarded loop is waiting for, and what it threw. */
+  let passEnd: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  let thrown: unknown;
 
-  /** One more failed pass in a row: the whole queue waits a longer backoff. */
-  const pauseQueue = () => {
-    if (pausedThisPass) return;
-    pausedThisPass = true;
-    failedPasses += 1;
-    const until = now() + policy.delayMs(failedPasses, undefined);
-    // A pass that fails during a pause (a kick) does not shorten it, as the jitter could; a pause beyond the
-    // cap is over (the device clock was set back).
-    pausedUntil = pausedUntil - now() > policy.capMs ? until : Math.max(pausedUntil, until);
-  };
-
-  const syncOnce = async () => {
-    // Without a link every request fails at once; waiting costs nothing and keeps the backoff short.
-    if (halted() || !connectivity.hasLink()) return;
-    if (backoffReset) {
-      backoffReset = false;
-      failedPasses = 0;
-      pausedUntil = 0;
-      await resetNetworkBackoff(db);
-    }
-    // A pause further away than the longest backoff means the device clock was set back: it is over.
-    if (pausedUntil - now() > policy.capMs) pausedUntil = 0;
-    if (now() >= pausedUntil) {
-      const reach = { now, onReachability: connectivity.report, pairing: options.pairing };
-      const pushed = await pushOutbox({
-        db,
-        api,
-        policy,
-        concurrency: options.concurrency ?? 6,
-        isStopped: halted,
-        acks,
-        restamping,
-        ...reach,
-      });
-      if (revoked()) return;
-      if (pushed !== 'done') pauseQueue();
-      else {
-        failedPasses = 0;
-        pausedUntil = 0;
-      }
-      // Not gated on the last answer: with nothing queued, a pull is what finds the server back. (Not after a
-      // failed pass: the server is away, or the storage the pull writes to is failing.)
-      if (pullWanted && !halted() && pushed === 'done') {
-        // Cleared before, so a pull asked for while this one runs is not lost; set again unless it completed,
-        // so a pull that failed or threw (storage failing under it) goes with the next pass, not the timer's.
-        pullWanted = false;
-        let pulled = false;
-        try {
-          // The visitor kiosk keeps its people by the site's change feed; a gate shows no people (and its
-          // token may not read them, §27).
-          const people = options.mode === 'gate' ? 'pulled' : await pullPeopleFeed({ db, api, ...reach }, siteId);
-          const vehicles = options.mode === 'gate' ? await pullVehicles({ db, api, ...reach }, siteId) : 'pulled';
-          // The lobby tells a watchlisted visitor to see reception, offline too: from this copy. The gate decides
-          // offline by its copy of the registered vehicles: only the changes come.
-          const digest =
-            options.mode === 'gate' ? 'pulled' : await refreshWatchlistDigest({ db, api, ...reach }, siteId);
-          const directory = options.mode === 'gate' ? await pullVehicleDirectory({ db, api, ...reach }) : 'pulled';
-          // The lobby checks visitors' passes offline too: with the keys and revoked passes last pulled.
-          const passes = options.mode === 'gate' ? 'pulled' : await refreshSitePasses({ db, api, ...reach }, siteId);
-          pulled = [people, vehicles, digest, directory, passes].every((result) => result === 'pulled');
-        } finally {
-          if (!pulled) pullWanted = true;
-        }
-      }
-    }
-    if (!halted()) {
-      // A pull still wanted waits for the pause as the queue does (a pause is only ever set, and kept, by a
-      // failed pass): the timer may have woken this pass a moment before the pause ended, as timers can fire
-      // a millisecond early by the wall clock, and then this is what brings the pull.
-      const retryAt =
-        (await nextRetryAt(db, now(), policy)) ?? (pullWanted && pausedUntil > 0 ? pausedUntil : undefined);
-      if (retryAt === undefined) retryTimer.cancel();
-      else retryTimer.wakeAt(Math.max(retryAt, pausedUntil));
-    }
-  };
-
-  const pass = async () => {
-    pausedThisPass = false;
+  // Events raised while effects are carried out (a subscription answering at once) wait their turn, so the
+  // machine sees one event at a time, in order.
+  const queue: SyncEvent[] = [];
+  let dispatching = false;
+  const dispatch = (event: SyncEvent): void => {
+    queue.push(event);
+    if (dispatching) return;
+    dispatching = true;
     try {
-      await syncOnce();
-    } catch (error) {
-      // A pass that threw (the device's storage failing under the push, the pull or the schedule) is a failed
-      // pass: otherwise nothing would bring the queue back but an unrelated trigger, and every kick would try
-      // again at once. The timer brings the next pass when the pause ends; the loop reports the error.
-      pauseQueue();
-      if (!halted()) retryTimer.wakeAt(pausedUntil);
-      throw error;
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const step = nextSync(state, next, settings);
+        state = step.state;
+        step.effects.forEach(perform);
+      }
+    } finally {
+      dispatching = false;
     }
   };
+
+  /** Runs a pass's I/O step and reports its result, or that it threw, as the next event. */
+  const report = <T>(work: () => Promise<T>, toEvent: (value: T) => SyncEvent): void => {
+    new Promise<T>((resolve) => resolve(work())).then(
+      (value) => dispatch(toEvent(value)),
+      (error: unknown) => {
+        thrown = error;
+        dispatch({ type: 'PASS_THREW' });
+      },
+    );
+  };
+
+  const endPass = (outcome: 'ended' | 'failed') => {
+    const ending = passEnd;
+    const error = thrown;
+    passEnd = undefined;
+    thrown = undefined;
+    if (outcome === 'ended') ending?.resolve();
+    else ending?.reject(error);
+  };
+
+  function perform(effect: SyncEffect): void {
+    switch (effect.type) {
+      case 'LISTEN':
+        unsubscribeLink = platform.online.subscribe((online) => {
+          if (online) dispatch({ type: 'LINK_UP' });
+        });
+        unsubscribeRevoked = options.revocation?.revoked.subscribe((isRevoked) => {
+          if (isRevoked) dispatch({ type: 'REVOKED' });
+        });
+        return;
+      case 'UNLISTEN':
+        unsubscribeLink?.();
+        unsubscribeRevoked?.();
+        connectivity.dispose();
+        return;
+      case 'REQUEST_PASS':
+        loop.request();
+        return;
+      case 'RESET_NETWORK_BACKOFF':
+        report(
+          () => resetNetworkBackoff(db),
+          () => ({ type: 'BACKOFF_RESET', at: now() }),
+        );
+        return;
+      case 'PUSH':
+        report(
+          () =>
+            pushOutbox({
+              ...reach,
+              policy,
+              concurrency: options.concurrency ?? 6,
+              isStopped: halted,
+              acks,
+              restamping,
+            }),
+          (result) => ({ type: 'PUSHED', result }),
+        );
+        return;
+      case 'DRAW_PAUSE':
+        dispatch({ type: 'PAUSE_DRAWN', at: now(), delayMs: policy.delayMs(effect.failures, undefined) });
+        return;
+      case 'PULL':
+        report(pulls[effect.part], (result) => ({ type: 'PULLED', result }));
+        return;
+      case 'SCHEDULE':
+        report(
+          () => nextRetryAt(db, now(), policy),
+          (retryAt) => ({ type: 'SCHEDULED', retryAt }),
+        );
+        return;
+      case 'SET_RETRY_TIMER':
+        retryTimer.wakeAt(effect.at);
+        return;
+      case 'CANCEL_RETRY_TIMER':
+        retryTimer.cancel();
+        return;
+      case 'SET_PULL_TIMER':
+        pullTimer.wakeAt(effect.at);
+        return;
+      case 'CANCEL_PULL_TIMER':
+        pullTimer.cancel();
+        return;
+      case 'END_PASS':
+        endPass('ended');
+        return;
+      case 'FAIL_PASS':
+        endPass('failed');
+        return;
+    }
+  }
 
   const loop = guardedLoop({
     locks: platform.locks,
     lockName: options.lockName ?? `gatehouse-sync:${db.name}`,
-    pass,
+    pass: () =>
+      new Promise<void>((resolve, reject) => {
+        passEnd = { resolve, reject };
+        dispatch({ type: 'PASS_BEGAN', at: now(), hasLink: connectivity.hasLink() });
+      }),
     onError,
   });
-  const retryTimer = wakeTimer(clock, () => loop.request());
-  const pullTimer = wakeTimer(clock, () => {
-    if (revoked()) return;
-    pullWanted = true;
-    loop.request();
-    pullTimer.wakeAt(now() + jittered(pullIntervalMs));
-  });
+  const retryTimer = wakeTimer(clock, () => dispatch({ type: 'RETRY_TIMER_FIRED' }));
+  const pullTimer = wakeTimer(clock, () =>
+    dispatch({ type: 'PULL_TIMER_FIRED', nextPullAt: now() + jittered(pullIntervalMs) }),
+  );
 
   return {
-    start() {
-      // An engine runs once: after stop() its subscriptions are gone; make a new one to sync again.
-      if (started) return;
-      started = true;
-      stopped = false;
-      pullWanted = true;
-      unsubscribeLink = platform.online.subscribe((online) => {
-        if (!online) return;
-        // Back online: what failed for want of a network goes now, not after its backoff.
-        backoffReset = true;
-        pullWanted = true;
-        loop.request();
-      });
-      unsubscribeRevoked = options.revocation?.revoked.subscribe((isRevoked) => {
-        if (!isRevoked) return;
-        retryTimer.cancel();
-        pullTimer.cancel();
-      });
-      // The first timed pull at a random point of the period (a pull runs at start anyway).
-      pullTimer.wakeAt(now() + Math.random() * pullIntervalMs);
-      loop.request();
-    },
+    // An engine runs once: after stop() its subscriptions are gone; make a new one to sync again.
+    start: () => dispatch({ type: 'START', firstPullAt: now() + Math.random() * pullIntervalMs }),
     async stop() {
-      stopped = true;
-      unsubscribeLink?.();
-      unsubscribeRevoked?.();
-      connectivity.dispose();
-      retryTimer.cancel();
-      pullTimer.cancel();
+      dispatch({ type: 'STOP' });
       await loop.idle();
     },
-    kick: () => loop.request(),
-    pullSoon() {
-      if (halted()) return;
-      pullWanted = true;
-      loop.request();
-    },
+    kick: () => dispatch({ type: 'KICK' }),
+    pullSoon: () => dispatch({ type: 'PULL_SOON' }),
     async syncNow() {
-      pullWanted = true;
-      loop.request();
+      dispatch({ type: 'SYNC_NOW' });
       await loop.idle();
     },
     idle: () => loop.idle(),

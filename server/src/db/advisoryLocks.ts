@@ -16,6 +16,11 @@ export const LockNamespace = {
   PASS_SIGNING_KEY: 71_007,
   /** A client address at a site, while a phone check-in from it is counted (docs/api.md, The visitor's phone). */
   VISIT_ADDRESS: 71_006,
+  /**
+   * A site's people feed, by the site's id (not a hash): its writers' triggers take it shared, a reader of
+   * the feed exclusively for a moment (migrations 0030 and 0042, queries/peopleChanges.ts).
+   */
+  PEOPLE_FEED: 71_030,
 } as const;
 
 /** The SQL expression of a lock's second key, for statements that take the lock themselves. */

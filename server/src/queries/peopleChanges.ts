@@ -1,7 +1,8 @@
 import type { PersonStatus } from '../../../shared/src/domain/personCheckin';
 import type { Source } from '../../../shared/src/schemas/common';
 import type { PeopleChanges, PersonVisitChange } from '../../../shared/src/schemas/peopleChanges';
-import { type Executor, queryRows } from '../db/query';
+import { LockNamespace } from '../db/advisoryLocks';
+import { type Executor, queryOne, queryRows } from '../db/query';
 import { type Sql, sql } from '../db/sql';
 import { problem } from '../errors/problem';
 import { kioskVisibleSql } from '../policies/kioskWindow';
@@ -72,6 +73,27 @@ const COLUMNS = sql`c.id, c.status, c.first_name, c.last_name, c.company, c.entr
                             ORDER BY b.started_at, b.id)
             FROM person_breaks b WHERE b.account_id = c.account_id AND b.checkin_id = c.id), '[]') AS breaks`;
 
+/** No bound on the feed numbers read (for EXPLAIN in tests). */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The highest feed number of which every change, at this site, is settled (committed or rolled back). A
+ * site's writers hold its feed lock shared from before they draw a number until they commit (migration
+ * 0042), so they draw and commit together; taking the lock exclusively waits for those that hold it, and
+ * every number drawn until then is settled once it is had. The lock goes with the statement (the pool
+ * runs it on its own); a reading bounded by this number, in a later statement, never passes a number that
+ * could still commit, which keeps the feed in commit order without writers waiting for each other.
+ */
+const settledSql = (siteId: number): Sql => sql`
+  SELECT CASE WHEN (SELECT true FROM pg_advisory_xact_lock(${LockNamespace.PEOPLE_FEED}::integer, ${siteId}::integer))
+    THEN COALESCE(pg_sequence_last_value('person_feed_seq'), 0) END::bigint AS settled`;
+
+async function settledPosition(db: Executor, siteId: number): Promise<number> {
+  const row = await queryOne<{ settled: number }>(db, settledSql(siteId), { prepare: true });
+  if (row === undefined) throw new Error('the feed lock answered no row');
+  return row.settled;
+}
+
 /**
  * The first reading: the visits on site (every status but OUT) after `afterId`, in id order, with the
  * site's feed number as of the same snapshot, so the changes after it are exactly what this reading missed.
@@ -83,10 +105,11 @@ export const onSiteSql = (
   afterId: number,
   limit: number,
   kioskSince?: Date,
+  settled = UNBOUNDED,
 ): Sql => sql`
   WITH feed AS (
     SELECT COALESCE(max(change_seq), 0)::bigint AS position FROM person_feed
-    WHERE account_id = ${accountId} AND site_id = ${siteId})
+    WHERE account_id = ${accountId} AND site_id = ${siteId} AND change_seq <= ${settled}::bigint)
   SELECT feed.position, NULL::bigint AS change_seq, v.*
   FROM feed LEFT JOIN LATERAL (
     SELECT ${COLUMNS} FROM person_checkins c
@@ -98,10 +121,17 @@ export const onSiteSql = (
  * The visits changed after `position`, oldest change first, each as it is now. Each is looked up by its
  * key (LATERAL … LIMIT 1), so a page costs the same whatever the site's history (as the vehicle feed's).
  */
-export const changedSql = (accountId: number, siteId: number, position: number, limit: number): Sql => sql`
+export const changedSql = (
+  accountId: number,
+  siteId: number,
+  position: number,
+  limit: number,
+  settled = UNBOUNDED,
+): Sql => sql`
   WITH page AS (
     SELECT checkin_id, change_seq FROM person_feed
     WHERE account_id = ${accountId} AND site_id = ${siteId} AND change_seq > ${position}
+      AND change_seq <= ${settled}::bigint
     ORDER BY change_seq LIMIT ${limit + 1})
   SELECT ${position}::bigint AS position, p.change_seq, v.*
   FROM page p CROSS JOIN LATERAL (
@@ -139,8 +169,9 @@ export async function readPeopleChanges(
   const { accountId, siteId, limit, kioskSince } = input;
   const scope = scopeOf(accountId, siteId);
   const at: FeedPosition = input.cursor === undefined ? { position: -1, afterId: 0 } : decode(input.cursor, scope);
+  const settled = await settledPosition(db, siteId);
   if (at.afterId !== null) {
-    const rows = await queryRows<VisitRow>(db, onSiteSql(accountId, siteId, at.afterId, limit, kioskSince), {
+    const rows = await queryRows<VisitRow>(db, onSiteSql(accountId, siteId, at.afterId, limit, kioskSince, settled), {
       prepare: true,
     });
     const position = at.position < 0 ? (rows[0]?.position ?? 0) : at.position;
@@ -152,9 +183,11 @@ export async function readPeopleChanges(
     const next: FeedPosition = hasMore ? { position, afterId: last } : { position, afterId: null };
     return { data: answered.map(present), nextCursor: encode(next, scope), hasMore: true };
   }
-  const rows = await queryRows<VisitRow & { id: number }>(db, changedSql(accountId, siteId, at.position, limit), {
-    prepare: true,
-  });
+  const rows = await queryRows<VisitRow & { id: number }>(
+    db,
+    changedSql(accountId, siteId, at.position, limit, settled),
+    { prepare: true },
+  );
   const answered = rows.slice(0, limit);
   const position = answered.at(-1)?.change_seq ?? at.position;
   return {
