@@ -50,7 +50,7 @@ export function AlertsScreen() {
 
   const acknowledgeAlert = async (kind: string, checkinId: number) => {
     const done = await acknowledge.run(() => staffApi.acknowledgeAlert(kind, checkinId, newKey()));
-    if (done) live.refresh();
+    if (done) live.putAlert(done);
   };
 
   return (

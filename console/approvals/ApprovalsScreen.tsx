@@ -1,4 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
+import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src/client';
 import { api, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -14,7 +15,17 @@ import { useSession } from '../session/SessionContext';
 import { mayDecide, waitingRows } from './waiting';
 import { HostTold } from '../onSite/HostTold';
 
-function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => void; onDone: () => void }) {
+type Decided = PersonCheckinAnswer | VehicleCheckinAnswer;
+
+function DenyDialog({
+  row,
+  onClose,
+  onDone,
+}: {
+  row: OnSiteRow;
+  onClose: () => void;
+  onDone: (denied: Decided) => void;
+}) {
   const words = useWords();
   const [reason, setReason] = useState('');
   const action = useAction();
@@ -22,12 +33,12 @@ function DenyDialog({ row, onClose, onDone }: { row: OnSiteRow; onClose: () => v
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const body = reason.trim() === '' ? {} : { reason: reason.trim() };
-    const denied = await action.run<unknown>(() =>
+    const denied = await action.run<Decided>(() =>
       row.kind === 'person'
         ? api.denyPerson(row.siteId, row.checkinId, body, key)
         : api.denyVehicle(row.siteId, row.checkinId, body, key),
     );
-    if (denied) onDone();
+    if (denied) onDone(denied);
   };
   return (
     <Dialog title={words.t('approvals.denyNamed', { name: row.name })} onClose={onClose}>
@@ -116,12 +127,12 @@ export function ApprovalsScreen() {
 
   const approveRow = async (row: OnSiteRow) => {
     const key = newKey();
-    const done = await approve.run<unknown>(() =>
+    const done = await approve.run<Decided>(() =>
       row.kind === 'person'
         ? api.approvePerson(row.siteId, row.checkinId, {}, key)
         : api.approveVehicle(row.siteId, row.checkinId, {}, key),
     );
-    if (done) live.refresh();
+    if (done) live.putVisit(done);
   };
   const group = { busy: approve.busy, onApprove: (row: OnSiteRow) => void approveRow(row), onDeny: setDenying };
 
@@ -162,9 +173,9 @@ export function ApprovalsScreen() {
         <DenyDialog
           row={denying}
           onClose={() => setDenying(null)}
-          onDone={() => {
+          onDone={(denied) => {
             setDenying(null);
-            live.refresh();
+            live.putVisit(denied);
           }}
         />
       ) : null}

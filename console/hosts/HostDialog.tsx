@@ -68,7 +68,7 @@ export function HostDialog({
 }: {
   host: HostAnswer | null;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (saved: HostAnswer) => void;
 }) {
   const words = useWords();
   const sites = useLive().sites ?? [];
@@ -97,7 +97,7 @@ export function HostDialog({
             key,
           ),
         );
-    if (done) onDone();
+    if (done) onDone(done);
   };
   return (
     <Dialog title={host ? words.t('hosts.editNamed', { name: host.name }) : words.t('hosts.add')} onClose={onClose}>

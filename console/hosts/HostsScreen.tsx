@@ -19,7 +19,12 @@ const channelWords: Record<string, ConsoleMessage> = { email: 'hosts.channel.ema
 export function HostsScreen() {
   const words = useWords();
   const list = usePaged(['hosts'], (cursor) => hostsApi.listHosts({ cursor, limit: 50 }));
-  const site = siteLookup(words, useLive().sites ?? []);
+  const live = useLive();
+  const site = siteLookup(words, live.sites ?? []);
+  // The stream's `hosts` event re-reads the list after a write (console/live/followPages.ts); without it, now.
+  const afterWrite = () => {
+    if (!live.streaming) list.reload();
+  };
   const [channels, setChannels] = useState<ChannelsAnswer | null>(null);
   const [editing, setEditing] = useState<{ host: HostAnswer | null } | null>(null);
   const [importing, setImporting] = useState(false);
@@ -97,13 +102,14 @@ export function HostsScreen() {
         <HostDialog
           host={editing.host}
           onClose={() => setEditing(null)}
-          onDone={() => {
+          onDone={(saved) => {
             setEditing(null);
-            list.reload();
+            list.updateItems((host) => (host.hostId === saved.hostId ? saved : host));
+            afterWrite();
           }}
         />
       ) : null}
-      {importing ? <ImportDialog onClose={() => setImporting(false)} onDone={list.reload} /> : null}
+      {importing ? <ImportDialog onClose={() => setImporting(false)} onDone={afterWrite} /> : null}
       {deleting ? (
         <ConfirmDialog
           title={words.t('hosts.deleteNamed', { name: deleting.name })}
@@ -113,7 +119,7 @@ export function HostsScreen() {
           action={(key) => hostsApi.deleteHost(deleting.hostId, key)}
           onDone={() => {
             setDeleting(null);
-            list.reload();
+            afterWrite();
           }}
         />
       ) : null}

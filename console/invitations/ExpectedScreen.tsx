@@ -1,4 +1,5 @@
-import { useCallback, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import type { InvitationAnswer } from '../../shared/src/client/invitations';
 import type { Site } from '../../shared/src/schemas/sites';
 import { invitationsApi } from '../api';
@@ -9,13 +10,11 @@ import { atSite } from '../components/time';
 import { useLoaded } from '../components/useLoaded';
 import type { ConsoleWords } from '../language/consoleWords';
 import { useWords } from '../language/ConsoleLanguage';
+import { putInvitation } from '../live/followPages';
 import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { InviteDialog } from './InviteDialog';
 import { bySite, dayWindow, today } from './expectedDay';
-
-/** Arrivals show up while the page is open. */
-const REFRESH_MS = 15_000;
 
 const time = (iso: string, site: Site) => atSite(iso, site.timezone).replace(/^.*, /, '');
 
@@ -33,6 +32,25 @@ function statusWords(words: ConsoleWords, invitation: InvitationAnswer, site: Si
 type Confirming = { kind: 'cancel' | 'resend'; invitation: InvitationAnswer };
 
 /**
+ * An expected invitation becomes expired when its validity ends, which no event tells: the day is read
+ * again at the soonest such moment among those shown.
+ */
+function useExpiryReading(invitations: readonly InvitationAnswer[] | undefined, reload: () => Promise<void>) {
+  const soonest = Math.min(
+    ...(invitations ?? [])
+      .filter((item) => item.status === 'expected')
+      .map((item) => Date.parse(item.validUntil))
+      .filter((at) => at > Date.now()),
+  );
+  useEffect(() => {
+    // setTimeout takes at most 2^31 - 1 ms (24.8 days); the page is read afresh long before.
+    if (!Number.isFinite(soonest) || soonest - Date.now() > 2 ** 31 - 1) return;
+    const timer = setTimeout(() => void reload(), soonest - Date.now() + 1_000);
+    return () => clearTimeout(timer);
+  }, [soonest, reload]);
+}
+
+/**
  * Expected (CONTRACT §21): the chosen day's invitations of the user's sites (today by default, each on its
  * site's clock), by site, whether each has arrived; Invite a visitor, and Cancel or Resend a pass.
  */
@@ -43,10 +61,12 @@ export function ExpectedScreen() {
   const [day, setDay] = useState(today);
   const [inviting, setInviting] = useState(false);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const queryClient = useQueryClient();
+  // Arrivals and changes come by the event stream (console/live/followPages.ts): no timer of its own.
   const read = useCallback(() => invitationsApi.list(dayWindow(day)), [day]);
-  const list = useLoaded(['invitations', day], read, REFRESH_MS);
+  const list = useLoaded(['invitations', day], read);
   const groups = list.value ? bySite(list.value.data, sites, day) : null;
-  const reload = () => void list.reload();
+  useExpiryReading(list.value?.data, list.reload);
   const name = (item: InvitationAnswer) => `${item.person.firstName} ${item.person.lastName}`;
   return (
     <section aria-labelledby="expected-title">
@@ -117,9 +137,9 @@ export function ExpectedScreen() {
           sites={sites}
           day={day}
           onClose={() => setInviting(false)}
-          onDone={() => {
+          onDone={(created) => {
             setInviting(false);
-            reload();
+            putInvitation(queryClient, created);
           }}
         />
       ) : null}
@@ -139,15 +159,16 @@ export function ExpectedScreen() {
           }
           confirm={confirming.kind === 'cancel' ? words.t('expected.cancelConfirm') : words.t('expected.resend')}
           onClose={() => setConfirming(null)}
-          action={(key) =>
-            confirming.kind === 'cancel'
-              ? invitationsApi.cancel(confirming.invitation.invitationId, key)
-              : invitationsApi.resend(confirming.invitation.invitationId, key)
-          }
-          onDone={() => {
-            setConfirming(null);
-            reload();
+          action={async (key) => {
+            const { invitationId } = confirming.invitation;
+            const outcome =
+              confirming.kind === 'cancel'
+                ? await invitationsApi.cancel(invitationId, key)
+                : await invitationsApi.resend(invitationId, key);
+            if (outcome.kind === 'ok') putInvitation(queryClient, outcome.value);
+            return outcome;
           }}
+          onDone={() => setConfirming(null)}
         />
       ) : null}
     </section>

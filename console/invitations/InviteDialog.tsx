@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import type { InvitationAnswer } from '../../shared/src/client/invitations';
 import { isLanguage, languages } from '../../shared/src/messages/languages';
 import type { Site } from '../../shared/src/schemas/sites';
 import { invitationsApi, newKey } from '../api';
@@ -41,7 +42,7 @@ export function InviteDialog({
   sites: readonly Site[];
   day: string;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (created: InvitationAnswer) => void;
 }) {
   const words = useWords();
   const [values, setValues] = useState<Values>(() => ({
@@ -82,7 +83,7 @@ export function InviteDialog({
         key,
       ),
     );
-    if (done) onDone();
+    if (done) onDone(done);
   };
   const personError = write.fieldErrors.person;
   return (

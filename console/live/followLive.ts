@@ -13,6 +13,8 @@ export interface FollowLiveOptions {
   onEvent: (message: StreamMessage, connectedAt: number) => void;
   /** The stream refused the session (401): it ended. */
   onSignedOut: () => void;
+  /** Whether the stream is open now (called as it opens and as it drops). */
+  onStreaming?: (open: boolean) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export function followLive(options: FollowLiveOptions): { stop: () => void } {
   const follower = followEvents({
     url: `${window.location.origin}/v1/events`,
     onState: (state) => {
+      options.onStreaming?.(state === 'open');
       if (state === 'open') {
         open = true;
         stopPolling();

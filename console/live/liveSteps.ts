@@ -32,15 +32,21 @@ const json = (data: string): unknown => {
 /**
  * One request per event, never a list: a visit the copy already holds in the event's status (the echo of
  * the user's own write) costs nothing, nor does a visit leaving the views; a new or changed one is read
- * alone. `held` answers the status the copy holds for a visit, if it holds it.
+ * alone. `held` answers the status the copy holds for a visit, if it holds it. An alert the copy holds as
+ * acknowledged (the echo of an acknowledgement) costs nothing either: acknowledged, it stays so.
  */
 export function stepFor(
   message: StreamMessage,
   held: (kind: VisitKind, checkinId: number) => string | undefined,
+  acknowledged: (kind: string, checkinId: number) => boolean = () => false,
 ): LiveStep {
   if (message.event === 'reset') return { do: 'readAll' };
-  if (message.event === 'alert')
-    return AlertEvent.safeParse(json(message.data)).success ? { do: 'readAlerts' } : NOTHING;
+  if (message.event === 'alert') {
+    const alert = AlertEvent.safeParse(json(message.data));
+    if (!alert.success) return NOTHING;
+    const { kind, checkinId } = alert.data;
+    return checkinId !== undefined && acknowledged(kind, checkinId) ? NOTHING : { do: 'readAlerts' };
+  }
   if (message.event !== 'checkin') return NOTHING;
   const parsed = CheckinEvent.safeParse(json(message.data));
   if (!parsed.success) return NOTHING;

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type ConfigFieldAnswer, isKnown } from '../../shared/src/client';
+import { type ConfigFieldAnswer, type PersonCheckinAnswer, isKnown } from '../../shared/src/client';
 import { validateCheckinForm } from '../../shared/src/domain';
 import { type FormValues, errorsByField, formInput, otherErrors } from '../../shared/src/domain/formValues';
 import { type ConfigField, type Site, fieldTypes } from '../../shared/src/schemas/sites';
@@ -108,7 +108,7 @@ export function CheckInDialog({
   sites: readonly Site[];
   initialSiteId: number | null;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (created: PersonCheckinAnswer) => void;
 }) {
   const words = useWords();
   const siteSelect = useId();
@@ -159,7 +159,7 @@ export function CheckInDialog({
     }
     // One key per dialog: pressing Check in again after a lost answer does not create a second visit.
     const created = await action.run(() => api.createPersonCheckin(siteId, input, key));
-    if (created) onDone();
+    if (created) onDone(created);
   };
 
   return (

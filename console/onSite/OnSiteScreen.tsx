@@ -29,7 +29,7 @@ export function OnSiteScreen() {
 
   const checkOut = async (row: OnSiteRow) => {
     const done = await checkout.run(() => api.checkoutPerson(row.siteId, row.checkinId, {}, newKey()));
-    if (done) live.refresh();
+    if (done) live.putVisit(done);
   };
   // Admitted visitors of sites that print badges (a PENDING one gets its badge once approved, docs/api.md).
   const badgeFor = (row: OnSiteRow) =>
@@ -113,9 +113,9 @@ export function OnSiteScreen() {
           sites={sites}
           initialSiteId={siteId ?? sites[0]?.siteId ?? null}
           onClose={() => setCheckingIn(false)}
-          onDone={() => {
+          onDone={(created) => {
             setCheckingIn(false);
-            live.refresh();
+            live.putVisit(created);
           }}
         />
       ) : null}

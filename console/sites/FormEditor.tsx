@@ -9,10 +9,11 @@ import { failureWords } from '../words';
 import { FieldEditor } from './FieldEditor';
 import { FormPreview } from './FormPreview';
 import { type Draft, type DraftErrors, checkDraft, draftOf, moved, newField, refuseName } from './formDraft';
+import { useFormFollowing } from './useFormFollowing';
 
 const noErrors: DraftErrors = { byField: {}, form: [] };
 
-type Loaded = { draft: Draft; etag: string | null };
+type Loaded = { draft: Draft; etag: string | null; version: number | null };
 
 /**
  * A site's check-in form: fields added, edited, moved and removed, a live preview, saved as a whole with
@@ -39,7 +40,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     setLoadError(null);
     const outcome = await adminApi.getCheckinConfig(siteId);
     if (outcome.kind === 'ok') {
-      const next = { draft: draftOf(outcome.value), etag: outcome.headers.get('ETag') };
+      const next = { draft: draftOf(outcome.value), etag: outcome.headers.get('ETag'), version: outcome.value.version };
       setLoaded(next);
       setDraft(next.draft);
       setErrors(noErrors);
@@ -51,6 +52,8 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
   useEffect(() => {
     void load();
   }, [load]);
+
+  const changedElsewhere = useFormFollowing(siteId, { version: loaded?.version ?? null, dirty, saving: busy, load });
 
   useEffect(() => {
     if (!dirty) return;
@@ -128,7 +131,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
     if (outcome.kind === 'ok') {
       const etag = outcome.headers.get('ETag');
       // The draft stays as the manager arranged it; only the version to send next changes.
-      setLoaded({ draft, etag });
+      setLoaded({ draft, etag, version: outcome.value.version });
       setSaved(true);
       if (etag === null) void load();
     } else if (outcome.kind === 'refused' && outcome.status === 412) setConflict(true);
@@ -143,6 +146,14 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
           {words.t('siteForm.back')}
         </button>
       </div>
+      {changedElsewhere && !conflict ? (
+        <div className="notice" role="status">
+          <p>{words.t('siteForm.changedElsewhere')}</p>
+          <button type="button" onClick={() => void load()}>
+            {words.t('siteForm.loadChanged')}
+          </button>
+        </div>
+      ) : null}
       <div className="editor-columns">
         <div className="editor-main">
           <div className="field checkbox">

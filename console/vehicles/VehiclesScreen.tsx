@@ -8,6 +8,7 @@ import { Field } from '../components/Field';
 import { LoadMore } from '../components/LoadMore';
 import { usePaged } from '../components/usePaged';
 import { useWords } from '../language/ConsoleLanguage';
+import { useLive } from '../live/LiveData';
 import { useSession } from '../session/SessionContext';
 import { LabelDialog } from './LabelDialog';
 import { LabelsSection } from './LabelsSection';
@@ -19,6 +20,11 @@ type Editing<T> = { item: T | null } | null;
 export function VehiclesScreen() {
   const { can } = useSession();
   const words = useWords();
+  const { streaming } = useLive();
+  // The stream's `vehicles` event re-reads both lists after a write (console/live/followPages.ts); without it, now.
+  const afterWrite = (...lists: Array<{ reload: () => void }>) => {
+    if (!streaming) for (const list of lists) list.reload();
+  };
   const [typed, setTyped] = useState('');
   const [plate, setPlate] = useState('');
   const vehicles = usePaged(['vehicles', plate], (cursor) =>
@@ -133,10 +139,7 @@ export function VehiclesScreen() {
         hasMore={labels.hasMore}
         busy={labels.busy}
         loadMore={labels.loadMore}
-        changed={() => {
-          labels.reload();
-          vehicles.reload();
-        }}
+        changed={() => afterWrite(labels, vehicles)}
         mayEdit={can.manageVehicles}
         onEdit={(item) => setLabel({ item })}
       />
@@ -147,7 +150,7 @@ export function VehiclesScreen() {
           onClose={() => setVehicle(null)}
           onDone={() => {
             setVehicle(null);
-            vehicles.reload();
+            afterWrite(vehicles);
           }}
         />
       ) : null}
@@ -157,7 +160,7 @@ export function VehiclesScreen() {
           onClose={() => setLabel(null)}
           onDone={() => {
             setLabel(null);
-            labels.reload();
+            afterWrite(labels);
           }}
         />
       ) : null}
@@ -170,7 +173,7 @@ export function VehiclesScreen() {
           action={(key) => manageApi.deleteVehicle(deleting.vehicleId, key)}
           onDone={() => {
             setDeleting(null);
-            vehicles.reload();
+            afterWrite(vehicles);
           }}
         />
       ) : null}

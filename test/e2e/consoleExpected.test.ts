@@ -54,7 +54,7 @@ describe.skipIf(!browserAvailable())('the console’s Expected page', () => {
     const grace = listed.body.data.find((item) => item.person.firstName === 'Grace');
     expect([grace?.status, grace?.createdBy.name, grace?.language]).toEqual(['expected', 'Rita Reception', 'de']);
 
-    // Ada arrives with her pass: the page says so (it reads again while open).
+    // Ada arrives with her pass: the page says so (it follows the event stream).
     const { token } = await passOf(world.api, ada.invitationId);
     const arrived = await world.api.post(`/v1/sites/${world.siteId}/checkins/people`, { ...visitor(), pass: token });
     expect(arrived.status, arrived.text).toBe(201);

@@ -219,16 +219,17 @@ describe.skipIf(!browserAvailable())('the check-in form editor in the console, a
     await consoleScreenshot(page, 'console-sites-phone');
     await openEditor(page);
 
-    // Someone else renames Company while this editor is open.
+    // Someone else renames Company while this editor is open with an edit of mine (without one, the editor
+    // would show theirs at once: it follows the event stream).
+    const company = fieldGroup(page, 'company');
+    await company.getByLabel('Label').fill('Employer');
     const before = await config();
     const theirs = {
       requiresApproval: before.requiresApproval,
       fields: before.fields.map((field) => (field.name === 'company' ? { ...field, label: 'Organisation' } : field)),
     };
     expect((await world.api.put(`/v1/sites/${world.otherSiteId}/checkins/people/config`, theirs)).status).toBe(200);
-
-    const company = fieldGroup(page, 'company');
-    await company.getByLabel('Label').fill('Employer');
+    await page.getByRole('status').filter({ hasText: 'This form was changed elsewhere.' }).waitFor();
     await page.getByRole('button', { name: 'Save form' }).click();
     const alert = page.getByRole('alert').filter({ hasText: CONFLICT });
     await alert.waitFor();

@@ -5,6 +5,7 @@ import { defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { putCheckinConfig } from '../support/checkinConfig';
 import { type OpenStream, type ReceivedEvent, checkinEvent, openEventStream } from '../support/eventStream';
 import { buildToken, visitor } from '../support/factories';
+import { invite } from '../support/invitations';
 import { apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
@@ -65,12 +66,16 @@ describe('the event stream carries only what its caller may see', () => {
       strangerAll: await stream({ token: stranger.token }),
     };
 
-    // The other account: a visit, a vehicle, a form, a registered vehicle.
+    // The other account: a visit, a vehicle, a form, a registered vehicle, an invitation, a host.
     expect((await stranger.api.post(people(stranger.siteId), visitor())).status).toBe(201);
     await arrive(stranger.api, stranger.siteId, { licensePlate: uniquePlate('THEIRS') });
     await putCheckinConfig({ api: stranger.api, siteId: stranger.siteId }, defaultCheckinConfig.fields, true);
     await registerVehicle(stranger.api, { licensePlate: uniquePlate('THEIRS') });
-    // This account's other site: a visit, a STOP (an alert), a vehicle, a form.
+    await invite(stranger.api, stranger.siteId);
+    expect((await stranger.api.post('/v1/hosts', { name: 'Their Host', siteIds: [stranger.siteId] })).status).toBe(201);
+    // This account's other site: an invitation, a host, a visit, a STOP (an alert), a vehicle, a form.
+    await invite(world.api, world.otherSiteId);
+    expect((await world.api.post('/v1/hosts', { name: 'Other Host', siteIds: [world.otherSiteId] })).status).toBe(201);
     expect((await world.api.post(people(world.otherSiteId), visitor())).status).toBe(201);
     await world.api.post('/v1/watchlist/people', { email: 'iso-live@example.com' });
     const stopped = await world.api.post<PersonCheckin>(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepFor } from '../../console/live/liveSteps';
+import { expectEcho, forgetEchoes, isOwnEcho } from '../../console/live/ownEchoes';
 
 // What the console does about each event (docs/event-stream-clients.md, Each change): one request per
 // event at most, none for an echo of its own write or for a visit leaving its views.
@@ -39,5 +40,25 @@ describe('the console follows one event at a time', () => {
     expect(stepFor(message('ready', { resumed: true }), holds())).toEqual({ do: 'nothing' });
     expect(stepFor(message('config', { siteId: 3, version: 2 }), holds())).toEqual({ do: 'nothing' });
     expect(stepFor({ event: 'checkin', data: 'not json', lastEventId: '' }, holds())).toEqual({ do: 'nothing' });
+  });
+
+  it('asks nothing for the echo of an acknowledgement: an alert it holds acknowledged stays so', () => {
+    const alert = message('alert', { kind: 'person', siteId: 3, checkinId: 42 });
+    const acknowledged = (kind: string, checkinId: number) => kind === 'person' && checkinId === 42;
+    expect(stepFor(alert, holds(), acknowledged)).toEqual({ do: 'nothing' });
+    expect(stepFor(alert, holds(), () => false)).toEqual({ do: 'readAlerts' });
+    const other = message('alert', { kind: 'vehicle', siteId: 3, checkinId: 42 });
+    expect(stepFor(other, holds(), acknowledged)).toEqual({ do: 'readAlerts' });
+  });
+});
+
+describe('the echo of the console’s own write', () => {
+  it('is skipped once, and only the one expected', () => {
+    forgetEchoes();
+    expectEcho('invitation:5:cancelled');
+    expect(isOwnEcho('invitation:5:expected')).toBe(false);
+    expect(isOwnEcho('invitation:5:cancelled')).toBe(true);
+    // The next one with the same name is someone else's change.
+    expect(isOwnEcho('invitation:5:cancelled')).toBe(false);
   });
 });

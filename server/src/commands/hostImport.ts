@@ -7,7 +7,7 @@ import { type HostCsvLine, readHostCsv } from '../imports/hostCsv';
 import { siteVisibleSql } from '../policies/siteVisibility';
 import type { HostRow } from '../presenters/host';
 import { HOST_COLUMNS, hostVisibleSql } from '../queries/hosts';
-import { type HostValues, insertHost, rewriteHost } from './hosts';
+import { type HostSites, type HostValues, insertHost, publishHostsChange, rewriteHost } from './hosts';
 
 type Outcome = 'created' | 'updated';
 
@@ -75,6 +75,8 @@ export async function importHosts(
   const sites = await siteDirectory(db, principal);
   const result: HostImportResult = { created: 0, updated: 0, errors: [] };
   const seen = new Map<string, number>();
+  // The sites of every line imported, before and after: one `hosts` event each at the end, not one per line.
+  const touched: HostSites[] = [];
   for (const line of lines) {
     if ('detail' in line) {
       result.errors.push(line);
@@ -92,13 +94,15 @@ export async function importHosts(
       continue;
     }
     try {
-      const outcome: Outcome = await asOneLine(db, () => importLine(db, principal, line, resolved, now));
-      result[outcome] += 1;
+      const imported = await asOneLine(db, () => importLine(db, principal, line, resolved, now));
+      result[imported.outcome] += 1;
+      touched.push(...imported.sides);
     } catch (error) {
       if (!(error instanceof ProblemError)) throw error;
       result.errors.push({ line: line.line, detail: error.detail });
     }
   }
+  await publishHostsChange(db, principal.accountId, touched);
   return result;
 }
 
@@ -108,7 +112,7 @@ async function importLine(
   line: HostCsvLine,
   sites: { allSites: boolean; siteIds: number[] },
   now: Date,
-): Promise<Outcome> {
+): Promise<{ outcome: Outcome; sides: HostSites[] }> {
   const [existing] = await queryRows<HostRow & { visible: boolean }>(
     db,
     sql`SELECT ${HOST_COLUMNS}, ${hostVisibleSql(principal)} AS visible FROM hosts h
@@ -128,8 +132,8 @@ async function importLine(
   };
   if (!existing) {
     await insertHost(db, { accountId: principal.accountId, values, now });
-    return 'created';
+    return { outcome: 'created', sides: [values] };
   }
   await rewriteHost(db, { accountId: principal.accountId, hostId: existing.id, values, sitesChanged: true });
-  return 'updated';
+  return { outcome: 'updated', sides: [values, { allSites: existing.all_sites, siteIds: existing.site_ids }] };
 }

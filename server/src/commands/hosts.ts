@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { type FieldError, conflict, notFound, problem, validationFailed } from '../errors/problem';
+import { publishEvent } from '../live/publish';
 import { viewableSites } from '../policies/viewableSites';
 import { type HostRow, presentHost } from '../presenters/host';
 import { findHost, findVisibleHost } from '../queries/hosts';
@@ -75,6 +76,21 @@ async function writeSites(db: Executor, accountId: number, hostId: number, value
         SELECT ${accountId}, ${hostId}, site FROM unnest(${siteIds}::int[]) AS site
         ON CONFLICT DO NOTHING`,
   );
+}
+
+/** Where a host is offered: every site of the account, or these. */
+export type HostSites = { allSites: boolean; siteIds: readonly number[] };
+
+/**
+ * The `hosts` events of a change (docs/api.md, Event stream), in its transaction: one for each site whose
+ * hosts it changed (the host's sites before and after), or one for the whole account when a side is every
+ * site. Kiosks re-read their site's hosts, and consoles' Hosts pages the list.
+ */
+export async function publishHostsChange(db: Executor, accountId: number, sides: readonly HostSites[]): Promise<void> {
+  const everySite = sides.some((side) => side.allSites);
+  const siteIds = [...new Set(sides.flatMap((side) => side.siteIds))].sort((a, b) => a - b);
+  const targets: Array<number | null> = everySite ? [null] : siteIds;
+  await publishEvent(db, ...targets.map((siteId) => ({ accountId, siteId, type: 'hosts' as const, data: { siteId } })));
 }
 
 /** Writes a new host (its values already judged); 409 EMAIL_TAKEN when its email is another host's. */
@@ -150,6 +166,7 @@ export async function createHost(
   if (errors.length > 0) throw validationFailed(errors);
   await checkSites(db, principal, values);
   const hostId = await insertHost(db, { accountId: principal.accountId, values, now });
+  await publishHostsChange(db, principal.accountId, [values]);
   return presentHost(await reread(db, principal, hostId));
 }
 
@@ -178,6 +195,7 @@ export async function updateHost(
   const sitesChanged = request.siteIds !== undefined || request.allSites !== undefined;
   if (sitesChanged) await checkSites(db, principal, values);
   await rewriteHost(db, { accountId: principal.accountId, hostId, values, sitesChanged });
+  await publishHostsChange(db, principal.accountId, [values, { allSites: stored.all_sites, siteIds: stored.site_ids }]);
   return presentHost(await reread(db, principal, hostId));
 }
 
@@ -186,4 +204,5 @@ export async function deleteHost(db: Executor, input: { principal: Principal; ho
   const stored = await findVisibleHost(db, input.principal, input.hostId, true);
   if (!stored) throw notFound(`Host ${input.hostId} does not exist.`);
   await queryRows(db, sql`DELETE FROM hosts WHERE account_id = ${input.principal.accountId} AND id = ${input.hostId}`);
+  await publishHostsChange(db, input.principal.accountId, [{ allSites: stored.all_sites, siteIds: stored.site_ids }]);
 }

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { conflict, notFound, validationFailed } from '../errors/problem';
+import { publishEvent } from '../live/publish';
 import { queueInvitationEmail } from '../notifications/invitationEmail';
 import { newPassJti, signPass } from '../passes/passIssuer';
 import { currentSigningKey } from '../passes/signingKeys';
@@ -58,10 +59,21 @@ async function issuePass(
   return { jti, kid: key.kid, token };
 }
 
-const reread = async (db: Executor, ctx: InvitationContext, invitationId: number): Promise<Invitation> => {
+/**
+ * The invitation as it now reads, and its event for the consoles' Expected pages (docs/api.md, Event
+ * stream), in the command's transaction: every create and change of an invitation comes through here.
+ */
+const rereadAndPublish = async (db: Executor, ctx: InvitationContext, invitationId: number): Promise<Invitation> => {
   const row = await findInvitation(db, ctx.principal.accountId, invitationId);
   if (!row) throw new Error(`invitation ${invitationId} vanished`);
-  return presentInvitation(row, ctx.now);
+  const invitation = presentInvitation(row, ctx.now);
+  await publishEvent(db, {
+    accountId: ctx.principal.accountId,
+    siteId: invitation.siteId,
+    type: 'invitation',
+    data: { siteId: invitation.siteId, invitationId, status: invitation.status },
+  });
+  return invitation;
 };
 
 /**
@@ -116,7 +128,7 @@ export async function createInvitation(
       now,
     });
   }
-  return reread(db, ctx, next.id);
+  return rereadAndPublish(db, ctx, next.id);
 }
 
 /** The invitation, locked for a change; 404 when the caller cannot see it. */
@@ -217,7 +229,7 @@ export async function updateInvitation(
   const emailChanged = (email ?? '').toLowerCase() !== (row.email ?? '').toLowerCase();
   if (row.email_visitor && email && (passChanged || emailChanged))
     await queueFor(db, row, email, host?.id ?? null, ctx.now);
-  return reread(db, ctx, invitationId);
+  return rereadAndPublish(db, ctx, invitationId);
 }
 
 /** Cancels an expected invitation: its pass is revoked (kiosks refuse it once they pull, the server at once). */
@@ -234,7 +246,7 @@ export async function cancelInvitation(
     sql`UPDATE invitations SET status = 'cancelled', cancelled_at = ${ctx.now}, updated_at = ${ctx.now}
         WHERE account_id = ${row.account_id} AND id = ${invitationId}`,
   );
-  return reread(db, ctx, invitationId);
+  return rereadAndPublish(db, ctx, invitationId);
 }
 
 /** Sends the pass to the visitor again (the same pass: it stays valid); 409 NO_EMAIL without an address. */
@@ -252,7 +264,7 @@ export async function resendInvitation(
       presentInvitation(row, ctx.now),
     );
   await queueFor(db, row, row.email, row.host_id, ctx.now);
-  return reread(db, ctx, invitationId);
+  return rereadAndPublish(db, ctx, invitationId);
 }
 
 /** The invitation's pass, for integrators who deliver it themselves: only while it can be used. */

@@ -7,6 +7,7 @@ import type { SiteAccess } from '../auth/principal';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { type Sql, empty, sql } from '../db/sql';
 import { validationFailed } from '../errors/problem';
+import { publishEventCte } from '../live/publish';
 import { siteTime } from '../notifications/messages/hostMessages';
 
 /** What a create's pass says about its check-in (docs/invitations.md, Single use). */
@@ -128,8 +129,8 @@ export function withInvitation(request: CreateCheckinRequest, invitation: Arrivi
 /**
  * CTEs of the create's statement for its pass (start with their comma): the first use marks the invitation
  * arrived (only while it is still expected with this very pass: `arrived` is then what tells the create
- * applied; a racing use of the same pass finds it arrived and is planned again, as held); a held use raises
- * the pass alert of its check-in.
+ * applied; a racing use of the same pass finds it arrived and is planned again, as held) and publishes its
+ * `invitation` event for the consoles' Expected pages; a held use raises the pass alert of its check-in.
  */
 export function passCtes(
   arrival: PassArrival | undefined,
@@ -146,7 +147,18 @@ export function passCtes(
       updated_at = ${now}::timestamptz
     WHERE account_id = ${row.account_id}::integer AND id = ${arrival.invitation.id}::bigint AND status = 'expected'
       AND pass_jti = ${arrival.invitation.jti} AND ${created}
-    RETURNING id)`,
+    RETURNING id),
+  ${publishEventCte(
+    [
+      {
+        accountId: row.account_id,
+        siteId: row.site_id,
+        type: 'invitation',
+        data: { siteId: row.site_id, invitationId: arrival.invitation.id, status: 'arrived' },
+      },
+    ],
+    sql`EXISTS (SELECT 1 FROM arrived)`,
+  )}`,
       applied: sql`(${created} AND EXISTS (SELECT 1 FROM arrived))`,
     };
   }

@@ -18,12 +18,13 @@ const readers: Record<ChangeEventType, (data: Record<string, unknown>) => readon
       ? ['vehicles:read', 'vehicles:write', 'kiosk:gate']
       : ['checkins:read', 'checkins:write', 'kiosk:visitor'],
   alert: () => ['alerts:manage'],
-  config: () => ['checkins:read', 'checkins:write', 'kiosk:visitor'],
+  // The kiosk's form, and the console's form editor.
+  config: () => ['checkins:read', 'checkins:write', 'kiosk:visitor', 'sites:configure'],
   vehicles: () => ['vehicles:read', 'kiosk:gate'],
   // The kiosk's form offers the site's hosts; the console's Hosts page lists them.
-  hosts: () => ['checkins:read', 'checkins:write', 'kiosk:visitor'],
-  // Until invitations bring their own scope.
-  invitation: () => ['checkins:read'],
+  hosts: () => ['checkins:read', 'checkins:write', 'kiosk:visitor', 'hosts:manage'],
+  // The console's Expected page: whoever may read invitations.
+  invitation: () => ['invitations:read', 'invitations:write'],
 };
 
 const isKnown = (type: string): type is ChangeEventType => Object.hasOwn(readers, type);

@@ -29,6 +29,9 @@ export function createInvitationsClient(options: InvitationsClientOptions) {
       if (query.cursor) params.set('cursor', query.cursor);
       return send(transport, { method: 'GET', path: `/v1/invitations?${params}` }, InvitationPage);
     },
+    /** One invitation, as it is now (the console reads the one an `invitation` event names). */
+    get: (invitationId: number) =>
+      send(transport, { method: 'GET', path: `/v1/invitations/${invitationId}` }, Invitation),
     create: (body: CreateInvitationRequest, key: string) =>
       send(transport, { method: 'POST', path: '/v1/invitations', body, idempotencyKey: key }, Invitation),
     cancel: (invitationId: number, key: string) =>
