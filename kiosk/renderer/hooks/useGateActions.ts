@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { VehicleVisit } from '../../src/data/types';
 import type { Kiosk } from '../../src/kiosk';
 import {
@@ -92,7 +93,10 @@ export function useGateActions(kiosk: Kiosk, held: readonly VehicleVisit[] | und
         : await kiosk.vehicleExit(typed);
     running.current = false;
     showBusy(false);
-    setPlate(inputAfter(text.current, submitted, outcome.ok));
+    // Into the input at once: this runs after an await, outside any event, so React would render it later, and
+    // a scanner's next keystroke handled before that render reads the old plate from the input and keeps it: the
+    // next scan would be recorded run together with this one ("MM 100LT 707").
+    flushSync(() => setPlate(inputAfter(text.current, submitted, outcome.ok)));
     if (withDriver && outcome.ok) setDriver('');
     enters.current = enters.current.map((snapshot) => withoutSubmitted(snapshot, submitted));
     record(
