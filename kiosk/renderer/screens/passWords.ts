@@ -8,9 +8,10 @@ const passTime = (words: KioskWords, seconds: number) =>
   words.date(seconds * 1000, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 
 /**
- * Why a pass is not honoured here, said to the visitor in words in their language (CONTRACT §21): which of
- * expired, cancelled, another organisation's or site's, or not genuine. Nothing that sounds like an
- * accusation: reception can still check what happened; the normal check-in is offered beside it.
+ * Why a pass is not honoured here, said to the visitor in words in their language (docs/invitations.md,
+ * Verifying a pass): which of expired, cancelled, another organisation's or site's, or not genuine. Nothing
+ * that sounds like an accusation: reception can still check what happened; the normal check-in is offered
+ * beside it.
  */
 export function passRefusalWords(words: KioskWords, refusal: Refusal): string {
   const claims = 'claims' in refusal ? refusal.claims : undefined;
