@@ -245,10 +245,13 @@ describe('the webhook log retention', () => {
     await age(harness.world.accountId, events.slice(1), 40);
     const dispatcher = startTestDispatcher(harness.server);
     try {
-      await vi.waitFor(async () =>
-        expect(
-          await queryOne(db(), sql`SELECT 1 FROM outbox_queue WHERE account_id = ${harness.world.accountId}`),
-        ).toBeUndefined(),
+      // vi.waitFor's own 1 s is short for a dispatcher's polls on a loaded machine.
+      await vi.waitFor(
+        async () =>
+          expect(
+            await queryOne(db(), sql`SELECT 1 FROM outbox_queue WHERE account_id = ${harness.world.accountId}`),
+          ).toBeUndefined(),
+        { timeout: 10_000 },
       );
     } finally {
       await dispatcher.stop();

@@ -361,13 +361,13 @@ describe('validation', () => {
         url: 'http://slow.example/hook',
         events: ['PERSON_CHECKIN_ENTERED'],
       });
-      await vi.waitFor(() => expect(looking).toBe(1));
+      await vi.waitFor(() => expect(looking).toBe(1), { timeout: 10_000 });
       expect(await inTransaction()).toBe(0);
       const { subscriptionId } = (await created).body;
       expect((await created).status).toBe(201);
 
       const patched = harness.world.api.patch(`${collection}/${subscriptionId}`, { url: 'http://slow.example/other' });
-      await vi.waitFor(() => expect(looking).toBe(2));
+      await vi.waitFor(() => expect(looking).toBe(2), { timeout: 10_000 });
       expect(await inTransaction()).toBe(0);
       expect((await patched).status).toBe(200);
       // A missing subscription is a 404 before any lookup.
@@ -404,7 +404,7 @@ describe('validation', () => {
     try {
       const racing = { url: 'http://racing.example/hook', events: ['PERSON_CHECKIN_ENTERED'] };
       const slow = harness.world.api.post(collection, racing, { idempotencyKey: 'racing-url-1' });
-      await vi.waitFor(() => expect(calls).toBe(1));
+      await vi.waitFor(() => expect(calls).toBe(1), { timeout: 10_000 });
       const quick = await harness.world.api.post(collection, racing, { idempotencyKey: 'racing-url-1' });
       const answers = [(await slow).status, quick.status];
       expect(answers[0], JSON.stringify(answers)).toBe(answers[1]);
