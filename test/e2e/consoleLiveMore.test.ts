@@ -8,6 +8,7 @@ import { putCheckinConfig } from '../support/checkinConfig';
 import { consoleBrowserHooks, consolePage, signIn } from '../support/consoleWeb';
 import { type World, buildWorld } from '../support/factories';
 import { invite, passOf } from '../support/invitations';
+import { type NetworkFollower, followNetwork } from '../support/networkQuiet';
 import { type StaffMember, buildStaffUser } from '../support/staff';
 import type { TestServer } from '../support/testServer';
 import { VEHICLES, uniquePlate } from '../support/vehicles';
@@ -52,17 +53,21 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
     if (options.clock) await page.clock.install();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
+    const network = followNetwork(page);
     const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
     await signIn(page, server.baseUrl, owner.email, owner.password);
     await streamOpened;
     await page.getByRole('navigation').getByRole('link', { name: pageName, exact: true }).click();
     await page.getByRole('heading', { name: pageName, level: 1 }).waitFor();
-    return { context, page, requests };
+    return { context, page, requests, network };
   }
 
-  /** Whatever the start-up asked is done, and nothing more is asked for QUIET_MS: no timer polls. */
-  async function quietFrom(page: Page, requests: Request[]) {
-    await page.waitForTimeout(1_000);
+  /**
+   * Whatever the start-up asked is done (however late a loaded machine answers it), and nothing more is asked
+   * for QUIET_MS: no timer polls.
+   */
+  async function quietFrom(page: Page, requests: Request[], network: NetworkFollower) {
+    await network.settled();
     const from = requests.length;
     await page.waitForTimeout(QUIET_MS);
     expect(requests.slice(from).map(pathOf)).toEqual([]);
@@ -75,8 +80,8 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
       .map((request) => `${request.method()} ${pathOf(request)}`);
 
   it('Expected: a new invitation and an arrival by pass show within 2 s, each read alone', async () => {
-    const { context, page, requests } = await open('Expected');
-    const from = await quietFrom(page, requests);
+    const { context, page, requests, network } = await open('Expected');
+    const from = await quietFrom(page, requests, network);
 
     const ada = await invite(world.api, world.siteId, { person: { firstName: 'Ada', lastName: 'Streamed' } });
     const row = page.getByRole('region', { name: site.name }).getByRole('row').filter({ hasText: 'Ada Streamed' });
@@ -101,10 +106,10 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
 
   it('Expected: the page’s own cancel shows at once, and its echo costs no request', async () => {
     const grace = await invite(world.api, world.siteId, { person: { firstName: 'Grace', lastName: 'Own' } });
-    const { context, page, requests } = await open('Expected');
+    const { context, page, requests, network } = await open('Expected');
     const row = page.getByRole('region', { name: site.name }).getByRole('row').filter({ hasText: 'Grace Own' });
     await expect.poll(() => row.innerText()).toContain('Not arrived yet');
-    await page.waitForTimeout(1_000);
+    await network.settled();
     const from = requests.length;
 
     await row.getByRole('button', { name: 'Cancel' }).click();
@@ -116,10 +121,12 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
   }, 60_000);
 
   it('Expected while the stream is cut: read every 30 s, and followed again once it is back', async () => {
-    const { context, page, requests } = await open('Expected', { clock: true });
+    const { context, page, requests, network } = await open('Expected', { clock: true });
     await page.route('**/v1/events*', (route) => route.abort());
     expect(server.cutEventStreams()).toBeGreaterThan(0);
     const region = page.getByRole('region', { name: site.name });
+    // Whatever the cut itself made the page ask is done before the change is made.
+    await network.settled();
 
     await invite(world.api, world.siteId, { person: { firstName: 'Cut', lastName: 'Off' } });
     await page.waitForTimeout(1_000);
@@ -134,7 +141,8 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
     const resumed = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
     await page.clock.fastForward(65_000);
     await resumed;
-    await page.waitForTimeout(500);
+    // The catching up after the return is done, however long a loaded machine takes for it.
+    await network.settled();
     const liveFrom = requests.length;
     await invite(world.api, world.siteId, { person: { firstName: 'Back', lastName: 'Again' } });
     await region.getByRole('row').filter({ hasText: 'Back Again' }).waitFor({ timeout: ON_SCREEN_MS });
@@ -143,17 +151,17 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
   }, 60_000);
 
   it('Hosts and Vehicles: a change made elsewhere shows within 2 s, with one reading of the list', async () => {
-    const { context, page, requests } = await open('Hosts');
-    let from = await quietFrom(page, requests);
+    const { context, page, requests, network } = await open('Hosts');
+    let from = await quietFrom(page, requests, network);
     const host = await world.api.post('/v1/hosts', { name: 'Hedy Streamed', siteIds: [world.siteId] });
     expect(host.status, host.text).toBe(201);
     await page.getByRole('rowheader', { name: 'Hedy Streamed' }).waitFor({ timeout: ON_SCREEN_MS });
-    await page.waitForTimeout(1_000);
+    await network.settled();
     expect(asked(requests, from)).toEqual(['GET /v1/hosts']);
 
     await page.getByRole('navigation').getByRole('link', { name: 'Vehicles', exact: true }).click();
     await page.getByRole('heading', { name: 'Vehicles', level: 1 }).waitFor();
-    from = await quietFrom(page, requests);
+    from = await quietFrom(page, requests, network);
     const plate = uniquePlate('LIVE');
     const vehicle = await world.api.post(VEHICLES, { licensePlate: plate });
     expect(vehicle.status, vehicle.text).toBe(201);
@@ -162,14 +170,14 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
   }, 60_000);
 
   it('the form editor: a form saved elsewhere shows within 2 s; with unsaved edits it is offered, not forced', async () => {
-    const { context, page, requests } = await open('Sites');
+    const { context, page, requests, network } = await open('Sites');
     const siteRow = page
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: site.name, exact: true }) });
     await siteRow.getByRole('button', { name: 'Edit form' }).click();
     const group = (name: string) => page.getByRole('group', { name: new RegExp(`\\(${name}\\)$`) });
     await group('firstName').waitFor();
-    const from = await quietFrom(page, requests);
+    const from = await quietFrom(page, requests, network);
 
     // Saved elsewhere while the editor shows the form unchanged: it shows the new one.
     const badge = { name: 'badgeNumber', label: 'Badge number', type: 'text' as const, required: false };
@@ -211,10 +219,10 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
       { idempotencyKey: randomUUID() },
     );
     expect(created.status, created.text).toBe(201);
-    const { context, page, requests } = await open('On site now');
+    const { context, page, requests, network } = await open('On site now');
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Linus Leaving' }) });
     await row.waitFor();
-    await page.waitForTimeout(1_000);
+    await network.settled();
     const from = requests.length;
 
     await row.getByRole('button', { name: 'Check out' }).click();
