@@ -164,10 +164,12 @@ describe.skipIf(!browserAvailable())(
       expect(await newestResult(page).innerText()).toMatch(/HH888\s+PENDING/);
       expect(await gateResult(page).innerText()).not.toContain('Type or scan');
 
-      // CR and LF together, as a scanner sends them: one Entry, and its result stays.
+      // CR and LF together, as a scanner sends them: one Entry, and its result stays (waited for: a loaded
+      // machine may take longer than any fixed pause to save and show it, then 300 ms more for the LF's effect).
       await page.keyboard.type('JJ 999', { delay: 5 });
       await page.keyboard.press('Enter');
       await page.keyboard.press('Enter');
+      await expect.poll(() => newestResult(page).innerText(), { timeout: 10_000 }).toMatch(/JJ999\s+PENDING/);
       await page.waitForTimeout(300);
       expect(await newestResult(page).innerText()).toMatch(/JJ999\s+PENDING/);
       expect(await gateResult(page).innerText()).not.toContain('Type or scan');

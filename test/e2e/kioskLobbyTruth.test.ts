@@ -244,7 +244,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: the lobby tells t
     };
     await unlock('Needs attention');
     await page.getByText('Nothing needs attention').waitFor();
-    await page.getByRole('button', { name: 'Check in', exact: true }).waitFor({ timeout: 3_000 });
+    // Locked after its 1 s without input: well before Roll call's 10 s, with room for a loaded machine's timers.
+    await page.getByRole('button', { name: 'Check in', exact: true }).waitFor({ timeout: 5_000 });
 
     await unlock('Roll call');
     const row = page.getByRole('row', { name: /Hopper, Grace/ });
