@@ -186,7 +186,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: visitor mode', ()
     // The chosen person's card takes the focus from the list button that chose them.
     await expect.poll(focused).toBe('H1: Ada Lovelace');
     await page.getByRole('button', { name: 'Not you? Back to the list' }).click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('find-your-name');
+    // Waited for, as the card's focus above: the focus moves after the render the click starts.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('find-your-name');
     await page.getByRole('button', { name: 'Back' }).click();
     await expect.poll(focused).toBe('BUTTON: Check in');
 
