@@ -3,7 +3,15 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../kiosk/src/platform/testPlatform';
 import { expectServerToMatch, playDay } from './day';
-import { buildKioskSite, drain, kioskServerForFile, openTestKiosk, serverPeople, until } from './harness';
+import {
+  buildKioskSite,
+  drain,
+  kioskServerForFile,
+  onNetworkStats,
+  openTestKiosk,
+  serverPeople,
+  until,
+} from './harness';
 
 const harness = kioskServerForFile();
 
@@ -40,15 +48,17 @@ describe('a restart in the middle of a sync', () => {
     first.kiosk.start();
     const { expected } = await playDay(first.kiosk, first.platform.clock, 30, 'Restart');
 
-    first.network.setOnline(true);
-    // The process dies with requests on the wire (checked in the same tick as the freeze, so some surely
-    // are): they reach the server, their answers are never read.
-    await until(async () => {
-      const { sent, delivered } = first.network.stats;
-      if (delivered < 25 || sent <= delivered) return false;
+    // The process dies with requests on the wire (checked in the tick a request is sent or answered, so some
+    // surely are: polling for that moment could miss it on a loaded machine, with every answer in by then):
+    // they reach the server, their answers are never read.
+    let frozen = false;
+    onNetworkStats(first.network, ({ sent, delivered }) => {
+      if (frozen || delivered < 25 || sent <= delivered) return;
       first.network.freeze();
-      return true;
+      frozen = true;
     });
+    first.network.setOnline(true);
+    await until(async () => frozen);
     const remaining = await first.kiosk.db.outbox.count();
     expect(remaining).toBeGreaterThan(0);
 

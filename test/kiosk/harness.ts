@@ -97,6 +97,37 @@ export async function drain(kiosk: Kiosk, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/**
+ * Calls `onChange` in the very tick `network.stats` counts a request sent or an answer delivered. A test that
+ * polls the counts may look hundreds of ms late on a loaded machine: past a moment it wanted to catch (some
+ * requests in flight), or past the next request after a pause it wanted to measure.
+ */
+export function onNetworkStats(
+  network: Pick<TestNetwork, 'stats'>,
+  onChange: (stats: { sent: number; delivered: number }, counted: 'sent' | 'delivered') => void,
+): void {
+  const counts = { sent: network.stats.sent, delivered: network.stats.delivered };
+  for (const key of ['sent', 'delivered'] as const)
+    Object.defineProperty(network.stats, key, {
+      configurable: true,
+      enumerable: true,
+      get: () => counts[key],
+      set: (value: number) => {
+        counts[key] = value;
+        onChange({ ...counts }, key);
+      },
+    });
+}
+
+/** When each request went out (`network.stats.sent` counted up), taken as it goes. */
+export function sendTimes(network: Pick<TestNetwork, 'stats'>): number[] {
+  const times: number[] = [];
+  onNetworkStats(network, (_stats, counted) => {
+    if (counted === 'sent') times.push(Date.now());
+  });
+  return times;
+}
+
 /** Waits for a condition the engine reaches by itself (a trigger, not a test's syncNow). */
 export async function until(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
