@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const broken = () =>
   new DOMException('The operation failed for reasons unrelated to the database itself.', 'UnknownError');
 // Half the ceiling every time: pauses of 0.5 s, 1 s, 2 s… after one, two, three failed passes in a row.
-const halfJitter = () => fullJitterBackoff({ baseMs: 1_000, capMs: 60_000, random: () => 0.5 });
+const halfJitter = (baseMs = 1_000) => fullJitterBackoff({ baseMs, capMs: 60_000, random: () => 0.5 });
 
 describe('the sync engine after a pass that failed', () => {
   it('pulls with its next pass when the pull itself threw, not only when the periodic pull comes round', async () => {
@@ -54,7 +54,12 @@ describe('the sync engine after a pass that failed', () => {
 
   it('counts a pass once when its push failed and its schedule then threw: one step of backoff, not two', async () => {
     const site = await buildKioskSite(harness.server);
-    const { kiosk, network } = openTestKiosk(harness.server, site, { online: false, retryPolicy: halfJitter() });
+    // Pauses of 2 s, 4 s…: one step and two are told apart by 2 s, a margin a loaded machine's late timers and
+    // slow IndexedDB do not eat (with 0.5 s against 1 s they did).
+    const { kiosk, network } = openTestKiosk(harness.server, site, {
+      online: false,
+      retryPolicy: halfJitter(4_000),
+    });
     kiosk.start();
     // Three visits, so the pass stops as "server unreachable" (three unanswered visits in a row): a failed pass.
     for (const lastName of ['One', 'Two', 'Three']) {
@@ -67,12 +72,12 @@ describe('the sync engine after a pass that failed', () => {
     await until(async () => scheduleFault.failNext === 0, 5_000);
     const failedAt = Date.now();
     network.setFaults({ failRequests: 0, dropResponses: 0 });
-    // One failed pass: the queue waits 0.5 s (each visit's own backoff is 0.5 s too). Counted twice, 1 s.
-    await until(async () => network.stats.sent >= 1, 5_000);
+    // One failed pass: the queue waits 2 s (each visit's own backoff is 2 s too). Counted twice, 4 s.
+    await until(async () => network.stats.sent >= 1, 10_000);
     const resumedAfter = Date.now() - failedAt;
-    expect(resumedAfter).toBeGreaterThanOrEqual(350);
-    expect(resumedAfter).toBeLessThan(850);
-    await until(async () => (await kiosk.db.outbox.count()) === 0, 5_000);
+    expect(resumedAfter).toBeGreaterThanOrEqual(1_000);
+    expect(resumedAfter).toBeLessThan(3_500);
+    await until(async () => (await kiosk.db.outbox.count()) === 0, 10_000);
     await sleep(50);
     await kiosk.close();
   });

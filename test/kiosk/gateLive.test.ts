@@ -142,10 +142,12 @@ describe('what a read brings never overwrites what the gate has not synced (the 
     // A slow read: the server answers PENDING, and the answer arrives only after the Admit was synced.
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
+    let answered = false;
     const slowApi = {
       ...kiosk.api,
       getVehicle: async (siteId: number, checkinId: number) => {
         const answer = await kiosk.api.getVehicle(siteId, checkinId);
+        answered = true;
         await released;
         return answer;
       },
@@ -154,7 +156,8 @@ describe('what a read brings never overwrites what the gate has not synced (the 
       { db: kiosk.db, api: slowApi, siteId: site.siteId, now: () => Date.now() },
       visit.checkinId,
     );
-    await sleep(200);
+    // The server has answered PENDING before the Admit (waited for: no fixed pause is sure to be enough).
+    await until(async () => answered, 10_000);
     expect((await kiosk.vehicleAdmit(held.visitId)).ok).toBe(true);
     kiosk.engine.start();
     await drain(kiosk);

@@ -75,8 +75,9 @@ describe('the time actions are stamped with', () => {
   });
 
   it("a clock less than a minute off is left alone, and a captive portal's clock is never taken", async () => {
-    expect(Math.abs((await occurredAtAfterPull(20_000)).skewSeen)).toBeLessThan(1_000);
-    expect(Math.abs((await occurredAtAfterPull(-30 * MINUTES, 'text/html')).skewSeen)).toBeLessThan(1_000);
+    // Under 5 s: a 20 s correction taken would show, and a loaded machine's time between stamp and reading does not.
+    expect(Math.abs((await occurredAtAfterPull(20_000)).skewSeen)).toBeLessThan(5_000);
+    expect(Math.abs((await occurredAtAfterPull(-30 * MINUTES, 'text/html')).skewSeen)).toBeLessThan(5_000);
   });
 });
 
@@ -105,8 +106,12 @@ async function openClock(name: string, device: ReturnType<typeof fakeDevice>) {
   return { db, clock };
 }
 
-/** Lets the fire-and-forget write of the correction land. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * The fire-and-forget write of the correction has landed: waited for, not slept on (a loaded machine may
+ * take longer than any fixed pause to write it).
+ */
+const kept = (db: KioskDatabase, correctionMs: number) =>
+  expect.poll(async () => (await db.meta.get('serverClockOffsetMs'))?.value).toBe(correctionMs);
 
 describe('a device clock set while the kiosk is offline', () => {
   const T0 = Date.parse('2026-11-21T09:00:00.000Z');
@@ -124,7 +129,7 @@ describe('a device clock set while the kiosk is offline', () => {
     expect(stamp.deviceAt).toBe(device.wall);
     expect(Math.abs(stamp.at - (T0 + 10 * MINUTES))).toBeLessThan(1_000);
     expect(Math.abs(clock.correctionMs())).toBeLessThan(1_000);
-    await settled();
+    await kept(db, clock.correctionMs());
     db.close();
     // Restarted offline: the shifted correction was kept.
     const again = await openClock(name, device);

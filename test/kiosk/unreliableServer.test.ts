@@ -148,13 +148,15 @@ describe('a kiosk on an unreliable network or server', () => {
     await kiosk.db.siteConfigs.put({ siteId: 1, etag: null, fetchedAt: Date.now() - 10 * 60_000, config });
     const started = Date.now();
     expect(await kiosk.siteConfig()).toEqual({ config, fresh: false });
+    // The revalidation wait (1 s), not the request's timeout (5 s); the margins between are a loaded machine's.
     const first = Date.now() - started;
     expect(first).toBeGreaterThanOrEqual(900);
-    expect(first).toBeLessThan(2_500);
-    // The revalidation is still under way: the next visitor does not wait for it again, nor start another.
+    expect(first).toBeLessThan(4_000);
+    // The revalidation is still under way: the next visitor does not wait for it again (that would be 1 s more),
+    // nor start another.
     const again = Date.now();
     expect(await kiosk.siteConfig()).toEqual({ config, fresh: false });
-    expect(Date.now() - again).toBeLessThan(300);
+    expect(Date.now() - again).toBeLessThan(800);
     expect(asked).toBe(1);
     kiosk.db.close();
   });
