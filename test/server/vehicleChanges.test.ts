@@ -219,6 +219,50 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     expect(seen).toContainEqual([fast.vehicleId, 'black']);
   });
 
+  it('a kiosk pulling while writers of the account commit together ends with every change, and no writer fails', async () => {
+    const { api } = await freshAccount();
+    const labels = [await createVehicleLabel(api), await createVehicleLabel(api)];
+    const copy = new Map<number, { color: string | null; labelIds: number[] }>();
+    let cursor: string | undefined;
+    const step = async () => {
+      const { body } = await pull(api, cursor);
+      for (const vehicle of body.vehicles)
+        copy.set(vehicle.vehicleId, { color: vehicle.color, labelIds: vehicle.labelIds });
+      for (const id of body.removedVehicleIds) copy.delete(id);
+      cursor = body.nextCursor;
+      return body;
+    };
+    let writing = true;
+    const following = (async () => {
+      while (writing) await step();
+    })();
+    const registered = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        registerVehicle(api, {
+          licensePlate: uniquePlate('CC'),
+          labelIds: [labels[index % 2]?.labelId],
+        }),
+      ),
+    );
+    // Each vehicle changed while a label that half of them carry is deleted: writers of one account at once.
+    const changes = await Promise.all([
+      ...registered.map((vehicle, index) => api.put(`${VEHICLES}/${vehicle.vehicleId}`, { color: `c${index}` })),
+      api.delete(`${VEHICLE_LABELS}/${labels[0]?.labelId}`),
+    ]);
+    expect(changes.map((change) => change.status)).toEqual([...registered.map(() => 200), 204]);
+    writing = false;
+    await following;
+    while ((await step()).hasMore);
+    expect(Object.fromEntries(copy)).toEqual(
+      Object.fromEntries(
+        registered.map((vehicle, index) => [
+          vehicle.vehicleId,
+          { color: `c${index}`, labelIds: index % 2 === 0 ? [] : [labels[1]?.labelId] },
+        ]),
+      ),
+    );
+  });
+
   it('400 INVALID_QUERY for a malformed cursor, another account’s cursor, or a limit out of 1..5000', async () => {
     const { world } = context;
     const stranger = await freshAccount();
