@@ -229,7 +229,19 @@ describe('label names that only the lower() of PostgreSQL makes equal', () => {
       const racing = Promise.all(
         names.map((name) => harness.world.api.post<PersonLabel>('/v1/labels/people', { name })),
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Both are waiting (at the insert, or one at the name's lock) before they are let go: on a loaded machine a
+      // fixed pause could end before they got there, and the creates would not race at all.
+      await expect
+        .poll(
+          async () =>
+            (
+              await holder.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+              )
+            ).rows[0]?.n,
+        )
+        .toBe(2);
       await holder.query('COMMIT');
       answers = await racing;
     } finally {
