@@ -149,7 +149,8 @@ describe.skipIf(!browserAvailable())('kiosk in a real browser: gate, Needs atten
     let searches = 0;
     await context.route('**/v1/checkins/vehicles/search', async (route) => {
       searches += 1;
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Longer than a loaded machine may take to type the next plate, so it is all typed while Exit is busy.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
       await route.continue();
     });
     await page.keyboard.type('DD 444', { delay: 5 });
