@@ -8,7 +8,9 @@ import { hashDecisionToken } from '../../server/src/notifications/decisionLinks'
 import { purgeNotifications } from '../../server/src/notifications/purge';
 import { type World, visitor } from '../support/factories';
 import { apiClient } from '../support/http';
+import { invite, passOf } from '../support/invitations';
 import { serverAndWorld } from '../support/serverAndWorld';
+import { staffClient } from '../support/staff';
 
 // Notifications and Approve/Deny links are purged (docs/privacy.md, What is kept): finished notifications
 // after NOTIFICATION_LOG_RETENTION_DAYS or the account's shorter retention of visits, links once spent.
@@ -144,5 +146,48 @@ describe('the notification purge', () => {
     for (let i = 0; i < 5; i++) old.push(await notification(world, DAYS + 2, 'sent'));
     await purgeNotifications(harness.server.database, { now, days: DAYS, batch: 2 });
     expect(await remaining(world, old)).toEqual([]);
+  });
+});
+
+describe('an erasure and the notifications', () => {
+  it("clears the visitor's address from the pass email of the visit's invitation, and no other", async () => {
+    const { world, stranger } = harness;
+    const person = { firstName: 'Ottilie', lastName: 'Erasable', email: 'ottilie.erasable@example.com' };
+    const invited = await invite(world.api, world.siteId, { person });
+    const kept = await invite(world.api, world.siteId, {
+      person: { firstName: 'Kept', lastName: 'Visitor', email: 'kept.visitor@example.com' },
+    });
+    const theirs = await invite(stranger.api, stranger.siteId, { person });
+    const pass = await passOf(world.api, invited.invitationId);
+    const arrived = await world.api.post<PersonCheckin>(`/v1/sites/${world.siteId}/checkins/people`, {
+      person: {},
+      pass: pass.token,
+    });
+    expect(arrived.status, arrived.text).toBe(201);
+    const recipients = async (invitationIds: number[]) =>
+      (
+        await queryRows<{ recipient: string; status: string }>(
+          harness.server.database,
+          sql`SELECT recipient, status FROM notifications WHERE invitation_id = ANY (${invitationIds}::bigint[])
+              ORDER BY invitation_id, id`,
+        )
+      ).map((row) => row.recipient);
+    expect(await recipients([invited.invitationId])).toEqual([person.email]);
+
+    const owner = (await staffClient(harness.server, { accountId: world.accountId, role: 'owner' })).api;
+    const erased = await owner.post<{ anonymized: number }>('/v1/privacy/erasure', {
+      firstName: person.firstName,
+      lastName: person.lastName,
+    });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.anonymized).toBe(1);
+    expect(await recipients([invited.invitationId])).toEqual(['']);
+    const [cleared] = await queryRows<{ status: string }>(
+      harness.server.database,
+      sql`SELECT status FROM notifications WHERE invitation_id = ${invited.invitationId}`,
+    );
+    expect(cleared?.status).not.toBe('pending');
+    expect(await recipients([kept.invitationId])).toEqual(['kept.visitor@example.com']);
+    expect(await recipients([theirs.invitationId])).toEqual([person.email]);
   });
 });
