@@ -4,7 +4,8 @@
  * and what each side spends per request. One PostgreSQL (real durability), one API server, one peer; then
  * rounds of (peer, keyed create, unkeyed create, keyed ceiling) at the same connection count, interleaved
  * so the machine's drift falls on all alike. For each case: req/s, latency, and the CPU per request of the
- * API server, the peer, PostgreSQL (postmaster and backends) and this load generator, from /proc.
+ * API server, the peer, PostgreSQL (postmaster and backends) and this load generator, from /proc, and the
+ * WAL PostgreSQL wrote per request.
  * Settings (env): BENCH_PEER_CONNECTIONS (16), BENCH_SECONDS (3, per case and round), BENCH_ROUNDS (3),
  * BENCH_WARMUP_SECONDS (4), BENCH_WAITS=1 (sample pg_stat_activity's wait events during each case),
  * BENCH_PROFILE=1 (a V8 CPU profile of the API server in bench/results/).
@@ -33,6 +34,23 @@ const out = (text: string) => process.stdout.write(text);
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
 const CASE_NAMES = ['peer (koa + pg), keyed', 'create + Idempotency-Key', 'create, no key', 'DB ceiling, keyed'];
+
+/**
+ * PostgreSQL's WAL position in bytes, read on a connection of its own: the WAL a case wrote (the whole
+ * cluster's, so the peer's and ours are counted alike) is what its commits had to flush.
+ */
+async function walPosition(url: string): Promise<{ bytes: () => Promise<number>; close: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    bytes: async () =>
+      Number(
+        (await client.query<{ at: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS at")).rows[0]
+          ?.at,
+      ),
+    close: () => client.end(),
+  };
+}
 
 /** The bench PostgreSQL's postmaster: the parent of a backend, read while that backend lives. */
 async function postmasterPid(url: string): Promise<number> {
@@ -65,6 +83,7 @@ async function main(): Promise<void> {
   );
   let peer: RunningPeer | undefined;
   const sampler = WAITS ? await sampleWaits(database.serverUrl) : undefined;
+  const wal = await walPosition(database.url);
   try {
     const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     peer = await startPeer(database.serverUrl);
@@ -76,6 +95,8 @@ async function main(): Promise<void> {
       peer: () => cpuSecondsOf(peerPid),
       postgres: () => treeCpuSecondsOf(postmaster),
       generator: () => Promise.resolve((process.cpuUsage().user + process.cpuUsage().system) / 1e6),
+      // Not CPU: bytes of WAL, counted by the same snapshots (shown per request in bytes, not µs).
+      wal: wal.bytes,
     };
 
     const people = `/v1/sites/${world.siteId}/checkins/people`;
@@ -142,6 +163,7 @@ async function main(): Promise<void> {
         'peer µs': index === 0 ? perRequest(entry, 'peer') : '-',
         'postgres µs': perRequest(entry, 'postgres'),
         'generator µs': perRequest(entry, 'generator'),
+        'WAL bytes': fixed((entry.cpu.wal ?? Number.NaN) / entry.result.requests, 0),
         errors: entry.result.unexpected,
       })),
     );
@@ -156,7 +178,9 @@ async function main(): Promise<void> {
     out(
       `Keyed create ÷ its database ceiling: ${fixed((merged[1]?.result.perSecond ?? Number.NaN) / ceilingRate)}; the ceiling ÷ peer: ${fixed(ceilingRate / peerRate)}.\n`,
     );
-    out('(µs: CPU per request of each process during the case; the machine has 2 cores.)\n');
+    out(
+      '(µs: CPU per request of each process during the case; the machine has 2 cores. WAL bytes: what PostgreSQL wrote per request.)\n',
+    );
     if (WAITS) {
       out('\nPostgreSQL client backends by state (samples every 5 ms, all rounds):\n');
       for (const [index, entry] of merged.entries()) {
@@ -178,6 +202,7 @@ async function main(): Promise<void> {
     out(`\nWhole run: ${fixed((Date.now() - startedAt) / 1000, 0)} s. Results: ${file}\n`);
     if (PROFILE) out(`The server's profile is written to ${profileDir} when it stops.\n`);
   } finally {
+    await wal.close();
     await sampler?.close();
     await peer?.stop();
     server.child.kill('SIGTERM');

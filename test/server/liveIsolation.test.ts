@@ -6,7 +6,8 @@ import { putCheckinConfig } from '../support/checkinConfig';
 import { type OpenStream, type ReceivedEvent, checkinEvent, openEventStream } from '../support/eventStream';
 import { buildToken, visitor } from '../support/factories';
 import { invite } from '../support/invitations';
-import { apiClient } from '../support/http';
+import { alertEvent, checkInOnOlderForm, holdPass, refuseAtKiosk } from '../support/raisedAlerts';
+import { type ApiClient, apiClient } from '../support/http';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { staffClient } from '../support/staff';
 import { TEST_ADMIN_TOKEN } from '../support/testServer';
@@ -109,6 +110,48 @@ describe('the event stream carries only what its caller may see', () => {
       expect([stranger.siteId, stranger.otherSiteId, null]).toContain(event.data.siteId);
     }
     expect(streams.strangerAll.events.some(checkinEvent(marker.checkinId))).toBe(false);
+  });
+
+  it('an alert of any kind reaches only those who read its site’s alerts, of its account', async () => {
+    const { server, world, stranger } = harness;
+    const readers = {
+      here: await staffClient(server, { accountId: world.accountId, role: 'reception', siteIds: [world.siteId] }),
+      there: await staffClient(server, { accountId: world.accountId, role: 'reception', siteIds: [world.otherSiteId] }),
+      theirs: await staffClient(server, { accountId: stranger.accountId, role: 'security' }),
+    };
+    const streams = {
+      here: await stream({ cookie: readers.here.api.cookie }),
+      there: await stream({ cookie: readers.there.api.cookie }),
+      theirs: await stream({ cookie: readers.theirs.api.cookie }),
+      kiosk: await stream({ token: kioskToken.token }),
+    };
+    const kioskOf = async (accountId: number, siteId: number) =>
+      apiClient(
+        server.baseUrl,
+        (await buildToken(server, { accountId, siteIds: [siteId], channel: 'KIOSK', mode: 'visitor' })).token,
+      );
+    // Each kind at the other site, and in the other account: a pass held, an older form, a kiosk refusal.
+    const raise = async (site: { api: ApiClient; accountId: number; siteId: number }, reader: ApiClient) => [
+      await holdPass(site.api, site.siteId),
+      await checkInOnOlderForm(site.api, site.siteId),
+      await refuseAtKiosk(await kioskOf(site.accountId, site.siteId), site.siteId, reader, `iso-${site.siteId}`),
+    ];
+    const there = await raise({ ...world, siteId: world.otherSiteId }, readers.there.api);
+    const theirs = await raise(stranger, readers.theirs.api);
+    for (const alert of there) await streams.there.waitFor(alertEvent(alert));
+    for (const alert of theirs) await streams.theirs.waitFor(alertEvent(alert));
+    const marker = (await world.api.post<PersonCheckin>(people(world.siteId), visitor())).body;
+    for (const name of ['here', 'kiosk'] as const) {
+      await streams[name].waitFor(checkinEvent(marker.checkinId, 'IN'));
+      expect(
+        streams[name].events.filter((event) => event.event === 'alert'),
+        name,
+      ).toEqual([]);
+    }
+    const alertsOf = (name: 'there' | 'theirs') =>
+      streams[name].events.filter((event) => event.event === 'alert').map((event) => event.data.siteId);
+    expect(alertsOf('there')).toEqual([world.otherSiteId, world.otherSiteId, world.otherSiteId]);
+    expect(alertsOf('theirs')).toEqual([stranger.siteId, stranger.siteId, stranger.siteId]);
   });
 
   it('a revoked token’s stream ends; a site taken from a token stops coming', async () => {

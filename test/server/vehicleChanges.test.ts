@@ -188,27 +188,79 @@ describe('GET /v1/profiles/vehicles/changes', () => {
     const slow = await registerVehicle(api, { licensePlate: uniquePlate('SLOW') });
     const fast = await registerVehicle(api, { licensePlate: uniquePlate('FAST') });
     const start = (await pull(api)).body.nextCursor;
-    // A writer that has changed `slow` but not committed yet...
+    // A writer that has changed `slow` (and drawn its number) but not committed yet...
     const holder = await holdTransaction(server.database);
-    let fastWrite: Promise<ApiResponse> | undefined;
-    let during: VehicleChanges;
+    let pulling: Promise<ApiResponse<VehicleChanges>> | undefined;
+    let pulledEarly = false;
+    // Read before the writer commits: after the commit the pull may finish first, under load, before this test
+    // gets to run again (the database wakes the waiting reader as it ends the writer's transaction).
+    let pulledWhileOpen = true;
     try {
       await queryRows(
         holder.db,
         sql`UPDATE vehicles SET color = 'green' WHERE account_id = ${world.accountId} AND id = ${slow.vehicleId}`,
       );
-      // ...while another changes `fast` and a kiosk pulls: the pull must not pass `slow`'s number.
-      fastWrite = api.put(`${VEHICLES}/${fast.vehicleId}`, { color: 'black' });
+      // ...does not hold up another writer of the account: `fast` changes (a later number) and commits...
+      expect((await api.put(`${VEHICLES}/${fast.vehicleId}`, { color: 'black' })).status).toBe(200);
+      // ...while a kiosk's pull waits for the writer that is still open, rather than pass `slow`'s number.
+      pulling = pull(api, start);
+      void pulling.then(() => (pulledEarly = true));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      during = (await pull(api, start)).body;
+      pulledWhileOpen = pulledEarly;
     } finally {
       await holder.commit();
     }
-    expect((await fastWrite).status).toBe(200);
-    const after = (await pull(api, during.nextCursor)).body;
-    const seen = [...during.vehicles, ...after.vehicles].map((vehicle) => [vehicle.vehicleId, vehicle.color]);
+    expect(pulledWhileOpen).toBe(false);
+    const during = await pulling;
+    if (!during) throw new Error('the pull was not sent');
+    const after = (await pull(api, during.body.nextCursor)).body;
+    const seen = [...during.body.vehicles, ...after.vehicles].map((vehicle) => [vehicle.vehicleId, vehicle.color]);
     expect(seen).toContainEqual([slow.vehicleId, 'green']);
     expect(seen).toContainEqual([fast.vehicleId, 'black']);
+  });
+
+  it('a kiosk pulling while writers of the account commit together ends with every change, and no writer fails', async () => {
+    const { api } = await freshAccount();
+    const labels = [await createVehicleLabel(api), await createVehicleLabel(api)];
+    const copy = new Map<number, { color: string | null; labelIds: number[] }>();
+    let cursor: string | undefined;
+    const step = async () => {
+      const { body } = await pull(api, cursor);
+      for (const vehicle of body.vehicles)
+        copy.set(vehicle.vehicleId, { color: vehicle.color, labelIds: vehicle.labelIds });
+      for (const id of body.removedVehicleIds) copy.delete(id);
+      cursor = body.nextCursor;
+      return body;
+    };
+    let writing = true;
+    const following = (async () => {
+      while (writing) await step();
+    })();
+    const registered = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        registerVehicle(api, {
+          licensePlate: uniquePlate('CC'),
+          labelIds: [labels[index % 2]?.labelId],
+        }),
+      ),
+    );
+    // Each vehicle changed while a label that half of them carry is deleted: writers of one account at once.
+    const changes = await Promise.all([
+      ...registered.map((vehicle, index) => api.put(`${VEHICLES}/${vehicle.vehicleId}`, { color: `c${index}` })),
+      api.delete(`${VEHICLE_LABELS}/${labels[0]?.labelId}`),
+    ]);
+    expect(changes.map((change) => change.status)).toEqual([...registered.map(() => 200), 204]);
+    writing = false;
+    await following;
+    while ((await step()).hasMore);
+    expect(Object.fromEntries(copy)).toEqual(
+      Object.fromEntries(
+        registered.map((vehicle, index) => [
+          vehicle.vehicleId,
+          { color: `c${index}`, labelIds: index % 2 === 0 ? [] : [labels[1]?.labelId] },
+        ]),
+      ),
+    );
   });
 
   it('400 INVALID_QUERY for a malformed cursor, another account’s cursor, or a limit out of 1..5000', async () => {

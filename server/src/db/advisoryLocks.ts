@@ -10,7 +10,10 @@ export const LockNamespace = {
   PERSON_LABEL_NAME: 71_002,
   VEHICLE_LABEL_NAME: 71_003,
   VEHICLE_PLATE: 71_004,
-  /** Whole account, by its id (not a hash): taken by the vehicle change feed's triggers (migration 0014). */
+  /**
+   * Whole account, by its id (not a hash): its vehicle feed's writers' triggers take it shared, a reader of
+   * the feed exclusively for a moment (migrations 0014 and 0043, queries/vehicleChanges.ts).
+   */
   VEHICLE_FEED: 71_005,
   /** An account's pass signing keys, while one is made or rotated (text: the account's id). */
   PASS_SIGNING_KEY: 71_007,

@@ -25,7 +25,8 @@ function dataOf(event: PublishedEvent): unknown {
  * Publishes changes to every client that may see them (docs/api.md, Event stream). Call it with the
  * command's transaction (`ctx.db` of a write), so that the events commit with the change or not at all;
  * every instance streams them to its clients once the transaction commits. Person and vehicle visits,
- * site forms and the vehicle feed publish by themselves (database triggers): only other changes need this.
+ * site forms, the vehicle feed and raised alerts publish by themselves (database triggers, migrations 0030
+ * and 0045): only other changes need this.
  */
 export async function publishEvent(db: Executor, ...events: PublishedEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -48,11 +49,13 @@ const rowOf = (event: PublishedEvent, ord: number) => ({
 });
 
 /**
- * The same as a CTE named `live`, for statement-mode writes (one statement: `reply.ts`, GuardedWrite):
- * append it to the write's CTEs; `onlyIf` holds the events back when the change did not happen.
+ * The same as a CTE named `published_live_events`, for statement-mode writes (one statement: `reply.ts`,
+ * GuardedWrite): append it to the write's CTEs; `onlyIf` holds the events back when the change did not
+ * happen. Its name is one no caller's own CTE is likely to take (it was `live`, a word this code uses for
+ * tokens and kiosks not revoked). Once per statement (a second would repeat the name): one call, every event.
  */
 export function publishEventCte(events: PublishedEvent[], onlyIf?: Sql): Sql {
-  return sql`live AS (
+  return sql`published_live_events AS (
     INSERT INTO live_events (account_id, site_id, type, data)
     SELECT e.account_id, e.site_id, e.type, e.data
     FROM jsonb_to_recordset(${JSON.stringify(events.map(rowOf))}::jsonb)

@@ -19,11 +19,16 @@ export const CheckinEvent = z.object({
     .meta({ description: 'The visit’s person data was erased: read it again even if its status is the one you hold.' }),
 });
 
-/** The site's alerts changed: one was raised (a STOP) or acknowledged. */
+/** The site's alerts changed: one was raised (any kind: a STOP, an older form, a kiosk refusal, a pass) or acknowledged. */
 export const AlertEvent = z.object({
-  kind: z.string().meta({ description: 'The alert’s kind: `person` or `vehicle` (a newer server may add kinds).' }),
+  kind: z.string().meta({
+    description:
+      'The alert’s kind as `GET /v1/alerts` names it: `person`, `vehicle`, `form`, `kiosk` or `pass` (a newer server may add kinds).',
+  }),
   siteId: IntId,
-  checkinId: Id.optional(),
+  checkinId: Id.optional().meta({
+    description: 'The alert’s number as `GET /v1/alerts` names it: the check-in’s, or for `kiosk` the alert’s own.',
+  }),
 });
 
 /** The site's check-in form was replaced: `version` is its new one. */

@@ -30,6 +30,8 @@ import * as invitations from './0034_invitations';
 import * as visitCodes from './0036_visit_codes';
 import * as invitationLanguage from './0038_invitation_language';
 import * as sharedPeopleFeedLock from './0042_shared_people_feed_lock';
+import * as sharedVehicleFeedLock from './0043_shared_vehicle_feed_lock';
+import * as raisedAlertsLive from './0045_raised_alerts_live';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -66,4 +68,6 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0036_visit_codes', up: visitCodes.up },
   { name: '0038_invitation_language', up: invitationLanguage.up },
   { name: '0042_shared_people_feed_lock', up: sharedPeopleFeedLock.up },
+  { name: '0043_shared_vehicle_feed_lock', up: sharedVehicleFeedLock.up },
+  { name: '0045_raised_alerts_live', up: raisedAlertsLive.up },
 ];

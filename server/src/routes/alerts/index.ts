@@ -15,7 +15,7 @@ export const alertRoutes = [
     method: 'GET',
     path: '/alerts',
     summary:
-      'The alerts of the last 24 hours on the caller’s sites (stops, check-ins on an older form, kiosk refusals), newest first',
+      'The alerts of the last 24 hours on the caller’s sites (stops, check-ins on an older form, kiosk refusals, passes not honoured), newest first',
     description:
       'Every alert of the last 24 hours on the caller\'s sites, newest first, and how many nobody has acknowledged. `kind` `person` or `vehicle`: a STOP, with why (`source`: watchlist, label, denied) and the reason (the watchlist entry\'s is shown only here). `form` (`source` olderForm): a person checked in on an older version of the form, `reason` naming what the current form asks that they did not give ("Checked in with an older form: Company missing"). `kiosk` (`source` kioskRefused): an action the server refused to a kiosk, `subject` the kiosk\'s name, `reason` the action and why (no replay, no 409, no 401 or 429; once per Idempotency-Key). `pass` (`source` pass): a check-in with a pass that was not honoured (used already, cancelled, outside its validity) and so waits as `PENDING`, `reason` saying why ("Pass already used at 09:12").',
     examples: { response: { data: [alertExample], nextCursor: null, unacknowledged: 1 }, query: { siteIds: '1,2' } },
