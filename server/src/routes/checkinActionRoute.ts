@@ -113,6 +113,12 @@ export function checkinActionRoute<B extends z.ZodType, Action>(
   });
 }
 
+/** `checkinActionRoute` with the kind given once: how a kind's file declares its action routes. */
+export const actionRouteOf =
+  <Action>(kind: CheckinKind<Action>) =>
+  <B extends z.ZodType>(spec: CheckinActionSpec<B, Action>) =>
+    checkinActionRoute(kind, spec);
+
 /** What a kind's checkout says: its texts, who may check out, and its audit action (written when manual). */
 export interface CheckoutSpec<Action> extends Pick<
   CheckinActionSpec<typeof CheckoutRequest, Action>,

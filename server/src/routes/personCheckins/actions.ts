@@ -2,9 +2,8 @@ import type { z } from 'zod';
 import { DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
 import { type PersonAction, transitionPersonCheckin } from '../../commands/checkinTransitioner';
 import {
-  type CheckinActionSpec,
+  actionRouteOf,
   approveAction,
-  checkinActionRoute,
   checkoutAction,
   checkoutRoutes,
   denyAction,
@@ -16,7 +15,7 @@ import { personCheckedOutExample, personCheckinExample } from '../examples';
 
 const item = '/sites/:siteId/checkins/people/:checkinId';
 const people = { ...personVisits, transition: transitionPersonCheckin };
-const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, PersonAction>) => checkinActionRoute(people, spec);
+const actionRoute = actionRouteOf(people);
 
 const onBreak = {
   ...personCheckinExample,

@@ -1,14 +1,6 @@
-import type { z } from 'zod';
 import { DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
-import { type VehicleAction, transitionVehicleCheckin } from '../../commands/vehicleCheckinTransitioner';
-import {
-  type CheckinActionSpec,
-  approveAction,
-  checkinActionRoute,
-  checkoutAction,
-  checkoutRoutes,
-  denyAction,
-} from '../checkinActionRoute';
+import { transitionVehicleCheckin } from '../../commands/vehicleCheckinTransitioner';
+import { actionRouteOf, approveAction, checkoutAction, checkoutRoutes, denyAction } from '../checkinActionRoute';
 import type { Route } from '../define';
 import { vehicleVisits } from '../../queries/visitKinds';
 import { vehicleCheckinExample } from '../examples';
@@ -16,8 +8,7 @@ import { vehicleCheckinExample } from '../examples';
 const item = '/sites/:siteId/checkins/vehicles/:checkinId';
 // Vehicles take no breaks, so there are no break routes (404).
 const vehicles = { ...vehicleVisits, transition: transitionVehicleCheckin };
-const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, VehicleAction>) =>
-  checkinActionRoute(vehicles, spec);
+const actionRoute = actionRouteOf(vehicles);
 
 const checkoutSummary = 'Check a vehicle out (→ OUT)';
 const pendingOnly = ['NOT_PENDING: the visit is not PENDING'];
