@@ -17,8 +17,8 @@ import { buildWorld } from '../test/support/factories';
 import { spawnServer } from '../test/support/serverProcess';
 import { type RecordedCreate, recordCreate, replayCreates } from './dbCeiling';
 import { BENCH_SERVER_ENV, envNumber, printTable, runBench, startBenchDatabase, writeResults } from './harness';
-import { type LoadResult, closedLoop, mergeResults } from './load';
-import { type RunningPeer, startPeer } from './peer';
+import { type LoadResult, mergeResults } from './load';
+import { type RunningPeer, createBody, loopCreates, startPeer } from './peer';
 import { cpuSecondsOf, cpuSnapshot, postmasterOf, treeCpuSecondsOf } from './processCpu';
 import { sampleWaits } from './waitSampler';
 
@@ -100,32 +100,16 @@ async function main(): Promise<void> {
     };
 
     const people = `/v1/sites/${world.siteId}/checkins/people`;
-    const body = (index: number) => JSON.stringify({ person: { firstName: `Peer${index}`, lastName: 'Visitor' } });
     const recorded: RecordedCreate = await recordCreate({
       databaseUrl: database.url,
       path: people,
       token: world.token,
-      body: body(0),
+      body: createBody(0),
       key: `record-${randomUUID()}`,
     });
     const running = peer;
     const post = (baseUrl: string, siteId: number, token: string, keyed: boolean, durationMs: number) =>
-      closedLoop({
-        baseUrl,
-        connections: CONNECTIONS,
-        durationMs,
-        expectStatus: 201,
-        next: (index) => ({
-          method: 'POST',
-          path: `/v1/sites/${siteId}/checkins/people`,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            'Content-Type': 'application/json',
-            ...(keyed ? { 'Idempotency-Key': randomUUID() } : {}),
-          },
-          body: body(index),
-        }),
-      });
+      loopCreates({ baseUrl, siteId, token }, { connections: CONNECTIONS, durationMs, keyed });
     const cases: Array<(durationMs: number) => Promise<LoadResult>> = [
       (ms) => post(running.baseUrl, running.siteId, running.token, true, ms),
       (ms) => post(server.baseUrl, world.siteId, world.token, true, ms),

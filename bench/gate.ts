@@ -17,10 +17,9 @@ import { z } from 'zod';
 import { VehicleChanges } from '../shared/src/schemas/vehicles';
 import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/browser';
-import { type World, buildToken, buildWorld } from '../test/support/factories';
+import { buildToken } from '../test/support/factories';
 import { type KioskWeb, kioskWebAt } from '../test/support/kioskBuild';
-import { spawnServer } from '../test/support/serverProcess';
-import { envNumber, printTable, runBench, startBenchDatabase, writeResults } from './harness';
+import { envNumber, printTable, runBench, startBenchApi, writeResults } from './harness';
 import { raw, sql } from '../server/src/db/sql';
 
 const VEHICLES = Math.round(envNumber('BENCH_GATE_VEHICLES', 50_000));
@@ -217,15 +216,9 @@ async function measureInChromium(
 const mb = (bytes: number) => (bytes / MB).toFixed(2);
 
 async function main(): Promise<void> {
-  const database = await startBenchDatabase('gatehouse_bench_gate');
+  const { database, server, world, stop } = await startBenchApi('gatehouse_bench_gate');
   const db = database.database;
-  const server = await spawnServer({
-    DATABASE_URL: database.url,
-    SEED_DEMO: 'false',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
   try {
-    const world: World = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const seedStarted = Date.now();
     await seed(db, world.accountId);
     process.stdout.write(
@@ -324,9 +317,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nResults: ${file}\n`);
     if (!unchangedMet || footprintMet === false) process.exitCode = 1;
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    await database.close();
+    await stop();
   }
 }
 

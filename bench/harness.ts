@@ -7,7 +7,8 @@ import { type Database, createDatabase, ensureDatabase } from '../server/src/db/
 import { type RunningPostgres, startEmbeddedPostgres, withDatabase } from '../server/src/postgres/embeddedPostgres';
 import { migrate } from '../server/src/db/migrate';
 import { type Executor, queryRows } from '../server/src/db/query';
-import type { World } from '../test/support/factories';
+import { type World, buildWorld } from '../test/support/factories';
+import { type ServerProcess, spawnServer } from '../test/support/serverProcess';
 import { sql } from '../server/src/db/sql';
 
 /** The API server's settings in every benchmark: the limiter stays on (its cost is measured) but never refuses. */
@@ -41,6 +42,41 @@ export async function startBenchDatabase(name: string): Promise<BenchDatabase> {
       await postgres?.stop();
     },
   };
+}
+
+/** A read benchmark's API (search, plates, gate): its database, the server on it, one account's world. */
+export interface BenchApi {
+  database: BenchDatabase;
+  server: ServerProcess;
+  world: World;
+  /** Ends the server, then the database. */
+  stop: () => Promise<void>;
+}
+
+/** Starts the database `name`, the API on it (no demo seed, a limiter that never refuses) and one account. */
+export async function startBenchApi(name: string): Promise<BenchApi> {
+  const database = await startBenchDatabase(name);
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    SEED_DEMO: 'false',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  });
+  const stop = async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await database.close();
+  };
+  try {
+    return {
+      database,
+      server,
+      world: await buildWorld({ database: database.database, baseUrl: server.baseUrl }),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** One more migrated database on a bench PostgreSQL; `close` with `drop` removes it (and its cached pages). */

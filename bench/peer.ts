@@ -91,6 +91,40 @@ export async function startPeer(serverUrl: string): Promise<RunningPeer> {
   }
 }
 
+/** The body of the `index`th person create of a loop (the peer's and the API's alike). */
+export const createBody = (index: number) =>
+  JSON.stringify({ person: { firstName: `Peer${index}`, lastName: 'Visitor' } });
+
+/** Where and as whom creates are posted: a site of the API or of the peer, with a token for it. */
+export interface CreateTarget {
+  baseUrl: string;
+  siteId: number;
+  token: string;
+}
+
+/** A closed loop of person creates at `target`, each with an Idempotency-Key of its own when `keyed`. */
+export function loopCreates(
+  target: CreateTarget,
+  options: { connections: number; durationMs: number; keyed: boolean },
+): Promise<LoadResult> {
+  return closedLoop({
+    baseUrl: target.baseUrl,
+    connections: options.connections,
+    durationMs: options.durationMs,
+    expectStatus: 201,
+    next: (index) => ({
+      method: 'POST',
+      path: `/v1/sites/${target.siteId}/checkins/people`,
+      headers: {
+        Authorization: `Bearer ${target.token}`,
+        'Content-Type': 'application/json',
+        ...(options.keyed ? { 'Idempotency-Key': randomUUID() } : {}),
+      },
+      body: createBody(index),
+    }),
+  });
+}
+
 export interface PeerComparison {
   connections: number;
   peer: LoadResult;
@@ -119,30 +153,13 @@ export async function comparePeer(input: {
   /** Unmeasured, split between the two servers first, so neither is timed while its JIT and caches are cold. */
   warmupMs: number;
 }): Promise<PeerComparison> {
-  const body = (index: number) => JSON.stringify({ person: { firstName: `Peer${index}`, lastName: 'Visitor' } });
   const run = (
     baseUrl: string,
     siteId: number,
     token: string,
     keyed: boolean,
     durationMs = input.durationMs / input.rounds,
-  ) =>
-    closedLoop({
-      baseUrl,
-      connections: input.connections,
-      durationMs,
-      expectStatus: 201,
-      next: (index) => ({
-        method: 'POST',
-        path: `/v1/sites/${siteId}/checkins/people`,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          ...(keyed ? { 'Idempotency-Key': randomUUID() } : {}),
-        },
-        body: body(index),
-      }),
-    });
+  ) => loopCreates({ baseUrl, siteId, token }, { connections: input.connections, durationMs, keyed });
   if (input.warmupMs > 0) {
     await run(input.peer.baseUrl, input.peer.siteId, input.peer.token, true, input.warmupMs / 2);
     await run(input.baseUrl, input.world.siteId, input.world.token, true, input.warmupMs / 2);

@@ -8,15 +8,13 @@ import { normalizePlate } from '../shared/src/domain';
 import type { VehicleCheckin } from '../shared/src/schemas/vehicles';
 import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { type VehicleCheckinFilter, vehicleCheckinSearchSql } from '../server/src/queries/vehicleCheckinSearch';
-import { buildWorld } from '../test/support/factories';
 import { apiClient } from '../test/support/http';
-import { spawnServer } from '../test/support/serverProcess';
 import {
   percentiles,
   printTable,
   runBench,
   siteIdsOf,
-  startBenchDatabase,
+  startBenchApi,
   timeInterleaved,
   timeSequential,
   writeResults,
@@ -90,15 +88,9 @@ async function explain(db: Db, filter: VehicleCheckinFilter): Promise<{ scans: s
 }
 
 async function main(): Promise<void> {
-  const database = await startBenchDatabase('gatehouse_bench_plates');
+  const { database, server, world, stop } = await startBenchApi('gatehouse_bench_plates');
   const db = database.database;
-  const server = await spawnServer({
-    DATABASE_URL: database.url,
-    SEED_DEMO: 'false',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
   try {
-    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const siteIds = await siteIdsOf(database.database, world, SITES);
     const started = Date.now();
     await seed(db, world.accountId, siteIds);
@@ -218,9 +210,7 @@ async function main(): Promise<void> {
     });
     if (!targetMet || !usesPlateIndex || !allIndexed) process.exitCode = 1;
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    await database.close();
+    await stop();
   }
 }
 

@@ -6,16 +6,15 @@
  */
 import { type Executor, queryOne, queryRows } from '../server/src/db/query';
 import { type PersonCheckinFilter, personCheckinSearchSql } from '../server/src/queries/personCheckinSearch';
-import { type World, buildWorld } from '../test/support/factories';
+import type { World } from '../test/support/factories';
 import { type ApiClient, apiClient } from '../test/support/http';
-import { spawnServer } from '../test/support/serverProcess';
 import {
   isEntryPoint,
   percentiles,
   printTable,
   runBench,
   siteIdsOf,
-  startBenchDatabase,
+  startBenchApi,
   timeInterleaved,
   writeResults,
 } from './harness';
@@ -173,15 +172,9 @@ export async function measureShapes(db: Executor, shapes: SearchShape[], samples
 }
 
 async function main(): Promise<void> {
-  const database = await startBenchDatabase('gatehouse_bench_search');
+  const { database, server, world, stop } = await startBenchApi('gatehouse_bench_search');
   const db = database.database;
-  const server = await spawnServer({
-    DATABASE_URL: database.url,
-    SEED_DEMO: 'false',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-  });
   try {
-    const world = await buildWorld({ database: database.database, baseUrl: server.baseUrl });
     const siteIds = await siteIdsOf(database.database, world, SEARCH_SITES);
     const started = Date.now();
     await seedCheckins(db, world.accountId, siteIds, CHECKINS);
@@ -207,9 +200,7 @@ async function main(): Promise<void> {
     );
     await writeResults('search', { checkins: CHECKINS, sites: SEARCH_SITES, rows, allFast, allIndexed });
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
-    await database.close();
+    await stop();
   }
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { VisitAction } from '../shared/src/client/visit';
 import type { VisitCheckin } from '../shared/src/schemas/visit';
+import { clockTime } from '../shared/src/messages/times';
 import { pageLanguage, words } from './words';
 
 interface Props {
@@ -11,8 +12,7 @@ interface Props {
   onNewCheckin: () => void;
 }
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleTimeString(pageLanguage.locale, { hour: '2-digit', minute: '2-digit' });
+const time = (iso: string) => clockTime(pageLanguage.locale, iso);
 
 /** The heading of each state, focused when it changes so a screen reader says what happened. */
 function headingOf(visit: VisitCheckin): string {

@@ -1,10 +1,10 @@
-import { isKnown } from '../shared/src/client/answers';
 import type { FieldWords } from '../shared/src/domain';
 // The kiosk's sentences for a field left wrong: the visitor reads the same ones on either (pure, no kiosk state).
 import { visitorFieldWords } from '../kiosk/renderer/fieldWords';
-import { type KioskMessage, kioskCatalogs } from '../shared/src/messages/kiosk';
+import { visitorFieldLabel } from '../shared/src/messages/fieldLabels';
+import { kioskCatalogs } from '../shared/src/messages/kiosk';
 import { type VisitMessage, visitCatalogs } from '../shared/src/messages/visit';
-import { type ConfigField, standardFieldNames } from '../shared/src/schemas/sites';
+import type { ConfigField } from '../shared/src/schemas/sites';
 import { DEFAULT_LANGUAGE, type Language, languageOfTag } from '../shared/src/messages/languages';
 import { wordsOf } from '../shared/src/messages/translator';
 
@@ -67,17 +67,9 @@ export const words = {
 } as const;
 
 const kioskWords = wordsOf(kioskCatalogs, spoken.language);
-const englishKioskWords = wordsOf(kioskCatalogs, DEFAULT_LANGUAGE);
 
-/**
- * A field's label as the visitor reads it, as on the kiosk: a standard field still labelled as the console
- * first labels it ("First name") in the phone's language; a label the site wrote itself as written.
- */
-export function fieldLabel(field: ConfigField): string {
-  if (!isKnown(standardFieldNames, field.name)) return field.label;
-  const key: KioskMessage = `field.${field.name}`;
-  return field.label.trim() === englishKioskWords.t(key) ? kioskWords.t(key) : field.label;
-}
+/** A field's label as the visitor reads it, as on the kiosk: a standard one in the phone's language. */
+export const fieldLabel = (field: ConfigField): string => visitorFieldLabel(kioskWords, field);
 
 /** What the form says of a field left empty or wrong, in the phone's language (the kiosk's sentences). */
 export const fieldWords: FieldWords = visitorFieldWords(kioskWords);

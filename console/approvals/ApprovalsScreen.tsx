@@ -3,7 +3,7 @@ import type { PersonCheckinAnswer, VehicleCheckinAnswer } from '../../shared/src
 import { api, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
+import { DenyReasonField, denyReason } from '../components/DenyReasonField';
 import { FormButtons } from '../components/FormButtons';
 import { since } from '../components/time';
 import { siteLookup } from '../live/siteLookup';
@@ -32,7 +32,7 @@ function DenyDialog({
   const [key] = useState(newKey);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const body = reason.trim() === '' ? {} : { reason: reason.trim() };
+    const body = denyReason(reason);
     const denied = await action.run<Decided>(() =>
       row.kind === 'person'
         ? api.denyPerson(row.siteId, row.checkinId, body, key)
@@ -43,12 +43,11 @@ function DenyDialog({
   return (
     <Dialog title={words.t('approvals.denyNamed', { name: row.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field
+        <DenyReasonField
           label={words.t('approvals.deny.reason')}
+          optional={words.t('common.optional')}
           value={reason}
           onChange={setReason}
-          maxLength={500}
-          placeholder={words.t('common.optional')}
         />
         <ErrorMessage text={action.error} />
         <FormButtons submit={words.t('approvals.deny')} busy={action.busy} onCancel={onClose} tone="danger" />

@@ -25,3 +25,15 @@ export function FormButtons({
     </div>
   );
 }
+
+/** The one button of a dialog whose work is done: Done, which closes it. */
+export function DoneButton({ onClose }: { onClose: () => void }) {
+  const words = useWords();
+  return (
+    <div className="buttons">
+      <button type="button" className="primary" onClick={onClose}>
+        {words.t('common.done')}
+      </button>
+    </div>
+  );
+}

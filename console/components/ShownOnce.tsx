@@ -1,4 +1,6 @@
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
+import { Dialog } from './Dialog';
+import { DoneButton } from './FormButtons';
 import { useWords } from '../language/ConsoleLanguage';
 
 /**
@@ -41,5 +43,28 @@ export function ShownOnce({
       </p>
       {copied === 'refused' ? <p className="hint">{words.t('shownOnce.refused')}</p> : null}
     </div>
+  );
+}
+
+/** What was just made, in a dialog: what it is for (`children`), the secret or link shown once, and Done. */
+export function ShownOnceDialog({
+  title,
+  label,
+  value,
+  onClose,
+  children,
+}: {
+  title: string;
+  label: string;
+  value: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {children}
+      <ShownOnce label={label} value={value} />
+      <DoneButton onClose={onClose} />
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { HostAnswer } from '../../shared/src/client/hosts';
+import { languageFacts } from '../../shared/src/messages/languages';
 import { hostLanguages } from '../../shared/src/schemas/hosts';
 import { hostsApi, newKey } from '../api';
 import { CheckGroup, Checkbox, Select } from '../components/Choice';
@@ -13,16 +14,6 @@ import { useLive } from '../live/LiveData';
 import { type SiteChoice, SitesChoice } from '../staff/SitesChoice';
 
 const FIELDS = ['name', 'email', 'phone', 'siteIds', 'allSites', 'notifyBy', 'chatWebhookUrl', 'language'] as const;
-
-/** Each language in its own name: the host is told in it (docs/languages.md, Hosts). */
-export const languageNames: Record<string, string> = {
-  en: 'English',
-  de: 'Deutsch',
-  fr: 'Français',
-  es: 'Español',
-  zh: '中文',
-  ar: 'العربية',
-};
 
 interface Values {
   name: string;
@@ -151,8 +142,9 @@ export function HostDialog({
           onChange={(value) => set('language', value)}
         >
           {hostLanguages.map((language) => (
-            <option key={language} value={language}>
-              {languageNames[language]}
+            // Each language in its own name, as the kiosk's Language list says it: the host is told in it.
+            <option key={language} value={language} lang={languageFacts[language].tag}>
+              {languageFacts[language].ownName}
             </option>
           ))}
         </Select>

@@ -6,7 +6,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
-import { FormButtons } from '../components/FormButtons';
+import { DoneButton, FormButtons } from '../components/FormButtons';
 import { useAction } from '../components/useAction';
 import { useWords } from '../language/ConsoleLanguage';
 import { PairingCode } from './PairingCode';
@@ -84,11 +84,7 @@ export function CodeDialog({ name, code, onClose }: { name: string; code: Pairin
   return (
     <Dialog title={words.t('kiosks.pairNamed', { name })} onClose={onClose}>
       <PairingCode code={code} />
-      <div className="buttons">
-        <button type="button" className="primary" onClick={onClose}>
-          {words.t('common.done')}
-        </button>
-      </div>
+      <DoneButton onClose={onClose} />
     </Dialog>
   );
 }

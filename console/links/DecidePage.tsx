@@ -4,7 +4,7 @@ import type { HostDecisionPreviewAnswer } from '../../shared/src/client/hosts';
 import type { HostDecisionMessage } from '../../shared/src/messages/hostDecision';
 import { hostsApi } from '../api';
 import { ErrorMessage } from '../components/ErrorMessage';
-import { Field } from '../components/Field';
+import { DenyReasonField, denyReason } from '../components/DenyReasonField';
 import { decisionWords } from './decisionWords';
 import { UnusableLink } from './linkForm';
 
@@ -79,7 +79,7 @@ export function DecidePage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const body = approve || reason.trim() === '' ? { token } : { token, reason: reason.trim() };
+    const body = approve ? { token } : { token, ...denyReason(reason) };
     setBusy(true);
     setError(null);
     try {
@@ -113,12 +113,11 @@ export function DecidePage() {
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           {approve ? null : (
-            <Field
+            <DenyReasonField
               label={words.say('reason')}
+              optional={words.say('optional')}
               value={reason}
               onChange={setReason}
-              maxLength={500}
-              placeholder={words.say('optional')}
             />
           )}
           <ErrorMessage text={error ? words.say(error) : null} />

@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { HOST_FIELD_LABEL } from '../../shared/src/messages/fieldLabels';
 import { standardFieldNames } from '../../shared/src/schemas/sites';
 import { adminApi } from '../api';
 import { Dialog } from '../components/Dialog';
@@ -108,7 +109,7 @@ export function FormEditor({ siteId, siteName, onBack }: { siteId: number; siteN
       setAdded(existing.key);
       return;
     }
-    const field = { ...newField('hostName'), label: words.t('siteForm.hostFieldLabel'), type: 'host', required: true };
+    const field = { ...newField('hostName'), label: HOST_FIELD_LABEL, type: 'host', required: true };
     edit({ ...draft, fields: [...draft.fields, field] });
     setAdded(field.key);
   };

@@ -8,7 +8,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
-import { ShownOnce } from '../components/ShownOnce';
+import { ShownOnce, ShownOnceDialog } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
 import { useWords } from '../language/ConsoleLanguage';
 import { useLive } from '../live/LiveData';
@@ -49,13 +49,37 @@ function RoleSelect({ value, onChange, error }: { value: Role; onChange: (role: 
   );
 }
 
+/** The rights a user is given: a role and, but for an owner (who has every site), the sites. */
+function RightsFields({
+  role,
+  onRole,
+  choice,
+  onChoice,
+  errors,
+}: {
+  role: Role;
+  onRole: (role: Role) => void;
+  choice: SiteChoice;
+  onChoice: (choice: SiteChoice) => void;
+  errors: Record<string, string>;
+}) {
+  const sites = useLive().sites ?? [];
+  return (
+    <>
+      <RoleSelect value={role} onChange={onRole} error={errors.role} />
+      {role === 'owner' ? null : (
+        <SitesChoice sites={sites} value={choice} onChange={onChoice} error={errors.siteIds ?? errors.allSites} />
+      )}
+    </>
+  );
+}
+
 // Without a site, anyone but an owner would see an empty console.
 const noSites = (role: Role, choice: SiteChoice) => role !== 'owner' && !choice.allSites && choice.siteIds.length === 0;
 
 /** Invite a staff member: the invitation link is shown once, for the owner to pass on. */
 export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const words = useWords();
-  const sites = useLive().sites ?? [];
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('reception');
@@ -79,15 +103,14 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
   };
   if (link) {
     return (
-      <Dialog title={words.t('staff.invited', { name: name.trim() })} onClose={onClose}>
+      <ShownOnceDialog
+        title={words.t('staff.invited', { name: name.trim() })}
+        label={words.t('staff.invited.link')}
+        value={link}
+        onClose={onClose}
+      >
         <p>{words.t('staff.invited.send', { email: email.trim() })}</p>
-        <ShownOnce label={words.t('staff.invited.link')} value={link} />
-        <div className="buttons">
-          <button type="button" className="primary" onClick={onClose}>
-            {words.t('common.done')}
-          </button>
-        </div>
-      </Dialog>
+      </ShownOnceDialog>
     );
   }
   return (
@@ -112,15 +135,7 @@ export function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone:
           }}
           error={write.fieldErrors.name}
         />
-        <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
-        {role === 'owner' ? null : (
-          <SitesChoice
-            sites={sites}
-            value={choice}
-            onChange={setChoice}
-            error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites}
-          />
-        )}
+        <RightsFields role={role} onRole={setRole} choice={choice} onChoice={setChoice} errors={write.fieldErrors} />
         <ErrorMessage text={write.error} />
         <FormButtons submit={words.t('staff.invite')} busy={write.busy} onCancel={onClose} />
       </form>
@@ -139,7 +154,6 @@ export function EditUserDialog({
   onDone: () => void;
 }) {
   const words = useWords();
-  const sites = useLive().sites ?? [];
   const [role, setRole] = useState<Role>(roles.find((known) => known === user.role) ?? 'reception');
   const [choice, setChoice] = useState<SiteChoice>({ allSites: user.allSites, siteIds: user.siteIds });
   const [key] = useState(newKey);
@@ -155,15 +169,7 @@ export function EditUserDialog({
   return (
     <Dialog title={words.t('staff.editNamed', { name: user.name })} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <RoleSelect value={role} onChange={setRole} error={write.fieldErrors.role} />
-        {role === 'owner' ? null : (
-          <SitesChoice
-            sites={sites}
-            value={choice}
-            onChange={setChoice}
-            error={write.fieldErrors.siteIds ?? write.fieldErrors.allSites}
-          />
-        )}
+        <RightsFields role={role} onRole={setRole} choice={choice} onChoice={setChoice} errors={write.fieldErrors} />
         <ErrorMessage text={write.error} />
         <FormButtons submit={words.t('common.save')} busy={write.busy} onCancel={onClose} />
       </form>

@@ -7,7 +7,7 @@ import { adminApi, newKey } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
-import { FormButtons } from '../components/FormButtons';
+import { DoneButton, FormButtons } from '../components/FormButtons';
 import { ShownOnce } from '../components/ShownOnce';
 import { useAction } from '../components/useAction';
 import { useWords } from '../language/ConsoleLanguage';
@@ -31,11 +31,7 @@ function CreatedToken({ created, onClose }: { created: CreatedTokenAnswer; onClo
         warning={words.t('tokens.created.warning')}
       />
       <p className="hint">{richWords(words, 'tokens.created.hint', { code: (chunks) => <code>{chunks}</code> })}</p>
-      <div className="buttons">
-        <button type="button" className="primary" onClick={onClose}>
-          {words.t('common.done')}
-        </button>
-      </div>
+      <DoneButton onClose={onClose} />
     </Dialog>
   );
 }

@@ -8,7 +8,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Field } from '../components/Field';
 import { FormButtons } from '../components/FormButtons';
-import { ShownOnce } from '../components/ShownOnce';
+import { ShownOnceDialog } from '../components/ShownOnce';
 import { useWrite } from '../components/useWrite';
 import type { ConsoleWords } from '../language/consoleWords';
 import { useWords } from '../language/ConsoleLanguage';
@@ -83,15 +83,14 @@ export function SubscriptionDialog({
 
   if (secret) {
     return (
-      <Dialog title={words.t('webhooks.added')} onClose={onClose}>
+      <ShownOnceDialog
+        title={words.t('webhooks.added')}
+        label={words.t('webhooks.added.secret')}
+        value={secret}
+        onClose={onClose}
+      >
         <p>{words.t('webhooks.added.explain')}</p>
-        <ShownOnce label={words.t('webhooks.added.secret')} value={secret} />
-        <div className="buttons">
-          <button type="button" className="primary" onClick={onClose}>
-            {words.t('common.done')}
-          </button>
-        </div>
-      </Dialog>
+      </ShownOnceDialog>
     );
   }
   return (

@@ -12,6 +12,7 @@ import { seedDemo } from './commands/demoSeed';
 import { startIdempotencyPurge } from './jobs/idempotencyPurge';
 import { startWebhookLogPurge } from './jobs/webhookLogPurge';
 import { startStaffPurge } from './jobs/staffPurge';
+import { startNotificationPurge } from './jobs/notificationPurge';
 import { startPersonDataRetention } from './jobs/personDataRetention';
 import { startLoadSignal } from './jobs/loadSignal';
 import { startLiveEventPrune } from './jobs/liveEventPrune';
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
   const purge = startIdempotencyPurge(database, env.IDEMPOTENCY_TTL_HOURS, log);
   const logPurge = startWebhookLogPurge(database, env.WEBHOOK_LOG_RETENTION_DAYS, log);
   const staffPurge = startStaffPurge(database, log);
+  const notificationPurge = startNotificationPurge(database, env.NOTIFICATION_LOG_RETENTION_DAYS, log);
   const retention = startPersonDataRetention(database, env.RETENTION_INTERVAL_MINUTES, log);
   const eventPrune = startLiveEventPrune(database, env.EVENTS_RETENTION_MINUTES, log);
   const address = server.address();
@@ -197,6 +199,7 @@ async function main(): Promise<void> {
     await purge.stop();
     await logPurge.stop();
     await staffPurge.stop();
+    await notificationPurge.stop();
     await retention.stop();
     await eventPrune.stop();
     await limiter.stop();

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { openKiosk } from '../../kiosk/src/kiosk';
+import type { FetchLike } from '../../kiosk/src/platform/platform';
 import { testNetwork, testPlatform } from '../../kiosk/src/platform/testPlatform';
 import {
   type HeartbeatAnswer,
@@ -157,6 +158,18 @@ describe('the kiosk heartbeat', () => {
         headers: { 'Content-Type': 'application/problem+json' },
       },
     );
+  /** A visitor kiosk of site 1 on a fresh in-memory database, its server the stub `fetch` answers for. */
+  const stubKiosk = (fetch: FetchLike, options: Partial<Parameters<typeof openKiosk>[0]> = {}) =>
+    openKiosk({
+      platform: testPlatform({ network: testNetwork({ fetch }) }),
+      databaseName: `heartbeat-${randomUUID()}`,
+      databaseOptions: { indexedDB, IDBKeyRange },
+      serverUrl: 'http://stub.invalid',
+      token: 'ck_kiosk',
+      siteId: 1,
+      mode: 'visitor',
+      ...options,
+    });
 
   it('reports the pending and needs-attention counts and the app version; a 404 stops it silently', async () => {
     const beats: unknown[] = [];
@@ -174,14 +187,7 @@ describe('the kiosk heartbeat', () => {
       return problem(503, 'UNAVAILABLE');
     };
     const errors: unknown[] = [];
-    const kiosk = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch }) }),
-      databaseName: `heartbeat-${randomUUID()}`,
-      databaseOptions: { indexedDB, IDBKeyRange },
-      serverUrl: 'http://stub.invalid',
-      token: 'ck_kiosk',
-      siteId: 1,
-      mode: 'visitor',
+    const kiosk = stubKiosk(fetch, {
       heartbeat: { intervalMs: 50 },
       sync: { onError: (error) => errors.push(error) },
     });
@@ -225,17 +231,7 @@ describe('the kiosk heartbeat', () => {
       if (init.method === 'GET') return json(200, { data: [], nextCursor: null });
       return problem(503, 'UNAVAILABLE');
     };
-    const kiosk = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch }) }),
-      databaseName: `heartbeat-${randomUUID()}`,
-      databaseOptions: { indexedDB, IDBKeyRange },
-      serverUrl: 'http://stub.invalid',
-      token: 'ck_kiosk',
-      siteId: 1,
-      mode: 'visitor',
-      events: true,
-      heartbeat: { intervalMs: 40 },
-    });
+    const kiosk = stubKiosk(fetch, { events: true, heartbeat: { intervalMs: 40 } });
     kiosk.start();
     await expect.poll(() => streams).toBe(1);
     await expect.poll(() => beats.length).toBeGreaterThanOrEqual(1);
@@ -261,15 +257,7 @@ describe('the kiosk heartbeat', () => {
   it('is off unless asked for (the app asks), so stub servers that count requests see none', async () => {
     const urls: string[] = [];
     const fetch = async (url: string): Promise<Response> => (urls.push(url), json(200, { data: [], nextCursor: null }));
-    const kiosk = openKiosk({
-      platform: testPlatform({ network: testNetwork({ fetch }) }),
-      databaseName: `heartbeat-${randomUUID()}`,
-      databaseOptions: { indexedDB, IDBKeyRange },
-      serverUrl: 'http://stub.invalid',
-      token: 'ck_kiosk',
-      siteId: 1,
-      mode: 'visitor',
-    });
+    const kiosk = stubKiosk(fetch);
     kiosk.start();
     await kiosk.engine.syncNow();
     expect(urls.some((url) => url.includes('/heartbeat'))).toBe(false);

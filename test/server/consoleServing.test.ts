@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureConsoleBuild } from '../../server/src/console/build';
+import { expectAppPage, expectHashedScript, expectNotServed, scriptOfBuild } from '../support/appServing';
 import { builtConsole } from '../support/consoleBuild';
 import { serverForFile } from '../support/serverAndWorld';
 
@@ -11,9 +12,7 @@ let assetPath = '';
 
 beforeAll(async () => {
   const { dir } = await builtConsole();
-  const index = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-  assetPath = /src="(\/console\/assets\/[^"]+\.js)"/.exec(index)?.[1] ?? '';
-  expect(assetPath).not.toBe('');
+  assetPath = await scriptOfBuild(dir, /src="(\/console\/assets\/[^"]+\.js)"/);
 }, 120_000);
 
 const get = (urlPath: string) => fetch(`${file.server.baseUrl}${urlPath}`);
@@ -29,25 +28,23 @@ describe('the console served at /console', () => {
     ]) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(response.headers.get('cache-control')).toBe('no-store');
-      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
-      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(await response.text()).toContain('<div id="root"></div>');
+      const page = await expectAppPage(response, urlPath, {
+        cacheControl: 'no-store',
+        policy: ["script-src 'self'", "frame-ancestors 'none'"],
+      });
+      expect(page).toContain('<div id="root"></div>');
     }
   });
 
   it('serves hashed assets for a year, and nothing outside the build', async () => {
-    const asset = await get(assetPath);
-    expect(asset.status).toBe(200);
-    expect(asset.headers.get('content-type')).toMatch(/^application\/javascript/);
-    expect(asset.headers.get('cache-control')).toContain('immutable');
-    expect((await get('/console/assets/missing-123.js')).status).toBe(404);
-    expect((await get('/console/assets/..%2f..%2fpackage.json')).status).toBe(404);
-    expect((await get('/console/assets/../../package.json')).status).toBe(404);
-    // Not the console: the API is unaffected.
-    expect((await get('/consoles')).status).toBe(404);
+    expectHashedScript(await get(assetPath));
+    await expectNotServed(get, [
+      '/console/assets/missing-123.js',
+      '/console/assets/..%2f..%2fpackage.json',
+      '/console/assets/../../package.json',
+      // Not the console: the API is unaffected.
+      '/consoles',
+    ]);
     expect((await fetch(`${file.server.baseUrl}/console`, { method: 'POST' })).status).not.toBe(200);
   });
 });

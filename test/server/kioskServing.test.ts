@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtKiosk } from '../support/kioskBuild';
+import { expectAppPage, expectHashedScript, expectNotServed, scriptOfBuild } from '../support/appServing';
 import { serverForFile } from '../support/serverAndWorld';
 
 // The kiosk's production build at /kiosk (server/src/kioskApp/serveKiosk.ts): the headers a service worker
@@ -13,9 +14,7 @@ let wasmPath = '';
 
 beforeAll(async () => {
   const { dir } = await builtKiosk();
-  const index = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-  scriptPath = /src="\.\/(assets\/[^"]+\.js)"/.exec(index)?.[1] ?? '';
-  expect(scriptPath).not.toBe('');
+  scriptPath = await scriptOfBuild(dir, /src="\.\/(assets\/[^"]+\.js)"/);
   wasmPath = (await fs.readdir(path.join(dir, 'assets'))).find((name) => name.endsWith('.wasm')) ?? '';
   expect(wasmPath).not.toBe('');
 }, 180_000);
@@ -31,15 +30,11 @@ describe('the kiosk served at /kiosk', () => {
     for (const urlPath of ['/kiosk/', '/kiosk/?code=ABCD2345', '/kiosk/index.html', '/kiosk/anything']) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(response.headers.get('cache-control')).toBe('no-cache');
-      const policy = response.headers.get('content-security-policy') ?? '';
-      expect(policy).toContain("script-src 'self' 'wasm-unsafe-eval'");
-      expect(policy).toContain("frame-ancestors 'none'");
-      expect(policy).toContain("worker-src 'self'");
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
       expect(response.headers.get('permissions-policy')).toContain('camera=(self)');
-      const html = await response.text();
+      const html = await expectAppPage(response, urlPath, {
+        cacheControl: 'no-cache',
+        policy: ["script-src 'self' 'wasm-unsafe-eval'", "frame-ancestors 'none'", "worker-src 'self'"],
+      });
       expect(html).toContain('<link rel="manifest" href="./manifest.webmanifest">');
       // No pinch-zoom lock.
       const viewport = /<meta name="viewport" content="([^"]*)"/.exec(html)?.[1];
@@ -55,9 +50,7 @@ describe('the kiosk served at /kiosk', () => {
     const manifest = await get('/kiosk/manifest.webmanifest');
     expect(manifest.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
     expect(manifest.headers.get('cache-control')).toBe('no-cache');
-    const script = await get(`/kiosk/${scriptPath}`);
-    expect(script.status).toBe(200);
-    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expectHashedScript(await get(`/kiosk/${scriptPath}`));
     const wasm = await get(`/kiosk/assets/${wasmPath}`);
     // application/wasm, or WebAssembly.instantiateStreaming refuses it.
     expect(wasm.headers.get('content-type')).toBe('application/wasm');
@@ -68,13 +61,15 @@ describe('the kiosk served at /kiosk', () => {
   });
 
   it('serves nothing outside the build, nor source maps, and leaves other paths to the API', async () => {
-    expect((await get('/kiosk/assets/missing-123.js')).status).toBe(404);
-    expect((await get(`/kiosk/${scriptPath}.map`)).status).toBe(404);
+    await expectNotServed(get, [
+      '/kiosk/assets/missing-123.js',
+      `/kiosk/${scriptPath}.map`,
+      '/kiosk/..%2f..%2fpackage.json',
+      '/kiosk/assets/../../../package.json',
+      '/kiosks',
+    ]);
     // Not the build's stamp: a path without an extension is the page.
     expect((await get('/kiosk/.built-from')).headers.get('content-type')).toMatch(/^text\/html/);
-    expect((await get('/kiosk/..%2f..%2fpackage.json')).status).toBe(404);
-    expect((await get('/kiosk/assets/../../../package.json')).status).toBe(404);
-    expect((await get('/kiosks')).status).toBe(404);
     expect((await get('/kiosk/', { method: 'POST' })).status).not.toBe(200);
   });
 });

@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAppPage, expectHashedScript, expectNotServed, scriptOfBuild } from '../support/appServing';
 import { serverAndWorld } from '../support/serverAndWorld';
 import { builtVisitPage } from '../support/visitBuild';
 import { visitCodeOf } from '../support/visitPhone';
@@ -9,10 +8,7 @@ const harness = serverAndWorld();
 let assetPath = '';
 
 beforeAll(async () => {
-  const dir = await builtVisitPage();
-  const index = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-  assetPath = /src="(\/visit\/assets\/[^"]+\.js)"/.exec(index)?.[1] ?? '';
-  expect(assetPath).not.toBe('');
+  assetPath = await scriptOfBuild(await builtVisitPage(), /src="(\/visit\/assets\/[^"]+\.js)"/);
 }, 120_000);
 
 const get = (urlPath: string) => fetch(`${harness.server.baseUrl}${urlPath}`);
@@ -27,24 +23,20 @@ describe('the phone page served at /visit/{code}', () => {
     ] as const) {
       const response = await get(urlPath);
       expect(response.status, urlPath).toBe(status);
-      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(response.headers.get('cache-control')).toBe('no-store');
-      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(response.headers.get('permissions-policy')).toBe('camera=(), microphone=(), geolocation=()');
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(await response.text()).toContain('<div id="root"></div>');
+      const page = await expectAppPage(response, urlPath, { cacheControl: 'no-store', policy: ["default-src 'none'"] });
+      expect(page).toContain('<div id="root"></div>');
     }
   });
 
   it('serves hashed assets for a year, and nothing outside the build', async () => {
-    const asset = await get(assetPath);
-    expect(asset.status).toBe(200);
-    expect(asset.headers.get('content-type')).toMatch(/^application\/javascript/);
-    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await get('/visit/assets/missing-123.js')).status).toBe(404);
-    expect((await get('/visit/assets/..%2f..%2fpackage.json')).status).toBe(404);
-    expect((await get('/visit/assets/../../package.json')).status).toBe(404);
-    expect((await get('/visit/ABC/more')).status).toBe(404);
-    expect((await get('/visit')).status).toBe(404);
+    expectHashedScript(await get(assetPath));
+    await expectNotServed(get, [
+      '/visit/assets/missing-123.js',
+      '/visit/assets/..%2f..%2fpackage.json',
+      '/visit/assets/../../package.json',
+      '/visit/ABC/more',
+      '/visit',
+    ]);
   });
 });

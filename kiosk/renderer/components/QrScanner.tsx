@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { READER_FAILED_WORDS, cameraProblem } from '../camera/cameraWords';
+import type { KioskMessage } from '../../../shared/src/messages/kiosk';
+import { cameraProblem } from '../camera/cameraWords';
 import { type QrReaderKind, createQrReader } from '../camera/qrReader';
+import { useWords } from '../language/VisitorLanguage';
 import './qrScanner.css';
 
 /** How often a frame is read: often enough to feel at once, seldom enough to leave a tablet's CPU alone. */
@@ -19,10 +21,13 @@ interface QrScannerProps {
  * The device's camera (the back one where there are two), read for a QR code until one is seen; shown
  * while mounted, off as soon as it is closed or a code is read. Pairing uses it; passes and badges can too.
  * A camera that is refused or missing is said in words; typing (or a keyboard-wedge scanner) still works.
+ * Its words are the kiosk's: the visitor's language on a visitor screen, English on a staff one (StaffLanguage).
  */
 export function QrScanner({ onText, onClose, hint }: QrScannerProps) {
   const video = useRef<HTMLVideoElement>(null);
-  const [problem, setProblem] = useState<string>();
+  const words = useWords();
+  // The word's key, not its text: a language chosen meanwhile says it anew.
+  const [problem, setProblem] = useState<KioskMessage>();
   const [reader, setReader] = useState<QrReaderKind>();
   // Through a ref: a new callback each render must not restart the camera.
   const latest = useRef(onText);
@@ -55,7 +60,7 @@ export function QrScanner({ onText, onClose, hint }: QrScannerProps) {
       try {
         read = await createQrReader(window);
       } catch {
-        if (!stopped) setProblem(READER_FAILED_WORDS);
+        if (!stopped) setProblem('camera.readerFailed');
         return stopCamera();
       }
       if (stopped) return;
@@ -82,19 +87,19 @@ export function QrScanner({ onText, onClose, hint }: QrScannerProps) {
   }, []);
 
   return (
-    <div className="qr-scanner" role="group" aria-label="Camera" data-reader={reader}>
+    <div className="qr-scanner" role="group" aria-label={words.t('camera.group')} data-reader={reader}>
       {problem ? (
         <p className="form-error" role="alert">
-          {problem}
+          {words.t(problem)}
         </p>
       ) : (
         <>
-          <video ref={video} className="qr-video" muted playsInline aria-label="Camera view" />
+          <video ref={video} className="qr-video" muted playsInline aria-label={words.t('camera.view')} />
           <p className="field-hint">{hint}</p>
         </>
       )}
       <button type="button" className="button button-secondary" onClick={onClose}>
-        Stop camera
+        {words.t('camera.stop')}
       </button>
     </div>
   );

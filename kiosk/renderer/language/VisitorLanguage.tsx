@@ -56,11 +56,14 @@ export function useLanguageChoice(): { language: Language; choose: (language: La
 /**
  * A screen for staff (Settings, Roll call, Needs attention, the gate): English, like the console, whatever
  * the visitor chose; marked so, so a screen reader does not read it as Arabic or German (docs/languages.md).
+ * A shared part that speaks through useWords (the camera viewer on the pairing screen) speaks English here.
  */
 export function StaffLanguage({ children }: { children: ReactNode }) {
   return (
-    <div lang="en" dir="ltr" className="staff-language">
-      {children}
-    </div>
+    <VisitorLanguageContext.Provider value={english}>
+      <div lang="en" dir="ltr" className="staff-language">
+        {children}
+      </div>
+    </VisitorLanguageContext.Provider>
   );
 }

@@ -1,8 +1,8 @@
 import { isKnown } from '../../../shared/src/client/answers';
 import { personStatuses } from '../../../shared/src/domain';
-import { type KioskMessage, kioskCatalogs } from '../../../shared/src/messages/kiosk';
-import { wordsOf } from '../../../shared/src/messages/translator';
-import { type ConfigField, type StandardFieldName, standardFieldNames } from '../../../shared/src/schemas/sites';
+import { visitorFieldLabel } from '../../../shared/src/messages/fieldLabels';
+import { clockTime, dayAndTime } from '../../../shared/src/messages/times';
+import type { ConfigField } from '../../../shared/src/schemas/sites';
 import type { KeptPersonStatus } from '../../src/data/types';
 import type { KioskWords } from './VisitorLanguage';
 
@@ -35,21 +35,11 @@ export function visitorReason(words: KioskWords, code: string): string {
 /** "09:41", or "Mon 09:41" when not today, in the visitor's language. */
 export function visitorTime(words: KioskWords, iso: string, now: Date = new Date()): string {
   const at = new Date(iso);
-  const time = words.date(at, { hour: '2-digit', minute: '2-digit' });
-  return at.toDateString() === now.toDateString()
-    ? time
-    : words.date(at, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString() ? clockTime(words.locale, at) : dayAndTime(words.locale, at);
 }
-
-const isStandard = (name: string): name is StandardFieldName => isKnown(standardFieldNames, name);
 
 /**
- * A field's label as the visitor reads it: a standard field still labelled as the console first labels it
- * ("First name") is said in the visitor's language; a label the site wrote itself is the site's words and
- * is shown as written (docs/languages.md, The site's own words).
+ * A field's label as the visitor reads it: a standard label in the visitor's language, the site's own as
+ * written (shared with the visitor's phone: visitorFieldLabel).
  */
-export function fieldLabel(words: KioskWords, field: ConfigField): string {
-  if (!isStandard(field.name)) return field.label;
-  const key: KioskMessage = `field.${field.name}`;
-  return field.label.trim() === wordsOf(kioskCatalogs, 'en').t(key) ? words.t(key) : field.label;
-}
+export const fieldLabel = (words: KioskWords, field: ConfigField): string => visitorFieldLabel(words, field);

@@ -15,7 +15,10 @@ export function VisitorHome({
   takeFocus = false,
 }: {
   onChoose: (intent: VisitorIntent) => void;
-  /** Scan a pass: a visitor invited ahead shows the QR code of their invitation (CONTRACT §21). */
+  /**
+   * Scan a pass: a visitor invited ahead shows the QR code of their invitation (CONTRACT §21;
+   * docs/invitations.md, The kiosk).
+   */
   onScanPass?: () => void;
   takeFocus?: boolean;
 }) {

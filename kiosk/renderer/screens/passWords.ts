@@ -1,11 +1,11 @@
+import { dateAndTime } from '../../../shared/src/messages/times';
 import type { ScannedPass } from '../../src/data/passes';
 import type { KioskWords } from '../language/VisitorLanguage';
 
 type Refusal = Extract<ScannedPass, { ok: false }>;
 
 /** A pass's time as the visitor's language writes it: "24 Nov, 09:41". */
-const passTime = (words: KioskWords, seconds: number) =>
-  words.date(seconds * 1000, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const passTime = (words: KioskWords, seconds: number) => dateAndTime(words.locale, seconds * 1000);
 
 /**
  * Why a pass is not honoured here, said to the visitor in words in their language (docs/invitations.md,

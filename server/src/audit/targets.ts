@@ -41,3 +41,9 @@ export const auditCheckin =
 /** Entries and checkouts are audited when manual: made by a staff user, or said to be MANUAL. */
 export const isManual = (principal: { userId: number | null }, source: string | undefined) =>
   principal.userId !== null || source === 'MANUAL';
+
+/** Of a check-in's creation: audited only when made by a staff user (a kiosk's or an integration's is not). */
+export const auditManualEntry =
+  (action: string, type: 'person_checkin' | 'vehicle_checkin') =>
+  (ctx: { principal: { userId: number | null } }, body: unknown): AuditRecord | undefined =>
+    isManual(ctx.principal, undefined) ? auditCheckin(action, type)(ctx, body) : undefined;

@@ -1,4 +1,5 @@
 import type { HostImportResult } from '../../../shared/src/schemas/hosts';
+import { writeAudit } from '../audit/record';
 import type { Principal } from '../auth/principal';
 import { type Executor, queryRows } from '../db/query';
 import { raw, sql } from '../db/sql';
@@ -10,6 +11,13 @@ import { HOST_COLUMNS, hostVisibleSql } from '../queries/hosts';
 import { type HostSites, type HostValues, insertHost, publishHostsChange, rewriteHost } from './hosts';
 
 type Outcome = 'created' | 'updated';
+
+/** Who imports, and in which request: each line written is audited as the single write would be. */
+interface ImportContext {
+  principal: Principal;
+  requestId: string | null;
+  now: Date;
+}
 
 /** The caller's sites by id and by name (case-insensitive), to read a line's `sites` with. */
 async function siteDirectory(db: Executor, principal: Principal) {
@@ -66,11 +74,8 @@ async function asOneLine<T>(db: Executor, work: () => Promise<T>): Promise<T> {
  * host with its email (name, phone and sites; how it is told stays), all or nothing per line; lines that
  * cannot be imported are listed with why. Importing the same file again changes nothing.
  */
-export async function importHosts(
-  db: Executor,
-  input: { principal: Principal; csv: string; now: Date },
-): Promise<HostImportResult> {
-  const { principal, now } = input;
+export async function importHosts(db: Executor, input: ImportContext & { csv: string }): Promise<HostImportResult> {
+  const { principal } = input;
   const lines = readHostCsv(input.csv);
   const sites = await siteDirectory(db, principal);
   const result: HostImportResult = { created: 0, updated: 0, errors: [] };
@@ -94,7 +99,7 @@ export async function importHosts(
       continue;
     }
     try {
-      const imported = await asOneLine(db, () => importLine(db, principal, line, resolved, now));
+      const imported = await asOneLine(db, () => importLine(db, input, line, resolved));
       result[imported.outcome] += 1;
       touched.push(...imported.sides);
     } catch (error) {
@@ -106,13 +111,33 @@ export async function importHosts(
   return result;
 }
 
+/** The line's host as it is already: nothing to write, publish or audit. */
+const unchanged = (existing: HostRow, values: HostValues) =>
+  existing.name === values.name &&
+  existing.email === values.email &&
+  existing.phone === values.phone &&
+  existing.all_sites === values.allSites &&
+  [...existing.site_ids].sort((a, b) => a - b).join() === [...values.siteIds].sort((a, b) => a - b).join();
+
+/** A line's audit entry, as `POST /v1/hosts` and `PATCH /v1/hosts/{hostId}` write theirs, in the line's savepoint. */
+const auditLine = (db: Executor, ctx: ImportContext, action: 'host.created' | 'host.updated', hostId: number) =>
+  writeAudit(db, {
+    action,
+    target: { type: 'host', id: hostId },
+    siteId: null,
+    accountId: ctx.principal.accountId,
+    actor: ctx.principal.actor,
+    at: ctx.now,
+    requestId: ctx.requestId,
+  });
+
 async function importLine(
   db: Executor,
-  principal: Principal,
+  ctx: ImportContext,
   line: HostCsvLine,
   sites: { allSites: boolean; siteIds: number[] },
-  now: Date,
 ): Promise<{ outcome: Outcome; sides: HostSites[] }> {
+  const { principal, now } = ctx;
   const [existing] = await queryRows<HostRow & { visible: boolean }>(
     db,
     sql`SELECT ${HOST_COLUMNS}, ${hostVisibleSql(principal)} AS visible FROM hosts h
@@ -131,9 +156,12 @@ async function importLine(
     language: existing?.language ?? 'en',
   };
   if (!existing) {
-    await insertHost(db, { accountId: principal.accountId, values, now });
+    const hostId = await insertHost(db, { accountId: principal.accountId, values, now });
+    await auditLine(db, ctx, 'host.created', hostId);
     return { outcome: 'created', sides: [values] };
   }
+  if (unchanged(existing, values)) return { outcome: 'updated', sides: [] };
   await rewriteHost(db, { accountId: principal.accountId, hostId: existing.id, values, sitesChanged: true });
+  await auditLine(db, ctx, 'host.updated', existing.id);
   return { outcome: 'updated', sides: [values, { allSites: existing.all_sites, siteIds: existing.site_ids }] };
 }

@@ -1,12 +1,13 @@
 import { siteLocalInstant } from '../../../shared/src/domain';
 import { Instant } from '../../../shared/src/schemas/common';
 import { CreateInvitationRequest, type InvitationImportResult } from '../../../shared/src/schemas/invitations';
+import { writeAudit } from '../audit/record';
 import { type Executor, queryOne, queryRows } from '../db/query';
 import { sql } from '../db/sql';
 import { ProblemError } from '../errors/problem';
 import { type InvitationCsvLine, readInvitationCsv } from '../imports/invitationCsv';
 import { siteVisibleSql } from '../policies/siteVisibility';
-import { type InvitationContext, createInvitation, updateInvitation } from './invitations';
+import { type InvitationContext, changeInvitation, createInvitation } from './invitations';
 
 interface SiteEntry {
   id: number;
@@ -135,9 +136,23 @@ const problemDetail = (error: ProblemError) =>
  */
 export async function importInvitations(
   db: Executor,
-  ctx: InvitationContext,
+  ctx: InvitationContext & { requestId: string | null },
   csv: string,
 ): Promise<InvitationImportResult> {
+  // Each line written is audited as POST and PATCH /v1/invitations audit theirs, in the line's savepoint.
+  const audit = (
+    action: 'invitation.created' | 'invitation.updated',
+    invitation: { invitationId: number; siteId: number },
+  ) =>
+    writeAudit(db, {
+      action,
+      target: { type: 'invitation', id: invitation.invitationId },
+      siteId: invitation.siteId,
+      accountId: ctx.principal.accountId,
+      actor: ctx.principal.actor,
+      at: ctx.now,
+      requestId: ctx.requestId,
+    });
   const lines = readInvitationCsv(csv);
   const siteOf = await siteDirectory(db, ctx);
   const result: InvitationImportResult = { created: 0, updated: 0, errors: [] };
@@ -167,11 +182,13 @@ export async function importInvitations(
       const outcome = await asOneLine(db, async () => {
         const existing = await matching(db, ctx, request);
         if (!existing) {
-          await createInvitation(db, ctx, request);
+          await audit('invitation.created', await createInvitation(db, ctx, request));
           return 'created' as const;
         }
         const { siteId: _site, sendEmail: _send, ...changes } = request;
-        await updateInvitation(db, ctx, { invitationId: existing.id, request: changes });
+        // A line that changes nothing writes, publishes and audits nothing; it still counts as updated.
+        const updated = await changeInvitation(db, ctx, { invitationId: existing.id, request: changes });
+        if (updated.changed) await audit('invitation.updated', updated.invitation);
         return 'updated' as const;
       });
       result[outcome] += 1;

@@ -175,6 +175,18 @@ export async function updateInvitation(
   ctx: InvitationContext,
   input: { invitationId: number; request: UpdateInvitationRequest },
 ): Promise<Invitation> {
+  return (await changeInvitation(db, ctx, input)).invitation;
+}
+
+/**
+ * `updateInvitation`, saying whether anything changed: a request that leaves every field as it is writes
+ * nothing, issues no pass and publishes no event (a re-imported file: docs/invitations.md, Importing).
+ */
+export async function changeInvitation(
+  db: Executor,
+  ctx: InvitationContext,
+  input: { invitationId: number; request: UpdateInvitationRequest },
+): Promise<{ invitation: Invitation; changed: boolean }> {
   const { request, invitationId } = input;
   const row = await lockedInvitation(db, ctx, invitationId);
   requireStatus(row, ctx, ['expected', 'expired'], 'only an expected invitation can be changed');
@@ -211,6 +223,20 @@ export async function updateInvitation(
     lastName !== row.last_name ||
     validity.validFrom.getTime() !== row.valid_from.getTime() ||
     validity.validUntil.getTime() !== row.valid_until.getTime();
+  const phone = pick(person.phone, row.phone);
+  const company = pick(person.company, row.company) || null;
+  const purpose = pick(request.purpose, row.purpose) || null;
+  const language = pick(request.language, row.language);
+  const unchanged =
+    !passChanged &&
+    email === row.email &&
+    phone === row.phone &&
+    company === row.company &&
+    (host?.id ?? null) === row.host_id &&
+    purpose === row.purpose &&
+    language === row.language &&
+    expectedAt.getTime() === row.expected_at.getTime();
+  if (unchanged) return { invitation: presentInvitation(row, ctx.now), changed: false };
   const pass = passChanged
     ? await issuePass(db, ctx, { invitationId, siteId: row.site_id, firstName, lastName, ...validity })
     : { jti: row.pass_jti, kid: row.pass_kid, token: row.pass_token };
@@ -218,9 +244,9 @@ export async function updateInvitation(
   await queryRows(
     db,
     sql`UPDATE invitations SET first_name = ${firstName}, last_name = ${lastName}, email = ${email},
-          phone = ${pick(person.phone, row.phone)}, company = ${pick(person.company, row.company) || null},
+          phone = ${phone}, company = ${company},
           host_id = ${host?.id ?? null}, host_name = ${host?.name ?? null},
-          purpose = ${pick(request.purpose, row.purpose) || null}, language = ${pick(request.language, row.language)},
+          purpose = ${purpose}, language = ${language},
           expected_at = ${expectedAt},
           valid_from = ${validity.validFrom}, valid_until = ${validity.validUntil}, pass_jti = ${pass.jti},
           pass_kid = ${pass.kid}, pass_token = ${pass.token}, updated_at = ${ctx.now}
@@ -229,7 +255,7 @@ export async function updateInvitation(
   const emailChanged = (email ?? '').toLowerCase() !== (row.email ?? '').toLowerCase();
   if (row.email_visitor && email && (passChanged || emailChanged))
     await queueFor(db, row, email, host?.id ?? null, ctx.now);
-  return rereadAndPublish(db, ctx, invitationId);
+  return { invitation: await rereadAndPublish(db, ctx, invitationId), changed: true };
 }
 
 /** Cancels an expected invitation: its pass is revoked (kiosks refuse it once they pull, the server at once). */

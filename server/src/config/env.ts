@@ -73,6 +73,8 @@ const envSchema = z.object({
   VISIT_CHECKINS_PER_HOUR: wholeNumber(1).default(10),
   IDEMPOTENCY_TTL_HOURS: wholeNumber(1, 24 * 365).default(168),
   WEBHOOK_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
+  // How long hosts' and visitors' sent or failed notifications are kept (docs/privacy.md).
+  NOTIFICATION_LOG_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
   // How often visits past their account's retention are anonymized (also once at start; docs/privacy.md).
   RETENTION_INTERVAL_MINUTES: wholeNumber(1, 24 * 60).default(60),
   NODE_ENV: z.string().default('development'),

@@ -106,6 +106,22 @@ export const personDataHolders: readonly PersonDataHolder[] = [
     },
   },
   {
+    table: 'notifications',
+    holds:
+      "the recipient: a host's own address for a host's message (nothing of the visitor: the message is composed when sent, from the visit), the visitor's email for an invitation's pass email",
+    // A pass email of an invitation the visit came by: its address goes, and one not yet sent never is.
+    rewrite: ({ accountId, ids }) => sql`UPDATE notifications n SET recipient = '',
+        status = CASE WHEN n.status = 'pending' THEN 'failed' ELSE n.status END, next_attempt_at = NULL, locked_until = NULL
+      FROM person_checkins c
+      WHERE c.account_id = ${accountId} AND c.id IN (${ids}) AND c.invitation_id IS NOT NULL
+        AND n.account_id = c.account_id AND n.invitation_id = c.invitation_id AND n.recipient <> ''
+      RETURNING 1`,
+  },
+  {
+    table: 'host_decision_links',
+    holds: "nothing of the visitor: the link's hash, the visit's and host's ids; deleted once used or expired",
+  },
+  {
     table: 'alert_acknowledgements',
     holds: 'nothing of the visitor: who on the staff acknowledged; an alert reads its subject from the check-in',
   },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type ScopeNeed, grantsScope } from '../../../shared/src/schemas/admin';
 import type { Source } from '../../../shared/src/schemas/common';
+import { CheckoutRequest, type DenyRequest, type TimedActionRequest } from '../../../shared/src/schemas/personCheckins';
 import type { Executor } from '../db/query';
 import type { Decider } from '../../../shared/src/domain';
 import { deciderOf } from '../auth/decider';
@@ -25,6 +26,19 @@ export interface TransitionInput<Action> {
 
 /** `occurredAt` as sent, as a Date for the state machine. */
 export const occurredAtOf = (occurredAt: string | undefined) => (occurredAt ? new Date(occurredAt) : undefined);
+
+/** The actions people and vehicles share, as their bodies say them. */
+export const checkoutAction = (body: CheckoutRequest) => ({
+  event: { type: 'CHECKOUT' as const, occurredAt: occurredAtOf(body.occurredAt) },
+  exitSource: body.exit?.source,
+});
+export const approveAction = (body: TimedActionRequest) => ({
+  event: { type: 'APPROVE' as const, occurredAt: occurredAtOf(body.occurredAt) },
+});
+export const denyAction = (body: DenyRequest) => ({
+  event: { type: 'DENY' as const, occurredAt: occurredAtOf(body.occurredAt) },
+  denyReason: body.reason,
+});
 
 /** One action endpoint: its method and path, and how its body becomes an action. */
 export interface CheckinActionSpec<B extends z.ZodType, Action> {
@@ -97,4 +111,37 @@ export function checkinActionRoute<B extends z.ZodType, Action>(
       return { status: 200, body: checkin, write };
     },
   });
+}
+
+/** `checkinActionRoute` with the kind given once: how a kind's file declares its action routes. */
+export const actionRouteOf =
+  <Action>(kind: CheckinKind<Action>) =>
+  <B extends z.ZodType>(spec: CheckinActionSpec<B, Action>) =>
+    checkinActionRoute(kind, spec);
+
+/** What a kind's checkout says: its texts, who may check out, and its audit action (written when manual). */
+export interface CheckoutSpec<Action> extends Pick<
+  CheckinActionSpec<typeof CheckoutRequest, Action>,
+  'description' | 'examples' | 'conflicts' | 'scope'
+> {
+  /** The visit's path, `/sites/:siteId/checkins/<kind>/:checkinId`. */
+  item: string;
+  summary: string;
+  /** The summary of the two /checkout aliases. */
+  aliasSummary: string;
+  auditAction: string;
+  toAction: (body: CheckoutRequest) => Action;
+}
+
+/** Checkout by each path the interface names for it: PATCH on the visit, and POST or PATCH on its /checkout. */
+export function checkoutRoutes<Action>(kind: CheckinKind<Action>, spec: CheckoutSpec<Action>): Route[] {
+  const { item, summary, aliasSummary, auditAction, ...same } = spec;
+  const audit = { action: auditAction, manualOnly: true, sourceOf: (body: CheckoutRequest) => body.exit?.source };
+  const route = (method: Method, path: string, summary: string) =>
+    checkinActionRoute(kind, { method, path, summary, ...same, body: CheckoutRequest, audit });
+  return [
+    route('PATCH', item, summary),
+    route('POST', `${item}/checkout`, aliasSummary),
+    route('PATCH', `${item}/checkout`, aliasSummary),
+  ];
 }

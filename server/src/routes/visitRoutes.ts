@@ -45,3 +45,13 @@ export function readVisitRoute<Row extends { status: string; last_event_at: Date
     },
   });
 }
+
+const dateOf = (instant: string | undefined) => (instant ? new Date(instant) : undefined);
+
+/** A search's range of entry (`from`, `to`) and of stay (`overlapsFrom`, `overlapsTo`), as dates. */
+export const searchRangesOf = (body: { from?: string; to?: string; overlapsFrom?: string; overlapsTo?: string }) => ({
+  from: dateOf(body.from),
+  to: dateOf(body.to),
+  overlapsFrom: dateOf(body.overlapsFrom),
+  overlapsTo: dateOf(body.overlapsTo),
+});

@@ -32,6 +32,7 @@ import * as invitationLanguage from './0038_invitation_language';
 import * as sharedPeopleFeedLock from './0042_shared_people_feed_lock';
 import * as sharedVehicleFeedLock from './0043_shared_vehicle_feed_lock';
 import * as raisedAlertsLive from './0045_raised_alerts_live';
+import * as notificationPurge from './0046_notification_purge';
 import type { MigrationFn } from './types';
 
 /** Append-only: add a file and a line; never edit one that has shipped. */
@@ -70,4 +71,5 @@ export const migrations: Array<{ name: string; up: MigrationFn }> = [
   { name: '0042_shared_people_feed_lock', up: sharedPeopleFeedLock.up },
   { name: '0043_shared_vehicle_feed_lock', up: sharedVehicleFeedLock.up },
   { name: '0045_raised_alerts_live', up: raisedAlertsLive.up },
+  { name: '0046_notification_purge', up: notificationPurge.up },
 ];

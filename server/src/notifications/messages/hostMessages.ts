@@ -1,5 +1,6 @@
 import { hostNotificationCatalogs } from '../../../../shared/src/messages/hostNotifications';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../../../shared/src/messages/languages';
+import { zonedTime } from '../../../../shared/src/messages/times';
 import { wordsOf } from '../../../../shared/src/messages/translator';
 import type { RenderedMessage } from './rendered';
 
@@ -30,18 +31,7 @@ const placeholders = (words: ReturnType<typeof wordsFor>, facts: VisitFacts) => 
 });
 
 /** The visit's time as the site reads it, with its zone: "Tue 24 Nov, 09:41 CET". */
-export function siteTime(at: Date, timezone: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    timeZone: timezone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).format(at);
-}
+export const siteTime = (at: Date, timezone: string, locale: string): string => zonedTime(locale, at, timezone);
 
 /** "Your visitor has arrived" (`IN`). */
 export function arrivedMessage(language: string, facts: VisitFacts): RenderedMessage {

@@ -146,9 +146,9 @@ export const hostRoutes = [
     requestMediaType: 'text/csv',
     body: HostImportCsv,
     responses: { 200: HostImportResult },
-    handler: async ({ db, principal, body, now }) => ({
+    handler: async ({ db, principal, body, now, requestId }) => ({
       status: 200,
-      body: await importHosts(db, { principal, csv: body, now }),
+      body: await importHosts(db, { principal, csv: body, now, requestId }),
     }),
   }),
   defineRoute({

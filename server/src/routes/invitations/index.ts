@@ -224,7 +224,10 @@ export const invitationRoutes = [
     requestMediaType: 'text/csv',
     body: InvitationImportCsv,
     responses: { 200: InvitationImportResult },
-    handler: async (ctx) => ({ status: 200, body: await importInvitations(ctx.db, contextOf(ctx), ctx.body) }),
+    handler: async (ctx) => ({
+      status: 200,
+      body: await importInvitations(ctx.db, { ...contextOf(ctx), requestId: ctx.requestId }, ctx.body),
+    }),
   }),
   ...passKeyRoutes,
 ];

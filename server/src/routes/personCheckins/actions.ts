@@ -1,19 +1,21 @@
 import type { z } from 'zod';
-import { CheckoutRequest, DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
+import { DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
 import { type PersonAction, transitionPersonCheckin } from '../../commands/checkinTransitioner';
-import { type CheckinActionSpec, checkinActionRoute, occurredAtOf as at } from '../checkinActionRoute';
+import {
+  actionRouteOf,
+  approveAction,
+  checkoutAction,
+  checkoutRoutes,
+  denyAction,
+  occurredAtOf as at,
+} from '../checkinActionRoute';
 import type { Route } from '../define';
 import { personVisits } from '../../queries/visitKinds';
 import { personCheckedOutExample, personCheckinExample } from '../examples';
 
 const item = '/sites/:siteId/checkins/people/:checkinId';
 const people = { ...personVisits, transition: transitionPersonCheckin };
-const checkedOut = {
-  action: 'checkin.checked_out',
-  manualOnly: true,
-  sourceOf: (body: z.infer<typeof CheckoutRequest>) => body.exit?.source,
-};
-const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, PersonAction>) => checkinActionRoute(people, spec);
+const actionRoute = actionRouteOf(people);
 
 const onBreak = {
   ...personCheckinExample,
@@ -33,12 +35,6 @@ const breakEndText = {
   examples: { request: { occurredAt: '2026-11-21T10:15:00.000Z' }, response: backFromBreak },
   conflicts: ['NO_OPEN_BREAK: the check-in is IN with no open break', closed, notAdmitted],
 };
-const checkoutText = {
-  description:
-    "Checks the person out: IN, ON_BREAK, PENDING or STOP → OUT, closing an open break in the same change. `exit.source` defaults to the token's channel; `occurredAt` is when it really happened.",
-  examples: { request: { exit: { source: 'KIOSK' as const } }, response: personCheckedOutExample },
-  conflicts: [closed],
-};
 const pendingOnly = ['NOT_PENDING: the check-in is not PENDING'];
 
 const breakStart = (body: z.infer<typeof TimedActionRequest>): PersonAction => ({
@@ -47,10 +43,17 @@ const breakStart = (body: z.infer<typeof TimedActionRequest>): PersonAction => (
 const breakEnd = (body: z.infer<typeof TimedActionRequest>): PersonAction => ({
   event: { type: 'BREAK_END', occurredAt: at(body.occurredAt) },
 });
-const checkout = (body: z.infer<typeof CheckoutRequest>): PersonAction => ({
-  event: { type: 'CHECKOUT', occurredAt: at(body.occurredAt) },
-  exitSource: body.exit?.source,
-});
+// The interface names the break's end twice, by POST and by PUT.
+const breakEndRoute = (method: 'POST' | 'PUT', summary: string) =>
+  actionRoute({
+    method,
+    path: `${item}/breaks/end`,
+    summary,
+    ...breakEndText,
+    scope: ['checkins:write', 'kiosk:visitor'],
+    body: TimedActionRequest,
+    toAction: breakEnd,
+  });
 
 export const personActionRoutes: Route[] = [
   actionRoute({
@@ -65,53 +68,19 @@ export const personActionRoutes: Route[] = [
     body: TimedActionRequest,
     toAction: breakStart,
   }),
-  actionRoute({
-    method: 'POST',
-    path: `${item}/breaks/end`,
-    summary: 'End the open break (ON_BREAK → IN)',
-    ...breakEndText,
-    scope: ['checkins:write', 'kiosk:visitor'],
-    body: TimedActionRequest,
-    toAction: breakEnd,
-  }),
-  actionRoute({
-    method: 'PUT',
-    path: `${item}/breaks/end`,
-    summary: 'End the open break (ON_BREAK → IN); PUT form of the interface',
-    ...breakEndText,
-    scope: ['checkins:write', 'kiosk:visitor'],
-    body: TimedActionRequest,
-    toAction: breakEnd,
-  }),
-  actionRoute({
-    method: 'PATCH',
-    path: item,
+  breakEndRoute('POST', 'End the open break (ON_BREAK → IN)'),
+  breakEndRoute('PUT', 'End the open break (ON_BREAK → IN); PUT form of the interface'),
+  ...checkoutRoutes(people, {
+    item,
     summary: 'Check out (→ OUT), closing an open break',
-    ...checkoutText,
+    aliasSummary: 'Check out (alias of PATCH on the check-in)',
+    description:
+      "Checks the person out: IN, ON_BREAK, PENDING or STOP → OUT, closing an open break in the same change. `exit.source` defaults to the token's channel; `occurredAt` is when it really happened.",
+    examples: { request: { exit: { source: 'KIOSK' as const } }, response: personCheckedOutExample },
+    conflicts: [closed],
     scope: ['checkins:write', 'kiosk:visitor'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
-  }),
-  actionRoute({
-    method: 'POST',
-    path: `${item}/checkout`,
-    summary: 'Check out (alias of PATCH on the check-in)',
-    ...checkoutText,
-    scope: ['checkins:write', 'kiosk:visitor'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
-  }),
-  actionRoute({
-    method: 'PATCH',
-    path: `${item}/checkout`,
-    summary: 'Check out (alias of PATCH on the check-in)',
-    ...checkoutText,
-    scope: ['checkins:write', 'kiosk:visitor'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
+    auditAction: 'checkin.checked_out',
+    toAction: checkoutAction,
   }),
   actionRoute({
     method: 'POST',
@@ -123,7 +92,7 @@ export const personActionRoutes: Route[] = [
     scope: 'checkins:approve',
     body: TimedActionRequest,
     audit: { action: 'checkin.approved' },
-    toAction: (body) => ({ event: { type: 'APPROVE', occurredAt: at(body.occurredAt) } }),
+    toAction: approveAction,
   }),
   actionRoute({
     method: 'POST',
@@ -139,6 +108,6 @@ export const personActionRoutes: Route[] = [
     scope: 'checkins:approve',
     body: DenyRequest,
     audit: { action: 'checkin.denied' },
-    toAction: (body) => ({ event: { type: 'DENY', occurredAt: at(body.occurredAt) }, denyReason: body.reason }),
+    toAction: denyAction,
   }),
 ];

@@ -12,10 +12,10 @@ import { personVisits } from '../../queries/visitKinds';
 import { defineRoute, siteOf } from '../define';
 import { configExample, pageOf, personCheckinExample } from '../examples';
 import { SiteParams } from '../params';
-import { readVisitRoute } from '../visitRoutes';
+import { readVisitRoute, searchRangesOf } from '../visitRoutes';
 import { personActionRoutes } from './actions';
 import { badgeRoutes } from './badge';
-import { auditCheckin, isManual } from '../../audit/targets';
+import { auditManualEntry } from '../../audit/targets';
 
 const tag = 'Person check-ins';
 const base = '/sites/:siteId/checkins/people';
@@ -45,8 +45,7 @@ export const personCheckinRoutes = [
     body: CreateCheckinRequest,
     responses: { 201: PersonCheckin },
     conflict: { codes: ['SITE_ARCHIVED: the site is archived: it takes no new check-ins'] },
-    audit: (ctx, body) =>
-      isManual(ctx.principal, undefined) ? auditCheckin('checkin.created', 'person_checkin')(ctx, body) : undefined,
+    audit: auditManualEntry('checkin.created', 'person_checkin'),
     atomicity: 'statement',
     handler: async (ctx) => {
       const { checkin, write } = await createPersonCheckin(ctx.db, {
@@ -116,10 +115,7 @@ export const personCheckinRoutes = [
         status: body.status,
         entrySource: body.entrySource,
         exitSource: body.exitSource,
-        from: body.from ? new Date(body.from) : undefined,
-        to: body.to ? new Date(body.to) : undefined,
-        overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
-        overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
+        ...searchRangesOf(body),
         q: body.q,
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,

@@ -1,7 +1,6 @@
-import type { z } from 'zod';
-import { CheckoutRequest, DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
-import { type VehicleAction, transitionVehicleCheckin } from '../../commands/vehicleCheckinTransitioner';
-import { type CheckinActionSpec, checkinActionRoute, occurredAtOf as at } from '../checkinActionRoute';
+import { DenyRequest, TimedActionRequest } from '../../../../shared/src/schemas/personCheckins';
+import { transitionVehicleCheckin } from '../../commands/vehicleCheckinTransitioner';
+import { actionRouteOf, approveAction, checkoutAction, checkoutRoutes, denyAction } from '../checkinActionRoute';
 import type { Route } from '../define';
 import { vehicleVisits } from '../../queries/visitKinds';
 import { vehicleCheckinExample } from '../examples';
@@ -9,65 +8,31 @@ import { vehicleCheckinExample } from '../examples';
 const item = '/sites/:siteId/checkins/vehicles/:checkinId';
 // Vehicles take no breaks, so there are no break routes (404).
 const vehicles = { ...vehicleVisits, transition: transitionVehicleCheckin };
-const checkedOut = {
-  action: 'vehicle_checkin.checked_out',
-  manualOnly: true,
-  sourceOf: (body: z.infer<typeof CheckoutRequest>) => body.exit?.source,
-};
-const actionRoute = <B extends z.ZodType>(spec: CheckinActionSpec<B, VehicleAction>) =>
-  checkinActionRoute(vehicles, spec);
+const actionRoute = actionRouteOf(vehicles);
 
-const checkout = (body: z.infer<typeof CheckoutRequest>): VehicleAction => ({
-  event: { type: 'CHECKOUT', occurredAt: at(body.occurredAt) },
-  exitSource: body.exit?.source,
-});
 const checkoutSummary = 'Check a vehicle out (→ OUT)';
-const checkoutText = {
-  description:
-    "Records the vehicle leaving: IN, PENDING or STOP → OUT. `exit.source` defaults to the token's channel; `occurredAt` is when it really happened.",
-  examples: {
-    request: { occurredAt: '2026-11-21T11:30:00.000Z' },
-    response: {
-      ...vehicleCheckinExample,
-      status: 'OUT',
-      exit: { source: 'KIOSK', at: '2026-11-21T11:30:00.000Z' },
-      updatedAt: '2026-11-21T11:30:00.000Z',
-    },
-  },
-  conflicts: ['CHECKIN_CLOSED: the visit is OUT'],
-};
 const pendingOnly = ['NOT_PENDING: the visit is not PENDING'];
 
 export const vehicleActionRoutes: Route[] = [
-  actionRoute({
-    method: 'PATCH',
-    path: item,
+  ...checkoutRoutes(vehicles, {
+    item,
     summary: checkoutSummary,
-    ...checkoutText,
+    aliasSummary: `${checkoutSummary}; alias of PATCH on the check-in`,
+    description:
+      "Records the vehicle leaving: IN, PENDING or STOP → OUT. `exit.source` defaults to the token's channel; `occurredAt` is when it really happened.",
+    examples: {
+      request: { occurredAt: '2026-11-21T11:30:00.000Z' },
+      response: {
+        ...vehicleCheckinExample,
+        status: 'OUT',
+        exit: { source: 'KIOSK', at: '2026-11-21T11:30:00.000Z' },
+        updatedAt: '2026-11-21T11:30:00.000Z',
+      },
+    },
+    conflicts: ['CHECKIN_CLOSED: the visit is OUT'],
     scope: ['vehicles:write', 'kiosk:gate'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
-  }),
-  actionRoute({
-    method: 'POST',
-    path: `${item}/checkout`,
-    summary: `${checkoutSummary}; alias of PATCH on the check-in`,
-    ...checkoutText,
-    scope: ['vehicles:write', 'kiosk:gate'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
-  }),
-  actionRoute({
-    method: 'PATCH',
-    path: `${item}/checkout`,
-    summary: `${checkoutSummary}; alias of PATCH on the check-in`,
-    ...checkoutText,
-    scope: ['vehicles:write', 'kiosk:gate'],
-    body: CheckoutRequest,
-    toAction: checkout,
-    audit: checkedOut,
+    auditAction: 'vehicle_checkin.checked_out',
+    toAction: checkoutAction,
   }),
   actionRoute({
     method: 'POST',
@@ -80,7 +45,7 @@ export const vehicleActionRoutes: Route[] = [
     alsoScope: ['vehicles:write', 'kiosk:gate'],
     body: TimedActionRequest,
     audit: { action: 'vehicle_checkin.approved' },
-    toAction: (body) => ({ event: { type: 'APPROVE', occurredAt: at(body.occurredAt) } }),
+    toAction: approveAction,
   }),
   actionRoute({
     method: 'POST',
@@ -103,6 +68,6 @@ export const vehicleActionRoutes: Route[] = [
     alsoScope: ['vehicles:write', 'kiosk:gate'],
     body: DenyRequest,
     audit: { action: 'vehicle_checkin.denied' },
-    toAction: (body) => ({ event: { type: 'DENY', occurredAt: at(body.occurredAt) }, denyReason: body.reason }),
+    toAction: denyAction,
   }),
 ];

@@ -14,9 +14,9 @@ import { vehicleVisits } from '../../queries/visitKinds';
 import { defineRoute, siteOf } from '../define';
 import { pageOf, vehicleCheckinExample } from '../examples';
 import { SiteParams } from '../params';
-import { readVisitRoute } from '../visitRoutes';
+import { readVisitRoute, searchRangesOf } from '../visitRoutes';
 import { vehicleActionRoutes } from './actions';
-import { auditCheckin, isManual } from '../../audit/targets';
+import { auditManualEntry } from '../../audit/targets';
 
 const tag = 'Vehicle check-ins';
 const base = '/sites/:siteId/checkins/vehicles';
@@ -43,10 +43,7 @@ export const vehicleCheckinRoutes = [
     params: SiteParams,
     body: CreateVehicleCheckinRequest,
     responses: { 201: VehicleCheckin },
-    audit: (ctx, body) =>
-      isManual(ctx.principal, undefined)
-        ? auditCheckin('vehicle_checkin.created', 'vehicle_checkin')(ctx, body)
-        : undefined,
+    audit: auditManualEntry('vehicle_checkin.created', 'vehicle_checkin'),
     atomicity: 'statement',
     handler: async (ctx) => {
       const { checkin, write } = await createVehicleCheckin(ctx.db, {
@@ -116,10 +113,7 @@ export const vehicleCheckinRoutes = [
         siteIds: await viewableSites(db, principal, body.siteIds),
         plateNorm: plateNorm(body.licensePlate),
         status: body.status,
-        from: body.from ? new Date(body.from) : undefined,
-        to: body.to ? new Date(body.to) : undefined,
-        overlapsFrom: body.overlapsFrom ? new Date(body.overlapsFrom) : undefined,
-        overlapsTo: body.overlapsTo ? new Date(body.overlapsTo) : undefined,
+        ...searchRangesOf(body),
         kioskSince: kioskWindowOf(principal, now),
         limit: body.limit ?? DEFAULT_PAGE_SIZE,
         cursor: body.cursor,
