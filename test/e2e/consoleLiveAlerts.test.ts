@@ -5,6 +5,7 @@ import { consoleBrowserHooks, consolePage, openPage, signIn } from '../support/c
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
 import { pairedKiosk } from '../support/kiosks';
+import { followNetwork } from '../support/networkQuiet';
 import { holdPass, refuseAtKiosk } from '../support/raisedAlerts';
 import { type StaffMember, buildStaffUser, signedInClient } from '../support/staff';
 import type { TestServer } from '../support/testServer';
@@ -38,26 +39,13 @@ describe.skipIf(!browserAvailable())('the console’s Alerts follow the event st
   /** Reception on the Alerts page, the stream open and the start-up's reads answered: the requests from then on. */
   async function alertsPage(): Promise<{ page: Page; requests: Request[]; close: () => Promise<void> }> {
     const { context, page } = await consolePage(browser);
-    // The reads in flight (the stream, always open, aside): the start-up is over when none is, for a while.
-    const inFlight = new Set<Request>();
-    page.on('request', (request) => !isStream(request) && inFlight.add(request));
-    page.on('requestfinished', (request) => inFlight.delete(request));
-    page.on('requestfailed', (request) => inFlight.delete(request));
+    const network = followNetwork(page);
     const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
     await signIn(page, server.baseUrl, reception.email, reception.password);
     await streamOpened;
     await openPage(page, 'Alerts');
     await page.getByText('No alerts in the last 24 hours.').waitFor();
-    let quietSince = performance.now();
-    await expect
-      .poll(
-        () => {
-          if (inFlight.size > 0) quietSince = performance.now();
-          return performance.now() - quietSince;
-        },
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(500);
+    await network.settled();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
     return { page, requests, close: () => context.close() };
