@@ -33,7 +33,7 @@ export const pages: readonly ConsolePage[] = [
     allowed: (can) => can.approvePeople || can.approveVehicles,
     render: () => <ApprovalsScreen />,
   },
-  // Who is coming: reception's morning list (CONTRACT §21; docs/invitations.md, The console: Expected).
+  // Who is coming: reception's morning list (docs/invitations.md, The console: Expected).
   { path: '/console/expected', name: 'nav.expected', allowed: (can) => can.expected, render: () => <ExpectedScreen /> },
   { path: '/console/alerts', name: 'nav.alerts', allowed: (can) => can.alerts, render: () => <AlertsScreen /> },
   { path: '/console/history', name: 'nav.history', allowed: (can) => can.history, render: () => <HistoryScreen /> },

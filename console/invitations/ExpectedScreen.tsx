@@ -18,7 +18,7 @@ import { bySite, dayWindow, today } from './expectedDay';
 
 const time = (iso: string, site: Site) => atSite(iso, site.timezone).replace(/^.*, /, '');
 
-/** Whether they have arrived, in words (CONTRACT §21; docs/invitations.md, The console: Expected). */
+/** Whether they have arrived, in words (docs/invitations.md, The console: Expected). */
 function statusWords(words: ConsoleWords, invitation: InvitationAnswer, site: Site): string {
   if (invitation.status === 'arrived')
     return invitation.arrivedAt
@@ -51,7 +51,7 @@ function useExpiryReading(invitations: readonly InvitationAnswer[] | undefined, 
 }
 
 /**
- * Expected (CONTRACT §21; docs/invitations.md, The console: Expected): the chosen day's invitations of the
+ * Expected (docs/invitations.md, The console: Expected): the chosen day's invitations of the
  * user's sites (today by default, each on its site's clock), by site, whether each has arrived; Invite a
  * visitor, and Cancel or Resend a pass.
  */

@@ -23,7 +23,7 @@ interface PassScanProps {
 }
 
 /**
- * Scan a pass (CONTRACT §21; docs/invitations.md, The kiosk and Verifying a pass): a keyboard-wedge scanner
+ * Scan a pass (docs/invitations.md, The kiosk and Verifying a pass): a keyboard-wedge scanner
  * types the pass into the focused field and Enter, or the device's camera reads its QR code where there is
  * one. The pass is checked on this kiosk with its copy of the keys, offline too; one that is not honoured is
  * said in words, and the form is offered.

@@ -16,8 +16,8 @@ export function VisitorHome({
 }: {
   onChoose: (intent: VisitorIntent) => void;
   /**
-   * Scan a pass: a visitor invited ahead shows the QR code of their invitation (CONTRACT §21;
-   * docs/invitations.md, The kiosk).
+   * Scan a pass: a visitor invited ahead shows the QR code of their invitation
+   * (docs/invitations.md, The kiosk).
    */
   onScanPass?: () => void;
   takeFocus?: boolean;
