@@ -3,8 +3,8 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { browserAvailable } from '../support/browser';
-import { consoleBrowserHooks, consolePage, signIn } from '../support/consoleWeb';
-import { followNetwork } from '../support/networkQuiet';
+import { consoleBrowserHooks, signInFollowing } from '../support/consoleWeb';
+import { isEventStream } from '../support/networkQuiet';
 import { type KioskTestSite, kioskSite, visitor } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
 import { type StaffMember, buildStaffUser } from '../support/staff';
@@ -23,7 +23,6 @@ const isListRead = (request: Request) => {
   const path = new URL(request.url()).pathname;
   return /\/search$/.test(path) || path === '/v1/sites' || path === '/v1/alerts';
 };
-const isStream = (request: Request) => new URL(request.url()).pathname === '/v1/events';
 
 describe.skipIf(!browserAvailable())('the console follows the event stream', () => {
   let server: TestServer;
@@ -52,16 +51,10 @@ describe.skipIf(!browserAvailable())('the console follows the event stream', () 
 
   /** Reception's On site now, signed in, with every request the page makes from then on. */
   async function desk(options: { clock?: boolean } = {}) {
-    const { context, page } = await consolePage(browser);
-    if (options.clock) await page.clock.install();
-    const requests: Request[] = [];
-    page.on('request', (request) => requests.push(request));
-    const network = followNetwork(page);
-    const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
-    await signIn(page, server.baseUrl, reception.email, reception.password);
-    await streamOpened;
+    const following = await signInFollowing(browser, server.baseUrl, reception, options);
+    const { page } = following;
     await page.getByText(/people? on site/).waitFor();
-    return { context, page, requests, network };
+    return following;
   }
 
   it('shows a kiosk check-in within 2 s and its checkout, asking for nothing but that one visit', async () => {
@@ -81,7 +74,9 @@ describe.skipIf(!browserAvailable())('the console follows the event stream', () 
     await nameCell(page, 'Ada Live').waitFor({ state: 'detached', timeout: ON_SCREEN_MS });
     await page.waitForTimeout(QUIET_MS);
 
-    const asked = requests.filter((request) => !isStream(request)).map((request) => new URL(request.url()).pathname);
+    const asked = requests
+      .filter((request) => !isEventStream(request))
+      .map((request) => new URL(request.url()).pathname);
     // One read of the visit the event named; the checkout's event costs nothing; no list was read.
     expect(asked).toEqual([`/v1/sites/${site.siteId}/checkins/people/${ada.checkinId}`]);
     await context.close();
@@ -112,7 +107,7 @@ describe.skipIf(!browserAvailable())('the console follows the event stream', () 
     await checkIn('Linus');
     await page.unroute('**/v1/events*');
     const resumed = page.waitForRequest(
-      (request) => isStream(request) && (request.headers()['last-event-id'] ?? '') !== '',
+      (request) => isEventStream(request) && (request.headers()['last-event-id'] ?? '') !== '',
     );
     await page.clock.fastForward(65_000);
     await resumed;

@@ -1,11 +1,11 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser';
-import { consoleBrowserHooks, consolePage, openPage, signIn } from '../support/consoleWeb';
+import { consoleBrowserHooks, openPage, signInFollowing } from '../support/consoleWeb';
 import { type KioskTestSite, kioskSite } from '../support/factories';
 import { type ApiClient, apiClient } from '../support/http';
 import { pairedKiosk } from '../support/kiosks';
-import { followNetwork } from '../support/networkQuiet';
+import { isEventStream } from '../support/networkQuiet';
 import { holdPass, refuseAtKiosk } from '../support/raisedAlerts';
 import { type StaffMember, buildStaffUser, signedInClient } from '../support/staff';
 import type { TestServer } from '../support/testServer';
@@ -19,7 +19,6 @@ const ON_SCREEN_MS = 2_000;
 const QUIET_MS = 4_000;
 
 const pathOf = (request: Request) => new URL(request.url()).pathname;
-const isStream = (request: Request) => pathOf(request) === '/v1/events';
 
 describe.skipIf(!browserAvailable())('the console’s Alerts follow the event stream', () => {
   let server: TestServer;
@@ -38,16 +37,11 @@ describe.skipIf(!browserAvailable())('the console’s Alerts follow the event st
 
   /** Reception on the Alerts page, the stream open and the start-up's reads answered: the requests from then on. */
   async function alertsPage(): Promise<{ page: Page; requests: Request[]; close: () => Promise<void> }> {
-    const { context, page } = await consolePage(browser);
-    const network = followNetwork(page);
-    const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
-    await signIn(page, server.baseUrl, reception.email, reception.password);
-    await streamOpened;
+    const { context, page, requests, network } = await signInFollowing(browser, server.baseUrl, reception);
     await openPage(page, 'Alerts');
     await page.getByText('No alerts in the last 24 hours.').waitFor();
     await network.settled();
-    const requests: Request[] = [];
-    page.on('request', (request) => requests.push(request));
+    requests.length = 0;
     return { page, requests, close: () => context.close() };
   }
 
@@ -61,7 +55,7 @@ describe.skipIf(!browserAvailable())('the console’s Alerts follow the event st
     await expect.poll(() => alertsLink.innerText(), { timeout: ON_SCREEN_MS }).toBe('Alerts 1');
     await page.waitForTimeout(QUIET_MS);
     // The refusal's event: one read of the alerts; no list polled, nothing else asked.
-    expect(requests.filter((request) => !isStream(request)).map(pathOf)).toEqual(['/v1/alerts']);
+    expect(requests.filter((request) => !isEventStream(request)).map(pathOf)).toEqual(['/v1/alerts']);
 
     requests.length = 0;
     const held = await holdPass(site.api, site.siteId);
@@ -69,7 +63,7 @@ describe.skipIf(!browserAvailable())('the console’s Alerts follow the event st
     await expect.poll(() => alertsLink.innerText(), { timeout: ON_SCREEN_MS }).toBe('Alerts 2');
     await page.waitForTimeout(QUIET_MS);
     // Its events: the alert's one read of the alerts, and the two visits the pass made (one let in, one held).
-    const asked = requests.filter((request) => !isStream(request)).map(pathOf);
+    const asked = requests.filter((request) => !isEventStream(request)).map(pathOf);
     expect(asked.filter((path) => path === '/v1/alerts')).toEqual(['/v1/alerts']);
     const visits = `/v1/sites/${site.siteId}/checkins/people/`;
     expect(asked.filter((path) => path !== '/v1/alerts').every((path) => path.startsWith(visits))).toBe(true);

@@ -5,10 +5,10 @@ import type { PersonCheckin } from '../../shared/src/schemas/personCheckins';
 import { type CheckinConfig, type Site, defaultCheckinConfig } from '../../shared/src/schemas/sites';
 import { browserAvailable } from '../support/browser';
 import { putCheckinConfig } from '../support/checkinConfig';
-import { consoleBrowserHooks, consolePage, signIn } from '../support/consoleWeb';
+import { consoleBrowserHooks, signInFollowing } from '../support/consoleWeb';
 import { type World, buildWorld } from '../support/factories';
 import { invite, passOf } from '../support/invitations';
-import { type NetworkFollower, followNetwork } from '../support/networkQuiet';
+import { type NetworkFollower, isEventStream } from '../support/networkQuiet';
 import { type StaffMember, buildStaffUser } from '../support/staff';
 import type { TestServer } from '../support/testServer';
 import { VEHICLES, uniquePlate } from '../support/vehicles';
@@ -22,7 +22,7 @@ const ON_SCREEN_MS = 2_000;
 const QUIET_MS = 4_000;
 
 const pathOf = (request: Request) => new URL(request.url()).pathname;
-const isStream = (request: Request) => pathOf(request) === '/v1/events';
+
 /** What the console reads whole: a list or a search (a polling console's requests). */
 const isListRead = (request: Request) => {
   const path = pathOf(request);
@@ -49,17 +49,11 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
 
   /** The owner signed in on `page` (a link of the navigation), with every request from then on. */
   async function open(pageName: string, options: { clock?: boolean } = {}) {
-    const { context, page } = await consolePage(browser);
-    if (options.clock) await page.clock.install();
-    const requests: Request[] = [];
-    page.on('request', (request) => requests.push(request));
-    const network = followNetwork(page);
-    const streamOpened = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
-    await signIn(page, server.baseUrl, owner.email, owner.password);
-    await streamOpened;
+    const following = await signInFollowing(browser, server.baseUrl, owner, options);
+    const { page } = following;
     await page.getByRole('navigation').getByRole('link', { name: pageName, exact: true }).click();
     await page.getByRole('heading', { name: pageName, level: 1 }).waitFor();
-    return { context, page, requests, network };
+    return following;
   }
 
   /**
@@ -76,7 +70,7 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
   const asked = (requests: Request[], from: number) =>
     requests
       .slice(from)
-      .filter((request) => !isStream(request))
+      .filter((request) => !isEventStream(request))
       .map((request) => `${request.method()} ${pathOf(request)}`);
 
   it('Expected: a new invitation and an arrival by pass show within 2 s, each read alone', async () => {
@@ -138,7 +132,7 @@ describe.skipIf(!browserAvailable())('the console’s other pages follow the eve
     expect(requests.slice(polledFrom).some((request) => pathOf(request) === '/v1/invitations')).toBe(true);
 
     await page.unroute('**/v1/events*');
-    const resumed = page.waitForResponse((response) => isStream(response.request()) && response.status() === 200);
+    const resumed = page.waitForResponse((response) => isEventStream(response.request()) && response.status() === 200);
     await page.clock.fastForward(65_000);
     await resumed;
     // The catching up after the return is done, however long a loaded machine takes for it.

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { APIResponse, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIResponse, Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import type { Site } from '../../shared/src/schemas/sites';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser';
 import { builtConsole } from './consoleBuild';
 import { screenshotDir } from './kioskWeb';
+import { type NetworkFollower, followNetwork, isEventStream } from './networkQuiet';
 import type { World } from './factories';
 import { buildStaffUser } from './staff';
 import { createLink, linkUrl } from '../../server/src/commands/staffLinks';
@@ -55,6 +56,37 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** A console page signed in with its event stream open, every request it made from the start, and a follower of them. */
+export interface FollowingConsole {
+  context: BrowserContext;
+  page: Page;
+  requests: Request[];
+  network: NetworkFollower;
+}
+
+/**
+ * `member` signed in on a fresh console page, once its event stream has answered 200. With `clock`, the page's
+ * clock is installed first, so a test can run the fallback poll's timers forward.
+ */
+export async function signInFollowing(
+  browser: Browser,
+  baseUrl: string,
+  member: { email: string; password: string },
+  options: { clock?: boolean } = {},
+): Promise<FollowingConsole> {
+  const { context, page } = await consolePage(browser);
+  if (options.clock) await page.clock.install();
+  const requests: Request[] = [];
+  page.on('request', (request) => requests.push(request));
+  const network = followNetwork(page);
+  const streamOpened = page.waitForResponse(
+    (response) => isEventStream(response.request()) && response.status() === 200,
+  );
+  await signIn(page, baseUrl, member.email, member.password);
+  await streamOpened;
+  return { context, page, requests, network };
 }
 
 /** Opens a console page by its link in the navigation. */

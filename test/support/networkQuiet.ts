@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** The event stream stays open for as long as the page lives: it is never "done", so it is not waited for. */
-const isEventStream = (request: Request) => new URL(request.url()).pathname === '/v1/events';
+export const isEventStream = (request: Request) => new URL(request.url()).pathname === '/v1/events';
 
 export interface NetworkFollower {
   /**
